@@ -1,0 +1,152 @@
+//! Argument definitions (clap derive), dispatch, error printing and exit
+//! codes. Only this module writes to stdout or stderr.
+
+mod check;
+mod eq;
+mod input;
+mod normalize;
+mod parse;
+mod report;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Check, parse, compare and normalize URNs (RFC 8141).
+#[derive(Parser, Debug)]
+#[command(name = "urnreg", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Output format (each command lists the formats it supports).
+    #[arg(long, global = true, value_enum)]
+    format: Option<Format>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// One JSON document.
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check URNs; with `-` (or no URN and a pipe on stdin) read one per line.
+    ///
+    /// Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error.
+    Check(check::Args),
+    /// Show the parts of one URN, its equivalence key and its display form.
+    Parse(parse::Args),
+    /// Print the equivalence key (RFC 8141 section 3.1) of each URN.
+    Normalize(normalize::Args),
+    /// Say whether two URNs are URN-equivalent (exit 0) or not (exit 1).
+    Eq(eq::Args),
+}
+
+/// The grammar options shared by every command that parses URNs.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct SyntaxArgs {
+    /// Use the legacy RFC 2141 grammar (no r-, q- or f-components).
+    #[arg(long)]
+    rfc2141: bool,
+}
+
+impl SyntaxArgs {
+    fn syntax(self) -> urnreg::Syntax {
+        if self.rfc2141 {
+            urnreg::Syntax::Rfc2141
+        } else {
+            urnreg::Syntax::Rfc8141
+        }
+    }
+}
+
+/// An error that has been reported already and carries only an exit code.
+#[derive(Debug)]
+pub struct QuietExit(pub u8);
+
+impl std::fmt::Display for QuietExit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}", self.0)
+    }
+}
+
+impl std::error::Error for QuietExit {}
+
+/// Refuses a `--format` the command cannot write.
+fn format_for(format: Option<Format>, allowed: &[Format], command: &str) -> anyhow::Result<Format> {
+    let format = format.unwrap_or(Format::Text);
+    if allowed.contains(&format) {
+        Ok(format)
+    } else {
+        let names: Vec<_> = allowed
+            .iter()
+            .map(|f| {
+                f.to_possible_value()
+                    .map(|v| v.get_name().to_string())
+                    .unwrap_or_default()
+            })
+            .collect();
+        Err(UsageError(format!("'{command}' supports --format {}", names.join(", "))).into())
+    }
+}
+
+/// A mistake in how the command was called (exit 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Parses the arguments, runs the command, prints any error and maps the
+/// outcome to an exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            if let Some(QuietExit(code)) = err.downcast_ref::<QuietExit>() {
+                return ExitCode::from(*code);
+            }
+            // A closed pipe (`urnreg check - | head`) is not an error.
+            if err.chain().any(|e| {
+                e.downcast_ref::<io::Error>()
+                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            print_error(&err);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check(args) => check::run(args, cli.format),
+        Command::Parse(args) => parse::run(args, cli.format),
+        Command::Normalize(args) => normalize::run(args, cli.format),
+        Command::Eq(args) => eq::run(args, cli.format),
+    }
+}
+
+/// Prints an error and each of its causes.
+fn print_error(err: &anyhow::Error) {
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "error: {err}");
+    for cause in err.chain().skip(1) {
+        let _ = writeln!(stderr, "  caused by: {cause}");
+    }
+}

@@ -1,0 +1,115 @@
+//! URN-equivalence (RFC 8141 section 3.1) as one comparison key.
+//!
+//! Two URNs are URN-equivalent when their `assigned-name`s are octet-equal
+//! after lower-casing the scheme and the NID and upper-casing the hex digits
+//! of every `%HH` in the NSS. Percent-encoding is never decoded, and r-, q-
+//! and f-components are ignored. [`Urn::equivalence_key`] builds that key;
+//! `==` and `Hash` on [`Urn`] compare it without allocating.
+//!
+//! A namespace may add rules that make *more* URNs equivalent (section 3.1,
+//! last paragraph). Such rules plug in as a [`KeyRefiner`], applied to the
+//! generic key.
+
+use std::borrow::Cow;
+
+use super::Urn;
+
+/// A namespace-specific refinement of the generic key (RFC 8141 section
+/// 3.1: "URN namespace definitions MAY include additional rules for
+/// URN-equivalence").
+///
+/// Implementations must only ever *merge* keys: if two URNs have the same
+/// generic key, their refined keys must be equal too.
+pub trait KeyRefiner {
+    /// Refines the generic `key` of `urn` (already `urn:` + lower-case NID +
+    /// `:` + NSS with upper-case `%HH`).
+    fn refine<'k>(&self, urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str>;
+}
+
+/// The refiner that changes nothing: plain section 3.1 equivalence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GenericEquivalence;
+
+impl KeyRefiner for GenericEquivalence {
+    fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
+        key
+    }
+}
+
+impl<'a> Urn<'a> {
+    /// The section 3.1 equivalence key: `urn:` + lower-case NID + `:` + NSS
+    /// with upper-case `%HH`; r-, q- and f-components dropped.
+    ///
+    /// Borrows from the input when it is already in that form.
+    ///
+    /// ```
+    /// use urnreg::Urn;
+    ///
+    /// let urn = Urn::parse("URN:EXAMPLE:a123%2cz456?+r#f")?;
+    /// assert_eq!(urn.equivalence_key(), "urn:example:a123%2Cz456");
+    /// # Ok::<(), urnreg::ParseError>(())
+    /// ```
+    pub fn equivalence_key(&self) -> Cow<'a, str> {
+        let name = self.assigned_name();
+        if self.is_canonical_assigned_name() {
+            return Cow::Borrowed(name);
+        }
+        let mut key = String::with_capacity(name.len());
+        key.extend(self.key_bytes().map(char::from));
+        Cow::Owned(key)
+    }
+
+    /// The equivalence key refined by a namespace's rules.
+    pub fn equivalence_key_with(&self, refiner: &dyn KeyRefiner) -> Cow<'a, str> {
+        refiner.refine(self, self.equivalence_key())
+    }
+
+    /// Returns true if and only if `self` and `other` are URN-equivalent
+    /// under RFC 8141 section 3.1 (the same as `==`).
+    pub fn is_equivalent(&self, other: &Urn<'_>) -> bool {
+        self.key_bytes().eq(other.key_bytes())
+    }
+
+    /// Returns true if and only if the assigned-name is already its own key.
+    fn is_canonical_assigned_name(&self) -> bool {
+        let bytes = self.assigned_name().as_bytes();
+        if &bytes[..3] != b"urn" || self.nid().bytes().any(|b| b.is_ascii_uppercase()) {
+            return false;
+        }
+        let nss = &bytes[self.nss_start()..];
+        let mut i = 0;
+        while i < nss.len() {
+            if nss[i] == b'%' {
+                if nss[i + 1].is_ascii_lowercase() || nss[i + 2].is_ascii_lowercase() {
+                    return false;
+                }
+                i += 3;
+            } else {
+                i += 1;
+            }
+        }
+        true
+    }
+
+    /// The bytes of the equivalence key, produced on the fly.
+    pub(crate) fn key_bytes(&self) -> impl Iterator<Item = u8> + 'a {
+        let bytes = self.assigned_name().as_bytes();
+        let nss_start = self.nss_start();
+        // How many hex digits remain after a '%' in the NSS.
+        let mut hex_left = 0u8;
+        bytes.iter().enumerate().map(move |(i, &b)| {
+            if i < nss_start {
+                // "urn:" NID ":" (RFC 8141 section 3.1 items 1 and 2)
+                b.to_ascii_lowercase()
+            } else if hex_left > 0 {
+                hex_left -= 1;
+                b.to_ascii_uppercase()
+            } else {
+                if b == b'%' {
+                    hex_left = 2;
+                }
+                b
+            }
+        })
+    }
+}

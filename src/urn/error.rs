@@ -1,0 +1,340 @@
+//! Parse errors and non-fatal findings (warnings), both with byte offsets.
+
+use std::fmt;
+
+/// The part of a URN a finding is about (RFC 8141 section 2 rule names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Component {
+    /// The `urn` scheme and its `:`.
+    Scheme,
+    /// The namespace identifier, `NID`.
+    Nid,
+    /// The namespace specific string, `NSS`.
+    Nss,
+    /// The `r-component` (after `?+`).
+    RComponent,
+    /// The `q-component` (after `?=`).
+    QComponent,
+    /// The `f-component` (after `#`).
+    FComponent,
+}
+
+impl Component {
+    /// The ABNF rule name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Scheme => "scheme",
+            Component::Nid => "NID",
+            Component::Nss => "NSS",
+            Component::RComponent => "r-component",
+            Component::QComponent => "q-component",
+            Component::FComponent => "f-component",
+        }
+    }
+}
+
+/// What went wrong in a parse. Matched by callers; [`ParseErrorKind::code`]
+/// gives a stable kebab-case name for machine-readable output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input does not start with `urn:` (any case).
+    MissingScheme,
+    /// The NID is shorter than 2 (RFC 2141: 1) or longer than 32 characters.
+    NidLength,
+    /// The NID starts or ends with `-`.
+    NidHyphen,
+    /// A byte that cannot appear in a NID (before its closing `:`).
+    NidChar {
+        /// The byte found.
+        found: u8,
+    },
+    /// The input ends after the NID: no `:` and NSS follow.
+    MissingColon,
+    /// A NID starting with `urn-` that is not `urn-` + a positive number
+    /// without leading zeros (RFC 8141 section 5.2).
+    InformalNid,
+    /// The NID `urn` under RFC 2141 (section 2: reserved).
+    ReservedNid,
+    /// The NSS is empty.
+    EmptyNss,
+    /// The r- or q-component after `?+` / `?=` is empty.
+    EmptyComponent,
+    /// A byte not allowed at this place of this component.
+    InvalidChar {
+        /// The byte found.
+        found: u8,
+    },
+    /// A byte outside ASCII; RFC 8141 section 2 requires UTF-8 then
+    /// percent-encoding.
+    NonAscii {
+        /// The first byte found.
+        found: u8,
+    },
+    /// A `%` not followed by two hex digits (RFC 3986 `pct-encoded`).
+    BadPercent,
+    /// A `?` in the NSS not starting `?+` or `?=` (RFC 8141 section 2).
+    StrayQuestionMark,
+    /// Under RFC 2141, `/`, `?` or `#` unencoded (RFC 2141 section 2.3.2).
+    ReservedChar {
+        /// The byte found.
+        found: u8,
+    },
+    /// The input is longer than a URN can be here (4 GiB).
+    TooLong,
+}
+
+impl ParseErrorKind {
+    /// A stable, kebab-case name of the kind (used as `kind` in JSON).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ParseErrorKind::MissingScheme => "missing-scheme",
+            ParseErrorKind::NidLength => "nid-length",
+            ParseErrorKind::NidHyphen => "nid-hyphen",
+            ParseErrorKind::NidChar { .. } => "nid-char",
+            ParseErrorKind::MissingColon => "missing-colon",
+            ParseErrorKind::InformalNid => "informal-nid",
+            ParseErrorKind::ReservedNid => "reserved-nid",
+            ParseErrorKind::EmptyNss => "empty-nss",
+            ParseErrorKind::EmptyComponent => "empty-component",
+            ParseErrorKind::InvalidChar { .. } => "invalid-char",
+            ParseErrorKind::NonAscii { .. } => "non-ascii",
+            ParseErrorKind::BadPercent => "bad-percent",
+            ParseErrorKind::StrayQuestionMark => "stray-question-mark",
+            ParseErrorKind::ReservedChar { .. } => "reserved-char",
+            ParseErrorKind::TooLong => "too-long",
+        }
+    }
+}
+
+/// A URN that failed to parse: what was expected, and at which byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    kind: ParseErrorKind,
+    component: Component,
+    offset: usize,
+}
+
+impl ParseError {
+    pub(crate) fn new(kind: ParseErrorKind, component: Component, offset: usize) -> Self {
+        ParseError {
+            kind,
+            component,
+            offset,
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ParseErrorKind {
+        self.kind
+    }
+
+    /// The component being parsed when it went wrong.
+    pub fn component(&self) -> Component {
+        self.component
+    }
+
+    /// The 0-based byte offset in the input where it went wrong.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Builds the same error shifted by `by` bytes (for errors found in a
+    /// slice of a larger text).
+    pub fn shifted(&self, by: usize) -> Self {
+        ParseError {
+            offset: self.offset + by,
+            ..self.clone()
+        }
+    }
+}
+
+/// Describes a byte for a message: `'x'`, or `0x1f` for the invisible ones.
+pub(crate) fn describe_byte(byte: u8) -> String {
+    if byte.is_ascii_graphic() {
+        format!("'{}'", byte as char)
+    } else if byte == b' ' {
+        "' ' (space)".to_string()
+    } else {
+        format!("byte 0x{byte:02x}")
+    }
+}
+
+fn expected_in(component: Component) -> &'static str {
+    match component {
+        Component::Scheme => "'urn:'",
+        Component::Nid => "a letter, digit or '-', or ':' after the NID",
+        Component::Nss => "pchar, '/', '%HH', '?+', '?=' or '#'",
+        Component::RComponent => "pchar, '/', '?', '%HH', '?=' or '#'",
+        Component::QComponent => "pchar, '/', '?', '%HH' or '#'",
+        Component::FComponent => "pchar, '/', '?' or '%HH'",
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.offset;
+        let comp = self.component.name();
+        match self.kind {
+            ParseErrorKind::MissingScheme => {
+                write!(
+                    f,
+                    "expected the scheme 'urn:' at byte {at}: a URN starts with 'urn:'"
+                )
+            }
+            ParseErrorKind::NidLength => write!(
+                f,
+                "expected a NID of 2 to 32 letters, digits or hyphens at byte {at}"
+            ),
+            ParseErrorKind::NidHyphen => write!(
+                f,
+                "expected a letter or digit at byte {at}: a NID must not start or end with '-'"
+            ),
+            ParseErrorKind::NidChar { found } => write!(
+                f,
+                "unexpected {} in NID at byte {at}: expected {}",
+                describe_byte(found),
+                expected_in(Component::Nid)
+            ),
+            ParseErrorKind::MissingColon => write!(f, "expected ':' after NID at byte {at}"),
+            ParseErrorKind::InformalNid => write!(
+                f,
+                "expected a positive number without leading zeros after 'urn-' at byte {at} (RFC 8141 section 5.2)"
+            ),
+            ParseErrorKind::ReservedNid => {
+                write!(f, "the NID 'urn' is reserved (RFC 2141 section 2) at byte {at}")
+            }
+            ParseErrorKind::EmptyNss => write!(f, "expected NSS at byte {at}"),
+            ParseErrorKind::EmptyComponent => {
+                write!(f, "expected a non-empty {comp} starting with pchar at byte {at}")
+            }
+            ParseErrorKind::InvalidChar { found } => write!(
+                f,
+                "unexpected {} in {comp} at byte {at}: expected {}",
+                describe_byte(found),
+                expected_in(self.component)
+            ),
+            ParseErrorKind::NonAscii { found } => write!(
+                f,
+                "unexpected non-ASCII byte 0x{found:02x} in {comp} at byte {at}: expected UTF-8 percent-encoded as %HH"
+            ),
+            ParseErrorKind::BadPercent => {
+                write!(f, "expected two hex digits after '%' at byte {at}")
+            }
+            ParseErrorKind::StrayQuestionMark => write!(
+                f,
+                "unexpected '?' in NSS at byte {at}: expected '?+' (r-component) or '?=' (q-component)"
+            ),
+            ParseErrorKind::ReservedChar { found } => write!(
+                f,
+                "unexpected reserved {} at byte {at}: RFC 2141 section 2.3.2 wants it percent-encoded",
+                describe_byte(found)
+            ),
+            ParseErrorKind::TooLong => write!(f, "input too long at byte {at}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// What a non-fatal finding is about. [`WarningKind::code`] is its stable name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// `URN:` instead of `urn:` (the scheme is case-insensitive; lower case is canonical).
+    SchemeCase,
+    /// Upper-case letters in the NID (case-insensitive; lower case is canonical).
+    NidCase,
+    /// Lower-case hex digits in `%hh` (RFC 3986 section 2.1: upper case is canonical).
+    HexCase,
+    /// A percent-encoded unreserved character such as `%41` (RFC 3986 section 2.3).
+    EncodedUnreserved,
+    /// `%00` (RFC 2141 section 2.4: never to be used).
+    EncodedNul,
+    /// An r-component: RFC 8141 section 2.3.1 says not to use them yet.
+    RComponent,
+    /// `?+` inside the q-component: an r-component must come before the q-component.
+    RAfterQ,
+    /// The NID `urn`, reserved by the 2012 URN draft section 2.1.
+    ReservedNid,
+    /// A NID starting with `X-`, the old experimental form (RFC 8141 section 5.1).
+    ExperimentalNid,
+    /// A NID starting with two letters and a hyphen, kept for country codes
+    /// (RFC 8141 section 5.1).
+    CountryCodeNid,
+}
+
+impl WarningKind {
+    /// A stable, kebab-case name of the kind (used as `kind` in JSON).
+    pub fn code(&self) -> &'static str {
+        match self {
+            WarningKind::SchemeCase => "scheme-case",
+            WarningKind::NidCase => "nid-case",
+            WarningKind::HexCase => "hex-case",
+            WarningKind::EncodedUnreserved => "encoded-unreserved",
+            WarningKind::EncodedNul => "encoded-nul",
+            WarningKind::RComponent => "r-component",
+            WarningKind::RAfterQ => "r-after-q",
+            WarningKind::ReservedNid => "reserved-nid",
+            WarningKind::ExperimentalNid => "experimental-nid",
+            WarningKind::CountryCodeNid => "country-code-nid",
+        }
+    }
+}
+
+/// A non-fatal finding: the URN parses, but something is not canonical or
+/// is discouraged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// What it is about.
+    pub kind: WarningKind,
+    /// 0-based byte offset where it starts.
+    pub offset: usize,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.offset;
+        match self.kind {
+            WarningKind::SchemeCase => {
+                write!(f, "scheme not in lower case at byte {at}: 'urn:' is canonical")
+            }
+            WarningKind::NidCase => write!(
+                f,
+                "NID not in lower case at byte {at}: NIDs are case-insensitive and lower case is canonical"
+            ),
+            WarningKind::HexCase => write!(
+                f,
+                "lower-case hex digits in percent-encoding at byte {at}: '%HH' in upper case is canonical (RFC 3986 section 2.1)"
+            ),
+            WarningKind::EncodedUnreserved => write!(
+                f,
+                "percent-encoded unreserved character at byte {at}: it should appear unencoded (RFC 3986 section 2.3); '%HH' is not equivalent to the character (RFC 8141 section 3.1)"
+            ),
+            WarningKind::EncodedNul => write!(
+                f,
+                "'%00' at byte {at}: the zero octet should never be used (RFC 2141 section 2.4)"
+            ),
+            WarningKind::RComponent => write!(
+                f,
+                "r-component at byte {at}: r-components should not be used until they are standardized (RFC 8141 section 2.3.1)"
+            ),
+            WarningKind::RAfterQ => write!(
+                f,
+                "'?+' inside the q-component at byte {at}: it is part of the q-component, an r-component must come before '?=' (RFC 8141 section 2)"
+            ),
+            WarningKind::ReservedNid => write!(
+                f,
+                "the NID 'urn' at byte {at} is reserved (2012 URN draft section 2.1)"
+            ),
+            WarningKind::ExperimentalNid => write!(
+                f,
+                "NID starting with 'X-' at byte {at}: experimental NIDs are obsolete and cannot be registered (RFC 8141 section 5.1)"
+            ),
+            WarningKind::CountryCodeNid => write!(
+                f,
+                "NID starting with two letters and '-' at byte {at}: reserved for country-code namespaces (RFC 8141 section 5.1)"
+            ),
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! The URN itself: parsing (RFC 8141 section 2), accessors, warnings,
+//! URN-equivalence (section 3) and the display form (section 4).
+
+pub(crate) mod chars;
+mod display;
+mod equiv;
+mod error;
+mod parse;
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+pub use display::DisplayForm;
+pub use equiv::{GenericEquivalence, KeyRefiner};
+pub use error::{Component, ParseError, ParseErrorKind, Warning, WarningKind};
+
+use parse::{NID_START, Offsets};
+
+/// Which grammar to parse with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// RFC 8141 section 2 (the current standard).
+    #[default]
+    Rfc8141,
+    /// The legacy RFC 2141 grammar: NID of 1 to 32 characters (`urn`
+    /// reserved), a smaller NSS character set, no r-, q- or f-components.
+    Rfc2141,
+}
+
+/// A parsed URN that borrows its text.
+///
+/// Parsing does not allocate: a `Urn` is the input plus the offsets of its
+/// parts, and the accessors return slices of the input.
+///
+/// `==`, and [`Hash`], mean *URN-equivalence* (RFC 8141 section 3.1):
+/// two URNs are equal when their [`equivalence_key`](Urn::equivalence_key)s
+/// are. Compare [`as_str`](Urn::as_str) for "same text".
+///
+/// ```
+/// use urnreg::Urn;
+///
+/// let a = Urn::parse("URN:example:a123,z456?=xyz")?;
+/// let b = Urn::parse("urn:EXAMPLE:a123,z456#789")?;
+/// assert_eq!(a, b);
+/// assert_ne!(a.as_str(), b.as_str());
+/// # Ok::<(), urnreg::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Urn<'a> {
+    text: &'a str,
+    offsets: Offsets,
+    syntax: Syntax,
+}
+
+impl<'a> Urn<'a> {
+    /// Parses `text` as a URN under RFC 8141.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] naming what was expected and the byte offset where
+    /// the text first departs from the grammar.
+    pub fn parse(text: &'a str) -> Result<Urn<'a>, ParseError> {
+        Self::parse_with(text, Syntax::Rfc8141)
+    }
+
+    /// Parses `text` as a URN under `syntax`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Urn::parse`].
+    pub fn parse_with(text: &'a str, syntax: Syntax) -> Result<Urn<'a>, ParseError> {
+        let offsets = parse::parse(text.as_bytes(), syntax)?;
+        Ok(Urn {
+            text,
+            offsets,
+            syntax,
+        })
+    }
+
+    /// Parses raw bytes (which need not be UTF-8: anything outside ASCII is
+    /// an error with its offset anyway).
+    ///
+    /// # Errors
+    ///
+    /// As [`Urn::parse`].
+    pub fn parse_bytes(bytes: &'a [u8], syntax: Syntax) -> Result<Urn<'a>, ParseError> {
+        let offsets = parse::parse(bytes, syntax)?;
+        // The grammar admits ASCII only, so a successful parse is UTF-8.
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            ParseError::new(
+                ParseErrorKind::NonAscii {
+                    found: bytes[e.valid_up_to()],
+                },
+                Component::Nss,
+                e.valid_up_to(),
+            )
+        })?;
+        Ok(Urn {
+            text,
+            offsets,
+            syntax,
+        })
+    }
+
+    /// The whole text, as given.
+    pub fn as_str(&self) -> &'a str {
+        self.text
+    }
+
+    /// The grammar this URN was parsed with.
+    pub fn syntax(&self) -> Syntax {
+        self.syntax
+    }
+
+    /// The `urn` scheme as written (any case).
+    pub fn scheme(&self) -> &'a str {
+        &self.text[..3]
+    }
+
+    /// The namespace identifier as written.
+    pub fn nid(&self) -> &'a str {
+        &self.text[NID_START..self.offsets.nid_end as usize]
+    }
+
+    /// The namespace specific string.
+    pub fn nss(&self) -> &'a str {
+        &self.text[self.nss_start()..self.offsets.nss_end as usize]
+    }
+
+    /// The `assigned-name`: `urn:` NID `:` NSS, without any component.
+    pub fn assigned_name(&self) -> &'a str {
+        &self.text[..self.offsets.nss_end as usize]
+    }
+
+    /// Byte offset where the NSS starts.
+    pub fn nss_start(&self) -> usize {
+        self.offsets.nid_end as usize + 1
+    }
+
+    /// Byte offset where the NSS ends.
+    pub fn nss_end(&self) -> usize {
+        self.offsets.nss_end as usize
+    }
+
+    fn component_end(&self, after: [u32; 2], delimiter_lens: [u32; 2]) -> usize {
+        for (start, len) in after.iter().zip(delimiter_lens) {
+            if *start != 0 {
+                return (*start - len) as usize;
+            }
+        }
+        self.text.len()
+    }
+
+    /// The r-component (after `?+`), if any.
+    pub fn r_component(&self) -> Option<&'a str> {
+        let start = self.offsets.r_start;
+        (start != 0).then(|| {
+            let end = self.component_end([self.offsets.q_start, self.offsets.f_start], [2, 1]);
+            &self.text[start as usize..end]
+        })
+    }
+
+    /// The q-component (after `?=`), if any.
+    pub fn q_component(&self) -> Option<&'a str> {
+        let start = self.offsets.q_start;
+        (start != 0).then(|| {
+            let end = self.component_end([self.offsets.f_start, 0], [1, 0]);
+            &self.text[start as usize..end]
+        })
+    }
+
+    /// The f-component (after `#`), if any; it may be empty.
+    pub fn f_component(&self) -> Option<&'a str> {
+        let start = self.offsets.f_start;
+        (start != 0).then(|| &self.text[start as usize..])
+    }
+
+    /// Calls `visit` for each non-fatal finding, in order of offset.
+    pub fn for_each_warning(&self, mut visit: impl FnMut(Warning)) {
+        let bytes = self.text.as_bytes();
+        let mut warn = |kind, offset| visit(Warning { kind, offset });
+        if bytes[..3] != *b"urn" {
+            warn(WarningKind::SchemeCase, 0);
+        }
+        let nid = self.nid().as_bytes();
+        if let Some(i) = nid.iter().position(u8::is_ascii_uppercase) {
+            warn(WarningKind::NidCase, NID_START + i);
+        }
+        if nid.eq_ignore_ascii_case(b"urn") {
+            warn(WarningKind::ReservedNid, NID_START);
+        } else if nid.len() >= 2 && nid[..2].eq_ignore_ascii_case(b"x-") {
+            warn(WarningKind::ExperimentalNid, NID_START);
+        } else if nid.len() >= 3
+            && nid[0].is_ascii_alphabetic()
+            && nid[1].is_ascii_alphabetic()
+            && nid[2] == b'-'
+        {
+            warn(WarningKind::CountryCodeNid, NID_START);
+        }
+        // Percent-encodings everywhere after the NID (RFC 3986 sections 2.1
+        // and 2.3), the r-component (RFC 8141 section 2.3.1) and `?+` inside
+        // the q-component, in one pass.
+        let r_mark = (self.offsets.r_start as usize).checked_sub(2);
+        let q_range = self.q_component().map(|q| {
+            let start = self.offsets.q_start as usize;
+            start..start + q.len()
+        });
+        let mut i = self.nss_start();
+        while i < bytes.len() {
+            if Some(i) == r_mark {
+                warn(WarningKind::RComponent, i);
+            }
+            match bytes[i] {
+                b'%' => {
+                    let (hi, lo) = (bytes[i + 1], bytes[i + 2]);
+                    if hi.is_ascii_lowercase() || lo.is_ascii_lowercase() {
+                        warn(WarningKind::HexCase, i);
+                    }
+                    let value = chars::hex_value(hi).unwrap_or(0) * 16 + chars::hex_value(lo).unwrap_or(0);
+                    if value == 0 {
+                        warn(WarningKind::EncodedNul, i);
+                    } else if chars::is(value, chars::UNRESERVED) {
+                        warn(WarningKind::EncodedUnreserved, i);
+                    }
+                    i += 3;
+                }
+                b'?' if bytes.get(i + 1) == Some(&b'+')
+                    && q_range.as_ref().is_some_and(|q| q.contains(&i)) =>
+                {
+                    warn(WarningKind::RAfterQ, i);
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// The non-fatal findings, in order of offset.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut all = Vec::new();
+        self.for_each_warning(|w| all.push(w));
+        all
+    }
+}
+
+impl fmt::Display for Urn<'_> {
+    /// Writes the URN exactly as it was given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text)
+    }
+}
+
+impl PartialEq for Urn<'_> {
+    /// URN-equivalence (RFC 8141 section 3.1), without allocating.
+    fn eq(&self, other: &Self) -> bool {
+        self.key_bytes().eq(other.key_bytes())
+    }
+}
+
+impl Eq for Urn<'_> {}
+
+impl Hash for Urn<'_> {
+    /// Hashes the equivalence key, so that `Hash` agrees with `==`.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for b in self.key_bytes() {
+            state.write_u8(b);
+        }
+        state.write_u8(0xff);
+    }
+}
