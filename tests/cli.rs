@@ -1,0 +1,207 @@
+//! The `urnreg` command line: output contracts and exit codes.
+
+use serde_json::{Value, json};
+
+use crate::util::{code, stderr, stdout, urnreg};
+
+fn jsonl(out: &std::process::Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn check_jsonl_has_exactly_the_contract_keys() {
+    let out = urnreg(
+        &["check", "--syntax-only", "--format", "jsonl", "-"],
+        b"urn:example:a?+r?=q#\n",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let rows = jsonl(&out);
+    assert_eq!(rows.len(), 1);
+    let row = rows[0].as_object().unwrap();
+    let keys: Vec<_> = row.keys().map(String::as_str).collect();
+    let mut expected = vec![
+        "input", "valid", "nid", "nss", "r", "q", "f", "key", "errors", "warnings",
+    ];
+    expected.sort_unstable();
+    let mut got = keys.clone();
+    got.sort_unstable();
+    assert_eq!(got, expected);
+    assert_eq!(rows[0]["input"], "urn:example:a?+r?=q#");
+    assert_eq!(rows[0]["valid"], true);
+    assert_eq!(rows[0]["r"], "r");
+    assert_eq!(rows[0]["q"], "q");
+    assert_eq!(rows[0]["f"], "");
+    assert_eq!(rows[0]["key"], "urn:example:a");
+    assert_eq!(rows[0]["errors"], json!([]));
+    assert_eq!(rows[0]["warnings"][0]["kind"], "r-component");
+    assert_eq!(rows[0]["warnings"][0]["offset"], 13);
+}
+
+#[test]
+fn check_streams_one_result_per_line_in_order() {
+    let input =
+        b"urn:example:a\r\nnot a urn\n\nurn:example:b%2c\nurn:ex:\xff\xfe\nurn:ex:a\x00b\nurn:ex:last\r";
+    let out = urnreg(&["check", "--syntax-only", "--format", "jsonl", "-"], input);
+    assert_eq!(code(&out), 1);
+    let rows = jsonl(&out);
+    let inputs: Vec<_> = rows
+        .iter()
+        .map(|r| r["input"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            "urn:example:a",
+            "not a urn",
+            "",
+            "urn:example:b%2c",
+            "urn:ex:\u{fffd}\u{fffd}",
+            "urn:ex:a\0b",
+            "urn:ex:last\r"
+        ]
+    );
+    let valid: Vec<_> = rows.iter().map(|r| r["valid"].as_bool().unwrap()).collect();
+    assert_eq!(valid, [true, false, false, true, false, false, false]);
+    // Invalid lines: nulls, one error with kind and offset.
+    assert_eq!(rows[1]["nid"], Value::Null);
+    assert_eq!(rows[1]["key"], Value::Null);
+    assert_eq!(rows[1]["errors"][0]["kind"], "missing-scheme");
+    assert_eq!(rows[1]["errors"][0]["offset"], 0);
+    assert_eq!(rows[3]["key"], "urn:example:b%2C");
+    assert_eq!(rows[4]["errors"][0]["kind"], "non-ascii");
+    assert_eq!(rows[4]["errors"][0]["offset"], 7);
+    assert_eq!(rows[5]["errors"][0]["kind"], "invalid-char");
+    assert_eq!(rows[5]["errors"][0]["offset"], 8);
+    // A lone "\r" without "\n" is part of the line.
+    assert_eq!(rows[6]["errors"][0]["offset"], 11);
+}
+
+#[test]
+fn check_reports_a_huge_line_and_goes_on() {
+    let mut input = b"urn:example:".to_vec();
+    input.extend(std::iter::repeat_n(b'a', 3 << 20));
+    input.extend_from_slice(b"\nurn:example:after\n");
+    let out = urnreg(&["check", "--format", "jsonl", "-"], &input);
+    assert_eq!(code(&out), 1);
+    let rows = jsonl(&out);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["errors"][0]["kind"], "line-too-long");
+    assert_eq!(rows[1]["valid"], true);
+}
+
+#[test]
+fn check_exit_codes() {
+    assert_eq!(code(&urnreg(&["check", "urn:example:a"], b"")), 0);
+    assert_eq!(code(&urnreg(&["check", "urn:example:a", "urn:x:a"], b"")), 1);
+    assert_eq!(
+        code(&urnreg(&["check", "--format", "nope", "urn:example:a"], b"")),
+        2
+    );
+    assert_eq!(
+        code(&urnreg(&["check", "-"], b"")),
+        0,
+        "no input, nothing invalid"
+    );
+    // No URN and stdin not a terminal (a pipe here): reads stdin.
+    let out = urnreg(&["check", "--format", "jsonl"], b"urn:example:x\n");
+    assert_eq!(jsonl(&out).len(), 1);
+}
+
+#[test]
+fn check_text_draws_a_caret_under_the_byte() {
+    let out = urnreg(&["check", "urn:example:a b"], b"");
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "invalid urn:example:a b\n  urn:example:a b\n               ^ error: unexpected ' ' (space) in NSS at byte 13: expected pchar, '/', '%HH', '?+', '?=' or '#'\n"
+    );
+}
+
+#[test]
+fn check_json_is_one_array() {
+    let out = urnreg(&["check", "--format", "json", "urn:example:a", "urn:x"], b"");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    assert_eq!(v[1]["errors"][0]["message"], "expected ':' after NID at byte 5");
+    let empty = urnreg(&["check", "--format", "json", "-"], b"");
+    let v: Value = serde_json::from_slice(&empty.stdout).unwrap();
+    assert_eq!(v, json!([]));
+}
+
+#[test]
+fn check_rfc2141_mode() {
+    let out = urnreg(&["check", "--rfc2141", "--format", "jsonl", "urn:a:b/c"], b"");
+    assert_eq!(code(&out), 1);
+    assert_eq!(jsonl(&out)[0]["errors"][0]["kind"], "reserved-char");
+}
+
+#[test]
+fn eq_answers_and_exits() {
+    let out = urnreg(&["eq", "urn:example:a123,z456", "URN:EXAMPLE:a123,z456#789"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "equivalent\n"));
+    let out = urnreg(&["eq", "urn:example:a123,z456", "urn:example:A123,z456"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (1, "not equivalent\n"));
+    let out = urnreg(&["eq", "urn:example:a", "urn:example:a?b"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("URN 2 is invalid"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("at byte 13"), "{}", stderr(&out));
+}
+
+#[test]
+fn normalize_prints_keys() {
+    let out = urnreg(&["normalize", "URN:EXAMPLE:a%2c?+x", "urn:example:b"], b"");
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (0, "urn:example:a%2C\nurn:example:b\n")
+    );
+    let out = urnreg(&["normalize", "-"], b"urn:Ab:c\nbad\nurn:ab:%7e\n");
+    assert_eq!((code(&out), stdout(&out).as_str()), (1, "urn:ab:c\nurn:ab:%7E\n"));
+    assert!(stderr(&out).contains("expected the scheme 'urn:' at byte 0"));
+}
+
+#[test]
+fn parse_json_shows_parts_key_and_display_form() {
+    let out = urnreg(&["parse", "--format", "json", "URN:Example:caf%c3%a9?=q"], b"");
+    assert_eq!(code(&out), 0);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nid"], "Example");
+    assert_eq!(v["nss"], "caf%c3%a9");
+    assert_eq!(v["q"], "q");
+    assert_eq!(v["r"], Value::Null);
+    assert_eq!(v["key"], "urn:example:caf%C3%A9");
+    assert_eq!(v["display"]["text"], "URN:Example:café?=q");
+    assert_eq!(v["display"]["canonical"], false);
+    let out = urnreg(&["parse", "urn:example:a%zz"], b"");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("expected two hex digits after '%' at byte 13"));
+}
+
+#[test]
+fn broken_pipe_is_quiet() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(["check", "--format", "jsonl", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close stdout right away, then feed plenty of input.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let line = b"urn:example:a\n".repeat(10_000);
+    let _ = stdin.write_all(&line);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+}

@@ -1,0 +1,172 @@
+//! Data-driven conformance tests: `tests/data/syntax.toml` (RFC 8141
+//! section 2, RFC 2141) and `tests/data/equivalence.toml` (section 3).
+
+use serde::Deserialize;
+use urnreg::{Syntax, Urn};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SyntaxFile {
+    vector: Vec<Vector>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Vector {
+    rule: String,
+    input: String,
+    #[serde(default)]
+    syntax: Option<String>,
+    nid: Option<String>,
+    nss: Option<String>,
+    r: Option<String>,
+    q: Option<String>,
+    f: Option<String>,
+    key: Option<String>,
+    error: Option<String>,
+    offset: Option<usize>,
+    #[serde(default)]
+    warnings: Vec<String>,
+}
+
+fn load<T: for<'de> Deserialize<'de>>(name: &str) -> T {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    toml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Checks one vector; returns a description of each mismatch.
+fn check_vector(v: &Vector) -> Vec<String> {
+    let syntax = match v.syntax.as_deref() {
+        None | Some("rfc8141") => Syntax::Rfc8141,
+        Some("rfc2141") => Syntax::Rfc2141,
+        Some(other) => return vec![format!("unknown syntax {other}")],
+    };
+    let mut problems = Vec::new();
+    let mut expect = |what: &str, want: Option<&str>, got: Option<&str>| {
+        if want != got {
+            problems.push(format!("{what}: expected {want:?}, got {got:?}"));
+        }
+    };
+    match (Urn::parse_with(&v.input, syntax), &v.error) {
+        (Ok(urn), None) => {
+            expect("nid", v.nid.as_deref(), Some(urn.nid()));
+            expect("nss", v.nss.as_deref(), Some(urn.nss()));
+            expect("r", v.r.as_deref(), urn.r_component());
+            expect("q", v.q.as_deref(), urn.q_component());
+            expect("f", v.f.as_deref(), urn.f_component());
+            expect("key", v.key.as_deref(), Some(&urn.equivalence_key()));
+            let warnings: Vec<_> = urn.warnings().iter().map(|w| w.kind.code()).collect();
+            if warnings != v.warnings {
+                problems.push(format!("warnings: expected {:?}, got {warnings:?}", v.warnings));
+            }
+        }
+        (Ok(urn), Some(kind)) => problems.push(format!("expected error {kind}, parsed as {urn:?}")),
+        (Err(err), None) => problems.push(format!("expected a valid URN, got error: {err}")),
+        (Err(err), Some(kind)) => {
+            if err.kind().code() != kind {
+                problems.push(format!(
+                    "expected error {kind}, got {} ({err})",
+                    err.kind().code()
+                ));
+            }
+            if Some(err.offset()) != v.offset {
+                problems.push(format!(
+                    "expected offset {:?}, got {} ({err})",
+                    v.offset,
+                    err.offset()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn syntax_vectors() {
+    let file: SyntaxFile = load("syntax.toml");
+    assert!(file.vector.len() > 50, "the vector file looks truncated");
+    let mut failures = Vec::new();
+    for v in &file.vector {
+        for p in check_vector(v) {
+            failures.push(format!("{} [{}]: {p}", v.input.escape_debug(), v.rule));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failing vector checks:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_vector_names_its_rule_and_either_parts_or_error() {
+    let file: SyntaxFile = load("syntax.toml");
+    for v in &file.vector {
+        assert!(!v.rule.is_empty());
+        match &v.error {
+            Some(_) => assert!(
+                v.offset.is_some() && v.nid.is_none() && v.key.is_none(),
+                "{}",
+                v.input
+            ),
+            None => assert!(
+                v.nid.is_some() && v.nss.is_some() && v.key.is_some(),
+                "{}",
+                v.input
+            ),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EquivalenceFile {
+    class: Vec<Class>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Class {
+    rule: String,
+    members: Vec<String>,
+}
+
+#[test]
+fn rfc8141_section_3_2_equivalence_classes() {
+    let file: EquivalenceFile = load("equivalence.toml");
+    let all: Vec<(usize, &str, &str)> = file
+        .class
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| c.members.iter().map(move |m| (i, m.as_str(), c.rule.as_str())))
+        .collect();
+    for &(ci, a, rule) in &all {
+        let ua = Urn::parse(a).unwrap_or_else(|e| panic!("{a} [{rule}]: {e}"));
+        for &(cj, b, _) in &all {
+            let ub = Urn::parse(b).unwrap();
+            let same_class = ci == cj;
+            assert_eq!(ua.is_equivalent(&ub), same_class, "{a} vs {b} [{rule}]");
+            assert_eq!(ua == ub, same_class, "== for {a} vs {b}");
+            assert_eq!(
+                ua.equivalence_key() == ub.equivalence_key(),
+                same_class,
+                "keys of {a} vs {b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hash_agrees_with_equivalence() {
+    use std::collections::HashSet;
+    let file: EquivalenceFile = load("equivalence.toml");
+    let mut set = HashSet::new();
+    for c in &file.class {
+        for m in &c.members {
+            set.insert(Urn::parse(m).unwrap());
+        }
+    }
+    assert_eq!(set.len(), file.class.len());
+}

@@ -1,0 +1,13 @@
+//! The integration tests, one binary.
+
+/// Shared helpers: the built binary, temp directories.
+mod util;
+
+/// RFC 8141 section 2 and 3 conformance vectors from `tests/data/`.
+mod conformance;
+
+/// Properties over random input: no panics, idempotent normalization.
+mod properties;
+
+/// The command line, run as a user would.
+mod cli;
