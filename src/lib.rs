@@ -31,6 +31,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod registry;
+pub mod template;
 pub mod urn;
 
 pub use urn::{

@@ -1,0 +1,159 @@
+//! The shipped registry data: `registry/*.toml`, one file per NID, plus
+//! `registry/_registry.toml` for what belongs to the registry as a whole.
+//!
+//! These serde types mirror the files exactly (`deny_unknown_fields`); the
+//! field names follow the IANA registry XML (`urn-namespaces.xml`), so that
+//! nothing the registry says is dropped and nothing is invented.
+
+use serde::{Deserialize, Serialize};
+
+use super::Kind;
+use crate::template::TemplateFields;
+
+/// The files of `registry/`, embedded at build time: `(file name, text)`.
+pub static EMBEDDED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/registry_files.rs"));
+
+/// The name of the file that holds the registry-wide facts.
+pub const REGISTRY_FILE: &str = "_registry.toml";
+
+/// `registry/_registry.toml`: the IANA registry's own metadata.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistryFile {
+    /// `<registry id>`.
+    pub id: String,
+    /// `<title>`.
+    pub title: String,
+    /// `<category>`.
+    pub category: String,
+    /// `<updated>`: when the registry last changed.
+    pub updated: String,
+    /// `<note>`s.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The sub-registries (formal, informal), in order.
+    pub subregistries: Vec<SubregistryFile>,
+}
+
+/// One `<registry>` inside the top-level one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubregistryFile {
+    /// `<registry id>`, e.g. `urn-namespaces-1`.
+    pub id: String,
+    /// Which kind of NIDs it holds.
+    pub kind: Kind,
+    /// `<title>`.
+    pub title: String,
+    /// `<xref>`s of the sub-registry itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Xref>,
+    /// `<registration_rule>`, its text with `<xref>`s written as `[type:data]`.
+    pub registration_rule: String,
+    /// `<expert>`.
+    pub expert: String,
+}
+
+/// `registry/<nid>.toml`: one `<record>` of the IANA registry, plus the
+/// registration text where one was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordFile {
+    /// `<name>`: the NID, in the registry's spelling.
+    pub nid: String,
+    /// Formal (`urn-namespaces-1`) or informal (`urn-namespaces-2`).
+    pub kind: Kind,
+    /// The `date` attribute: when the NID was registered, if the registry says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The `updated` attribute, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated: Option<String>,
+    /// `<template>`: the link to the registration template IANA keeps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Xref>,
+    /// The record's `<xref>`s (its references), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Xref>,
+    /// `<contact>`s (informal records), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contacts: Vec<Xref>,
+    /// The registration text, where one was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registration: Option<RegistrationText>,
+    /// Texts the registration points to for its details (e.g. the sections
+    /// of RFC 8458 that the `nbn` template cites for its syntax).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub referenced: Vec<ReferencedText>,
+}
+
+/// An IANA `<xref type=".." data="..">text</xref>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Xref {
+    /// `rfc`, `uri`, `person`, `rfc-errata`, ...
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The target: `rfc8141`, a URI, a person id, an erratum number.
+    pub data: String,
+    /// The element's text, if it has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// For `type = "person"`: the `<person>` entry of the registry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<Person>,
+}
+
+/// An entry of the registry's `<people>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Person {
+    /// `<name>`.
+    pub name: String,
+    /// `<uri>` (IANA writes `@` as `&` in e-mail addresses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    /// `<updated>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated: Option<String>,
+}
+
+/// A registration text as found, and the template fields read from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationText {
+    /// Where the text comes from.
+    pub source: String,
+    /// The template fields read from `text` (by [`crate::template::import_text`]).
+    pub fields: TemplateFields,
+    /// The text, verbatim.
+    pub text: String,
+}
+
+/// A text that a registration refers to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferencedText {
+    /// Where the text comes from.
+    pub source: String,
+    /// The text, verbatim.
+    pub text: String,
+}
+
+impl Xref {
+    /// A short human form: `RFC 8141`, the text of a link, a person's name.
+    pub fn label(&self) -> String {
+        match self.kind.as_str() {
+            "rfc" => match self.data.strip_prefix("rfc") {
+                Some(n) => format!("RFC {n}"),
+                None => self.data.clone(),
+            },
+            "rfc-errata" => format!("RFC Errata {}", self.data),
+            "person" => self
+                .person
+                .as_ref()
+                .map_or_else(|| self.data.replace('_', " "), |p| p.name.clone()),
+            _ => self.text.clone().unwrap_or_else(|| self.data.clone()),
+        }
+    }
+}

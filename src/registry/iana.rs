@@ -1,0 +1,263 @@
+//! Reads the IANA "URN Namespaces" registry XML (`urn-namespaces.xml`)
+//! into the `registry/` data model, record by record.
+
+use std::collections::BTreeMap;
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+
+use super::Kind;
+use super::data::{Person, RecordFile, RegistryFile, SubregistryFile, Xref};
+
+/// A minimal XML element tree: enough for the registry format.
+#[derive(Clone, Debug, Default)]
+pub struct Element {
+    /// Local name.
+    pub name: String,
+    /// Attributes, unescaped.
+    pub attrs: BTreeMap<String, String>,
+    /// Child elements and text, in order.
+    pub children: Vec<Node>,
+}
+
+/// A child of an [`Element`].
+#[derive(Clone, Debug)]
+pub enum Node {
+    /// An element.
+    Element(Element),
+    /// Text, unescaped.
+    Text(String),
+}
+
+/// Errors reading the registry XML.
+#[derive(Debug)]
+pub struct XmlError(pub String);
+
+impl std::fmt::Display for XmlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "registry XML: {}", self.0)
+    }
+}
+
+impl std::error::Error for XmlError {}
+
+impl Element {
+    /// Child elements called `name`.
+    pub fn all<'e>(&'e self, name: &'e str) -> impl Iterator<Item = &'e Element> + 'e {
+        self.children.iter().filter_map(move |c| match c {
+            Node::Element(e) if e.name == name => Some(e),
+            _ => None,
+        })
+    }
+
+    /// The first child element called `name`.
+    pub fn first<'e>(&'e self, name: &'e str) -> Option<&'e Element> {
+        self.all(name).next()
+    }
+
+    /// All text inside, with child elements' text included.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for c in &self.children {
+            match c {
+                Node::Text(t) => out.push_str(t),
+                Node::Element(e) => out.push_str(&e.text()),
+            }
+        }
+        out
+    }
+
+    /// Text with `<xref type data/>` children written as `[type:data]`.
+    fn text_with_xrefs(&self) -> String {
+        let mut out = String::new();
+        for c in &self.children {
+            match c {
+                Node::Text(t) => out.push_str(t),
+                Node::Element(e) if e.name == "xref" => {
+                    out.push_str(&format!("[{}:{}]", e.attr("type"), e.attr("data")));
+                }
+                Node::Element(e) => out.push_str(&e.text()),
+            }
+        }
+        out
+    }
+
+    /// An attribute, or "".
+    pub fn attr(&self, name: &str) -> &str {
+        self.attrs.get(name).map_or("", String::as_str)
+    }
+}
+
+/// Parses an XML document into its root [`Element`].
+///
+/// # Errors
+///
+/// Malformed XML.
+pub fn parse_xml(text: &str) -> Result<Element, XmlError> {
+    let mut reader = Reader::from_str(text);
+    let mut stack: Vec<Element> = vec![Element::default()];
+    loop {
+        let event = reader
+            .read_event()
+            .map_err(|e| XmlError(format!("at byte {}: {e}", reader.buffer_position())))?;
+        match event {
+            Event::Start(ref start) | Event::Empty(ref start) => {
+                let is_empty = matches!(event, Event::Empty(_));
+                let mut el = Element {
+                    name: String::from_utf8_lossy(start.local_name().as_ref()).into_owned(),
+                    ..Element::default()
+                };
+                for attr in start.attributes() {
+                    let attr = attr.map_err(|e| XmlError(e.to_string()))?;
+                    let value = attr.unescape_value().map_err(|e| XmlError(e.to_string()))?;
+                    el.attrs.insert(
+                        String::from_utf8_lossy(attr.key.local_name().as_ref()).into_owned(),
+                        value.into_owned(),
+                    );
+                }
+                if is_empty {
+                    push(&mut stack, Node::Element(el));
+                } else {
+                    stack.push(el);
+                }
+            }
+            Event::End(_) => {
+                let el = stack
+                    .pop()
+                    .filter(|_| !stack.is_empty())
+                    .ok_or_else(|| XmlError("unbalanced end tag".into()))?;
+                push(&mut stack, Node::Element(el));
+            }
+            Event::Text(t) => {
+                let s = t.unescape().map_err(|e| XmlError(e.to_string()))?;
+                push(&mut stack, Node::Text(s.into_owned()));
+            }
+            Event::CData(t) => {
+                push(
+                    &mut stack,
+                    Node::Text(String::from_utf8_lossy(&t.into_inner()).into_owned()),
+                );
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if stack.len() != 1 {
+        return Err(XmlError("unexpected end of document".into()));
+    }
+    let doc = stack.pop().unwrap_or_default();
+    doc.children
+        .into_iter()
+        .find_map(|c| match c {
+            Node::Element(e) => Some(e),
+            Node::Text(_) => None,
+        })
+        .ok_or_else(|| XmlError("no root element".into()))
+}
+
+fn push(stack: &mut [Element], node: Node) {
+    if let Some(top) = stack.last_mut() {
+        // Merge adjacent text (quick-xml splits text at entity references).
+        if let (Node::Text(new), Some(Node::Text(old))) = (&node, top.children.last_mut()) {
+            old.push_str(new);
+            return;
+        }
+        top.children.push(node);
+    }
+}
+
+fn xref(el: &Element, people: &BTreeMap<String, Person>) -> Xref {
+    let text = el.text();
+    Xref {
+        kind: el.attr("type").to_string(),
+        data: el.attr("data").to_string(),
+        text: (!text.is_empty()).then_some(text),
+        person: (el.attr("type") == "person")
+            .then(|| people.get(el.attr("data")).cloned())
+            .flatten(),
+    }
+}
+
+fn opt_attr(el: &Element, name: &str) -> Option<String> {
+    el.attrs.get(name).cloned()
+}
+
+/// Reads the registry XML into registry-wide facts and one record per NID.
+///
+/// # Errors
+///
+/// Malformed XML, or a document that is not the URN namespaces registry.
+pub fn read_registry(xml: &str) -> Result<(RegistryFile, Vec<RecordFile>), XmlError> {
+    let root = parse_xml(xml)?;
+    if root.name != "registry" || root.attr("id") != "urn-namespaces" {
+        return Err(XmlError("not the IANA 'urn-namespaces' registry".into()));
+    }
+    let people: BTreeMap<String, Person> = root
+        .first("people")
+        .map(|p| {
+            p.all("person")
+                .map(|person| {
+                    let field = |n: &str| person.first(n).map(Element::text);
+                    let entry = Person {
+                        name: field("name").unwrap_or_default(),
+                        uri: field("uri"),
+                        updated: field("updated"),
+                    };
+                    (person.attr("id").to_string(), entry)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut subregistries = Vec::new();
+    let mut records = Vec::new();
+    for sub in root.all("registry") {
+        let kind = match sub.attr("id") {
+            "urn-namespaces-1" => Kind::Formal,
+            "urn-namespaces-2" => Kind::Informal,
+            other => return Err(XmlError(format!("unknown sub-registry {other:?}"))),
+        };
+        subregistries.push(SubregistryFile {
+            id: sub.attr("id").to_string(),
+            kind,
+            title: sub.first("title").map(Element::text).unwrap_or_default(),
+            references: sub.all("xref").map(|x| xref(x, &people)).collect(),
+            registration_rule: sub
+                .first("registration_rule")
+                .map(Element::text_with_xrefs)
+                .unwrap_or_default(),
+            expert: sub.first("expert").map(Element::text).unwrap_or_default(),
+        });
+        for rec in sub.all("record") {
+            let nid = rec.first("name").map(Element::text).unwrap_or_default();
+            if nid.is_empty() {
+                return Err(XmlError("a record without <name>".into()));
+            }
+            records.push(RecordFile {
+                nid,
+                kind,
+                date: opt_attr(rec, "date"),
+                updated: opt_attr(rec, "updated"),
+                template: rec
+                    .first("template")
+                    .and_then(|t| t.first("xref"))
+                    .map(|x| xref(x, &people)),
+                references: rec.all("xref").map(|x| xref(x, &people)).collect(),
+                contacts: rec
+                    .all("contact")
+                    .flat_map(|c| c.all("xref").map(|x| xref(x, &people)).collect::<Vec<_>>())
+                    .collect(),
+                registration: None,
+                referenced: Vec::new(),
+            });
+        }
+    }
+    let registry = RegistryFile {
+        id: root.attr("id").to_string(),
+        title: root.first("title").map(Element::text).unwrap_or_default(),
+        category: root.first("category").map(Element::text).unwrap_or_default(),
+        updated: root.first("updated").map(Element::text).unwrap_or_default(),
+        notes: root.all("note").map(|n| n.text().trim().to_string()).collect(),
+        subregistries,
+    };
+    Ok((registry, records))
+}

@@ -1,0 +1,252 @@
+//! Reads a filled-in registration template out of free text.
+//!
+//! Real registration texts are irregular: RFC 8141 Appendix A headings
+//! (`Namespace Identifier:`), RFC 3406 ones (`Declaration of syntactic
+//! structure:`), numbered RFC sections (`3.4.  Declaration of ...`),
+//! underlined headings, values on the heading line or below it, CRLF line
+//! ends, a byte-order mark. The reader finds the heading lines, keeps the
+//! ones at the outermost indentation (deeper ones are part of a value), and
+//! gives each field the text up to the next heading, de-indented. What it
+//! cannot place is listed in the report, never silently dropped.
+
+use super::TemplateFields;
+
+/// Heading texts (lower case) and the field each names; longest first
+/// where one is a prefix of another.
+const HEADINGS: &[(&str, &str)] = &[
+    ("declared registrant of the namespace", "declared_registrant"),
+    ("declaration of syntactic structure", "syntactic_structure"),
+    ("identifier uniqueness considerations", "uniqueness"),
+    ("identifier persistence considerations", "persistence"),
+    ("process of identifier assignment", "assignment_process"),
+    ("process for identifier resolution", "resolution_process"),
+    ("relevant ancillary documentation", "ancillary_documentation"),
+    ("rules for lexical equivalence", "lexical_equivalence"),
+    ("conformance with urn syntax", "conformance"),
+    ("security and privacy considerations", "security_and_privacy"),
+    ("security and privacy", "security_and_privacy"),
+    ("registration information", "registration_information"),
+    ("namespace identifier", "namespace_identifier"),
+    ("additional information", "additional_information"),
+    ("revision information", "revision_information"),
+    ("validation mechanism", "validation"),
+    ("interoperability", "interoperability"),
+    ("namespace id", "namespace_identifier"),
+    ("documentation", "documentation"),
+    ("registrant", "registrant"),
+    ("resolution", "resolution"),
+    ("assignment", "assignment"),
+    ("purpose", "purpose"),
+    ("version", "version"),
+    ("syntax", "syntax"),
+    ("scope", "scope"),
+    ("date", "date"),
+];
+
+/// What the importer made of a text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    /// The fields found.
+    pub fields: TemplateFields,
+    /// What could not be placed in a field, for people to read.
+    pub unplaced: Vec<String>,
+}
+
+/// A heading found on a line.
+struct Heading {
+    line: usize,
+    indent: usize,
+    key: &'static str,
+    /// Text after the heading's `:` on the same line.
+    rest: String,
+    /// The next line is an underline (`----`, `====`) that belongs to it.
+    underlined: bool,
+}
+
+fn is_underline(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3 && (t.bytes().all(|b| b == b'-') || t.bytes().all(|b| b == b'='))
+}
+
+/// Strips a section number such as `3.`, `3.1.` or `4.2` and what follows it.
+fn strip_numbering(s: &str) -> (&str, bool) {
+    let digits_and_dots = s.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
+    if digits_and_dots == 0 || !s.as_bytes()[0].is_ascii_digit() {
+        return (s, false);
+    }
+    let rest = &s[digits_and_dots..];
+    if rest.starts_with(' ') || rest.starts_with('\t') {
+        (rest.trim_start(), true)
+    } else {
+        (s, false)
+    }
+}
+
+fn find_heading(lines: &[&str], i: usize) -> Option<Heading> {
+    let line = lines[i];
+    let indent = line.len() - line.trim_start().len();
+    let (text, numbered) = strip_numbering(line.trim());
+    let lower = text.to_ascii_lowercase();
+    let underlined = lines.get(i + 1).is_some_and(|l| is_underline(l));
+    for (label, key) in HEADINGS {
+        let Some(after) = lower.strip_prefix(label) else {
+            continue;
+        };
+        let after_trimmed = after.trim_start();
+        if let Some(rest) = after_trimmed.strip_prefix(':') {
+            let offset = text.len() - rest.len();
+            return Some(Heading {
+                line: i,
+                indent,
+                key,
+                rest: text[offset..].trim().to_string(),
+                underlined,
+            });
+        }
+        if after_trimmed.is_empty() && (numbered || underlined || after.is_empty()) {
+            return Some(Heading {
+                line: i,
+                indent,
+                key,
+                rest: String::new(),
+                underlined,
+            });
+        }
+    }
+    None
+}
+
+/// Removes the common indentation and the blank lines at both ends.
+fn dedent(lines: &[&str]) -> String {
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let body: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            if l.len() >= indent {
+                l[indent..].trim_end()
+            } else {
+                l.trim()
+            }
+        })
+        .collect();
+    let start = body.iter().position(|l| !l.is_empty()).unwrap_or(body.len());
+    let end = body.iter().rposition(|l| !l.is_empty()).map_or(start, |e| e + 1);
+    body[start..end].join("\n")
+}
+
+/// Reads template fields out of `text`.
+pub fn import_text(text: &str) -> ImportReport {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let normalized = text.replace("\r\n", "\n");
+    let lines: Vec<&str> = normalized.split('\n').collect();
+    let candidates: Vec<Heading> = (0..lines.len()).filter_map(|i| find_heading(&lines, i)).collect();
+    let mut report = ImportReport::default();
+    let Some(outer) = candidates.iter().map(|h| h.indent).min() else {
+        if !text.trim().is_empty() {
+            report
+                .unplaced
+                .push("no template field headings found".to_string());
+        }
+        return report;
+    };
+    let headings: Vec<&Heading> = candidates.iter().filter(|h| h.indent == outer).collect();
+    if let Some(first) = headings.first() {
+        let before = dedent(&lines[..first.line]);
+        if !before.is_empty() {
+            report.unplaced.push(format!(
+                "lines 1-{} before the first field: {}",
+                first.line,
+                preview(&before)
+            ));
+        }
+    }
+    for (n, h) in headings.iter().enumerate() {
+        let body_start = h.line + 1 + usize::from(h.underlined);
+        let body_end = headings.get(n + 1).map_or(lines.len(), |next| next.line);
+        let mut value = dedent(&lines[body_start.min(body_end)..body_end]);
+        if !h.rest.is_empty() {
+            value = if value.is_empty() {
+                h.rest.clone()
+            } else {
+                format!("{}\n{value}", h.rest)
+            };
+        }
+        let slot = report.fields.get_mut(h.key).expect("HEADINGS names known fields");
+        match slot {
+            None => *slot = Some(value),
+            Some(existing) => {
+                report.unplaced.push(format!(
+                    "line {}: a second '{}' heading; its text was appended to the first",
+                    h.line + 1,
+                    h.key
+                ));
+                if !value.is_empty() {
+                    existing.push_str("\n\n");
+                    existing.push_str(&value);
+                }
+            }
+        }
+    }
+    report
+}
+
+fn preview(s: &str) -> String {
+    let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 60 {
+        format!("{}...", one_line.chars().take(60).collect::<String>())
+    } else {
+        one_line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc8141_form_with_values_on_the_heading_line() {
+        let r = import_text(
+            "Namespace Identifier:  said\n\nVersion:  1\n\nDate:  2026-03-16\n\nRegistrant:\n\n  Sam Smith\n  ToIP\n",
+        );
+        assert_eq!(r.fields.namespace_identifier.as_deref(), Some("said"));
+        assert_eq!(r.fields.version.as_deref(), Some("1"));
+        assert_eq!(r.fields.date.as_deref(), Some("2026-03-16"));
+        assert_eq!(r.fields.registrant.as_deref(), Some("Sam Smith\nToIP"));
+        assert!(r.unplaced.is_empty());
+    }
+
+    #[test]
+    fn rfc3406_form_keeps_indented_sub_items_in_the_value() {
+        let r = import_text(
+            "Namespace ID:  urn-1\r\n\r\nRegistration Information:\r\n\r\n  Registration version number: 1\r\n  Registration date: TBD\r\n",
+        );
+        assert_eq!(r.fields.namespace_identifier.as_deref(), Some("urn-1"));
+        assert_eq!(
+            r.fields.registration_information.as_deref(),
+            Some("Registration version number: 1\nRegistration date: TBD")
+        );
+    }
+
+    #[test]
+    fn numbered_and_underlined_headings() {
+        let r =
+            import_text("3.1.  Namespace ID\n\n   The NID \"example\".\n\nPurpose\n-------\n\n   Testing.\n");
+        assert_eq!(
+            r.fields.namespace_identifier.as_deref(),
+            Some("The NID \"example\".")
+        );
+        assert_eq!(r.fields.purpose.as_deref(), Some("Testing."));
+    }
+
+    #[test]
+    fn text_before_the_first_heading_is_reported() {
+        let r = import_text("A title\n\nSyntax: x\n");
+        assert_eq!(r.fields.syntax.as_deref(), Some("x"));
+        assert_eq!(r.unplaced.len(), 1);
+    }
+}
