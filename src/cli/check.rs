@@ -43,7 +43,7 @@ impl<W: Write> Writer<W> {
             self.invalid += 1;
         }
         match self.format {
-            Format::Text => checked.write_text(&mut self.out)?,
+            Format::Text | Format::Toml => checked.write_text(&mut self.out)?,
             Format::Jsonl => {
                 serde_json::to_writer(&mut self.out, &checked.to_json())?;
                 self.out.write_all(b"\n")?;

@@ -2,9 +2,12 @@
 //! codes. Only this module writes to stdout or stderr.
 
 mod check;
+mod db;
 mod eq;
 mod input;
+mod lifecycle;
 mod normalize;
+mod ns;
 mod parse;
 mod report;
 
@@ -13,13 +16,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// Check, parse, compare and normalize URNs (RFC 8141).
+/// Check, parse, compare and normalize URNs, and keep a registry of URN
+/// namespaces (RFC 8141).
 #[derive(Parser, Debug)]
-#[command(name = "urnreg", version, about, propagate_version = true)]
+#[command(name = "urnreg", version, about)]
 pub struct Cli {
     /// Output format (each command lists the formats it supports).
     #[arg(long, global = true, value_enum)]
     format: Option<Format>,
+
+    #[command(flatten)]
+    db: db::DbArgs,
 
     #[command(subcommand)]
     command: Command,
@@ -34,6 +41,8 @@ pub enum Format {
     Json,
     /// One JSON object per line.
     Jsonl,
+    /// TOML (a registration file).
+    Toml,
 }
 
 #[derive(Subcommand, Debug)]
@@ -48,6 +57,17 @@ enum Command {
     Normalize(normalize::Args),
     /// Say whether two URNs are URN-equivalent (exit 0) or not (exit 1).
     Eq(eq::Args),
+    /// Create the registry database from the built-in IANA registry.
+    Init(lifecycle::InitArgs),
+    /// File a registration request (RFC 8141 section 6) from a TOML file.
+    Request(lifecycle::RequestArgs),
+    /// Record an expert review decision on a request.
+    Review(lifecycle::ReviewArgs),
+    /// File a revision (a new version) of a registered namespace.
+    Revise(lifecycle::ReviseArgs),
+    /// Read the registry: list, show, history.
+    #[command(subcommand)]
+    Ns(ns::NsCommand),
 }
 
 /// The grammar options shared by every command that parses URNs.
@@ -139,6 +159,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Parse(args) => parse::run(args, cli.format),
         Command::Normalize(args) => normalize::run(args, cli.format),
         Command::Eq(args) => eq::run(args, cli.format),
+        Command::Init(args) => lifecycle::init(args, &cli.db, cli.format),
+        Command::Request(args) => lifecycle::request(args, &cli.db, cli.format),
+        Command::Review(args) => lifecycle::review(args, &cli.db, cli.format),
+        Command::Revise(args) => lifecycle::revise(args, &cli.db, cli.format),
+        Command::Ns(cmd) => ns::run(cmd, &cli.db, cli.format),
     }
 }
 
@@ -148,5 +173,15 @@ fn print_error(err: &anyhow::Error) {
     let _ = writeln!(stderr, "error: {err}");
     for cause in err.chain().skip(1) {
         let _ = writeln!(stderr, "  caused by: {cause}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definitions_are_consistent() {
+        super::Cli::command().debug_assert();
     }
 }

@@ -26,3 +26,15 @@ impl Kind {
         }
     }
 }
+
+pub mod clock;
+mod error;
+pub mod registration;
+mod store;
+
+pub use error::{Error, Problem, Result};
+pub use registration::RegistrationFile;
+pub use store::{
+    AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceSummary, Outcome, Store,
+    Version,
+};

@@ -1,0 +1,62 @@
+//! Where the database is (`--db`, `URNREG_DB`, the platform data directory)
+//! and how commands open it.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use urnreg::registry::Store;
+
+/// The global registry options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DbArgs {
+    /// The registry database (default: $URNREG_DB, else the platform data
+    /// directory, e.g. ~/.local/share/urnreg/registry.db).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+
+    /// Who makes a change, for the audit log (default: $USER).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub actor: Option<String>,
+}
+
+impl DbArgs {
+    /// The database path.
+    pub fn path(&self) -> anyhow::Result<PathBuf> {
+        if let Some(p) = &self.db {
+            return Ok(p.clone());
+        }
+        if let Some(p) = std::env::var_os("URNREG_DB").filter(|p| !p.is_empty()) {
+            return Ok(PathBuf::from(p));
+        }
+        let dirs = directories::ProjectDirs::from("", "", "urnreg")
+            .context("no home directory: pass --db PATH or set URNREG_DB")?;
+        Ok(dirs.data_dir().join("registry.db"))
+    }
+
+    /// The actor for the audit log.
+    pub fn actor(&self) -> String {
+        self.actor
+            .clone()
+            .or_else(|| std::env::var("USER").ok())
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| "unknown".to_string())
+    }
+
+    /// Opens the database for writing, creating it from the embedded
+    /// registry if it does not exist.
+    pub fn open_for_write(&self) -> anyhow::Result<Store> {
+        let path = self.path()?;
+        Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))
+    }
+
+    /// Opens the database for reading; with no database yet, the embedded
+    /// registry (nothing is created).
+    pub fn open_for_read(&self) -> anyhow::Result<Store> {
+        let path = self.path()?;
+        if path.exists() {
+            Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))
+        } else {
+            Ok(Store::open_embedded()?)
+        }
+    }
+}
