@@ -11,3 +11,9 @@ mod properties;
 
 /// The command line, run as a user would.
 mod cli;
+
+/// `registry/` against the IANA registry XML.
+mod registry_data;
+
+/// The registry store and the registration lifecycle.
+mod registry;

@@ -16,6 +16,7 @@ use super::TemplateFields;
 const HEADINGS: &[(&str, &str)] = &[
     ("declared registrant of the namespace", "declared_registrant"),
     ("declaration of syntactic structure", "syntactic_structure"),
+    ("registrant of the namespace", "declared_registrant"),
     ("identifier uniqueness considerations", "uniqueness"),
     ("identifier persistence considerations", "persistence"),
     ("process of identifier assignment", "assignment_process"),
@@ -30,6 +31,8 @@ const HEADINGS: &[(&str, &str)] = &[
     ("additional information", "additional_information"),
     ("revision information", "revision_information"),
     ("validation mechanism", "validation"),
+    ("syntactic structure", "syntactic_structure"),
+    ("security considerations", "security_and_privacy"),
     ("interoperability", "interoperability"),
     ("namespace id", "namespace_identifier"),
     ("documentation", "documentation"),
@@ -61,6 +64,8 @@ struct Heading {
     rest: String,
     /// The next line is an underline (`----`, `====`) that belongs to it.
     underlined: bool,
+    /// It carries a section number (`3.1.`).
+    numbered: bool,
 }
 
 fn is_underline(line: &str) -> bool {
@@ -101,6 +106,7 @@ fn find_heading(lines: &[&str], i: usize) -> Option<Heading> {
                 key,
                 rest: text[offset..].trim().to_string(),
                 underlined,
+                numbered,
             });
         }
         if after_trimmed.is_empty() && (numbered || underlined || after.is_empty()) {
@@ -110,6 +116,7 @@ fn find_heading(lines: &[&str], i: usize) -> Option<Heading> {
                 key,
                 rest: String::new(),
                 underlined,
+                numbered,
             });
         }
     }
@@ -154,7 +161,19 @@ pub fn import_text(text: &str) -> ImportReport {
         }
         return report;
     };
-    let headings: Vec<&Heading> = candidates.iter().filter(|h| h.indent == outer).collect();
+    // Numbered headings (RFC-style sections) win over everything else;
+    // otherwise the outermost indentation does.
+    let any_numbered = candidates.iter().any(|h| h.numbered);
+    let headings: Vec<&Heading> = candidates
+        .iter()
+        .filter(|h| {
+            if any_numbered {
+                h.numbered || h.underlined
+            } else {
+                h.indent == outer
+            }
+        })
+        .collect();
     if let Some(first) = headings.first() {
         let before = dedent(&lines[..first.line]);
         if !before.is_empty() {

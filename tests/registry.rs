@@ -1,0 +1,542 @@
+//! The registry store and the registration lifecycle (RFC 8141 sections 5
+//! and 6), through the library and through the command line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use urnreg::registry::{Decision, Error, ListFilter, MIGRATIONS, RegistrationFile, Store};
+
+use crate::util::{code, stderr, stdout};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/registrations")
+        .join(name)
+}
+
+fn registration(name: &str) -> RegistrationFile {
+    RegistrationFile::from_toml(&std::fs::read_to_string(data(name)).unwrap()).unwrap()
+}
+
+fn fresh() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("registry.db"), "tester").unwrap();
+    (dir, store)
+}
+
+/// Every row of every table, as text: to show a database did not change.
+fn dump(store: &Store) -> Vec<String> {
+    let conn = store.connection();
+    let mut tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    tables.sort();
+    let mut out = vec![format!("user_version={}", store.schema_version().unwrap())];
+    for t in tables {
+        let mut stmt = conn
+            .prepare(&format!("SELECT * FROM {t} ORDER BY rowid"))
+            .unwrap();
+        let n = stmt.column_count();
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((0..n)
+                    .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                    .collect::<Vec<_>>()
+                    .join("|"))
+            })
+            .unwrap();
+        for row in rows {
+            out.push(format!("{t}: {}", row.unwrap()));
+        }
+    }
+    out
+}
+
+fn refused_fields(err: Error) -> Vec<String> {
+    match err {
+        Error::Invalid(problems) => problems
+            .into_iter()
+            .map(|p| format!("{}: {}", p.field, p.message))
+            .collect(),
+        other => panic!("expected a refusal, got {other}"),
+    }
+}
+
+#[test]
+fn a_new_database_holds_the_whole_embedded_registry() {
+    let (_dir, store) = fresh();
+    let all = store.list(&ListFilter::default()).unwrap();
+    assert_eq!(all.len(), 105);
+    assert_eq!(
+        all.iter()
+            .filter(|n| n.kind == urnreg::registry::Kind::Informal)
+            .count(),
+        8
+    );
+    assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
+    let isbn = store.show("ISBN", None).unwrap();
+    assert_eq!(isbn.current_version, Some(2));
+    assert!(isbn.registration.unwrap().fields.syntax.unwrap().contains("ISBN"));
+}
+
+#[test]
+fn migration_files_are_numbered_in_order() {
+    for (i, (name, _)) in MIGRATIONS.iter().enumerate() {
+        assert!(name.starts_with(&format!("{:04}-", i + 1)), "{name}");
+    }
+}
+
+#[test]
+fn rfc8141_section_5_1_rules_refuse_a_formal_request() {
+    let (_dir, mut store) = fresh();
+    let cases = [
+        ("urn-5", "urn-"),
+        ("ab", "too short"),
+        ("de-bib", "country-code"),
+        ("X-parts", "X-"),
+        ("urn", "reserved"),
+        ("a_b", "not a valid NID"),
+        ("ISBN", "already registered"),
+        ("Example", "already registered"),
+    ];
+    for (nid, why) in cases {
+        let mut file = registration("formal.toml");
+        file.nid = Some(nid.to_string());
+        let problems = refused_fields(store.request(&file, None, "t").unwrap_err());
+        assert!(
+            problems.iter().any(|p| p.starts_with("nid:") && p.contains(why)),
+            "{nid}: {problems:?}"
+        );
+    }
+    // Already requested (case-insensitive).
+    store.request(&registration("formal.toml"), None, "t").unwrap();
+    let mut again = registration("formal.toml");
+    again.nid = Some("ACME-PARTS".into());
+    let problems = refused_fields(store.request(&again, None, "t").unwrap_err());
+    assert!(problems[0].contains("already requested"), "{problems:?}");
+}
+
+#[test]
+fn requests_need_every_required_field_a_date_and_version_1() {
+    let (_dir, mut store) = fresh();
+    let mut file = registration("formal.toml");
+    file.version = Some(2);
+    file.date = Some(urnreg::registry::registration::DateValue::Text(
+        "2026-02-30".into(),
+    ));
+    file.purpose = Some("  ".into());
+    file.resolution = None;
+    let problems = refused_fields(store.request(&file, None, "t").unwrap_err());
+    let fields: Vec<_> = problems.iter().map(|p| p.split(':').next().unwrap()).collect();
+    assert_eq!(
+        fields,
+        ["version", "date", "purpose", "resolution"],
+        "{problems:?}"
+    );
+
+    let mut informal = registration("informal.toml");
+    informal.nid = Some("urn-99".into());
+    let problems = refused_fields(store.request(&informal, None, "t").unwrap_err());
+    assert!(problems[0].contains("assigned by the registry"));
+
+    let err = RegistrationFile::from_toml("kind = \"formal\"\nnid = \"abc\"\nsyntaxx = \"x\"\n").unwrap_err();
+    assert!(err.to_string().contains("syntaxx"), "{err}");
+}
+
+#[test]
+fn lifecycle_formal_request_review_and_revision() {
+    let (_dir, mut store) = fresh();
+    let req = store
+        .request(&registration("formal.toml"), None, "alice")
+        .unwrap();
+    assert_eq!(
+        (req.nid.as_deref(), req.status.as_str()),
+        (Some("acme-parts"), "submitted")
+    );
+    assert!(
+        store.show("acme-parts", None).is_err(),
+        "not registered before approval"
+    );
+
+    let asked = store
+        .review("acme-parts", Decision::AskChanges, "say more", "expert")
+        .unwrap();
+    assert_eq!(asked.status, "changes-requested");
+    let ok = store
+        .review(&req.id.to_string(), Decision::Approve, "fine", "expert")
+        .unwrap();
+    assert_eq!(ok.status, "approved");
+    assert_eq!(store.show("acme-parts", None).unwrap().current_version, Some(1));
+
+    // Decided requests stay decided.
+    let err = store
+        .review(&req.id.to_string(), Decision::Reject, "no", "expert")
+        .unwrap_err();
+    assert!(matches!(err, Error::State(_)), "{err}");
+
+    // Revision: version 2 with Revision Information.
+    let mut bad = registration("revision.toml");
+    bad.version = Some(3);
+    bad.revision_information = None;
+    let problems = refused_fields(store.revise("acme-parts", &bad, None, "alice").unwrap_err());
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let rev = store
+        .revise("ACME-parts", &registration("revision.toml"), None, "alice")
+        .unwrap();
+    assert_eq!(rev.version, 2);
+    let pending = store
+        .revise("acme-parts", &registration("revision.toml"), None, "alice")
+        .unwrap_err();
+    assert!(matches!(pending, Error::State(_)));
+    store
+        .review("acme-parts", Decision::Approve, "ok", "expert")
+        .unwrap();
+    let shown = store.show("acme-parts", None).unwrap();
+    assert_eq!(shown.current_version, Some(2));
+    assert!(
+        shown
+            .registration
+            .unwrap()
+            .fields
+            .syntax
+            .unwrap()
+            .contains("1*10DIGIT")
+    );
+    // All versions stay readable.
+    assert!(
+        store
+            .show("acme-parts", Some(1))
+            .unwrap()
+            .registration
+            .unwrap()
+            .fields
+            .syntax
+            .unwrap()
+            .contains("1*8DIGIT")
+    );
+    let history = store.history("acme-parts").unwrap();
+    assert_eq!(history.versions.len(), 2);
+    let actions: Vec<_> = history.events.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "request",
+            "review:ask-changes",
+            "review:approve",
+            "revise",
+            "review:approve"
+        ]
+    );
+    assert_eq!(history.events[0].actor, "alice");
+}
+
+#[test]
+fn rejected_requests_are_final_and_free_the_nid() {
+    let (_dir, mut store) = fresh();
+    let req = store.request(&registration("formal.toml"), None, "a").unwrap();
+    store.review("acme-parts", Decision::Reject, "no", "e").unwrap();
+    assert!(matches!(
+        store.review(&req.id.to_string(), Decision::Approve, "x", "e"),
+        Err(Error::State(_))
+    ));
+    assert!(matches!(
+        store.review("acme-parts", Decision::Approve, "x", "e"),
+        Err(Error::NotFound(_))
+    ));
+    store
+        .request(&registration("formal.toml"), None, "a")
+        .expect("the NID may be requested again");
+    assert!(matches!(
+        store.review("99999", Decision::Approve, "x", "e"),
+        Err(Error::NotFound(_))
+    ));
+    assert!(matches!(
+        store.revise("nope", &registration("revision.toml"), None, "a"),
+        Err(Error::NotFound(_))
+    ));
+}
+
+#[test]
+fn informal_numbers_follow_the_highest_ever_assigned() {
+    let (_dir, mut store) = fresh();
+    let a = store.request(&registration("informal.toml"), None, "a").unwrap();
+    let b = store.request(&registration("informal.toml"), None, "a").unwrap();
+    assert_eq!(a.nid, None);
+    let b_ok = store
+        .review(&b.id.to_string(), Decision::Approve, "ok", "e")
+        .unwrap();
+    let a_ok = store
+        .review(&a.id.to_string(), Decision::Approve, "ok", "e")
+        .unwrap();
+    assert_eq!(
+        b_ok.nid.as_deref(),
+        Some("urn-9"),
+        "the registry holds urn-1 to urn-8"
+    );
+    assert_eq!(a_ok.nid.as_deref(), Some("urn-10"));
+    // Even if a namespace disappears from the table, its number is not reused.
+    store
+        .connection()
+        .execute(
+            "UPDATE namespaces SET status = 'withdrawn' WHERE nid = 'urn-10'",
+            [],
+        )
+        .unwrap();
+    let c = store.request(&registration("informal.toml"), None, "a").unwrap();
+    assert_eq!(
+        store
+            .review(&c.id.to_string(), Decision::Approve, "ok", "e")
+            .unwrap()
+            .nid
+            .as_deref(),
+        Some("urn-11")
+    );
+}
+
+#[test]
+fn a_failed_command_leaves_the_database_exactly_as_it_was() {
+    let (_dir, mut store) = fresh();
+    let req = store.request(&registration("formal.toml"), None, "a").unwrap();
+    let before = dump(&store);
+    let mut bad = registration("formal.toml");
+    bad.nid = Some("ab".into());
+    assert!(store.request(&bad, None, "a").is_err());
+    assert!(store.review("12345", Decision::Approve, "x", "e").is_err());
+    assert!(
+        store
+            .review(&req.id.to_string(), Decision::Approve, " ", "e")
+            .is_err()
+    );
+    assert!(
+        store
+            .revise("isbn", &registration("revision.toml"), None, "a")
+            .is_err()
+    );
+    assert_eq!(dump(&store), before);
+}
+
+#[test]
+fn migrating_from_every_older_schema_version() {
+    for start in 0..MIGRATIONS.len() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        if start > 0 {
+            let old = Store::open_at_version(&path, "old", start).unwrap();
+            assert_eq!(old.schema_version().unwrap(), start as i64);
+            let n: i64 = old
+                .connection()
+                .query_row("SELECT count(*) FROM namespaces", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(n, 105, "seeded at version {start}");
+        }
+        let mut store = Store::open(&path, "new").unwrap();
+        assert_eq!(
+            store.schema_version().unwrap(),
+            MIGRATIONS.len() as i64,
+            "from {start}"
+        );
+        assert_eq!(
+            store.list(&ListFilter::default()).unwrap().len(),
+            105,
+            "data kept from {start}"
+        );
+        let req = store.request(&registration("formal.toml"), None, "a").unwrap();
+        store
+            .review(&req.id.to_string(), Decision::Approve, "ok", "e")
+            .unwrap();
+        assert_eq!(
+            store.history("acme-parts").unwrap().events.len(),
+            2,
+            "audit log works from {start}"
+        );
+        let ok: String = store
+            .connection()
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok");
+    }
+}
+
+#[test]
+fn a_database_from_a_newer_urnreg_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.db");
+    drop(Store::open(&path, "a").unwrap());
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+    }
+    let err = Store::open(&path, "a").err().expect("refused");
+    assert!(matches!(err, Error::SchemaTooNew { found: 99, .. }), "{err}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+    assert_eq!(v, 99);
+}
+
+fn urnreg_db(db: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("URNREG_DB")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn cli_lists_the_embedded_registry_without_creating_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("none.db");
+    let out = urnreg_db(&db, &["ns", "list", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let list: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(list.len(), 105);
+    for key in ["nid", "kind", "status", "date", "references"] {
+        assert!(list[0].get(key).is_some(), "{key}");
+    }
+    assert!(!db.exists(), "a read-only command created the database");
+    // URNREG_DB is honoured too.
+    let out = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(["ns", "list", "--informal"])
+        .env("URNREG_DB", &db)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out).lines().count(), 8);
+}
+
+#[test]
+fn cli_maintainer_path_and_json_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let formal = data("formal.toml");
+    let out = urnreg_db(&db, &["request", formal.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["nid"].as_str(), v["status"].as_str()),
+        (Some("acme-parts"), Some("submitted"))
+    );
+    // A refused request: exit 2, the field named, nothing stored.
+    let out = urnreg_db(&db, &["request", formal.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("nid: 'acme-parts' is already requested"),
+        "{}",
+        stderr(&out)
+    );
+    let out = urnreg_db(
+        &db,
+        &[
+            "review",
+            "acme-parts",
+            "--approve",
+            "--note",
+            "ok",
+            "--actor",
+            "expert",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = urnreg_db(&db, &["ns", "show", "acme-parts", "--format", "toml"]);
+    let shown =
+        RegistrationFile::from_toml(&stdout(&out)).expect("show --format toml gives a registration file");
+    assert_eq!(shown.nid.as_deref(), Some("acme-parts"));
+    let out = urnreg_db(&db, &["ns", "history", "acme-parts", "--format", "json"]);
+    let h: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(h["events"][1]["actor"], "expert");
+    // Informal from stdin.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(["request", "-", "--format", "json", "--db"])
+        .arg(&db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&std::fs::read(data("informal.toml")).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nid"], Value::Null);
+    let id = v["id"].to_string();
+    let out = urnreg_db(
+        &db,
+        &["review", &id, "--approve", "--note", "ok", "--format", "json"],
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nid"], "urn-9");
+    // Broken TOML: a clear error, exit 2.
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "kind = \"formal\"\nnid = [").unwrap();
+    let out = urnreg_db(&db, &["request", bad.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("bad.toml"), "{}", stderr(&out));
+}
+
+#[test]
+fn eight_processes_approving_informal_requests_get_distinct_consecutive_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("race.db");
+    let mut store = Store::open(&db, "setup").unwrap();
+    let ids: Vec<i64> = (0..8)
+        .map(|_| {
+            store
+                .request(&registration("informal.toml"), None, "a")
+                .unwrap()
+                .id
+        })
+        .collect();
+    drop(store);
+    let children: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            Command::new(env!("CARGO_BIN_EXE_urnreg"))
+                .arg("--db")
+                .arg(&db)
+                .args([
+                    "review",
+                    &id.to_string(),
+                    "--approve",
+                    "--note",
+                    "ok",
+                    "--format",
+                    "json",
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut numbers: Vec<i64> = children
+        .into_iter()
+        .map(|c| {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            v["nid"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("urn-")
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (9..=16).collect::<Vec<_>>());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+}
