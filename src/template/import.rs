@@ -15,8 +15,10 @@ use super::TemplateFields;
 /// where one is a prefix of another.
 const HEADINGS: &[(&str, &str)] = &[
     ("declared registrant of the namespace", "declared_registrant"),
+    ("declaration of syntactic structures", "syntactic_structure"),
     ("declaration of syntactic structure", "syntactic_structure"),
     ("registrant of the namespace", "declared_registrant"),
+    ("declaration of structure", "syntactic_structure"),
     ("identifier uniqueness considerations", "uniqueness"),
     ("identifier persistence considerations", "persistence"),
     ("process of identifier assignment", "assignment_process"),
