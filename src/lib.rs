@@ -32,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod registry;
+pub mod rules;
 pub mod template;
 pub mod urn;
 

@@ -1,0 +1,419 @@
+//! Namespace-specific rules: what NSS strings a namespace accepts and which
+//! URNs it holds equivalent beyond RFC 8141 section 3.1.
+//!
+//! Rules are written in TOML (a `[rules]` table in `registry/<nid>.toml` or
+//! in a registration file), compiled once, and checked against their own
+//! examples when loaded, so a broken rule is never stored or used.
+//!
+//! - NSS syntax: ABNF (RFC 5234, compiled to a linear-time DFA), a regular
+//!   expression (same engine), and/or a named built-in checker for check
+//!   digits.
+//! - Equivalence steps, applied to the generic key's NSS in order: they see
+//!   only the generic key, so URNs that are generic-equivalent stay
+//!   equivalent (RFC 8141 section 3.1: rules may only add equivalences).
+
+pub mod abnf;
+pub mod builtin;
+mod matcher;
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+pub use matcher::{Matcher, Mismatch};
+
+use crate::urn::{KeyRefiner, Urn};
+
+/// The `[rules]` table, as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    /// Where the rules come from (the RFC or registration section).
+    pub source: String,
+    /// The NSS syntax; absent means "the generic RFC 8141 syntax only".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub syntax: Option<SyntaxRule>,
+    /// Equivalence refinements, applied in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equivalence: Vec<EquivalenceStep>,
+    /// Which of the r-, q- and f-components mean something here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub components: Option<ComponentsRule>,
+    /// Examples checked whenever the rules are loaded.
+    #[serde(default, skip_serializing_if = "Examples::is_empty")]
+    pub examples: Examples,
+}
+
+/// How the NSS is checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SyntaxRule {
+    /// An ABNF grammar (RFC 5234) the NSS must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abnf: Option<String>,
+    /// The grammar's rule for the NSS (default: its first rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// A regular expression the whole NSS must match (instead of ABNF).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// A built-in checker run after the grammar ([`builtin::CHECKERS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<String>,
+}
+
+/// One equivalence refinement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum EquivalenceStep {
+    /// The whole NSS is case-insensitive (ASCII letters outside `%HH`
+    /// are lower-cased).
+    CaseInsensitiveNss,
+    /// The first `parts` colon-separated parts of the NSS are
+    /// case-insensitive.
+    CaseInsensitiveParts {
+        /// How many parts.
+        parts: usize,
+    },
+    /// These characters are removed from the NSS (outside `%HH`).
+    Remove {
+        /// The characters.
+        chars: String,
+    },
+    /// A built-in normalizer ([`builtin::NORMALIZERS`]).
+    Builtin {
+        /// Its name.
+        name: String,
+    },
+}
+
+/// Whether each component means something in the namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentsRule {
+    /// r-component.
+    pub r: bool,
+    /// q-component.
+    pub q: bool,
+    /// f-component.
+    pub f: bool,
+}
+
+/// Examples that must pass when the rules are loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Examples {
+    /// URNs the rules accept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub valid: Vec<String>,
+    /// URNs the rules refuse.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invalid: Vec<String>,
+    /// Pairs of URNs the rules hold equivalent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equivalent: Vec<[String; 2]>,
+}
+
+impl Examples {
+    fn is_empty(&self) -> bool {
+        self.valid.is_empty() && self.invalid.is_empty() && self.equivalent.is_empty()
+    }
+}
+
+/// A rule that cannot be used: it does not compile or its examples fail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError(pub String);
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// What is wrong with a URN under a namespace's rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleViolation {
+    /// Stable kind: `nss-syntax`, `check-digit`, ...
+    pub kind: &'static str,
+    /// Byte offset in the whole URN.
+    pub offset: usize,
+    /// For people.
+    pub message: String,
+}
+
+/// Which form the NSS syntax check takes, for output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyntaxKind {
+    /// ABNF (possibly with a built-in checker).
+    Abnf,
+    /// A regular expression (possibly with a built-in checker).
+    Regex,
+    /// A built-in checker only.
+    Builtin,
+}
+
+impl SyntaxKind {
+    /// `abnf`, `regex` or `builtin`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyntaxKind::Abnf => "abnf",
+            SyntaxKind::Regex => "regex",
+            SyntaxKind::Builtin => "builtin",
+        }
+    }
+}
+
+/// Rules ready to apply.
+#[derive(Clone, Debug)]
+pub struct CompiledRules {
+    source: String,
+    matcher: Option<Matcher>,
+    syntax_kind: Option<SyntaxKind>,
+    builtin: Option<String>,
+    equivalence: Vec<EquivalenceStep>,
+    components: Option<ComponentsRule>,
+}
+
+/// The largest regular expression a rule may give.
+const MAX_REGEX: usize = 64 * 1024;
+
+impl RulesFile {
+    /// Compiles the rules and checks them against their examples.
+    ///
+    /// # Errors
+    ///
+    /// A [`RuleError`] saying what does not compile or which example fails.
+    pub fn compile(&self, nid: &str) -> Result<CompiledRules, RuleError> {
+        let err = |m: String| RuleError(format!("rules for '{nid}': {m}"));
+        let (matcher, syntax_kind, builtin) = match &self.syntax {
+            None => (None, None, None),
+            Some(s) => {
+                let pattern = match (&s.abnf, &s.regex) {
+                    (Some(_), Some(_)) => return Err(err("give either abnf or regex, not both".into())),
+                    (Some(grammar), None) => Some(
+                        abnf::compile(grammar, s.start.as_deref())
+                            .map_err(|e| err(e.to_string()))?
+                            .pattern,
+                    ),
+                    (None, Some(regex)) if regex.len() > MAX_REGEX => {
+                        return Err(err(format!("the regex is longer than {MAX_REGEX} bytes")));
+                    }
+                    (None, Some(regex)) => Some(regex.clone()),
+                    (None, None) => None,
+                };
+                if s.start.is_some() && s.abnf.is_none() {
+                    return Err(err("'start' names an ABNF rule, but there is no abnf".into()));
+                }
+                if let Some(b) = &s.builtin
+                    && !builtin::CHECKERS.contains(&b.as_str())
+                {
+                    return Err(err(format!(
+                        "unknown built-in checker '{b}' (known: {})",
+                        builtin::CHECKERS.join(", ")
+                    )));
+                }
+                let kind = match (&s.abnf, &s.regex, &s.builtin) {
+                    (Some(_), _, _) => Some(SyntaxKind::Abnf),
+                    (_, Some(_), _) => Some(SyntaxKind::Regex),
+                    (_, _, Some(_)) => Some(SyntaxKind::Builtin),
+                    _ => return Err(err("syntax needs abnf, regex or builtin".into())),
+                };
+                let matcher = pattern
+                    .map(|p| {
+                        Matcher::new(&p).map_err(|e| err(format!("the NSS syntax does not compile: {e}")))
+                    })
+                    .transpose()?;
+                (matcher, kind, s.builtin.clone())
+            }
+        };
+        for step in &self.equivalence {
+            if let EquivalenceStep::Builtin { name } = step
+                && !builtin::NORMALIZERS.contains(&name.as_str())
+            {
+                return Err(err(format!(
+                    "unknown built-in normalizer '{name}' (known: {})",
+                    builtin::NORMALIZERS.join(", ")
+                )));
+            }
+        }
+        let compiled = CompiledRules {
+            source: self.source.clone(),
+            matcher,
+            syntax_kind,
+            builtin,
+            equivalence: self.equivalence.clone(),
+            components: self.components,
+        };
+        compiled.check_examples(nid, &self.examples).map_err(err)?;
+        Ok(compiled)
+    }
+}
+
+fn parse_example(s: &str) -> Result<Urn<'_>, String> {
+    Urn::parse(s).map_err(|e| format!("example '{s}' is not a URN: {e}"))
+}
+
+impl CompiledRules {
+    fn check_examples(&self, nid: &str, examples: &Examples) -> Result<(), String> {
+        for s in examples.valid.iter().chain(examples.invalid.iter()) {
+            let urn = parse_example(s)?;
+            if !urn.nid().eq_ignore_ascii_case(nid) {
+                return Err(format!("example '{s}' is not in the '{nid}' namespace"));
+            }
+        }
+        for s in &examples.valid {
+            if let Some(v) = self.check(&parse_example(s)?).into_iter().next() {
+                return Err(format!("valid example '{s}' is refused: {}", v.message));
+            }
+        }
+        for s in &examples.invalid {
+            if self.check(&parse_example(s)?).is_empty() {
+                return Err(format!("invalid example '{s}' is accepted"));
+            }
+        }
+        for [a, b] in &examples.equivalent {
+            let (ua, ub) = (parse_example(a)?, parse_example(b)?);
+            if ua.equivalence_key_with(self) != ub.equivalence_key_with(self) {
+                return Err(format!("examples '{a}' and '{b}' should be equivalent"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the rules come from.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The form of the NSS syntax check; `None`: generic syntax only.
+    pub fn syntax_kind(&self) -> Option<SyntaxKind> {
+        self.syntax_kind
+    }
+
+    /// The violations of the namespace's NSS syntax by `urn` (offsets in
+    /// the whole URN).
+    pub fn check(&self, urn: &Urn<'_>) -> Vec<RuleViolation> {
+        let mut out = Vec::new();
+        let nss = urn.nss();
+        let base = urn.nss_start();
+        if let Some(m) = &self.matcher
+            && let Err(mismatch) = m.check(nss.as_bytes())
+        {
+            let message = if mismatch.at_end {
+                format!(
+                    "NSS ends too early at byte {}: the namespace's syntax expects more ({})",
+                    base + mismatch.offset,
+                    self.source
+                )
+            } else {
+                format!(
+                    "unexpected {} in NSS at byte {}: not allowed here by the namespace's syntax ({})",
+                    describe(nss.as_bytes()[mismatch.offset]),
+                    base + mismatch.offset,
+                    self.source
+                )
+            };
+            out.push(RuleViolation {
+                kind: "nss-syntax",
+                offset: base + mismatch.offset,
+                message,
+            });
+            return out;
+        }
+        if let Some(name) = &self.builtin
+            && let Err(v) = builtin::check(name, nss)
+        {
+            out.push(RuleViolation {
+                kind: "nss-check",
+                offset: base + v.offset,
+                message: format!("{} at byte {} ({})", v.message, base + v.offset, self.source),
+            });
+        }
+        out
+    }
+
+    /// Components that mean nothing in this namespace but are present:
+    /// `(offset of the delimiter, component name)`.
+    pub fn unused_components(&self, urn: &Urn<'_>) -> Vec<(usize, &'static str)> {
+        let Some(c) = self.components else {
+            return Vec::new();
+        };
+        let text = urn.as_str();
+        let mut out = Vec::new();
+        let mut note = |present: Option<&str>, meaningful: bool, delim: &str, name| {
+            if let Some(part) = present
+                && !meaningful
+            {
+                let end = part.as_ptr() as usize - text.as_ptr() as usize;
+                out.push((end - delim.len(), name));
+            }
+        };
+        note(urn.r_component(), c.r, "?+", "r-component");
+        note(urn.q_component(), c.q, "?=", "q-component");
+        note(urn.f_component(), c.f, "#", "f-component");
+        out
+    }
+}
+
+fn describe(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("'{}'", b as char)
+    } else {
+        format!("byte 0x{b:02x}")
+    }
+}
+
+/// Applies `f` to every ASCII letter outside `%HH` triplets.
+fn map_outside_escapes(s: &str, f: impl Fn(u8) -> u8) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            out.extend_from_slice(&bytes[i..i + 3]);
+            i += 3;
+        } else {
+            out.push(f(bytes[i]));
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl KeyRefiner for CompiledRules {
+    /// Applies the equivalence steps to the NSS of the generic key. Only
+    /// the key is read, so generic-equivalent URNs stay equivalent.
+    fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
+        if self.equivalence.is_empty() {
+            return key;
+        }
+        // key = "urn:" nid ":" nss, with a lower-case NID.
+        let Some(split) = key[4..].find(':').map(|i| i + 5) else {
+            return key;
+        };
+        let (prefix, nss) = key.split_at(split);
+        let mut nss = nss.to_string();
+        for step in &self.equivalence {
+            nss = match step {
+                EquivalenceStep::CaseInsensitiveNss => map_outside_escapes(&nss, |b| b.to_ascii_lowercase()),
+                EquivalenceStep::CaseInsensitiveParts { parts } => {
+                    let mut pieces: Vec<String> = nss.splitn(parts + 1, ':').map(str::to_string).collect();
+                    let n = (*parts).min(pieces.len());
+                    for p in &mut pieces[..n] {
+                        *p = map_outside_escapes(p, |b| b.to_ascii_lowercase());
+                    }
+                    pieces.join(":")
+                }
+                EquivalenceStep::Remove { chars } => {
+                    let kept =
+                        map_outside_escapes(&nss, |b| if chars.as_bytes().contains(&b) { 0 } else { b });
+                    kept.replace('\0', "")
+                }
+                EquivalenceStep::Builtin { name } => builtin::normalize(name, &nss).unwrap_or(nss),
+            };
+        }
+        Cow::Owned(format!("{prefix}{nss}"))
+    }
+}
