@@ -8,19 +8,29 @@
 //! (with `templates/SOURCES-rfc.tsv` for where RFC-derived texts come from,
 //! and `templates/referenced/<nid>.*.txt` for texts a template points to),
 //! and writes `_registry.toml` plus one `<nid>.toml` per record.
+//!
+//! The `[rules]` of files already in OUT_DIR are kept. A third argument,
+//! a TOML file of `[<nid>]` tables in the `[rules]` format, adds or
+//! replaces rules.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
-use urnreg::registry::data::{REGISTRY_FILE, ReferencedText, RegistrationText};
+use urnreg::registry::data::{REGISTRY_FILE, RecordFile, ReferencedText, RegistrationText};
 use urnreg::registry::{Kind, iana};
+use urnreg::rules::RulesFile;
 use urnreg::template::import_text;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<PathBuf> = env::args_os().skip(1).map(PathBuf::from).collect();
-    let [iana_dir, out] = args.as_slice() else {
-        return Err("usage: convert_iana IANA_DIR OUT_DIR".into());
+    let (iana_dir, out, new_rules) = match args.as_slice() {
+        [iana_dir, out] => (iana_dir, out, BTreeMap::new()),
+        [iana_dir, out, rules] => {
+            let rules: BTreeMap<String, RulesFile> = toml::from_str(&fs::read_to_string(rules)?)?;
+            (iana_dir, out, rules)
+        }
+        _ => return Err("usage: convert_iana IANA_DIR OUT_DIR [RULES.toml]".into()),
     };
     let xml = fs::read_to_string(iana_dir.join("urn-namespaces.xml"))?;
     let (registry, mut records) = iana::read_registry(&xml)?;
@@ -47,6 +57,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             });
         }
         record.referenced = referenced(&templates.join("referenced"), &record.nid)?;
+        let file_name = format!("{}.toml", record.nid.to_ascii_lowercase());
+        if let Ok(existing) = fs::read_to_string(out.join(&file_name)) {
+            let existing: RecordFile = toml::from_str(&existing).map_err(|e| format!("{file_name}: {e}"))?;
+            record.rules = existing.rules;
+        }
+        if let Some(rules) = new_rules.get(&record.nid.to_ascii_lowercase()) {
+            rules.compile(&record.nid)?;
+            record.rules = Some(rules.clone());
+        }
+    }
+    if let Some(unknown) = new_rules
+        .keys()
+        .find(|k| !records.iter().any(|r| r.nid.eq_ignore_ascii_case(k)))
+    {
+        return Err(format!("rules for '{unknown}', which is not in the registry").into());
     }
     fs::create_dir_all(out)?;
     fs::write(out.join(REGISTRY_FILE), toml::to_string(&registry)?)?;

@@ -85,6 +85,10 @@ pub struct RecordFile {
     /// of RFC 8458 that the `nbn` template cites for its syntax).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub referenced: Vec<ReferencedText>,
+    /// urnreg's rules for the namespace (NSS syntax, equivalence), each
+    /// citing its source. Not part of the IANA record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<crate::rules::RulesFile>,
 }
 
 /// An IANA `<xref type=".." data="..">text</xref>`.

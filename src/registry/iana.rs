@@ -248,6 +248,7 @@ pub fn read_registry(xml: &str) -> Result<(RegistryFile, Vec<RecordFile>), XmlEr
                     .collect(),
                 registration: None,
                 referenced: Vec::new(),
+                rules: None,
             });
         }
     }

@@ -18,10 +18,10 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 }
 
 /// The names of the built-in checkers.
-pub const CHECKERS: &[&str] = &["isbn", "issn", "nbn-de"];
+pub const CHECKERS: &[&str] = &["isbn", "issn", "isni", "lei", "nbn-de"];
 
 /// The names of the built-in normalizers.
-pub const NORMALIZERS: &[&str] = &["isbn", "issn"];
+pub const NORMALIZERS: &[&str] = &["isbn", "issn", "upper-check-x"];
 
 /// Runs the checker `name` on an NSS.
 ///
@@ -32,6 +32,8 @@ pub fn check(name: &str, nss: &str) -> Result<(), Violation> {
     match name {
         "isbn" => check_isbn(nss),
         "issn" => check_issn(nss),
+        "isni" => check_isni(nss),
+        "lei" => check_lei(nss),
         "nbn-de" => check_nbn_de(nss),
         other => Err(violation(0, format!("unknown built-in checker '{other}'"))),
     }
@@ -43,6 +45,7 @@ pub fn normalize(name: &str, nss: &str) -> Option<String> {
     match name {
         "isbn" => normalize_isbn(nss),
         "issn" => normalize_issn(nss),
+        "upper-check-x" => nss.strip_suffix('x').map(|body| format!("{body}X")),
         _ => None,
     }
 }
@@ -212,6 +215,89 @@ fn normalize_issn(nss: &str) -> Option<String> {
     (compact.len() == 8).then(|| format!("{}-{}", &compact[..4], &compact[4..]))
 }
 
+/// ISNI (ISO 27729; IANA isni registration): 15 digits and a check
+/// character (DIGIT or "X", a lower-case "x" tolerated), ISO 7064 MOD 11-2.
+fn check_isni(nss: &str) -> Result<(), Violation> {
+    let bytes = nss.as_bytes();
+    for (i, &b) in bytes.iter().enumerate().take(16) {
+        let ok = b.is_ascii_digit() || (i == 15 && (b == b'X' || b == b'x'));
+        if !ok {
+            let what = if i == 15 { "a digit or 'X'" } else { "a digit" };
+            return Err(violation(
+                i,
+                format!("expected {what} (ISNI is 15 digits and a check character)"),
+            ));
+        }
+    }
+    if bytes.len() != 16 {
+        return Err(violation(
+            bytes.len().min(16),
+            "expected 16 characters (ISNI is 15 digits and a check character)",
+        ));
+    }
+    let total = bytes[..15]
+        .iter()
+        .fold(0u32, |t, b| (t + u32::from(b - b'0')) * 2);
+    let want = (12 - total % 11) % 11;
+    let got = if bytes[15].is_ascii_digit() {
+        u32::from(bytes[15] - b'0')
+    } else {
+        10
+    };
+    if want != got {
+        let want = if want == 10 {
+            "X".to_string()
+        } else {
+            want.to_string()
+        };
+        return Err(violation(
+            15,
+            format!("wrong ISNI check character: expected {want} (ISO 7064 MOD 11-2)"),
+        ));
+    }
+    Ok(())
+}
+
+/// LEI (ISO 17442; IANA lei registration): 18 upper-case letters or digits
+/// and two check digits, ISO 7064 MOD 97-10 (letters count 10 to 35).
+fn check_lei(nss: &str) -> Result<(), Violation> {
+    let bytes = nss.as_bytes();
+    for (i, &b) in bytes.iter().enumerate().take(20) {
+        let ok = if i >= 18 {
+            b.is_ascii_digit()
+        } else {
+            b.is_ascii_digit() || b.is_ascii_uppercase()
+        };
+        if !ok {
+            let what = if i >= 18 {
+                "a check digit"
+            } else {
+                "an upper-case letter or a digit"
+            };
+            return Err(violation(i, format!("expected {what} (LEI is 20 characters)")));
+        }
+    }
+    if bytes.len() != 20 {
+        return Err(violation(bytes.len().min(20), "expected 20 characters (LEI)"));
+    }
+    let remainder = bytes.iter().fold(0u32, |r, &b| {
+        let v = if b.is_ascii_digit() {
+            u32::from(b - b'0')
+        } else {
+            u32::from(b - b'A') + 10
+        };
+        if v >= 10 {
+            (r * 100 + v) % 97
+        } else {
+            (r * 10 + v) % 97
+        }
+    });
+    if remainder != 1 {
+        return Err(violation(18, "wrong LEI check digits (ISO 7064 MOD 97-10)"));
+    }
+    Ok(())
+}
+
 /// The German National Library's character values for the `urn:nbn:de`
 /// check digit ("Beschreibung des Algorithmus zur Berechnung der
 /// URN-Prüfziffer", persistent-identifier.de).
@@ -341,6 +427,18 @@ mod tests {
         );
         assert!(check("issn", "0317-847").is_err());
         assert!(check("issn", "03178-471").is_err());
+    }
+
+    #[test]
+    fn isni_and_lei_published_examples() {
+        // The ISNI registration's example (Elvis Presley) and the LEI
+        // registration's example.
+        assert_eq!(check("isni", "0000000121241960"), Ok(()));
+        assert_eq!(check("isni", "0000000121241961").unwrap_err().offset, 15);
+        assert!(check("isni", "000000012124196").is_err());
+        assert_eq!(check("lei", "7LTWFZYICNSX8D621K86"), Ok(()));
+        assert!(check("lei", "7LTWFZYICNSX8D621K87").is_err());
+        assert_eq!(check("lei", "7ltwFZYICNSX8D621K86").unwrap_err().offset, 1);
     }
 
     #[test]

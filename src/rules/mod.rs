@@ -75,6 +75,11 @@ pub enum EquivalenceStep {
         /// How many parts.
         parts: usize,
     },
+    /// The NSS up to the first `delimiter` is case-insensitive.
+    CaseInsensitiveUntil {
+        /// Where the case-insensitive prefix ends.
+        delimiter: String,
+    },
     /// These characters are removed from the NSS (outside `%HH`).
     Remove {
         /// The characters.
@@ -406,6 +411,13 @@ impl KeyRefiner for CompiledRules {
                     }
                     pieces.join(":")
                 }
+                EquivalenceStep::CaseInsensitiveUntil { delimiter } => match nss.find(delimiter.as_str()) {
+                    Some(end) => {
+                        let head = map_outside_escapes(&nss[..end], |b| b.to_ascii_lowercase());
+                        format!("{head}{}", &nss[end..])
+                    }
+                    None => nss,
+                },
                 EquivalenceStep::Remove { chars } => {
                     let kept =
                         map_outside_escapes(&nss, |b| if chars.as_bytes().contains(&b) { 0 } else { b });
