@@ -35,6 +35,7 @@ pub mod registry;
 pub mod rules;
 pub mod template;
 pub mod urn;
+pub mod validate;
 
 pub use urn::{
     Component, DisplayForm, GenericEquivalence, KeyRefiner, ParseError, ParseErrorKind, Syntax, Urn, Warning,

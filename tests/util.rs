@@ -3,8 +3,13 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs the built `urnreg` with `args` and `stdin`.
 pub fn urnreg(args: &[&str], stdin: &[u8]) -> Output {
+    // No database: read-only commands use the embedded registry.
     let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
         .args(args)
+        .env(
+            "URNREG_DB",
+            std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,10 +1,14 @@
-//! `urnreg normalize`: the equivalence key of each URN, one per line.
+//! `urnreg normalize`: the equivalence key of each URN, one per line
+//! (refined by the namespace's rules unless `--generic`).
 
 use std::ffi::OsString;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::process::ExitCode;
 
 use urnreg::Urn;
+use urnreg::validate::Validator;
+
+use super::db::DbArgs;
 
 use super::input::{self, LineReader, MAX_LINE};
 use super::report::{Shown, write_caret};
@@ -15,13 +19,22 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
+    /// The RFC 8141 section 3.1 key only, without namespace rules.
+    #[arg(long)]
+    generic: bool,
+
     /// URNs to normalize, or `-` to read one per line from stdin.
     #[arg(value_name = "URN")]
     urns: Vec<OsString>,
 }
 
-pub fn run(args: Args, format: Option<Format>) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     format_for(format, &[Format::Text], "normalize")?;
+    let validator = if args.generic {
+        None
+    } else {
+        Some(Validator::from_store(&db.open_for_read()?)?)
+    };
     let syntax = args.syntax.syntax();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut failed = false;
@@ -32,7 +45,10 @@ pub fn run(args: Args, format: Option<Format>) -> anyhow::Result<ExitCode> {
             Urn::parse_bytes(raw, syntax).map_err(|e| e.to_string())
         };
         match result {
-            Ok(urn) => writeln!(out, "{}", urn.equivalence_key()),
+            Ok(urn) => match &validator {
+                Some(v) => writeln!(out, "{}", v.key(&urn)),
+                None => writeln!(out, "{}", urn.equivalence_key()),
+            },
             Err(message) => {
                 failed = true;
                 out.flush()?;

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
+use urnreg::validate::{Namespace, Validator};
 use urnreg::{ParseError, Syntax, Urn, Warning};
 
 /// One finding as it appears in JSON: `{kind, offset, message}`.
@@ -33,30 +34,67 @@ impl Finding {
     }
 }
 
+impl From<urnreg::validate::Finding> for Finding {
+    fn from(f: urnreg::validate::Finding) -> Self {
+        Finding {
+            kind: f.kind,
+            offset: f.offset,
+            message: f.message,
+        }
+    }
+}
+
+/// The `namespace` object of a checked URN.
+#[derive(Serialize)]
+pub struct NamespaceJson<'v> {
+    pub nid: &'v str,
+    pub kind: &'static str,
+    pub status: &'v str,
+    /// How the NSS was checked: `abnf`, `regex`, `builtin` or `generic`.
+    pub syntax: &'static str,
+}
+
 /// The outcome of checking one input.
-pub struct Checked<'a> {
+pub struct Checked<'a, 'v> {
     /// The input as given (raw bytes: it may not be UTF-8).
     pub raw: &'a [u8],
     pub urn: Option<Urn<'a>>,
     pub errors: Vec<Finding>,
-    pub warnings: Vec<Warning>,
+    pub warnings: Vec<Finding>,
+    /// The equivalence key (namespace-refined when a validator was used).
+    pub key: Option<Cow<'a, str>>,
+    /// `Some` when checked against the registry: the namespace, if any.
+    pub namespace: Option<Option<&'v Namespace>>,
 }
 
 /// The line is longer than the reader keeps.
 pub const TOO_LONG_KIND: &str = "line-too-long";
 
-impl<'a> Checked<'a> {
-    /// Parses `raw` and gathers its findings.
-    pub fn new(raw: &'a [u8], syntax: Syntax) -> Self {
+impl<'a, 'v> Checked<'a, 'v> {
+    /// Parses `raw` and gathers its findings; with a validator, also checks
+    /// the NID and the namespace's rules.
+    pub fn new(raw: &'a [u8], syntax: Syntax, validator: Option<&'v Validator>) -> Self {
         match Urn::parse_bytes(raw, syntax) {
             Ok(urn) => {
                 let mut warnings = Vec::new();
-                urn.for_each_warning(|w| warnings.push(w));
+                urn.for_each_warning(|w| warnings.push(Finding::from_warning(&w)));
+                let mut errors = Vec::new();
+                let (key, namespace) = match validator {
+                    None => (urn.equivalence_key(), None),
+                    Some(v) => {
+                        let verdict = v.validate(&urn);
+                        errors.extend(verdict.errors.into_iter().map(Finding::from));
+                        warnings.extend(verdict.warnings.into_iter().map(Finding::from));
+                        (verdict.key, Some(verdict.namespace))
+                    }
+                };
                 Checked {
                     raw,
                     urn: Some(urn),
-                    errors: Vec::new(),
+                    errors,
                     warnings,
+                    key: Some(key),
+                    namespace,
                 }
             }
             Err(err) => Checked {
@@ -64,6 +102,8 @@ impl<'a> Checked<'a> {
                 urn: None,
                 errors: vec![Finding::from_error(&err)],
                 warnings: Vec::new(),
+                key: None,
+                namespace: validator.map(|_| None),
             },
         }
     }
@@ -79,6 +119,8 @@ impl<'a> Checked<'a> {
                 message: format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
             }],
             warnings: Vec::new(),
+            key: None,
+            namespace: None,
         }
     }
 
@@ -101,9 +143,17 @@ impl<'a> Checked<'a> {
             r: urn.and_then(|u| u.r_component()),
             q: urn.and_then(|u| u.q_component()),
             f: urn.and_then(|u| u.f_component()),
-            key: urn.map(|u| u.equivalence_key()),
+            key: self.key.as_deref(),
             errors: &self.errors,
-            warnings: self.warnings.iter().map(Finding::from_warning).collect(),
+            warnings: &self.warnings,
+            namespace: self.namespace.map(|ns| {
+                ns.map(|ns| NamespaceJson {
+                    nid: &ns.nid,
+                    kind: ns.kind.as_str(),
+                    status: &ns.status,
+                    syntax: ns.syntax_name(),
+                })
+            }),
         }
     }
 
@@ -116,7 +166,7 @@ impl<'a> Checked<'a> {
             write_caret(out, &shown, e.offset, "error", &e.message)?;
         }
         for w in &self.warnings {
-            write_caret(out, &shown, w.offset, "warning", &w.to_string())?;
+            write_caret(out, &shown, w.offset, "warning", &w.message)?;
         }
         Ok(())
     }
@@ -132,9 +182,13 @@ pub struct CheckJson<'c> {
     pub r: Option<&'c str>,
     pub q: Option<&'c str>,
     pub f: Option<&'c str>,
-    pub key: Option<Cow<'c, str>>,
+    pub key: Option<&'c str>,
     pub errors: &'c [Finding],
-    pub warnings: Vec<Finding>,
+    pub warnings: &'c [Finding],
+    /// Present only when checked against the registry; `null` for an
+    /// unregistered NID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<Option<NamespaceJson<'c>>>,
 }
 
 /// Input made printable: control characters and bytes that are not UTF-8

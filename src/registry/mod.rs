@@ -35,6 +35,6 @@ mod store;
 pub use error::{Error, Problem, Result};
 pub use registration::RegistrationFile;
 pub use store::{
-    AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceSummary, Outcome, Store,
-    Version,
+    AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
+    Outcome, Store, Version,
 };

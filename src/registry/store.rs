@@ -17,6 +17,7 @@ use super::clock::{is_valid_date, now, today};
 use super::data::{EMBEDDED, REGISTRY_FILE, RecordFile};
 use super::error::{Error, Problem, Result};
 use super::registration::RegistrationFile;
+use crate::rules::RulesFile;
 use crate::template::{FIELDS, TemplateFields};
 
 /// The migrations, `migrations/NNNN-name.sql`, in order: `(file name, SQL)`.
@@ -72,6 +73,19 @@ pub struct Outcome {
     pub status: String,
     /// The version the request is for.
     pub version: i64,
+}
+
+/// A namespace's rules in force, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamespaceRules {
+    /// The NID.
+    pub nid: String,
+    /// Formal or informal.
+    pub kind: Kind,
+    /// `registered` or `withdrawn`.
+    pub status: String,
+    /// The `[rules]` table as TOML, if it has rules.
+    pub rules: Option<String>,
 }
 
 /// Which namespaces to list.
@@ -238,6 +252,26 @@ impl Store {
         Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
+    /// Every namespace with its kind, status and rules, for the validator.
+    ///
+    /// # Errors
+    ///
+    /// The SQLite error.
+    pub fn namespace_rules(&self) -> Result<Vec<NamespaceRules>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT nid, kind, status, rules FROM namespaces")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(NamespaceRules {
+                nid: r.get(0)?,
+                kind: kind_from_str(&r.get::<_, String>(1)?),
+                status: r.get(2)?,
+                rules: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// The underlying connection (read-only use, e.g. tests and exports).
     pub fn connection(&self) -> &Connection {
         &self.conn
@@ -258,6 +292,7 @@ impl Store {
     /// NID taken or requested, version, date, empty required fields).
     pub fn request(&mut self, file: &RegistrationFile, source: Option<&str>, actor: &str) -> Result<Outcome> {
         let mut problems = file.problems(1);
+        problems.extend(rules_problems(file));
         let tx = self.write()?;
         if let (Some(Kind::Formal), Some(nid)) = (file.kind, file.nid.as_deref()) {
             problems.extend(nid_taken(&tx, nid)?);
@@ -322,6 +357,7 @@ impl Store {
         // A namespace registered before its text was held here counts as version 1.
         let expected = current.unwrap_or(1) + 1;
         let mut problems = file.problems(expected);
+        problems.extend(rules_problems(file));
         if file.kind.is_some_and(|k| k != kind) {
             problems.push(Problem {
                 field: "kind".into(),
@@ -411,6 +447,19 @@ impl Store {
                 tx.execute(
                     "UPDATE namespaces SET current_version = ?1, updated = ?2 WHERE nid = ?3",
                     params![version, today(), nid],
+                )?;
+            }
+        }
+        if decision == Decision::Approve {
+            let rules: Option<String> = tx
+                .query_row("SELECT body FROM rules WHERE registration_id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            if let Some(body) = rules {
+                tx.execute(
+                    "UPDATE namespaces SET rules = ?1 WHERE nid = ?2",
+                    params![body, nid],
                 )?;
             }
         }
@@ -639,7 +688,38 @@ fn migrate(conn: &mut Connection, actor: &str, target: usize) -> Result<()> {
     if found == 0 {
         seed(&tx, actor, target)?;
     }
+    // Migration 3 gives namespaces a home for their rules: fill it with the
+    // shipped rules, for new and for upgraded databases alike.
+    if found < 3 && target >= 3 {
+        fill_shipped_rules(&tx)?;
+    }
     tx.commit()?;
+    Ok(())
+}
+
+/// The shipped records, parsed.
+fn embedded_records() -> Result<Vec<RecordFile>> {
+    EMBEDDED
+        .iter()
+        .filter(|(name, _)| *name != REGISTRY_FILE)
+        .map(|(name, text)| {
+            toml::from_str(text).map_err(|e| Error::Data(format!("embedded registry/{name}: {e}")))
+        })
+        .collect()
+}
+
+/// Sets the rules of shipped namespaces that have none yet.
+fn fill_shipped_rules(tx: &Transaction<'_>) -> Result<()> {
+    for record in embedded_records()? {
+        if let Some(rules) = &record.rules {
+            let body =
+                toml::to_string(rules).map_err(|e| Error::Data(format!("rules of {}: {e}", record.nid)))?;
+            tx.execute(
+                "UPDATE namespaces SET rules = ?1 WHERE nid = ?2 AND rules IS NULL",
+                params![body, record.nid],
+            )?;
+        }
+    }
     Ok(())
 }
 
@@ -647,12 +727,7 @@ fn migrate(conn: &mut Connection, actor: &str, target: usize) -> Result<()> {
 fn seed(tx: &Transaction<'_>, actor: &str, schema: usize) -> Result<()> {
     let mut count = 0;
     let mut highest_informal = 0;
-    for (name, text) in EMBEDDED {
-        if *name == REGISTRY_FILE {
-            continue;
-        }
-        let record: RecordFile =
-            toml::from_str(text).map_err(|e| Error::Data(format!("embedded registry/{name}: {e}")))?;
+    for record in embedded_records()? {
         if record.kind == Kind::Informal {
             highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
         }
@@ -751,6 +826,27 @@ fn leading_number(s: Option<&str>) -> Option<i64> {
     let s = s?.trim();
     let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok().filter(|n| *n >= 1)
+}
+
+/// A rules table that does not compile, or whose examples fail, is refused
+/// with the request: a broken rule is never stored.
+fn rules_problems(file: &RegistrationFile) -> Vec<Problem> {
+    let Some(table) = &file.rules else {
+        return Vec::new();
+    };
+    let nid = file.nid.as_deref().unwrap_or("urn-0");
+    let parsed: std::result::Result<RulesFile, _> = table.clone().try_into();
+    let result = match parsed {
+        Ok(rules) => rules.compile(nid).map(|_| ()).map_err(|e| e.to_string()),
+        Err(e) => Err(format!("not a valid rules table: {e}")),
+    };
+    match result {
+        Ok(()) => Vec::new(),
+        Err(message) => vec![Problem {
+            field: "rules".into(),
+            message,
+        }],
+    }
 }
 
 /// Problems if `nid` is registered or requested already (case-insensitive).
