@@ -205,3 +205,127 @@ fn broken_pipe_is_quiet() {
     );
     assert!(out.stderr.is_empty());
 }
+
+#[test]
+fn check_against_the_registry_adds_the_namespace() {
+    let out = urnreg(
+        &["check", "--format", "jsonl", "-"],
+        b"urn:isbn:951-0-18435-7\nurn:isbn:951-0-18435-8\nurn:ibsn:1\nurn:csa:matter:x\n",
+    );
+    assert_eq!(code(&out), 1);
+    let rows = jsonl(&out);
+    assert_eq!(
+        rows[0]["namespace"],
+        json!({"nid": "isbn", "kind": "formal", "status": "registered", "syntax": "builtin"})
+    );
+    assert_eq!(
+        rows[0]["key"], "urn:isbn:9789510184356",
+        "the namespace-refined key"
+    );
+    assert_eq!(rows[1]["errors"][0]["kind"], "nss-check");
+    assert_eq!(rows[1]["errors"][0]["offset"], 21);
+    assert_eq!(rows[2]["namespace"], Value::Null);
+    assert_eq!(rows[2]["errors"][0]["kind"], "unregistered-nid");
+    assert!(
+        rows[2]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean 'issn'")
+    );
+    assert_eq!(rows[3]["namespace"]["syntax"], "generic");
+    assert_eq!(rows[3]["warnings"][0]["kind"], "generic-rules");
+    // --syntax-only keeps the generic contract: no registry, no namespace key.
+    let out = urnreg(
+        &["check", "--syntax-only", "--format", "jsonl", "urn:ibsn:1"],
+        b"",
+    );
+    assert_eq!(code(&out), 0);
+    assert!(jsonl(&out)[0].get("namespace").is_none());
+}
+
+#[test]
+fn check_jobs_keep_input_order_and_summary_counts() {
+    let mut input = Vec::new();
+    for i in 0..20_000 {
+        match i % 4 {
+            0 => input.extend_from_slice(format!("urn:example:line-{i}\n").as_bytes()),
+            1 => input.extend_from_slice(b"urn:isbn:951-0-18435-7\n"),
+            2 => input.extend_from_slice(format!("bad line {i}\n").as_bytes()),
+            _ => input.extend_from_slice(b"urn:issn:0317-8472\n"),
+        }
+    }
+    let one = urnreg(&["check", "--format", "jsonl", "-"], &input);
+    let many = urnreg(
+        &["check", "--format", "jsonl", "--jobs", "4", "--summary", "-"],
+        &input,
+    );
+    assert_eq!(code(&one), 1);
+    assert_eq!(code(&many), 1);
+    assert_eq!(one.stdout, many.stdout, "--jobs changes nothing but speed");
+    assert_eq!(stdout(&one).lines().count(), 20_000);
+    let summary = stderr(&many);
+    assert!(
+        summary.contains("20000 checked, 10000 valid, 10000 invalid"),
+        "{summary}"
+    );
+    assert!(summary.contains("5000  missing-scheme"), "{summary}");
+    assert!(summary.contains("5000  nss-check"), "{summary}");
+    let json_many = urnreg(&["check", "--format", "json", "--jobs", "3", "-"], &input);
+    let v: Value = serde_json::from_slice(&json_many.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 20_000);
+}
+
+#[test]
+fn check_reads_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("urns.txt");
+    std::fs::write(
+        &path,
+        "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\nurn:uuid:nope\n",
+    )
+    .unwrap();
+    let out = urnreg(
+        &["check", "--format", "jsonl", "--file", path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code(&out), 1);
+    let rows = jsonl(&out);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["errors"][0]["kind"], "nss-syntax");
+    assert_eq!(rows[1]["errors"][0]["offset"], 9);
+    let missing = urnreg(&["check", "--file", "/no/such/file"], b"");
+    assert_eq!(code(&missing), 2);
+}
+
+#[test]
+fn eq_and_normalize_use_namespace_rules_unless_generic() {
+    let out = urnreg(
+        &["eq", "urn:isbn:951-0-18435-7", "URN:ISBN:978-951-0-18435-6"],
+        b"",
+    );
+    assert_eq!(stdout(&out), "equivalent\n");
+    let out = urnreg(
+        &[
+            "eq",
+            "--generic",
+            "urn:isbn:951-0-18435-7",
+            "URN:ISBN:978-951-0-18435-6",
+        ],
+        b"",
+    );
+    assert_eq!(stdout(&out), "not equivalent\n");
+    let out = urnreg(
+        &["normalize", "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"],
+        b"",
+    );
+    assert_eq!(stdout(&out), "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n");
+    let out = urnreg(
+        &[
+            "normalize",
+            "--generic",
+            "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+        ],
+        b"",
+    );
+    assert_eq!(stdout(&out), "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6\n");
+}

@@ -540,3 +540,53 @@ fn eight_processes_approving_informal_requests_get_distinct_consecutive_numbers(
         .unwrap();
     assert_eq!(ok, "ok");
 }
+
+#[test]
+fn rules_travel_with_requests_and_a_broken_rule_is_never_stored() {
+    let (_dir, mut store) = fresh();
+    let mut file = registration("formal.toml");
+    file.rules = Some(
+        toml::from_str(
+            r#"
+source = "the acme-parts registration, Syntax"
+syntax = { abnf = "part-number = 1*8DIGIT" }
+examples.valid = ["urn:acme-parts:12345678"]
+examples.invalid = ["urn:acme-parts:123456789"]
+"#,
+        )
+        .unwrap(),
+    );
+    let mut broken = file.clone();
+    broken.rules.as_mut().unwrap().insert(
+        "syntax".into(),
+        toml::Value::try_from(toml::toml! { abnf = "x = y" }).unwrap(),
+    );
+    let before = dump(&store);
+    let problems = refused_fields(store.request(&broken, None, "a").unwrap_err());
+    assert!(
+        problems[0].starts_with("rules:") && problems[0].contains("'y' is not defined"),
+        "{problems:?}"
+    );
+    assert_eq!(dump(&store), before);
+
+    let req = store.request(&file, None, "a").unwrap();
+    store
+        .review(&req.id.to_string(), Decision::Approve, "ok", "e")
+        .unwrap();
+    let v = urnreg::validate::Validator::from_store(&store).unwrap();
+    let ok = urnreg::Urn::parse("urn:acme-parts:42").unwrap();
+    let bad = urnreg::Urn::parse("urn:acme-parts:4x2").unwrap();
+    assert!(v.validate(&ok).errors.is_empty());
+    assert_eq!(v.validate(&bad).errors[0].offset, 16);
+}
+
+#[test]
+fn upgraded_databases_get_the_shipped_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    drop(Store::open_at_version(&path, "old", 2).unwrap());
+    let store = Store::open(&path, "new").unwrap();
+    let rules = store.namespace_rules().unwrap();
+    let isbn = rules.iter().find(|r| r.nid == "isbn").unwrap();
+    assert!(isbn.rules.as_deref().unwrap().contains("builtin"));
+}

@@ -17,3 +17,6 @@ mod registry_data;
 
 /// The registry store and the registration lifecycle.
 mod registry;
+
+/// Namespace rules through the validator.
+mod namespaces;

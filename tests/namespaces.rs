@@ -1,0 +1,177 @@
+//! Per-namespace vectors (`tests/data/namespaces/<nid>.toml`) through the
+//! validator, and the property that namespace rules only add equivalences
+//! (RFC 8141 section 3.1).
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use serde::Deserialize;
+use urnreg::Urn;
+use urnreg::registry::Store;
+use urnreg::registry::data::{EMBEDDED, RecordFile};
+use urnreg::validate::Validator;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Vectors {
+    #[serde(default)]
+    valid: Vec<String>,
+    #[serde(default)]
+    invalid: Vec<Invalid>,
+    #[serde(default)]
+    equivalent: Vec<[String; 2]>,
+    #[serde(default)]
+    not_equivalent: Vec<[String; 2]>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Invalid {
+    urn: String,
+    kind: String,
+    offset: usize,
+}
+
+/// One validator for all tests here (rules compile once per NID).
+fn validator() -> &'static Validator {
+    static V: OnceLock<Validator> = OnceLock::new();
+    V.get_or_init(|| Validator::from_store(&Store::open_embedded().unwrap()).unwrap())
+}
+
+#[test]
+fn namespace_vectors() {
+    let v = validator();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/namespaces");
+    let mut failures = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let vectors: Vectors = toml::from_str(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        files += 1;
+        for s in &vectors.valid {
+            let urn = Urn::parse(s).unwrap_or_else(|e| panic!("{name}: {s}: {e}"));
+            let verdict = v.validate(&urn);
+            if !verdict.errors.is_empty() {
+                failures.push(format!("{name}: {s} should be valid: {:?}", verdict.errors));
+            }
+        }
+        for case in &vectors.invalid {
+            let urn = Urn::parse(&case.urn).unwrap_or_else(|e| panic!("{name}: {}: {e}", case.urn));
+            let errors = v.validate(&urn).errors;
+            match errors.first() {
+                Some(e) if e.kind == case.kind && e.offset == case.offset => {}
+                other => failures.push(format!(
+                    "{name}: {} should fail with {} at {}, got {other:?}",
+                    case.urn, case.kind, case.offset
+                )),
+            }
+        }
+        for [a, b] in &vectors.equivalent {
+            let (ua, ub) = (Urn::parse(a).unwrap(), Urn::parse(b).unwrap());
+            if v.key(&ua) != v.key(&ub) {
+                failures.push(format!(
+                    "{name}: {a} and {b} should be equivalent ({} vs {})",
+                    v.key(&ua),
+                    v.key(&ub)
+                ));
+            }
+        }
+        for [a, b] in &vectors.not_equivalent {
+            let (ua, ub) = (Urn::parse(a).unwrap(), Urn::parse(b).unwrap());
+            if v.key(&ua) == v.key(&ub) {
+                failures.push(format!("{name}: {a} and {b} should not be equivalent"));
+            }
+        }
+    }
+    assert!(files >= 10, "vector files missing");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_shipped_rule_compiles_and_passes_its_examples() {
+    let mut with_rules = 0;
+    for (name, text) in EMBEDDED.iter().filter(|(n, _)| !n.starts_with('_')) {
+        let record: RecordFile = toml::from_str(text).unwrap();
+        if let Some(rules) = &record.rules {
+            rules
+                .compile(&record.nid)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!rules.source.is_empty(), "{name}: rules must cite their source");
+            with_rules += 1;
+        }
+    }
+    assert!(with_rules >= 18, "{with_rules}");
+}
+
+/// The shipped examples of every namespace with rules.
+fn shipped_examples() -> &'static [String] {
+    static E: OnceLock<Vec<String>> = OnceLock::new();
+    E.get_or_init(|| {
+        EMBEDDED
+            .iter()
+            .filter(|(n, _)| !n.starts_with('_'))
+            .filter_map(|(_, text)| toml::from_str::<RecordFile>(text).ok()?.rules)
+            .flat_map(|r| r.examples.valid.into_iter().chain(r.examples.invalid))
+            .collect()
+    })
+}
+
+/// A generic-equivalent variant of `urn`: scheme, NID and `%hh` case
+/// changed and r-, q-, f-components added (RFC 8141 section 3.1).
+fn variant(urn: &str, flips: &[bool], component: u8) -> String {
+    let parsed = Urn::parse(urn).unwrap();
+    let mut out = String::new();
+    let nss_start = parsed.nss_start();
+    let assigned = parsed.assigned_name();
+    let mut hex_left = 0;
+    for (i, c) in assigned.chars().enumerate() {
+        let flip = flips.get(i % flips.len().max(1)).copied().unwrap_or(false);
+        let can_flip = i < nss_start || hex_left > 0;
+        if hex_left > 0 {
+            hex_left -= 1;
+        }
+        if c == '%' && i >= nss_start {
+            hex_left = 2;
+        }
+        if can_flip && flip {
+            out.push(if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            });
+        } else {
+            out.push(c);
+        }
+    }
+    match component % 4 {
+        1 => out.push_str("?+r1"),
+        2 => out.push_str("?=q=1"),
+        3 => out.push_str("#frag"),
+        _ => {}
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// RFC 8141 section 3.1: namespace rules "MUST NOT result in treating two
+    /// URNs as not 'the same' if the procedure here says they are".
+    #[test]
+    fn generic_equivalence_implies_namespace_equivalence(
+        pick in any::<prop::sample::Index>(),
+        flips in prop::collection::vec(any::<bool>(), 1..16),
+        component in 0u8..4,
+    ) {
+        let examples = shipped_examples();
+        let original = pick.get(examples);
+        let changed = variant(original, &flips, component);
+        let (a, b) = (Urn::parse(original).unwrap(), Urn::parse(&changed).unwrap());
+        prop_assert!(a.is_equivalent(&b), "{} vs {}", original, changed);
+        let v = validator();
+        prop_assert_eq!(v.key(&a), v.key(&b));
+    }
+}
