@@ -130,7 +130,8 @@ impl Validator {
         let limit = if nid.len() > 4 { 2 } else { 1 };
         self.by_nid
             .iter()
-            .map(|(k, ns)| (edit_distance(&nid, k), ns.nid.as_str()))
+            .filter(|(k, _)| k.len().abs_diff(nid.len()) <= limit)
+            .map(|(k, ns)| (edit_distance_within(&nid, k, limit), ns.nid.as_str()))
             .filter(|(d, _)| *d <= limit)
             .min()
             .map(|(_, n)| n)
@@ -232,31 +233,49 @@ impl Namespace {
     }
 }
 
-/// Levenshtein distance over bytes (NIDs are short ASCII).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+/// Levenshtein distance over bytes, or `limit + 1` as soon as it must be
+/// larger than `limit`. NIDs are short ASCII (at most 32 bytes), so the two
+/// rows live on the stack; longer input is cut there.
+fn edit_distance_within(a: &str, b: &str, limit: usize) -> usize {
+    let (a, b) = (&a.as_bytes()[..a.len().min(32)], &b.as_bytes()[..b.len().min(32)]);
+    let mut rows = [[0u8; 33]; 2];
+    for j in 0..=b.len() {
+        rows[0][j] = j as u8;
     }
-    prev[b.len()]
+    for i in 1..=a.len() {
+        let (prev, cur) = if i % 2 == 1 { (0, 1) } else { (1, 0) };
+        rows[cur][0] = i as u8;
+        let mut row_min = rows[cur][0];
+        for j in 1..=b.len() {
+            let cost = u8::from(a[i - 1] != b[j - 1]);
+            let v = (rows[prev][j] + 1)
+                .min(rows[cur][j - 1] + 1)
+                .min(rows[prev][j - 1] + cost);
+            rows[cur][j] = v;
+            row_min = row_min.min(v);
+        }
+        if usize::from(row_min) > limit {
+            return limit + 1;
+        }
+    }
+    usize::from(rows[a.len() % 2][b.len()])
 }
 
 #[cfg(test)]
 mod tests {
-    use super::edit_distance;
+    use super::edit_distance_within;
 
     #[test]
     fn edit_distances() {
-        assert_eq!(edit_distance("isbn", "isbn"), 0);
-        assert_eq!(edit_distance("isnb", "isbn"), 2);
-        assert_eq!(edit_distance("ibsn", "isbn"), 2);
-        assert_eq!(edit_distance("isb", "isbn"), 1);
+        assert_eq!(edit_distance_within("isbn", "isbn", 2), 0);
+        assert_eq!(edit_distance_within("isnb", "isbn", 2), 2);
+        assert_eq!(edit_distance_within("ibsn", "isbn", 2), 2);
+        assert_eq!(edit_distance_within("isb", "isbn", 2), 1);
+        assert_eq!(edit_distance_within("", "abc", 5), 3);
+        assert_eq!(
+            edit_distance_within("xyzw", "isbn", 1),
+            2,
+            "gives up past the limit"
+        );
     }
 }

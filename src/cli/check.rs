@@ -132,12 +132,12 @@ impl Checker<'_> {
         stats.add(&checked, self.summary);
         match self.format {
             Format::Jsonl => {
-                serde_json::to_writer(&mut *out, &checked.to_json())?;
+                checked.to_json().write_to(out);
                 out.push(b'\n');
             }
             Format::Json => {
                 out.extend_from_slice(b",\n");
-                serde_json::to_writer(&mut *out, &checked.to_json())?;
+                checked.to_json().write_to(out);
             }
             Format::Text | Format::Toml => checked.write_text(out)?,
         }
