@@ -239,8 +239,8 @@ impl Namespace {
 fn edit_distance_within(a: &str, b: &str, limit: usize) -> usize {
     let (a, b) = (&a.as_bytes()[..a.len().min(32)], &b.as_bytes()[..b.len().min(32)]);
     let mut rows = [[0u8; 33]; 2];
-    for j in 0..=b.len() {
-        rows[0][j] = j as u8;
+    for (j, cell) in rows[0].iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j as u8;
     }
     for i in 1..=a.len() {
         let (prev, cur) = if i % 2 == 1 { (0, 1) } else { (1, 0) };
