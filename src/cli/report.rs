@@ -274,36 +274,6 @@ impl CheckJson<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hand_written_json_is_what_serde_writes() {
-        let inputs: [&[u8]; 5] = [
-            b"urn:isbn:951-0-18435-7#x",
-            b"urn:ex:\"q\\",
-            b"bad\x00\x1f\xff",
-            b"urn:a:b",
-            b"",
-        ];
-        for raw in inputs {
-            // Without and with the `namespace` key.
-            for namespace in [None, Some(None)] {
-                let checked = Checked::new(raw, Syntax::Rfc8141, None);
-                let mut json = checked.to_json();
-                json.namespace = namespace;
-                let mut ours = Vec::new();
-                json.write_to(&mut ours);
-                assert_eq!(
-                    String::from_utf8(ours).unwrap(),
-                    serde_json::to_string(&json).unwrap()
-                );
-            }
-        }
-    }
-}
-
 /// Input made printable: control characters and bytes that are not UTF-8
 /// are shown as `\xNN`; `columns[i]` is the screen column of byte `i`.
 pub struct Shown {
@@ -359,4 +329,34 @@ pub fn write_caret(
 ) -> io::Result<()> {
     writeln!(out, "  {}", shown.text)?;
     writeln!(out, "  {}^ {label}: {message}", " ".repeat(shown.column(offset)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_written_json_is_what_serde_writes() {
+        let inputs: [&[u8]; 5] = [
+            b"urn:isbn:951-0-18435-7#x",
+            b"urn:ex:\"q\\",
+            b"bad\x00\x1f\xff",
+            b"urn:a:b",
+            b"",
+        ];
+        for raw in inputs {
+            // Without and with the `namespace` key.
+            for namespace in [None, Some(None)] {
+                let checked = Checked::new(raw, Syntax::Rfc8141, None);
+                let mut json = checked.to_json();
+                json.namespace = namespace;
+                let mut ours = Vec::new();
+                json.write_to(&mut ours);
+                assert_eq!(
+                    String::from_utf8(ours).unwrap(),
+                    serde_json::to_string(&json).unwrap()
+                );
+            }
+        }
+    }
 }
