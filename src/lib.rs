@@ -31,6 +31,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod lint;
 pub mod registry;
 pub mod rules;
 pub mod template;

@@ -236,7 +236,7 @@ impl Namespace {
 /// Levenshtein distance over bytes, or `limit + 1` as soon as it must be
 /// larger than `limit`. NIDs are short ASCII (at most 32 bytes), so the two
 /// rows live on the stack; longer input is cut there.
-fn edit_distance_within(a: &str, b: &str, limit: usize) -> usize {
+pub(crate) fn edit_distance_within(a: &str, b: &str, limit: usize) -> usize {
     let (a, b) = (&a.as_bytes()[..a.len().min(32)], &b.as_bytes()[..b.len().min(32)]);
     let mut rows = [[0u8; 33]; 2];
     for (j, cell) in rows[0].iter_mut().enumerate().take(b.len() + 1) {

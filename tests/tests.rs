@@ -20,3 +20,9 @@ mod registry;
 
 /// Namespace rules through the validator.
 mod namespaces;
+
+/// Registration templates: import, render, round trips, snapshots.
+mod templates;
+
+/// `urnreg lint`: one vector per rule.
+mod lint;

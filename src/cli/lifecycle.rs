@@ -48,7 +48,7 @@ pub struct ReviseArgs {
 }
 
 /// Reads a registration file from a path or stdin.
-fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationFile, String)> {
+pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationFile, String)> {
     let (text, source) = if path.as_os_str() == "-" {
         let mut text = String::new();
         io::stdin()

@@ -6,10 +6,12 @@ mod db;
 mod eq;
 mod input;
 mod lifecycle;
+mod lint;
 mod normalize;
 mod ns;
 mod parse;
 mod report;
+mod template;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -68,6 +70,12 @@ enum Command {
     /// Read the registry: list, show, history.
     #[command(subcommand)]
     Ns(ns::NsCommand),
+    /// Check a registration file as an expert reviewer would first (RFC 8141
+    /// sections 5, 6, Appendix A). Exit 0 no errors, 1 errors, 2 unreadable.
+    Lint(lint::Args),
+    /// Registration templates: new, render, import.
+    #[command(subcommand)]
+    Template(template::TemplateCommand),
 }
 
 /// The grammar options shared by every command that parses URNs.
@@ -164,6 +172,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Review(args) => lifecycle::review(args, &cli.db, cli.format),
         Command::Revise(args) => lifecycle::revise(args, &cli.db, cli.format),
         Command::Ns(cmd) => ns::run(cmd, &cli.db, cli.format),
+        Command::Lint(args) => lint::run(args, &cli.db, cli.format),
+        Command::Template(cmd) => template::run(cmd, &cli.db, cli.format),
     }
 }
 

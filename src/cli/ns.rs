@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use urnreg::registry::{Kind, ListFilter, NamespaceDetail, RegistrationFile, Version};
-use urnreg::template::FIELDS;
 
 use super::db::DbArgs;
 use super::{Format, format_for};
@@ -159,37 +158,22 @@ fn write_version(out: &mut impl Write, v: &Version) -> io::Result<()> {
 
 /// The shown version as a registration file, ready to edit for a revision.
 fn as_registration_toml(d: &NamespaceDetail) -> anyhow::Result<String> {
+    Ok(toml::to_string(&as_registration(d)?)?)
+}
+
+/// The shown version as a registration file.
+pub(super) fn as_registration(d: &NamespaceDetail) -> anyhow::Result<RegistrationFile> {
     let Some(v) = &d.registration else {
         anyhow::bail!("no registration text is held for '{}'", d.summary.nid);
     };
-    let f = &v.fields;
-    let file = RegistrationFile {
-        kind: Some(d.summary.kind),
-        nid: Some(d.summary.nid.clone()),
-        version: Some(v.version),
-        date: (!v.date.is_empty()).then(|| urnreg::registry::registration::DateValue::Text(v.date.clone())),
-        registrant: f.registrant.clone(),
-        purpose: f.purpose.clone(),
-        syntax: f.syntax.clone(),
-        assignment: f.assignment.clone(),
-        security_and_privacy: f.security_and_privacy.clone(),
-        interoperability: f.interoperability.clone(),
-        resolution: f.resolution.clone(),
-        documentation: f.documentation.clone(),
-        additional_information: f.additional_information.clone(),
-        revision_information: f.revision_information.clone(),
-        rules: v.rules.as_deref().and_then(|r| toml::from_str(r).ok()),
-    };
-    let mut text = toml::to_string(&file)?;
-    let legacy: Vec<_> = FIELDS
-        .iter()
-        .filter(|(k, _, a)| !a && f.get(k).is_some_and(Option::is_some))
-        .collect();
-    if !legacy.is_empty() {
-        text.insert_str(
-            0,
-            "# This registration uses the older RFC 3406 template; its fields are not\n# part of an RFC 8141 registration file and are left out here.\n",
-        );
-    }
-    Ok(text)
+    let date = (!v.date.is_empty()).then(|| v.date.clone());
+    let mut file = RegistrationFile::from_fields(
+        Some(d.summary.kind),
+        Some(d.summary.nid.clone()),
+        Some(v.version),
+        date,
+        &v.fields,
+    );
+    file.rules = v.rules.as_deref().and_then(|r| toml::from_str(r).ok());
+    Ok(file)
 }

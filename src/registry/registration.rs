@@ -1,12 +1,14 @@
 //! The registration file a maintainer writes (RFC 8141 Appendix A fields in
 //! snake_case, as TOML), and the checks of sections 5 and 6 on it.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::Kind;
-use super::clock::is_valid_date;
 use super::error::{Error, Problem, Result};
-use crate::urn::{Syntax, Urn};
+use crate::lint::{LintContext, Mode, Severity, lint_as};
+use crate::template::{FIELDS, TemplateFields};
 
 /// A registration request or revision, as written in `FILE.toml`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -42,6 +44,11 @@ pub struct RegistrationFile {
     pub revision_information: Option<String>,
     /// Namespace-specific rules (their content is checked by the validator).
     pub rules: Option<toml::Table>,
+    /// Fields of the older RFC 3406 template, by their snake_case keys
+    /// (`declared_registrant`, `syntactic_structure`, ...), for
+    /// registrations imported from that form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rfc3406: Option<BTreeMap<String, String>>,
 }
 
 /// A date written as a string or as a bare TOML date.
@@ -105,126 +112,105 @@ impl RegistrationFile {
         }
     }
 
-    /// The checks that need no registry: kind, NID rules, version, date and
-    /// required fields. `expected_version` is 1 for a request and previous
-    /// + 1 for a revision.
-    pub fn problems(&self, expected_version: i64) -> Vec<Problem> {
-        let mut problems = Vec::new();
-        let mut problem = |field: &str, message: String| {
-            problems.push(Problem {
-                field: field.to_string(),
-                message,
+    /// The lint errors of this file as a filing of the given `mode`
+    /// (warnings are left out), as problems for [`Error::Invalid`].
+    pub fn problems(&self, ctx: &LintContext, mode: &Mode) -> Vec<Problem> {
+        lint_as(self, ctx, mode)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| Problem {
+                message: f.to_string(),
+                field: f.field,
             })
-        };
-        match (self.kind, self.nid.as_deref()) {
-            (None, _) => problem("kind", "missing: 'formal' or 'informal'".into()),
-            (Some(Kind::Formal), None) => problem(
-                "nid",
-                "missing: a formal registration requests a NID (RFC 8141 section 5.1)".into(),
-            ),
-            (Some(Kind::Formal), Some(nid)) if expected_version == 1 => {
-                for message in formal_nid_problems(nid) {
-                    problem("nid", message);
-                }
-            }
-            (Some(Kind::Informal), Some(nid)) if expected_version == 1 => problem(
-                "nid",
-                format!(
-                    "'{nid}' given, but informal NIDs are assigned by the registry (RFC 8141 section 5.2)"
-                ),
-            ),
-            _ => {}
-        }
-        match self.version {
-            None => problem("version", format!("missing: expected {expected_version}")),
-            Some(v) if v != expected_version => {
-                let why = if expected_version == 1 {
-                    "a first registration is version 1"
-                } else {
-                    "a revision is the previous version + 1"
-                };
-                problem(
-                    "version",
-                    format!("{v}: expected {expected_version} ({why}, RFC 8141 section 6)"),
-                )
-            }
-            _ => {}
-        }
-        match &self.date {
-            None => problem(
-                "date",
-                "missing: expected YYYY-MM-DD (RFC 8141 Appendix A)".into(),
-            ),
-            Some(d) if !is_valid_date(&d.as_text()) => problem(
-                "date",
-                format!("'{}' is not a date YYYY-MM-DD (RFC 8141 Appendix A)", d.as_text()),
-            ),
-            _ => {}
-        }
-        for key in REQUIRED_FIELDS {
-            if self.field(key).is_none_or(|v| v.trim().is_empty()) {
-                problem(
-                    key,
-                    "required and empty (RFC 8141 section 6.4, Appendix A)".into(),
-                );
-            }
-        }
-        if expected_version > 1
-            && self
-                .revision_information
-                .as_deref()
-                .is_none_or(|v| v.trim().is_empty())
-        {
-            problem(
-                "revision_information",
-                "a revision must say what changed (RFC 8141 section 6, Appendix A)".into(),
-            );
-        }
-        problems
+            .collect()
     }
 }
 
-/// The section 2 and 5.1 rules for a requested formal NID.
-pub fn formal_nid_problems(nid: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let probe = format!("urn:{nid}:x");
-    let parsed_nid = Urn::parse_with(&probe, Syntax::Rfc8141).map(|u| u.nid());
-    if parsed_nid.as_ref().map_or(true, |n| *n != nid) {
-        let why = match parsed_nid {
-            Err(err) if err.component() == crate::urn::Component::Nid => err.kind().code(),
-            _ => "not a NID",
+/// The RFC 8141 Appendix A fields a registration file holds directly.
+const APPENDIX_A_KEYS: &[&str] = &[
+    "registrant",
+    "purpose",
+    "syntax",
+    "assignment",
+    "security_and_privacy",
+    "interoperability",
+    "resolution",
+    "documentation",
+    "additional_information",
+    "revision_information",
+];
+
+impl RegistrationFile {
+    /// A registration file holding `fields` (both templates' fields; the
+    /// identifying ones, NID, version and date, come as arguments).
+    pub fn from_fields(
+        kind: Option<Kind>,
+        nid: Option<String>,
+        version: Option<i64>,
+        date: Option<String>,
+        fields: &TemplateFields,
+    ) -> RegistrationFile {
+        let mut file = RegistrationFile {
+            kind,
+            nid,
+            version,
+            date: date.map(DateValue::Text),
+            ..RegistrationFile::default()
         };
-        out.push(format!(
-            "'{nid}' is not a valid NID ({why}): expected 2 to 32 letters, digits or inner hyphens (RFC 8141 section 2)"
-        ));
-        return out;
+        for key in APPENDIX_A_KEYS {
+            if let (Some(slot), Some(value)) = (file.field_mut(key), fields.get(key).cloned().flatten()) {
+                *slot = Some(value);
+            }
+        }
+        let legacy: BTreeMap<String, String> = FIELDS
+            .iter()
+            .filter(|f| !f.2)
+            .filter_map(|f| Some((f.0.to_string(), fields.get(f.0)?.clone()?)))
+            .collect();
+        file.rfc3406 = (!legacy.is_empty()).then_some(legacy);
+        file
     }
-    let lower = nid.to_ascii_lowercase();
-    let b = lower.as_bytes();
-    if lower.starts_with("urn-") {
-        out.push(format!(
-            "'{nid}' starts with 'urn-', which is kept for informal namespaces (RFC 8141 section 5.1)"
-        ));
+
+    /// The template fields of this file: the Appendix A ones (with NID,
+    /// version and date as text) and the RFC 3406 ones.
+    pub fn template_fields(&self) -> TemplateFields {
+        let mut fields = TemplateFields {
+            namespace_identifier: self.nid.clone(),
+            version: self.version.map(|v| v.to_string()),
+            date: self.date.as_ref().map(DateValue::as_text),
+            ..TemplateFields::default()
+        };
+        for key in APPENDIX_A_KEYS {
+            if let Some(slot) = fields.get_mut(key) {
+                *slot = self.field(key).map(str::to_string);
+            }
+        }
+        for (key, value) in self.rfc3406.iter().flatten() {
+            if let Some(slot) = fields
+                .get_mut(key)
+                .filter(|_| FIELDS.iter().any(|f| !f.2 && f.0 == key))
+            {
+                *slot = Some(value.clone());
+            }
+        }
+        fields
     }
-    if b.len() <= 2 {
-        out.push(format!(
-            "'{nid}' is too short: a formal NID has more than two characters (RFC 8141 section 5.1)"
-        ));
+
+    fn field_mut(&mut self, key: &str) -> Option<&mut Option<String>> {
+        Some(match key {
+            "registrant" => &mut self.registrant,
+            "purpose" => &mut self.purpose,
+            "syntax" => &mut self.syntax,
+            "assignment" => &mut self.assignment,
+            "security_and_privacy" => &mut self.security_and_privacy,
+            "interoperability" => &mut self.interoperability,
+            "resolution" => &mut self.resolution,
+            "documentation" => &mut self.documentation,
+            "additional_information" => &mut self.additional_information,
+            "revision_information" => &mut self.revision_information,
+            _ => return None,
+        })
     }
-    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1].is_ascii_alphabetic() && b[2] == b'-' {
-        out.push(format!(
-            "'{nid}' starts with two letters and '-', kept for country-code namespaces (RFC 8141 section 5.1)"
-        ));
-    }
-    if lower.starts_with("x-") {
-        out.push(format!(
-            "'{nid}' starts with 'X-', the obsolete experimental form (RFC 8141 section 5.1)"
-        ));
-    }
-    if lower == "urn" {
-        out.push("'urn' is reserved (2012 URN draft section 2.1)".to_string());
-    }
-    out
 }
 
 #[cfg(test)]
@@ -232,15 +218,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rfc8141_section_5_1_each_rule() {
-        assert!(formal_nid_problems("example").is_empty());
-        assert!(formal_nid_problems("urn-5")[0].contains("urn-"));
-        assert!(formal_nid_problems("ab")[0].contains("too short"));
-        assert!(formal_nid_problems("de-bib")[0].contains("country-code"));
-        assert!(formal_nid_problems("X-foo")[0].contains("X-"));
-        assert!(formal_nid_problems("URN")[0].contains("reserved"));
-        assert!(formal_nid_problems("a_b")[0].contains("not a valid NID"));
-        assert!(formal_nid_problems("abc-")[0].contains("not a valid NID"));
-        assert!(formal_nid_problems(&"a".repeat(33))[0].contains("not a valid NID"));
+    fn unknown_keys_are_refused_with_their_name() {
+        let err =
+            RegistrationFile::from_toml("kind = \"formal\"\nnid = \"abc\"\npurpos = \"x\"\n").unwrap_err();
+        assert!(err.to_string().contains("purpos"), "{err}");
     }
 }

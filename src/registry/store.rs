@@ -17,7 +17,7 @@ use super::clock::{is_valid_date, now, today};
 use super::data::{EMBEDDED, REGISTRY_FILE, RecordFile};
 use super::error::{Error, Problem, Result};
 use super::registration::RegistrationFile;
-use crate::rules::RulesFile;
+use crate::lint::{LintContext, Mode};
 use crate::template::{FIELDS, TemplateFields};
 
 /// The migrations, `migrations/NNNN-name.sql`, in order: `(file name, SQL)`.
@@ -283,6 +283,15 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)?)
     }
 
+    /// What lint needs to know of this registry.
+    ///
+    /// # Errors
+    ///
+    /// The SQLite error.
+    pub fn lint_context(&self) -> Result<LintContext> {
+        lint_context(&self.conn)
+    }
+
     /// Files a registration request (RFC 8141 section 6): checks it, then
     /// stores it as `submitted`.
     ///
@@ -291,11 +300,15 @@ impl Store {
     /// [`Error::Invalid`] listing every problem (section 5.1 NID rules,
     /// NID taken or requested, version, date, empty required fields).
     pub fn request(&mut self, file: &RegistrationFile, source: Option<&str>, actor: &str) -> Result<Outcome> {
-        let mut problems = file.problems(1);
-        problems.extend(rules_problems(file));
         let tx = self.write()?;
+        let mut problems = file.problems(&lint_context(&tx)?, &Mode::Request);
         if let (Some(Kind::Formal), Some(nid)) = (file.kind, file.nid.as_deref()) {
-            problems.extend(nid_taken(&tx, nid)?);
+            if let Some(id) = pending_request(&tx, nid)? {
+                problems.push(Problem {
+                    field: "nid".into(),
+                    message: format!("'{nid}' is already requested (request {id})"),
+                });
+            }
         }
         if !problems.is_empty() {
             return Err(Error::Invalid(problems));
@@ -356,8 +369,11 @@ impl Store {
         let kind = kind_from_str(&kind);
         // A namespace registered before its text was held here counts as version 1.
         let expected = current.unwrap_or(1) + 1;
-        let mut problems = file.problems(expected);
-        problems.extend(rules_problems(file));
+        let mode = Mode::Revision {
+            nid: nid.clone(),
+            current,
+        };
+        let mut problems = file.problems(&lint_context(&tx)?, &mode);
         if file.kind.is_some_and(|k| k != kind) {
             problems.push(Problem {
                 field: "kind".into(),
@@ -830,23 +846,16 @@ fn leading_number(s: Option<&str>) -> Option<i64> {
 
 /// A rules table that does not compile, or whose examples fail, is refused
 /// with the request: a broken rule is never stored.
-fn rules_problems(file: &RegistrationFile) -> Vec<Problem> {
-    let Some(table) = &file.rules else {
-        return Vec::new();
-    };
-    let nid = file.nid.as_deref().unwrap_or("urn-0");
-    let parsed: std::result::Result<RulesFile, _> = table.clone().try_into();
-    let result = match parsed {
-        Ok(rules) => rules.compile(nid).map(|_| ()).map_err(|e| e.to_string()),
-        Err(e) => Err(format!("not a valid rules table: {e}")),
-    };
-    match result {
-        Ok(()) => Vec::new(),
-        Err(message) => vec![Problem {
-            field: "rules".into(),
-            message,
-        }],
-    }
+/// What lint needs to know of the registry: every NID ever registered
+/// (withdrawn ones are not reused either) and its version in force.
+pub(crate) fn lint_context(conn: &Connection) -> Result<LintContext> {
+    let mut stmt = conn.prepare("SELECT nid, current_version FROM namespaces")?;
+    let registered = stmt
+        .query_map([], |r| {
+            Ok((r.get::<_, String>(0)?.to_ascii_lowercase(), r.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(LintContext { registered })
 }
 
 /// Problems if `nid` is registered or requested already (case-insensitive).
@@ -923,8 +932,8 @@ fn insert_registration(
     tx.execute(
         "INSERT INTO registrations (nid, kind, version, status, date, registrant, purpose, syntax, assignment,
              security_and_privacy, interoperability, resolution, documentation, additional_information,
-             revision_information, source, submitted_at)
-         VALUES (?1, ?2, ?3, 'submitted', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             revision_information, source, submitted_at, legacy_fields)
+         VALUES (?1, ?2, ?3, 'submitted', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             nid,
             kind.as_str(),
@@ -942,6 +951,8 @@ fn insert_registration(
             text(&file.revision_information),
             source,
             now(),
+            serde_json::to_string(file.rfc3406.as_ref().unwrap_or(&Default::default()))
+                .map_err(|e| Error::Data(e.to_string()))?,
         ],
     )?;
     let id = tx.last_insert_rowid();

@@ -5,7 +5,8 @@
 //! recursion describes a regular language, so it can be matched in linear
 //! time: every rule reference is inlined, and a recursive or undefined rule
 //! is an error when the rule is loaded. The core rules of RFC 5234
-//! appendix B.1, RFC 3986 (`pchar`, `unreserved`, `pct-encoded`, ...) and
+//! appendix B.1, RFC 3986 (`pchar`, `unreserved`, `pct-encoded`, `segment`,
+//! `path-rootless`, `query`, `fragment`, ...) and
 //! RFC 8141 (`alphanum`, `ldh`) are predefined; a grammar may redefine them.
 
 use std::collections::{BTreeMap, HashMap};
@@ -35,6 +36,11 @@ sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
 reserved = gen-delims / sub-delims
 pct-encoded = "%" HEXDIG HEXDIG
 pchar = unreserved / pct-encoded / sub-delims / ":" / "@"
+segment = *pchar
+segment-nz = 1*pchar
+path-rootless = segment-nz *( "/" segment )
+query = *( pchar / "/" / "?" )
+fragment = *( pchar / "/" / "?" )
 alphanum = ALPHA / DIGIT
 ldh = alphanum / "-"
 "##;

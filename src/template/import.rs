@@ -10,6 +10,7 @@
 //! cannot place is listed in the report, never silently dropped.
 
 use super::TemplateFields;
+use crate::registry::{Kind, RegistrationFile};
 
 /// Heading texts (lower case) and the field each names; longest first
 /// where one is a prefix of another.
@@ -37,6 +38,7 @@ const HEADINGS: &[(&str, &str)] = &[
     ("security considerations", "security_and_privacy"),
     ("interoperability", "interoperability"),
     ("namespace id", "namespace_identifier"),
+    ("namespaceid", "namespace_identifier"),
     ("documentation", "documentation"),
     ("registrant", "registrant"),
     ("resolution", "resolution"),
@@ -55,6 +57,95 @@ pub struct ImportReport {
     pub fields: TemplateFields,
     /// What could not be placed in a field, for people to read.
     pub unplaced: Vec<String>,
+}
+
+/// Reads a registration file out of a filled-in template text: the
+/// fields of [`import_text`], with the NID, version and date taken out of
+/// their text. What could not be placed is returned for people to read.
+pub fn import_registration(text: &str) -> (RegistrationFile, Vec<String>) {
+    let report = import_text(text);
+    let mut notes = report.unplaced;
+    let fields = &report.fields;
+    let nid = fields.namespace_identifier.as_deref().and_then(|t| {
+        let found = nid_in(t);
+        if found.is_none() {
+            notes.push(format!(
+                "Namespace Identifier: no NID found in '{}'",
+                first_line(t)
+            ));
+        }
+        found
+    });
+    let version = fields.version.as_deref().and_then(|t| {
+        let word = first_line(t).split_whitespace().next().unwrap_or("");
+        let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+        let v = digits.parse::<i64>().ok();
+        match v {
+            None => notes.push(format!("Version: '{}' is not a number", first_line(t))),
+            Some(v) if first_line(t) != digits => {
+                notes.push(format!("Version: '{}' read as {v}", first_line(t)))
+            }
+            Some(_) => {}
+        }
+        v
+    });
+    let date = fields.date.as_deref().map(|t| first_line(t).to_string());
+    let kind = nid.as_deref().map(|n| {
+        if n.len() > 4 && n[..4].eq_ignore_ascii_case("urn-") {
+            Kind::Informal
+        } else {
+            Kind::Formal
+        }
+    });
+    let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
+    (file, notes)
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+}
+
+/// The NID a Namespace Identifier text names: its first word, or failing
+/// that a quoted word, if it has the syntax of a NID (RFC 8141 section 2).
+fn nid_in(text: &str) -> Option<String> {
+    let is_nid = |w: &str| {
+        (2..=32).contains(&w.len())
+            && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !w.starts_with('-')
+            && !w.ends_with('-')
+    };
+    let clean = |w: &str| {
+        w.trim_matches(|c: char| {
+            matches!(
+                c,
+                '"' | '\'' | '`' | '\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}'
+            )
+        })
+        .trim_end_matches(['.', ',', ';', ':', ')'])
+        .trim_matches(|c: char| {
+            matches!(
+                c,
+                '"' | '\'' | '`' | '\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}'
+            )
+        })
+        .to_string()
+    };
+    let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
+    if let Some(found) = text
+        .split_whitespace()
+        .filter(quoted)
+        .map(clean)
+        .find(|w| is_nid(w))
+    {
+        return Some(found);
+    }
+    // The first word of the first line that does not introduce the next
+    // ("Request is made for a formal assignment:").
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.ends_with(':'))?;
+    line.split_whitespace().next().map(clean).filter(|w| is_nid(w))
 }
 
 /// A heading found on a line.

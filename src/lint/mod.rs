@@ -1,0 +1,561 @@
+//! `urnreg lint`: what an expert reviewer checks first in a registration
+//! (RFC 8141 sections 5, 6 and Appendix A).
+//!
+//! Errors are what the RFC requires (section 5.1 NID rules, required
+//! fields, version, date, revision information, an ABNF that does not
+//! compile); `request` and `revise` refuse a file with any. Warnings are
+//! what reviewers are asked to watch for: NIDs that look like country codes,
+//! URI schemes or registered NIDs, a Syntax that never speaks of
+//! equivalence, vague Resolution or Interoperability sections. Every
+//! finding names its rule, the field and the RFC section.
+
+mod abnf_text;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+pub use abnf_text::find_abnf;
+
+use crate::registry::Kind;
+use crate::registry::clock::is_valid_date;
+use crate::registry::registration::{REQUIRED_FIELDS, RegistrationFile};
+use crate::rules::RulesFile;
+use crate::urn::{Component, Syntax, Urn};
+
+/// ISO 3166-1 alpha-3 codes, shipped as data.
+const ISO_3166_ALPHA3: &str = include_str!("iso3166-alpha3.txt");
+/// URI scheme names of the IANA registry, shipped as data.
+const URI_SCHEMES: &str = include_str!("uri-schemes.txt");
+
+/// Every rule lint applies, by name.
+pub const RULES: &[&str] = &[
+    "kind-missing",
+    "nid-missing",
+    "nid-syntax",
+    "nid-urn-prefix",
+    "nid-too-short",
+    "nid-country-prefix",
+    "nid-experimental",
+    "nid-reserved",
+    "nid-informal-given",
+    "nid-registered",
+    "version",
+    "date",
+    "required-field",
+    "revision-information",
+    "syntax-abnf",
+    "rules",
+    "rfc3406-field",
+    "syntax-abnf-prose",
+    "syntax-equivalence",
+    "nid-country-code",
+    "nid-uri-scheme",
+    "nid-similar",
+    "nid-confusable",
+    "vague-section",
+];
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The RFC requires otherwise: the registration cannot be filed.
+    Error,
+    /// A reviewer will ask about it.
+    Warning,
+}
+
+/// One thing lint found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable name for the rule, e.g. `nid-country-code`.
+    pub rule: &'static str,
+    /// The field of the registration file it is about.
+    pub field: String,
+    /// The part of the RFC that asks for it, e.g. `RFC 8141 section 5.1`.
+    pub section: &'static str,
+    /// What is wrong, for people.
+    pub message: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.section)
+    }
+}
+
+/// What lint knows of the registry.
+#[derive(Clone, Debug, Default)]
+pub struct LintContext {
+    /// Registered NIDs (lower case) and the version in force (`None` when
+    /// the registry holds no registration text for it).
+    pub registered: BTreeMap<String, Option<i64>>,
+}
+
+/// Whether the file is a first request or a revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A first registration: version 1, NID not taken.
+    Request,
+    /// A revision of `nid`, whose version in force is `current`.
+    Revision {
+        /// The registered NID.
+        nid: String,
+        /// Its version in force (`None`: registered before texts were kept
+        /// here, counted as version 1).
+        current: Option<i64>,
+    },
+}
+
+impl Mode {
+    fn expected_version(&self) -> i64 {
+        match self {
+            Mode::Request => 1,
+            Mode::Revision { current, .. } => current.unwrap_or(1) + 1,
+        }
+    }
+}
+
+impl LintContext {
+    /// A file naming a registered NID is a revision of it; anything else
+    /// is a request.
+    pub fn mode_for(&self, file: &RegistrationFile) -> Mode {
+        match file.nid.as_deref().map(str::to_ascii_lowercase) {
+            Some(nid) if self.registered.contains_key(&nid) && file.version.is_none_or(|v| v > 1) => {
+                Mode::Revision {
+                    current: self.registered[&nid],
+                    nid,
+                }
+            }
+            _ => Mode::Request,
+        }
+    }
+}
+
+/// Lints `file`, as a request or revision according to [`LintContext::mode_for`].
+pub fn lint(file: &RegistrationFile, ctx: &LintContext) -> Vec<Finding> {
+    lint_as(file, ctx, &ctx.mode_for(file))
+}
+
+/// Lints `file` as the given kind of filing; errors first, then warnings,
+/// each in field order.
+pub fn lint_as(file: &RegistrationFile, ctx: &LintContext, mode: &Mode) -> Vec<Finding> {
+    let mut out = Findings(Vec::new());
+    check_kind_and_nid(file, ctx, mode, &mut out);
+    check_version_and_date(file, mode, &mut out);
+    check_fields(file, mode, &mut out);
+    check_syntax(file, &mut out);
+    check_rules(file, &mut out);
+    if *mode == Mode::Request {
+        if let (Some(Kind::Formal), Some(nid)) = (file.kind, file.nid.as_deref()) {
+            nid_lookalikes(nid, ctx, &mut out);
+        }
+    }
+    check_vague(file, &mut out);
+    let mut findings = out.0;
+    findings.sort_by_key(|f| f.severity);
+    findings
+}
+
+/// The findings collected so far.
+struct Findings(Vec<Finding>);
+
+impl Findings {
+    fn error(&mut self, rule: &'static str, field: &str, section: &'static str, message: String) {
+        self.push(Severity::Error, rule, field, section, message);
+    }
+
+    fn warning(&mut self, rule: &'static str, field: &str, section: &'static str, message: String) {
+        self.push(Severity::Warning, rule, field, section, message);
+    }
+
+    fn push(
+        &mut self,
+        severity: Severity,
+        rule: &'static str,
+        field: &str,
+        section: &'static str,
+        message: String,
+    ) {
+        self.0.push(Finding {
+            severity,
+            rule,
+            field: field.to_string(),
+            section,
+            message,
+        });
+    }
+}
+
+const S2: &str = "RFC 8141 section 2";
+const S5_1: &str = "RFC 8141 section 5.1";
+const S5_2: &str = "RFC 8141 section 5.2";
+const S6: &str = "RFC 8141 section 6";
+const S6_4: &str = "RFC 8141 section 6.4, Appendix A";
+const APPENDIX_A: &str = "RFC 8141 Appendix A";
+
+fn check_kind_and_nid(file: &RegistrationFile, ctx: &LintContext, mode: &Mode, out: &mut Findings) {
+    match (file.kind, file.nid.as_deref(), mode) {
+        (None, _, _) => out.error(
+            "kind-missing",
+            "kind",
+            S6,
+            "missing: 'formal' or 'informal'".into(),
+        ),
+        (Some(Kind::Formal), None, Mode::Request) => out.error(
+            "nid-missing",
+            "nid",
+            S5_1,
+            "missing: a formal registration requests a NID".into(),
+        ),
+        (Some(Kind::Formal), Some(nid), Mode::Request) => {
+            formal_nid_rules(nid, out);
+            if let Some(current) = ctx.registered.get(&nid.to_ascii_lowercase()) {
+                out.error(
+                    "nid-registered",
+                    "nid",
+                    S5_1,
+                    format!(
+                        "'{nid}' is already registered; to revise it, file version {} with `urnreg revise`",
+                        current.unwrap_or(1) + 1
+                    ),
+                );
+            }
+        }
+        (Some(Kind::Informal), Some(nid), Mode::Request) => out.error(
+            "nid-informal-given",
+            "nid",
+            S5_2,
+            format!("'{nid}' given, but informal NIDs are assigned by the registry"),
+        ),
+        _ => {}
+    }
+}
+
+/// The section 2 and 5.1 rules for a requested formal NID.
+pub fn formal_nid_problems(nid: &str) -> Vec<Finding> {
+    let mut out = Findings(Vec::new());
+    formal_nid_rules(nid, &mut out);
+    out.0
+}
+
+fn formal_nid_rules(nid: &str, out: &mut Findings) {
+    let probe = format!("urn:{nid}:x");
+    let parsed_nid = Urn::parse_with(&probe, Syntax::Rfc8141).map(|u| u.nid());
+    if parsed_nid.as_ref().map_or(true, |n| *n != nid) {
+        let why = match parsed_nid {
+            Err(err) if err.component() == Component::Nid => err.kind().code(),
+            _ => "not a NID",
+        };
+        out.error(
+            "nid-syntax",
+            "nid",
+            S2,
+            format!("'{nid}' is not a valid NID ({why}): expected 2 to 32 letters, digits or inner hyphens"),
+        );
+        return;
+    }
+    let lower = nid.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    if lower.starts_with("urn-") {
+        out.error(
+            "nid-urn-prefix",
+            "nid",
+            S5_1,
+            format!("'{nid}' starts with 'urn-', which is kept for informal namespaces"),
+        );
+    }
+    if b.len() <= 2 {
+        out.error(
+            "nid-too-short",
+            "nid",
+            S5_1,
+            format!("'{nid}' is too short: a formal NID has more than two characters"),
+        );
+    }
+    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1].is_ascii_alphabetic() && b[2] == b'-' {
+        out.error(
+            "nid-country-prefix",
+            "nid",
+            S5_1,
+            format!("'{nid}' starts with two letters and '-', kept for country-code namespaces"),
+        );
+    }
+    if lower.starts_with("x-") {
+        out.error(
+            "nid-experimental",
+            "nid",
+            S5_1,
+            format!("'{nid}' starts with 'X-', the obsolete experimental form"),
+        );
+    }
+    if lower == "urn" {
+        out.error(
+            "nid-reserved",
+            "nid",
+            "2012 URN draft section 2.1",
+            "'urn' is reserved, to avoid confusion with the 'urn' URI scheme".into(),
+        );
+    }
+}
+
+fn check_version_and_date(file: &RegistrationFile, mode: &Mode, out: &mut Findings) {
+    let expected = mode.expected_version();
+    match file.version {
+        None => out.error("version", "version", S6, format!("missing: expected {expected}")),
+        Some(v) if v != expected => {
+            let why = match mode {
+                Mode::Request => "a first registration is version 1".to_string(),
+                Mode::Revision { nid, .. } => {
+                    format!("a revision of '{nid}' is the version in force + 1")
+                }
+            };
+            out.error(
+                "version",
+                "version",
+                S6,
+                format!("{v}: expected {expected} ({why})"),
+            );
+        }
+        _ => {}
+    }
+    match &file.date {
+        None => out.error("date", "date", APPENDIX_A, "missing: expected YYYY-MM-DD".into()),
+        Some(d) if !is_valid_date(&d.as_text()) => out.error(
+            "date",
+            "date",
+            APPENDIX_A,
+            format!("'{}' is not a date YYYY-MM-DD", d.as_text()),
+        ),
+        _ => {}
+    }
+}
+
+fn check_fields(file: &RegistrationFile, mode: &Mode, out: &mut Findings) {
+    for key in REQUIRED_FIELDS {
+        if file.field(key).is_none_or(|v| v.trim().is_empty()) {
+            out.error("required-field", key, S6_4, "required and empty".into());
+        }
+    }
+    if matches!(mode, Mode::Revision { .. })
+        && file
+            .revision_information
+            .as_deref()
+            .is_none_or(|v| v.trim().is_empty())
+    {
+        out.error(
+            "revision-information",
+            "revision_information",
+            S6,
+            "a revision must say what changed".into(),
+        );
+    }
+    if let Some(legacy) = &file.rfc3406 {
+        for key in legacy.keys() {
+            if !crate::template::FIELDS.iter().any(|f| !f.2 && f.0 == key) {
+                out.error(
+                    "rfc3406-field",
+                    &format!("rfc3406.{key}"),
+                    "RFC 3406 section 4",
+                    format!("'{key}' is not a field of the RFC 3406 template"),
+                );
+            }
+        }
+    }
+}
+
+fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
+    let Some(syntax) = file.syntax.as_deref().filter(|s| !s.trim().is_empty()) else {
+        return;
+    };
+    if let Some(grammar) = find_abnf(syntax) {
+        if let Err(e) = crate::rules::abnf::compile(&grammar.text, None) {
+            let line = e.line;
+            let at = if line > 0 {
+                format!("line {line} of the Syntax field, column {}", e.column)
+            } else {
+                "the Syntax field".to_string()
+            };
+            if e.message.starts_with("prose") {
+                // A prose-val is valid ABNF (RFC 5234 section 4), but
+                // nothing can check names against it.
+                out.warning(
+                    "syntax-abnf-prose",
+                    "syntax",
+                    "RFC 8141 Appendix A, RFC 5234 section 4",
+                    format!(
+                        "the ABNF at {at} describes part of the syntax in prose: {}",
+                        e.message
+                    ),
+                );
+            } else {
+                out.error(
+                    "syntax-abnf",
+                    "syntax",
+                    "RFC 8141 Appendix A, RFC 5234",
+                    format!("the ABNF at {at} does not compile: {}", e.message),
+                );
+            }
+        }
+    }
+    let lower = syntax.to_ascii_lowercase();
+    if !lower.contains("equivalen") {
+        out.warning(
+            "syntax-equivalence",
+            "syntax",
+            "RFC 8141 section 3, Appendix A",
+            "never mentions equivalence: say whether the namespace adds rules to URN-equivalence \
+             (or that it adds none)"
+                .into(),
+        );
+    }
+}
+
+fn check_rules(file: &RegistrationFile, out: &mut Findings) {
+    let Some(table) = &file.rules else {
+        return;
+    };
+    let nid = file.nid.as_deref().unwrap_or("urn-0");
+    let parsed: Result<RulesFile, _> = table.clone().try_into();
+    let result = match parsed {
+        Ok(rules) => rules.compile(nid).map(|_| ()).map_err(|e| e.to_string()),
+        Err(e) => Err(format!("not a valid rules table: {e}")),
+    };
+    if let Err(message) = result {
+        out.error("rules", "rules", "RFC 8141 section 5", message);
+    }
+}
+
+/// Words that say nothing when they are all a section says.
+const VAGUE: &[&str] = &[
+    "tbd",
+    "todo",
+    "n/a",
+    "na",
+    "none",
+    "no",
+    "nothing",
+    "unknown",
+    "see above",
+    "?",
+    "-",
+];
+
+fn check_vague(file: &RegistrationFile, out: &mut Findings) {
+    for (key, asks) in [
+        (
+            "resolution",
+            "whether resolution is intended, which services are offered and how r-components are handled",
+        ),
+        (
+            "interoperability",
+            "known confusions with other namespaces, identifier systems or URI schemes, or that none are known",
+        ),
+    ] {
+        let Some(text) = file.field(key).map(str::trim).filter(|t| !t.is_empty()) else {
+            continue;
+        };
+        let words = text.split_whitespace().count();
+        let bare = text.trim_end_matches('.').to_ascii_lowercase();
+        if words < 4 || VAGUE.contains(&bare.as_str()) {
+            out.warning(
+                "vague-section",
+                key,
+                S6_4,
+                format!("'{text}' is vague: reviewers expect {asks}"),
+            );
+        }
+    }
+}
+
+/// Warnings for a requested NID that looks like something else (the
+/// reviewer's checks of section 5.1).
+fn nid_lookalikes(nid: &str, ctx: &LintContext, out: &mut Findings) {
+    let lower = nid.to_ascii_lowercase();
+    if list(ISO_3166_ALPHA3).any(|c| c.eq_ignore_ascii_case(&lower)) {
+        out.warning(
+            "nid-country-code",
+            "nid",
+            S5_1,
+            format!("'{nid}' is an ISO 3166-1 alpha-3 country code"),
+        );
+    }
+    if list(URI_SCHEMES).any(|s| s == lower) {
+        out.warning(
+            "nid-uri-scheme",
+            "nid",
+            S5_1,
+            format!("'{nid}' is also a registered URI scheme name"),
+        );
+    }
+    if ctx.registered.contains_key(&lower) {
+        return;
+    }
+    let skeleton = confusable_skeleton(&lower);
+    for other in ctx.registered.keys() {
+        if crate::validate::edit_distance_within(&lower, other, 1) <= 1 {
+            out.warning(
+                "nid-similar",
+                "nid",
+                S5_1,
+                format!("'{nid}' is one edit away from the registered NID '{other}'"),
+            );
+        } else if confusable_skeleton(other) == skeleton {
+            out.warning(
+                "nid-confusable",
+                "nid",
+                S5_1,
+                format!("'{nid}' can be mistaken for the registered NID '{other}'"),
+            );
+        }
+    }
+}
+
+/// The entries of a shipped list: whitespace-separated, `#` comments.
+fn list(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+}
+
+/// A NID with look-alike characters folded together (`0`/`o`, `1`/`l`/`i`,
+/// `5`/`s`, `rn`/`m`, `vv`/`w`) and hyphens dropped: two NIDs with the
+/// same skeleton are easily mistaken for each other.
+fn confusable_skeleton(nid: &str) -> String {
+    let folded: String = nid
+        .chars()
+        .filter(|c| *c != '-')
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | 'i' => 'l',
+            '5' => 's',
+            '8' => 'b',
+            c => c,
+        })
+        .collect();
+    folded.replace("rn", "m").replace("vv", "w")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confusable_skeletons() {
+        assert_eq!(confusable_skeleton("rnods"), confusable_skeleton("mods"));
+        assert_eq!(confusable_skeleton("is0"), confusable_skeleton("lso"));
+        assert_eq!(confusable_skeleton("x-m"), confusable_skeleton("xm"));
+        assert_ne!(confusable_skeleton("isbn"), confusable_skeleton("issn"));
+    }
+
+    #[test]
+    fn shipped_lists_parse() {
+        assert_eq!(list(ISO_3166_ALPHA3).count(), 249);
+        assert!(list(ISO_3166_ALPHA3).all(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())));
+        assert!(list(URI_SCHEMES).any(|s| s == "http"));
+        assert!(list(URI_SCHEMES).all(|s| s == s.to_ascii_lowercase()));
+    }
+}

@@ -1,0 +1,128 @@
+//! `urnreg lint`: one vector per rule (`tests/data/lint/cases.toml`), each
+//! a change to a registration that otherwise lints clean.
+
+use urnreg::lint::{RULES, lint};
+use urnreg::registry::{RegistrationFile, Store};
+
+use crate::util::{code, stdout, urnreg};
+
+const BASE: &str = include_str!("data/registrations/formal.toml");
+
+#[derive(serde::Deserialize)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    rule: String,
+    severity: String,
+    field: String,
+    #[serde(default)]
+    set: toml::Table,
+    #[serde(default)]
+    unset: Vec<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let cases: Cases = toml::from_str(include_str!("data/lint/cases.toml")).expect("lint vectors parse");
+    cases.case
+}
+
+fn apply(case: &Case) -> RegistrationFile {
+    let mut table: toml::Table = toml::from_str(BASE).unwrap();
+    for key in &case.unset {
+        table.remove(key);
+    }
+    for (k, v) in &case.set {
+        table.insert(k.clone(), v.clone());
+    }
+    RegistrationFile::from_toml(&toml::to_string(&table).unwrap()).expect("vector is a registration file")
+}
+
+#[test]
+fn the_base_registration_lints_clean() {
+    let ctx = Store::open_embedded().unwrap().lint_context().unwrap();
+    let file = RegistrationFile::from_toml(BASE).unwrap();
+    assert_eq!(lint(&file, &ctx), vec![]);
+}
+
+#[test]
+fn each_rule_fires_on_its_vector() {
+    let ctx = Store::open_embedded().unwrap().lint_context().unwrap();
+    for case in cases() {
+        let findings = lint(&apply(&case), &ctx);
+        let hit = findings
+            .iter()
+            .find(|f| f.rule == case.rule && f.field == case.field);
+        let Some(hit) = hit else {
+            panic!("{} on {}: not found in {findings:#?}", case.rule, case.field);
+        };
+        let severity = serde_json::to_value(hit.severity).unwrap();
+        assert_eq!(severity, case.severity.as_str(), "{}", case.rule);
+        assert!(
+            hit.section.contains("RFC") || hit.section.contains("draft"),
+            "{}: cites no section",
+            case.rule
+        );
+    }
+}
+
+#[test]
+fn every_rule_has_a_vector() {
+    let cases = cases();
+    for rule in RULES {
+        assert!(
+            cases.iter().any(|c| c.rule == *rule),
+            "no vector for lint rule '{rule}'"
+        );
+    }
+    for case in &cases {
+        assert!(
+            RULES.contains(&case.rule.as_str()),
+            "unknown rule '{}'",
+            case.rule
+        );
+    }
+}
+
+#[test]
+fn cli_exit_codes_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.toml");
+    std::fs::write(&path, BASE.replace("acme-parts", "mailto")).unwrap();
+    let p = path.to_str().unwrap();
+    // Warnings only: exit 0.
+    let out = urnreg(&["lint", p, "--format", "json"], b"");
+    assert_eq!(code(&out), 0);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["warnings"], 1);
+    assert_eq!(report["findings"][0]["rule"], "nid-uri-scheme");
+    assert_eq!(report["findings"][0]["section"], "RFC 8141 section 5.1");
+    // Errors: exit 1.
+    std::fs::write(&path, BASE.replace("acme-parts", "x-parts")).unwrap();
+    let out = urnreg(&["lint", p], b"");
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("error[nid-experimental] nid:"),
+        "{}",
+        stdout(&out)
+    );
+    // Broken TOML: exit 2 with the TOML error.
+    std::fs::write(&path, "kind = \"formal\"\nnid = \n").unwrap();
+    let out = urnreg(&["lint", p], b"");
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn request_refuses_what_lint_calls_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("r.db"), "tester").unwrap();
+    let bad = apply(&cases().into_iter().find(|c| c.rule == "syntax-abnf").unwrap());
+    let err = store.request(&bad, None, "tester").unwrap_err().to_string();
+    assert!(err.contains("syntax"), "{err}");
+    // Warnings do not stop a request.
+    let warned = apply(&cases().into_iter().find(|c| c.rule == "nid-uri-scheme").unwrap());
+    store.request(&warned, None, "tester").unwrap();
+}
