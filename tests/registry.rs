@@ -354,6 +354,20 @@ fn migrating_from_every_older_schema_version() {
             2,
             "audit log works from {start}"
         );
+        // Migration 4: a snapshot gives the shipped records back, whatever
+        // version the database started at.
+        let snapshot = store.snapshot().unwrap();
+        let fresh = Store::open_embedded().unwrap().snapshot().unwrap();
+        let shipped: Vec<_> = snapshot
+            .records
+            .iter()
+            .filter(|r| r.nid != "acme-parts")
+            .collect();
+        assert_eq!(
+            shipped,
+            fresh.records.iter().collect::<Vec<_>>(),
+            "snapshot from {start}"
+        );
         let ok: String = store
             .connection()
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))

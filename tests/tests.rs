@@ -26,3 +26,6 @@ mod templates;
 
 /// `urnreg lint`: one vector per rule.
 mod lint;
+
+/// Registry snapshots: export, import, round trips, refusals.
+mod snapshot_files;

@@ -11,6 +11,7 @@ mod normalize;
 mod ns;
 mod parse;
 mod report;
+mod snapshot;
 mod template;
 
 use std::io::{self, Write};
@@ -76,6 +77,10 @@ enum Command {
     /// Registration templates: new, render, import.
     #[command(subcommand)]
     Template(template::TemplateCommand),
+    /// Write the whole registry as a snapshot directory (with SHA256SUMS).
+    Export(snapshot::ExportArgs),
+    /// Load a snapshot: validated first, applied in one transaction.
+    Import(snapshot::ImportArgs),
 }
 
 /// The grammar options shared by every command that parses URNs.
@@ -174,6 +179,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ns(cmd) => ns::run(cmd, &cli.db, cli.format),
         Command::Lint(args) => lint::run(args, &cli.db, cli.format),
         Command::Template(cmd) => template::run(cmd, &cli.db, cli.format),
+        Command::Export(args) => snapshot::export(args, &cli.db, cli.format),
+        Command::Import(args) => snapshot::import(args, &cli.db, cli.format),
     }
 }
 

@@ -89,6 +89,71 @@ pub struct RecordFile {
     /// citing its source. Not part of the IANA record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<crate::rules::RulesFile>,
+    /// `withdrawn` when the namespace is withdrawn; absent when registered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Versions filed through urnreg (requests, revisions and their
+    /// reviews), oldest first. Absent in the shipped registry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filed: Vec<FiledVersion>,
+}
+
+/// A version of a registration filed through urnreg (RFC 8141 section 6),
+/// with its review state, as a snapshot holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FiledVersion {
+    /// Formal or informal.
+    pub kind: Kind,
+    /// The NID (none for an informal request not yet approved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nid: Option<String>,
+    /// The version number.
+    pub version: i64,
+    /// `submitted`, `changes-requested`, `approved` or `rejected`.
+    pub status: String,
+    /// Appendix A "Date".
+    pub date: String,
+    /// Where it was filed from, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// When it was filed (UTC).
+    pub submitted_at: String,
+    /// When it was decided (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_at: Option<String>,
+    /// The template fields (NID, version and date are above).
+    pub fields: TemplateFields,
+    /// Its namespace-specific rules, if it brought any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<crate::rules::RulesFile>,
+    /// The expert's decisions on it, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reviews: Vec<ReviewEntry>,
+}
+
+/// One expert decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewEntry {
+    /// `approve`, `reject` or `ask-changes`.
+    pub decision: String,
+    /// The note to the registrant.
+    pub note: String,
+    /// Who decided.
+    pub actor: String,
+    /// When (UTC).
+    pub at: String,
+}
+
+/// `registry/_requests.toml` in a snapshot: filed versions that belong to
+/// no registered namespace (pending or refused requests).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestsFile {
+    /// The requests, oldest first.
+    #[serde(default, rename = "request")]
+    pub requests: Vec<FiledVersion>,
 }
 
 /// An IANA `<xref type=".." data="..">text</xref>`.

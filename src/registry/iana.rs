@@ -248,6 +248,8 @@ pub fn read_registry(xml: &str) -> Result<(RegistryFile, Vec<RecordFile>), XmlEr
                     .collect(),
                 registration: None,
                 referenced: Vec::new(),
+                status: None,
+                filed: Vec::new(),
                 rules: None,
             });
         }

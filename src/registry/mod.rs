@@ -30,10 +30,12 @@ impl Kind {
 pub mod clock;
 mod error;
 pub mod registration;
+mod snapshot;
 mod store;
 
 pub use error::{Error, Problem, Result};
 pub use registration::RegistrationFile;
+pub use snapshot::{ImportPlan, SNAPSHOT_SCHEMA, Snapshot};
 pub use store::{
     AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
     Outcome, Store, Version,

@@ -29,7 +29,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The registry database.
 pub struct Store {
-    conn: Connection,
+    pub(super) conn: Connection,
 }
 
 /// An expert's decision (RFC 8141 section 6).
@@ -188,7 +188,7 @@ fn kind_from_str(s: &str) -> Kind {
 }
 
 /// The number of an informal NID (`urn-12` -> 12).
-fn informal_number(nid: &str) -> Option<i64> {
+pub(super) fn informal_number(nid: &str) -> Option<i64> {
     let digits = nid
         .get(..4)
         .filter(|p| p.eq_ignore_ascii_case("urn-"))
@@ -277,7 +277,7 @@ impl Store {
         &self.conn
     }
 
-    fn write(&mut self) -> Result<Transaction<'_>> {
+    pub(super) fn write(&mut self) -> Result<Transaction<'_>> {
         Ok(self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?)
@@ -709,12 +709,17 @@ fn migrate(conn: &mut Connection, actor: &str, target: usize) -> Result<()> {
     if found < 3 && target >= 3 {
         fill_shipped_rules(&tx)?;
     }
+    // Migration 4 keeps what a snapshot needs to give the shipped registry
+    // back: the full records and the registry's metadata.
+    if found < 4 && target >= 4 {
+        fill_snapshot_sources(&tx)?;
+    }
     tx.commit()?;
     Ok(())
 }
 
 /// The shipped records, parsed.
-fn embedded_records() -> Result<Vec<RecordFile>> {
+pub(super) fn embedded_records() -> Result<Vec<RecordFile>> {
     EMBEDDED
         .iter()
         .filter(|(name, _)| *name != REGISTRY_FILE)
@@ -722,6 +727,37 @@ fn embedded_records() -> Result<Vec<RecordFile>> {
             toml::from_str(text).map_err(|e| Error::Data(format!("embedded registry/{name}: {e}")))
         })
         .collect()
+}
+
+/// The shipped record as stored in `namespaces.iana`: without its rules,
+/// status and filed versions, which live in their own columns and tables.
+pub(super) fn iana_json(record: &RecordFile) -> Result<String> {
+    let mut bare = record.clone();
+    bare.rules = None;
+    bare.status = None;
+    bare.filed.clear();
+    serde_json::to_string(&bare).map_err(|e| Error::Data(e.to_string()))
+}
+
+/// Fills `namespaces.iana` of the shipped namespaces and `registry_meta`.
+fn fill_snapshot_sources(tx: &Transaction<'_>) -> Result<()> {
+    for record in embedded_records()? {
+        tx.execute(
+            "UPDATE namespaces SET iana = ?1 WHERE nid = ?2 AND iana IS NULL",
+            params![iana_json(&record)?, record.nid],
+        )?;
+    }
+    let meta = EMBEDDED
+        .iter()
+        .find(|(name, _)| *name == REGISTRY_FILE)
+        .ok_or_else(|| Error::Data(format!("no embedded {REGISTRY_FILE}")))?;
+    let meta: super::data::RegistryFile =
+        toml::from_str(meta.1).map_err(|e| Error::Data(format!("embedded {REGISTRY_FILE}: {e}")))?;
+    tx.execute(
+        "INSERT OR IGNORE INTO registry_meta (id, body) VALUES (1, ?1)",
+        [serde_json::to_string(&meta).map_err(|e| Error::Data(e.to_string()))?],
+    )?;
+    Ok(())
 }
 
 /// Sets the rules of shipped namespaces that have none yet.
@@ -765,7 +801,7 @@ fn seed(tx: &Transaction<'_>, actor: &str, schema: usize) -> Result<()> {
     Ok(())
 }
 
-fn seed_record(tx: &Transaction<'_>, record: &RecordFile) -> Result<()> {
+pub(super) fn seed_record(tx: &Transaction<'_>, record: &RecordFile) -> Result<()> {
     let facts = serde_json::json!({
         "template": record.template,
         "references": record.references,
@@ -787,6 +823,20 @@ fn seed_record(tx: &Transaction<'_>, record: &RecordFile) -> Result<()> {
             facts.to_string()
         ],
     )?;
+    // Migration 4 keeps the whole shipped record, for snapshots.
+    let has_iana: bool = tx
+        .query_row(
+            "SELECT count(*) FROM pragma_table_info('namespaces') WHERE name = 'iana'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)?;
+    if has_iana {
+        tx.execute(
+            "UPDATE namespaces SET iana = ?1 WHERE nid = ?2",
+            params![iana_json(record)?, record.nid],
+        )?;
+    }
     let Some(reg) = &record.registration else {
         return Ok(());
     };
@@ -966,7 +1016,7 @@ fn insert_registration(
     Ok(id)
 }
 
-fn audit(
+pub(super) fn audit(
     tx: &Transaction<'_>,
     actor: &str,
     action: &str,

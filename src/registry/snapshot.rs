@@ -1,0 +1,559 @@
+//! The whole registry as one value ([`Snapshot`]), read out of the
+//! database and written back into it in one transaction.
+//!
+//! A snapshot holds what `registry/` holds (the registry's metadata and
+//! one record per namespace, with its rules in force) plus what was filed
+//! here: every version requested through urnreg with its review state.
+//! The audit log is the database's own history and is not part of it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+
+use super::Kind;
+use super::data::{FiledVersion, RecordFile, RegistryFile, ReviewEntry};
+use super::error::{Error, Problem, Result};
+use super::store::{Store, audit, iana_json, informal_number, seed_record};
+use crate::rules::RulesFile;
+use crate::template::{FIELDS, TemplateFields};
+
+/// The version of the snapshot format (the JSON `schema` key).
+pub const SNAPSHOT_SCHEMA: u32 = 1;
+
+/// The registry as a value: what every export writes and every import reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    /// `_registry.toml`.
+    pub registry: RegistryFile,
+    /// One record per namespace, sorted by lower-case NID.
+    pub records: Vec<RecordFile>,
+    /// Filed versions that belong to no registered namespace.
+    pub requests: Vec<FiledVersion>,
+}
+
+/// What importing a snapshot changes, by NID.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ImportPlan {
+    /// NIDs the snapshot adds.
+    pub added: Vec<String>,
+    /// NIDs the snapshot changes (record, rules, status or versions), with
+    /// what changes.
+    pub changed: Vec<(String, Vec<String>)>,
+    /// NIDs the database has and the snapshot does not.
+    pub removed: Vec<String>,
+    /// Requests (not yet registered NIDs) before and after.
+    pub requests: (usize, usize),
+    /// Whether it would change or drop something the database holds (needs
+    /// `--replace`).
+    pub conflicts: bool,
+    /// Whether it was applied.
+    pub applied: bool,
+}
+
+impl Snapshot {
+    /// Checks everything before anything is written: NIDs (syntax, unique,
+    /// kind matching the form), every rule compiles and passes its
+    /// examples, every filed version is well formed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] listing every problem.
+    pub fn validate(&self) -> Result<()> {
+        let mut problems = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut problem = |field: String, message: String| problems.push(Problem { field, message });
+        for record in &self.records {
+            let nid = &record.nid;
+            let probe = format!("urn:{nid}:x");
+            let parsed = crate::urn::Urn::parse(&probe).map(|u| u.nid() == nid);
+            if parsed != Ok(true) {
+                problem(nid.clone(), "not a valid NID (RFC 8141 section 2)".into());
+                continue;
+            }
+            if !seen.insert(nid.to_ascii_lowercase()) {
+                problem(nid.clone(), "appears twice (NIDs are case-insensitive)".into());
+            }
+            let informal = informal_number(nid).is_some();
+            if informal != (record.kind == Kind::Informal) {
+                problem(
+                    nid.clone(),
+                    format!(
+                        "kind '{}' does not match the NID (informal NIDs are urn-N, RFC 8141 section 5.2)",
+                        record.kind.as_str()
+                    ),
+                );
+            }
+            if let Some(status) = record.status.as_deref().filter(|s| *s != "withdrawn") {
+                problem(
+                    nid.clone(),
+                    format!("status '{status}': expected 'withdrawn' or none"),
+                );
+            }
+            if let Some(rules) = &record.rules {
+                if let Err(e) = rules.compile(nid) {
+                    problem(format!("{nid}.rules"), e.to_string());
+                }
+            }
+            for v in &record.filed {
+                filed_problems(v, Some(nid), &mut problem);
+            }
+        }
+        for v in &self.requests {
+            filed_problems(v, None, &mut problem);
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Invalid(problems))
+        }
+    }
+
+    /// The records by lower-case NID.
+    fn by_nid(&self) -> BTreeMap<String, &RecordFile> {
+        self.records
+            .iter()
+            .map(|r| (r.nid.to_ascii_lowercase(), r))
+            .collect()
+    }
+}
+
+fn filed_problems(v: &FiledVersion, owner: Option<&str>, problem: &mut impl FnMut(String, String)) {
+    let at = format!(
+        "{} version {}",
+        v.nid.as_deref().or(owner).unwrap_or("informal request"),
+        v.version
+    );
+    if v.version < 1 {
+        problem(at.clone(), "a version is 1 or more (RFC 8141 section 6)".into());
+    }
+    if !["submitted", "changes-requested", "approved", "rejected"].contains(&v.status.as_str()) {
+        problem(at.clone(), format!("unknown status '{}'", v.status));
+    }
+    if let (Some(owner), Some(nid)) = (owner, v.nid.as_deref()) {
+        if !owner.eq_ignore_ascii_case(nid) {
+            problem(at.clone(), format!("filed under '{owner}' but names '{nid}'"));
+        }
+    }
+    for r in &v.reviews {
+        if !["approve", "reject", "ask-changes"].contains(&r.decision.as_str()) {
+            problem(at.clone(), format!("unknown review decision '{}'", r.decision));
+        }
+    }
+    if let Some(rules) = &v.rules {
+        if let Err(e) = rules.compile(v.nid.as_deref().or(owner).unwrap_or("urn-0")) {
+            problem(format!("{at} rules"), e.to_string());
+        }
+    }
+}
+
+impl Store {
+    /// The whole registry as a snapshot, sorted, with no timestamps but the
+    /// registry's own.
+    ///
+    /// # Errors
+    ///
+    /// The SQLite error, or [`Error::Data`] for a stored value that does
+    /// not parse.
+    pub fn snapshot(&self) -> Result<Snapshot> {
+        read_snapshot(&self.conn)
+    }
+
+    /// Imports `snapshot`: validates it, compares it with the database,
+    /// and unless `dry_run`, makes the database hold exactly the snapshot,
+    /// in one transaction. Changing or dropping anything the database
+    /// holds needs `replace`. The audit log is kept, with an `import` entry.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] for a snapshot that does not validate,
+    /// [`Error::State`] for conflicts without `replace`; the database is
+    /// untouched in both cases.
+    pub fn import_snapshot(
+        &mut self,
+        snapshot: &Snapshot,
+        replace: bool,
+        dry_run: bool,
+        actor: &str,
+    ) -> Result<ImportPlan> {
+        snapshot.validate()?;
+        let tx = self.write()?;
+        let current = read_snapshot(&tx)?;
+        let mut plan = compare(&current, snapshot);
+        if dry_run {
+            return Ok(plan);
+        }
+        if plan.conflicts && !replace {
+            return Err(Error::State(format!(
+                "the snapshot would change {} and remove {} namespace(s) the database holds; \
+                 see --dry-run, and pass --replace to make the database equal to the snapshot",
+                plan.changed.len(),
+                plan.removed.len()
+            )));
+        }
+        write_snapshot(&tx, snapshot)?;
+        audit(
+            &tx,
+            actor,
+            "import",
+            None,
+            None,
+            &format!(
+                "{} namespaces: {} added, {} changed, {} removed",
+                snapshot.records.len(),
+                plan.added.len(),
+                plan.changed.len(),
+                plan.removed.len()
+            ),
+        )?;
+        tx.commit()?;
+        plan.applied = true;
+        Ok(plan)
+    }
+}
+
+fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
+    let (old, new) = (current.by_nid(), incoming.by_nid());
+    let mut plan = ImportPlan {
+        requests: (current.requests.len(), incoming.requests.len()),
+        ..ImportPlan::default()
+    };
+    for (key, record) in &new {
+        match old.get(key) {
+            None => plan.added.push(record.nid.clone()),
+            Some(before) if before != record => {
+                let mut what = Vec::new();
+                let (mut a, mut b) = ((*before).clone(), (*record).clone());
+                if a.rules != b.rules {
+                    what.push("rules".to_string());
+                }
+                if a.status != b.status {
+                    what.push(format!("status {:?} -> {:?}", a.status, b.status));
+                }
+                let versions = |r: &RecordFile| -> Vec<String> {
+                    r.filed
+                        .iter()
+                        .map(|v| format!("v{} {}", v.version, v.status))
+                        .collect()
+                };
+                if a.filed != b.filed {
+                    what.push(format!(
+                        "filed versions [{}] -> [{}]",
+                        versions(&a).join(", "),
+                        versions(&b).join(", ")
+                    ));
+                }
+                for r in [&mut a, &mut b] {
+                    r.rules = None;
+                    r.status = None;
+                    r.filed.clear();
+                }
+                if a != b {
+                    what.push("registry record".to_string());
+                }
+                plan.changed.push((record.nid.clone(), what));
+            }
+            Some(_) => {}
+        }
+    }
+    plan.removed = old
+        .iter()
+        .filter(|(k, _)| !new.contains_key(*k))
+        .map(|(_, r)| r.nid.clone())
+        .collect();
+    // Changing or dropping what is held is a conflict; adding is not, and
+    // neither is a namespace that only gains versions.
+    let only_gains = plan.changed.iter().all(|(nid, _)| {
+        let (a, b) = (old[&nid.to_ascii_lowercase()], new[&nid.to_ascii_lowercase()]);
+        let mut a2 = a.clone();
+        let mut b2 = b.clone();
+        a2.filed.clear();
+        b2.filed.clear();
+        a2 == b2 && b.filed.starts_with(&a.filed)
+    });
+    let requests_kept = incoming.requests.starts_with(&current.requests);
+    plan.conflicts = !plan.removed.is_empty() || !only_gains || !requests_kept;
+    plan
+}
+
+fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
+    let meta: Option<String> = conn
+        .query_row("SELECT body FROM registry_meta WHERE id = 1", [], |r| r.get(0))
+        .optional()?;
+    let registry: RegistryFile = serde_json::from_str(
+        &meta.ok_or_else(|| Error::Data("the database has no registry metadata".into()))?,
+    )
+    .map_err(|e| Error::Data(format!("registry metadata: {e}")))?;
+    let mut stmt = conn.prepare(
+        "SELECT nid, kind, status, date, updated, iana, rules FROM namespaces ORDER BY lower(nid)",
+    )?;
+    type Row = (
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut filed = filed_versions(conn)?;
+    let mut records = Vec::with_capacity(rows.len());
+    for (nid, kind, status, date, updated, iana, rules) in rows {
+        let mut record: RecordFile = match iana {
+            Some(json) => serde_json::from_str(&json)
+                .map_err(|e| Error::Data(format!("stored record of {nid}: {e}")))?,
+            None => RecordFile {
+                nid: nid.clone(),
+                kind: Kind::Formal,
+                date: None,
+                updated: None,
+                template: None,
+                references: Vec::new(),
+                contacts: Vec::new(),
+                registration: None,
+                referenced: Vec::new(),
+                rules: None,
+                status: None,
+                filed: Vec::new(),
+            },
+        };
+        record.nid = nid.clone();
+        record.kind = if kind == "informal" {
+            Kind::Informal
+        } else {
+            Kind::Formal
+        };
+        record.date = date;
+        record.updated = updated;
+        record.status = (status != "registered").then_some(status);
+        record.rules = rules
+            .map(|body| toml::from_str::<RulesFile>(&body))
+            .transpose()
+            .map_err(|e| Error::Data(format!("stored rules of {nid}: {e}")))?;
+        record.filed = filed.remove(&nid.to_ascii_lowercase()).unwrap_or_default();
+        records.push(record);
+    }
+    let requests = filed.into_values().flatten().collect();
+    Ok(Snapshot {
+        registry,
+        records,
+        requests,
+    })
+}
+
+/// Versions filed here (not the shipped texts), grouped by lower-case NID
+/// (`""` for informal requests without one), oldest first.
+fn filed_versions(conn: &rusqlite::Connection) -> Result<BTreeMap<String, Vec<FiledVersion>>> {
+    let mut stmt = conn.prepare(
+        "SELECT r.id, r.nid, r.kind, r.version, r.status, r.date, r.source, r.submitted_at, r.decided_at,
+                r.registrant, r.purpose, r.syntax, r.assignment, r.security_and_privacy, r.interoperability,
+                r.resolution, r.documentation, r.additional_information, r.revision_information,
+                r.legacy_fields, ru.body
+         FROM registrations r LEFT JOIN rules ru ON ru.registration_id = r.id
+         WHERE r.source_text IS NULL
+         ORDER BY r.id",
+    )?;
+    let mut reviews =
+        conn.prepare("SELECT decision, note, actor, at FROM reviews WHERE registration_id = ?1 ORDER BY id")?;
+    let mut out: BTreeMap<String, Vec<FiledVersion>> = BTreeMap::new();
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let nid: Option<String> = r.get(1)?;
+        let legacy: String = r.get(19)?;
+        let mut fields: TemplateFields =
+            serde_json::from_str(&legacy).map_err(|e| Error::Data(format!("registration {id}: {e}")))?;
+        for (i, key) in [
+            "registrant",
+            "purpose",
+            "syntax",
+            "assignment",
+            "security_and_privacy",
+            "interoperability",
+            "resolution",
+            "documentation",
+            "additional_information",
+            "revision_information",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let text: String = r.get(9 + i)?;
+            *fields.get_mut(key).expect("known field") = (!text.is_empty()).then_some(text);
+        }
+        let rules: Option<String> = r.get(20)?;
+        let rules = rules
+            .map(|b| toml::from_str::<RulesFile>(&b))
+            .transpose()
+            .map_err(|e| Error::Data(format!("registration {id} rules: {e}")))?;
+        let kind: String = r.get(2)?;
+        let version = FiledVersion {
+            kind: if kind == "informal" {
+                Kind::Informal
+            } else {
+                Kind::Formal
+            },
+            nid: nid.clone(),
+            version: r.get(3)?,
+            status: r.get(4)?,
+            date: r.get(5)?,
+            source: r.get(6)?,
+            submitted_at: r.get(7)?,
+            decided_at: r.get(8)?,
+            fields,
+            rules,
+            reviews: reviews
+                .query_map([id], |x| {
+                    Ok(ReviewEntry {
+                        decision: x.get(0)?,
+                        note: x.get(1)?,
+                        actor: x.get(2)?,
+                        at: x.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?,
+        };
+        out.entry(nid.map(|n| n.to_ascii_lowercase()).unwrap_or_default())
+            .or_default()
+            .push(version);
+    }
+    // Requests for NIDs that are not registered stay requests: the caller
+    // takes the registered ones out by NID.
+    Ok(out)
+}
+
+fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
+    tx.execute_batch(
+        "DELETE FROM reviews; DELETE FROM rules; UPDATE audit_log SET registration_id = NULL;
+         DELETE FROM registrations; DELETE FROM namespaces; DELETE FROM registry_meta;",
+    )?;
+    tx.execute(
+        "INSERT INTO registry_meta (id, body) VALUES (1, ?1)",
+        [serde_json::to_string(&snapshot.registry).map_err(|e| Error::Data(e.to_string()))?],
+    )?;
+    let mut highest_informal = 0;
+    for record in &snapshot.records {
+        highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
+        let shipped = record.registration.is_some()
+            || record.template.is_some()
+            || !record.references.is_empty()
+            || !record.contacts.is_empty()
+            || !record.referenced.is_empty();
+        seed_record(tx, record)?;
+        if !shipped {
+            tx.execute("UPDATE namespaces SET iana = NULL WHERE nid = ?1", [&record.nid])?;
+        } else {
+            tx.execute(
+                "UPDATE namespaces SET iana = ?1 WHERE nid = ?2",
+                params![iana_json(record)?, record.nid],
+            )?;
+        }
+        let rules = record
+            .rules
+            .as_ref()
+            .map(toml::to_string)
+            .transpose()
+            .map_err(|e| Error::Data(format!("rules of {}: {e}", record.nid)))?;
+        tx.execute(
+            "UPDATE namespaces SET status = ?1, rules = ?2 WHERE nid = ?3",
+            params![
+                record.status.as_deref().unwrap_or("registered"),
+                rules,
+                record.nid
+            ],
+        )?;
+        for v in &record.filed {
+            insert_filed(tx, v)?;
+        }
+        // The version in force: the highest approved one filed here, else
+        // the shipped text's.
+        if let Some(v) = record
+            .filed
+            .iter()
+            .filter(|v| v.status == "approved")
+            .map(|v| v.version)
+            .max()
+        {
+            tx.execute(
+                "UPDATE namespaces SET current_version = max(coalesce(current_version, 0), ?1) WHERE nid = ?2",
+                params![v, record.nid],
+            )?;
+        }
+    }
+    for v in &snapshot.requests {
+        insert_filed(tx, v)?;
+    }
+    // Never hand out an informal number again (RFC 8141 section 5.2).
+    tx.execute(
+        "UPDATE informal_sequence SET last = max(last, ?1)",
+        [highest_informal],
+    )?;
+    Ok(())
+}
+
+fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
+    let f = &v.fields;
+    let text = |key: &str| f.get(key).cloned().flatten().unwrap_or_default();
+    let mut legacy = TemplateFields::default();
+    for (key, _, appendix_a) in FIELDS {
+        if !appendix_a {
+            *legacy.get_mut(key).expect("known field") = f.get(key).cloned().flatten();
+        }
+    }
+    tx.execute(
+        "INSERT INTO registrations (nid, kind, version, status, date, registrant, purpose, syntax, assignment,
+             security_and_privacy, interoperability, resolution, documentation, additional_information,
+             revision_information, legacy_fields, source, submitted_at, decided_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+        params![
+            v.nid,
+            v.kind.as_str(),
+            v.version,
+            v.status,
+            v.date,
+            text("registrant"),
+            text("purpose"),
+            text("syntax"),
+            text("assignment"),
+            text("security_and_privacy"),
+            text("interoperability"),
+            text("resolution"),
+            text("documentation"),
+            text("additional_information"),
+            text("revision_information"),
+            serde_json::to_string(&legacy).map_err(|e| Error::Data(e.to_string()))?,
+            v.source,
+            v.submitted_at,
+            v.decided_at,
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    if let Some(rules) = &v.rules {
+        let body = toml::to_string(rules).map_err(|e| Error::Data(format!("rules: {e}")))?;
+        tx.execute(
+            "INSERT INTO rules (registration_id, body) VALUES (?1, ?2)",
+            params![id, body],
+        )?;
+    }
+    for r in &v.reviews {
+        tx.execute(
+            "INSERT INTO reviews (registration_id, decision, note, actor, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, r.decision, r.note, r.actor, r.at],
+        )?;
+    }
+    Ok(())
+}
