@@ -33,6 +33,50 @@ pub enum ExportFormat {
     Toml,
     /// One JSON file, `registry.json`.
     Json,
+    /// The IANA registry format, `urn-namespaces.xml` (registry facts only:
+    /// no registration texts, rules or filed versions).
+    Xml,
+}
+
+/// The file of an `xml` snapshot.
+pub const XML_FILE: &str = "urn-namespaces.xml";
+
+/// A snapshot as read, and whether it holds only what the IANA XML can
+/// hold (then an import keeps the texts, rules and versions it lacks).
+#[derive(Debug)]
+pub struct Loaded {
+    /// The snapshot.
+    pub snapshot: Snapshot,
+    /// True for an `xml` snapshot.
+    pub iana_facts_only: bool,
+}
+
+impl Loaded {
+    /// For an IANA-facts-only snapshot, takes what it cannot hold
+    /// (registration texts, referenced texts, rules, status, filed
+    /// versions, requests) from `current`, so that importing it changes
+    /// only registry facts.
+    pub fn complete_from(&mut self, current: &Snapshot) {
+        if !self.iana_facts_only {
+            return;
+        }
+        let held: BTreeMap<String, &RecordFile> = current
+            .records
+            .iter()
+            .map(|r| (r.nid.to_ascii_lowercase(), r))
+            .collect();
+        for record in &mut self.snapshot.records {
+            if let Some(old) = held.get(&record.nid.to_ascii_lowercase()) {
+                record.registration = old.registration.clone();
+                record.referenced = old.referenced.clone();
+                record.rules = old.rules.clone();
+                record.status = old.status.clone();
+                record.filed = old.filed.clone();
+            }
+        }
+        self.snapshot.records.sort_by_key(|r| r.nid.to_ascii_lowercase());
+        self.snapshot.requests = current.requests.clone();
+    }
 }
 
 /// A snapshot file problem: unreadable, malformed, or failing its checksum.
@@ -104,6 +148,10 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
             let mut text = serde_json::to_vec_pretty(&doc).map_err(|e| SnapshotError(e.to_string()))?;
             text.push(b'\n');
             files.insert(JSON_FILE.to_string(), text);
+        }
+        ExportFormat::Xml => {
+            let xml = crate::registry::iana::write_registry(&snapshot.registry, &snapshot.records);
+            files.insert(XML_FILE.to_string(), xml.into_bytes());
         }
     }
     Ok(files)
@@ -224,7 +272,7 @@ fn write_dir(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
 /// Reads a snapshot: a directory (`toml` or `json` layout) or a
 /// `registry.json` file. Checksums in a `SHA256SUMS` beside it are
 /// verified first, and every file of the snapshot must be listed there.
-pub fn read(path: &Path) -> Result<Snapshot> {
+pub fn read(path: &Path) -> Result<Loaded> {
     let (dir, only) = if path.is_dir() {
         (path.to_path_buf(), None)
     } else if path.is_file() {
@@ -238,13 +286,35 @@ pub fn read(path: &Path) -> Result<Snapshot> {
     };
     let files = read_files(&dir, only.as_deref())?;
     verify(&dir, &files, only.is_none())?;
-    if let Some(json) = files
-        .get(JSON_FILE)
-        .or_else(|| only.as_ref().and_then(|o| files.get(o)))
-    {
-        return parse_json(json);
+    let single = only.as_ref().and_then(|o| files.get(o).map(|b| (o.as_str(), b)));
+    let xml = files.get(XML_FILE).map(|b| (XML_FILE, b));
+    if let Some((name, bytes)) = xml.or(single.filter(|(n, _)| n.ends_with(".xml"))) {
+        let text = String::from_utf8(bytes.clone()).map_err(|e| {
+            SnapshotError(format!(
+                "{name}: not UTF-8 (byte {})",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        let (registry, mut records) =
+            crate::registry::iana::read_registry(&text).map_err(|e| SnapshotError(format!("{name}: {e}")))?;
+        records.sort_by_key(|r| r.nid.to_ascii_lowercase());
+        return Ok(Loaded {
+            snapshot: Snapshot {
+                registry,
+                records,
+                requests: Vec::new(),
+            },
+            iana_facts_only: true,
+        });
     }
-    parse_toml_dir(&files)
+    let snapshot = match files.get(JSON_FILE).or(single.map(|(_, b)| b)) {
+        Some(json) => parse_json(json)?,
+        None => parse_toml_dir(&files)?,
+    };
+    Ok(Loaded {
+        snapshot,
+        iana_facts_only: false,
+    })
 }
 
 /// The snapshot files in `dir` (`*.toml`, `*.json`), or just `only`.
@@ -259,7 +329,7 @@ fn read_files(dir: &Path, only: Option<&str>) -> Result<BTreeMap<String, Vec<u8>
     for entry in fs::read_dir(dir).map_err(|e| io(dir, e))? {
         let entry = entry.map_err(|e| io(dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".toml") || name.ends_with(".json") {
+        if name.ends_with(".toml") || name.ends_with(".json") || name.ends_with(".xml") {
             let path = entry.path();
             files.insert(name, fs::read(&path).map_err(|e| io(&path, e))?);
         }

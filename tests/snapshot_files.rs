@@ -329,3 +329,48 @@ fn export_refuses_a_non_empty_directory_without_force_and_leaves_no_temporaries(
     let out = run(&db, &["export", "--format", "jsonl", "--out", "x"]);
     assert_eq!(code(&out), 2);
 }
+
+#[test]
+fn xml_export_gives_back_the_iana_records_field_for_field() {
+    use urnreg::registry::iana::read_registry;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("xml");
+    export(&dir.path().join("new.db"), "xml", &out);
+    let exported = fs::read_to_string(out.join("urn-namespaces.xml")).unwrap();
+    let original =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/iana/urn-namespaces.xml"))
+            .unwrap();
+    let (reg_a, mut rec_a) = read_registry(&original).unwrap();
+    let (reg_b, mut rec_b) = read_registry(&exported).unwrap();
+    assert_eq!(reg_a, reg_b);
+    rec_a.sort_by_key(|r| r.nid.to_ascii_lowercase());
+    rec_b.sort_by_key(|r| r.nid.to_ascii_lowercase());
+    assert_eq!(rec_a.len(), rec_b.len());
+    for (a, b) in rec_a.iter().zip(&rec_b) {
+        assert_eq!(a, b, "{}", a.nid);
+    }
+    // Importing it into a database changes nothing the XML cannot hold:
+    // texts, rules and filed versions are kept.
+    let busy = busy_database(dir.path());
+    let before = content(&busy);
+    let busy_xml = dir.path().join("busy-xml");
+    export(&busy, "xml", &busy_xml);
+    let out_import = run(&busy, &["import", busy_xml.to_str().unwrap()]);
+    assert_eq!(code(&out_import), 0, "{}", stderr(&out_import));
+    assert!(
+        stdout(&out_import).contains("0 added, 0 changed, 0 removed"),
+        "{}",
+        stdout(&out_import)
+    );
+    assert!(content(&busy) == before);
+    // Round trip: export xml, import into a new database, export again.
+    let fresh = dir.path().join("fresh.db");
+    let o = run(
+        &fresh,
+        &["import", out.join("urn-namespaces.xml").to_str().unwrap()],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let again = dir.path().join("xml-2");
+    export(&fresh, "xml", &again);
+    assert!(files(&out) == files(&again));
+}

@@ -44,8 +44,10 @@ pub enum Format {
     Json,
     /// One JSON object per line.
     Jsonl,
-    /// TOML (a registration file).
+    /// TOML (a registration file, a snapshot).
     Toml,
+    /// The IANA registry XML (snapshots).
+    Xml,
 }
 
 #[derive(Subcommand, Debug)]

@@ -23,7 +23,8 @@ pub struct ExportArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
-    /// A snapshot directory (toml or json), or a registry.json file.
+    /// A snapshot directory (toml, json or xml), or a registry.json or
+    /// urn-namespaces.xml file.
     path: PathBuf,
     /// Print what would change, change nothing.
     #[arg(long)]
@@ -38,7 +39,8 @@ pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     let kind = match format {
         Some(Format::Toml) => ExportFormat::Toml,
         Some(Format::Json) => ExportFormat::Json,
-        _ => return Err(UsageError("'export' needs --format toml or --format json".into()).into()),
+        Some(Format::Xml) => ExportFormat::Xml,
+        _ => return Err(UsageError("'export' needs --format toml, json or xml".into()).into()),
     };
     let store = db.open_for_read()?;
     let snap = store.snapshot()?;
@@ -56,9 +58,11 @@ pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
 
 pub fn import(args: ImportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     let format = format_for(format, &[Format::Text, Format::Json], "import")?;
-    let snap = snapshot::read(&args.path)
+    let mut loaded = snapshot::read(&args.path)
         .with_context(|| format!("reading the snapshot {}", args.path.display()))?;
     let mut store = db.open_for_write()?;
+    loaded.complete_from(&store.snapshot()?);
+    let snap = loaded.snapshot;
     let plan = store
         .import_snapshot(&snap, args.replace, args.dry_run, &db.actor())
         .context("the database is unchanged")?;

@@ -264,3 +264,152 @@ pub fn read_registry(xml: &str) -> Result<(RegistryFile, Vec<RecordFile>), XmlEr
     };
     Ok((registry, records))
 }
+
+/// Escapes text for XML content and attribute values.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn write_xref(out: &mut String, x: &Xref) {
+    out.push_str(&format!(
+        "<xref type=\"{}\" data=\"{}\"",
+        xml_escape(&x.kind),
+        xml_escape(&x.data)
+    ));
+    match &x.text {
+        Some(t) => out.push_str(&format!(">{}</xref>", xml_escape(t))),
+        None => out.push_str("/>"),
+    }
+}
+
+/// Text with `[type:data]` written back as `<xref type data/>` (the
+/// inverse of how [`read_registry`] reads a `<registration_rule>`).
+fn write_text_with_xrefs(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(start) = rest.find('[') {
+        let Some(len) = rest[start..].find(']') else { break };
+        let inner = &rest[start + 1..start + len];
+        match inner.split_once(':') {
+            Some((kind, data))
+                if !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') =>
+            {
+                out.push_str(&xml_escape(&rest[..start]));
+                write_xref(
+                    out,
+                    &Xref {
+                        kind: kind.to_string(),
+                        data: data.to_string(),
+                        text: None,
+                        person: None,
+                    },
+                );
+            }
+            _ => out.push_str(&xml_escape(&rest[..=start + len])),
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(&xml_escape(rest));
+}
+
+/// Writes the registry in the IANA XML format (`urn-namespaces.xml`): the
+/// same elements and structure, so that [`read_registry`] reads back the
+/// same registry facts and records. Registration texts and urnreg's own
+/// rules have no place in that format and are left out.
+pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String {
+    let mut out = String::from("<?xml version='1.0' encoding='UTF-8'?>\n");
+    out.push_str(&format!(
+        "<registry xmlns=\"http://www.iana.org/assignments\" id=\"{}\">\n",
+        xml_escape(&registry.id)
+    ));
+    out.push_str(&format!("  <title>{}</title>\n", xml_escape(&registry.title)));
+    out.push_str(&format!(
+        "  <category>{}</category>\n",
+        xml_escape(&registry.category)
+    ));
+    out.push_str(&format!(
+        "  <updated>{}</updated>\n",
+        xml_escape(&registry.updated)
+    ));
+    for note in &registry.notes {
+        out.push_str(&format!("  <note>{}</note>\n", xml_escape(note)));
+    }
+    let mut people: BTreeMap<String, Person> = BTreeMap::new();
+    for sub in &registry.subregistries {
+        out.push_str(&format!("  <registry id=\"{}\">\n", xml_escape(&sub.id)));
+        out.push_str(&format!("    <title>{}</title>\n", xml_escape(&sub.title)));
+        for x in &sub.references {
+            out.push_str("    ");
+            write_xref(&mut out, x);
+            out.push('\n');
+        }
+        out.push_str("    <registration_rule>");
+        write_text_with_xrefs(&mut out, &sub.registration_rule);
+        out.push_str("</registration_rule>\n");
+        out.push_str(&format!("    <expert>{}</expert>\n", xml_escape(&sub.expert)));
+        for record in records.iter().filter(|r| r.kind == sub.kind) {
+            out.push_str("    <record");
+            if let Some(d) = &record.date {
+                out.push_str(&format!(" date=\"{}\"", xml_escape(d)));
+            }
+            if let Some(u) = &record.updated {
+                out.push_str(&format!(" updated=\"{}\"", xml_escape(u)));
+            }
+            out.push_str(">\n");
+            out.push_str(&format!("      <name>{}</name>\n", xml_escape(&record.nid)));
+            if let Some(t) = &record.template {
+                out.push_str("      <template>");
+                write_xref(&mut out, t);
+                out.push_str("</template>\n");
+            }
+            for x in &record.references {
+                out.push_str("      ");
+                write_xref(&mut out, x);
+                out.push('\n');
+            }
+            for x in &record.contacts {
+                out.push_str("      <contact>");
+                write_xref(&mut out, x);
+                out.push_str("</contact>\n");
+            }
+            out.push_str("    </record>\n");
+            for x in record
+                .template
+                .iter()
+                .chain(&record.references)
+                .chain(&record.contacts)
+            {
+                if let Some(p) = &x.person {
+                    people.insert(x.data.clone(), p.clone());
+                }
+            }
+        }
+        out.push_str("  </registry>\n");
+    }
+    if !people.is_empty() {
+        out.push_str("  <people>\n");
+        for (id, p) in &people {
+            out.push_str(&format!("    <person id=\"{}\">\n", xml_escape(id)));
+            out.push_str(&format!("      <name>{}</name>\n", xml_escape(&p.name)));
+            if let Some(u) = &p.uri {
+                out.push_str(&format!("      <uri>{}</uri>\n", xml_escape(u)));
+            }
+            if let Some(u) = &p.updated {
+                out.push_str(&format!("      <updated>{}</updated>\n", xml_escape(u)));
+            }
+            out.push_str("    </person>\n");
+        }
+        out.push_str("  </people>\n");
+    }
+    out.push_str("</registry>\n");
+    out
+}
