@@ -36,6 +36,71 @@ pub enum ExportFormat {
     /// The IANA registry format, `urn-namespaces.xml` (registry facts only:
     /// no registration texts, rules or filed versions).
     Xml,
+    /// One row per namespace, `urn-namespaces.csv` (export only).
+    Csv,
+}
+
+/// The file of a `csv` export.
+pub const CSV_FILE: &str = "urn-namespaces.csv";
+
+/// The header of the `csv` export.
+pub const CSV_HEADER: &str = "Namespace,Kind,Status,Date,Updated,Version,Template,Reference,Contact";
+
+/// One row per namespace (RFC 4180: comma-separated, CRLF line ends,
+/// fields with `"`, `,` or line breaks quoted). References are written as
+/// the IANA CSV files write them: `[RFC8141][https://...]`.
+fn csv(snapshot: &Snapshot) -> String {
+    let field = |v: &str| {
+        if v.contains(['"', ',', '\n', '\r']) {
+            format!("\"{}\"", v.replace('"', "\"\""))
+        } else {
+            v.to_string()
+        }
+    };
+    let refs = |xs: &mut dyn Iterator<Item = &crate::registry::data::Xref>| {
+        xs.map(|x| match x.kind.as_str() {
+            "rfc" => format!("[{}]", x.data.to_ascii_uppercase()),
+            _ => format!("[{}]", x.data),
+        })
+        .collect::<String>()
+    };
+    let mut out = format!("{CSV_HEADER}\r\n");
+    for r in &snapshot.records {
+        let version = r
+            .filed
+            .iter()
+            .filter(|v| v.status == "approved")
+            .map(|v| v.version)
+            .max()
+            .map(|v| v.to_string())
+            .or_else(|| {
+                r.registration.as_ref().map(|reg| {
+                    let text = reg.fields.version.as_deref().unwrap_or("1");
+                    let digits: String = text.trim().chars().take_while(char::is_ascii_digit).collect();
+                    if digits.is_empty() {
+                        "1".to_string()
+                    } else {
+                        digits
+                    }
+                })
+            })
+            .unwrap_or_default();
+        let row = [
+            r.nid.clone(),
+            r.kind.as_str().to_string(),
+            r.status.clone().unwrap_or_else(|| "registered".into()),
+            r.date.clone().unwrap_or_default(),
+            r.updated.clone().unwrap_or_default(),
+            version,
+            refs(&mut r.template.iter()),
+            refs(&mut r.references.iter()),
+            refs(&mut r.contacts.iter()),
+        ];
+        let row: Vec<String> = row.iter().map(|v| field(v)).collect();
+        out.push_str(&row.join(","));
+        out.push_str("\r\n");
+    }
+    out
 }
 
 /// The file of an `xml` snapshot.
@@ -152,6 +217,9 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
         ExportFormat::Xml => {
             let xml = crate::registry::iana::write_registry(&snapshot.registry, &snapshot.records);
             files.insert(XML_FILE.to_string(), xml.into_bytes());
+        }
+        ExportFormat::Csv => {
+            files.insert(CSV_FILE.to_string(), csv(snapshot).into_bytes());
         }
     }
     Ok(files)
@@ -445,4 +513,29 @@ fn parse_toml_dir(files: &BTreeMap<String, Vec<u8>>) -> Result<Snapshot> {
         records,
         requests,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::data::EMBEDDED;
+
+    #[test]
+    fn csv_quotes_fields_per_rfc_4180() {
+        let meta = EMBEDDED.iter().find(|(n, _)| *n == REGISTRY_FILE).unwrap().1;
+        let registry: RegistryFile = toml::from_str(meta).unwrap();
+        let record: RecordFile = toml::from_str(
+            "nid = \"abc\"\nkind = \"formal\"\n[[references]]\ntype = \"uri\"\ndata = 'https://x.example/a,\"b\"'\n",
+        )
+        .unwrap();
+        let text = csv(&Snapshot {
+            registry,
+            records: vec![record],
+            requests: Vec::new(),
+        });
+        assert!(
+            text.ends_with("abc,formal,registered,,,,,\"[https://x.example/a,\"\"b\"\"]\",\r\n"),
+            "{text}"
+        );
+    }
 }

@@ -374,3 +374,34 @@ fn xml_export_gives_back_the_iana_records_field_for_field() {
     export(&fresh, "xml", &again);
     assert!(files(&out) == files(&again));
 }
+
+#[test]
+fn csv_export_has_one_row_per_namespace() {
+    let dir = tempfile::tempdir().unwrap();
+    let busy = busy_database(dir.path());
+    let out = dir.path().join("csv");
+    export(&busy, "csv", &out);
+    let text = fs::read_to_string(out.join("urn-namespaces.csv")).unwrap();
+    let rows: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(rows[0], urnreg::snapshot::CSV_HEADER);
+    assert_eq!(
+        rows.len(),
+        1 + 105 + 2,
+        "header, the shipped NIDs, acme-parts and urn-9"
+    );
+    let acme: Vec<&str> = rows
+        .iter()
+        .find(|r| r.starts_with("acme-parts,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    // Version 2 is only requested: version 1 is in force.
+    assert_eq!(acme[..3], ["acme-parts", "formal", "registered"]);
+    assert_eq!(acme[3].len(), 10, "the registration date, YYYY-MM-DD");
+    assert_eq!(acme[5], "1");
+    assert!(rows.iter().any(|r| r.starts_with("urn-9,informal,registered,")));
+    assert!(rows.contains(
+        &"isbn,formal,registered,,,2,[https://www.iana.org/assignments/urn-formal/isbn],[https://www.isbn-international.org],"
+    ));
+    assert!(rows.contains(&"3gpp,formal,registered,,,,,[RFC5279],"));
+}

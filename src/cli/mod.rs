@@ -48,6 +48,8 @@ pub enum Format {
     Toml,
     /// The IANA registry XML (snapshots).
     Xml,
+    /// CSV, one row per namespace (export).
+    Csv,
 }
 
 #[derive(Subcommand, Debug)]

@@ -40,7 +40,8 @@ pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
         Some(Format::Toml) => ExportFormat::Toml,
         Some(Format::Json) => ExportFormat::Json,
         Some(Format::Xml) => ExportFormat::Xml,
-        _ => return Err(UsageError("'export' needs --format toml, json or xml".into()).into()),
+        Some(Format::Csv) => ExportFormat::Csv,
+        _ => return Err(UsageError("'export' needs --format toml, json, xml or csv".into()).into()),
     };
     let store = db.open_for_read()?;
     let snap = store.snapshot()?;
