@@ -66,25 +66,7 @@ fn csv(snapshot: &Snapshot) -> String {
     };
     let mut out = format!("{CSV_HEADER}\r\n");
     for r in &snapshot.records {
-        let version = r
-            .filed
-            .iter()
-            .filter(|v| v.status == "approved")
-            .map(|v| v.version)
-            .max()
-            .map(|v| v.to_string())
-            .or_else(|| {
-                r.registration.as_ref().map(|reg| {
-                    let text = reg.fields.version.as_deref().unwrap_or("1");
-                    let digits: String = text.trim().chars().take_while(char::is_ascii_digit).collect();
-                    if digits.is_empty() {
-                        "1".to_string()
-                    } else {
-                        digits
-                    }
-                })
-            })
-            .unwrap_or_default();
+        let version = r.version_in_force().map(|v| v.to_string()).unwrap_or_default();
         let row = [
             r.nid.clone(),
             r.kind.as_str().to_string(),
@@ -178,12 +160,6 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
     let mut files = BTreeMap::new();
     match format {
         ExportFormat::Toml => {
-            let toml_text = |what: &str, value: &dyn erased::Ser| -> Result<Vec<u8>> {
-                value
-                    .to_toml()
-                    .map(String::into_bytes)
-                    .map_err(|e| SnapshotError(format!("{what}: {e}")))
-            };
             files.insert(
                 REGISTRY_FILE.to_string(),
                 toml_text(REGISTRY_FILE, &snapshot.registry)?,
@@ -225,18 +201,11 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
     Ok(files)
 }
 
-/// Serialization to TOML for the different file types, behind one trait
-/// object so that the writer is written once.
-mod erased {
-    pub trait Ser {
-        fn to_toml(&self) -> Result<String, toml::ser::Error>;
-    }
-
-    impl<T: serde::Serialize> Ser for T {
-        fn to_toml(&self) -> Result<String, toml::ser::Error> {
-            toml::to_string(self)
-        }
-    }
+/// `value` as the bytes of a TOML file called `what`.
+fn toml_text<T: Serialize>(what: &str, value: &T) -> Result<Vec<u8>> {
+    toml::to_string(value)
+        .map(String::into_bytes)
+        .map_err(|e| SnapshotError(format!("{what}: {e}")))
 }
 
 /// `registry/<nid>.toml`: the NID in lower case. A NID is letters, digits

@@ -209,6 +209,32 @@ pub struct ReferencedText {
     pub text: String,
 }
 
+impl RecordFile {
+    /// The version in force: the highest of the shipped text's version
+    /// (the number its Version field starts with, 1 if none) and the
+    /// versions approved here; `None` when no registration text is held.
+    pub fn version_in_force(&self) -> Option<i64> {
+        let shipped = self
+            .registration
+            .as_ref()
+            .map(|r| leading_number(r.fields.version.as_deref()).unwrap_or(1));
+        let approved = self
+            .filed
+            .iter()
+            .filter(|v| v.status == "approved")
+            .map(|v| v.version)
+            .max();
+        shipped.max(approved)
+    }
+}
+
+/// The number a version field starts with (`"2 (revision of ...)"` -> 2).
+pub(crate) fn leading_number(s: Option<&str>) -> Option<i64> {
+    let s = s?.trim();
+    let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok().filter(|n| *n >= 1)
+}
+
 impl Xref {
     /// A short human form: `RFC 8141`, the text of a link, a person's name.
     pub fn label(&self) -> String {

@@ -126,8 +126,9 @@ impl RegistrationFile {
     }
 }
 
-/// The RFC 8141 Appendix A fields a registration file holds directly.
-const APPENDIX_A_KEYS: &[&str] = &[
+/// The RFC 8141 Appendix A fields a registration file holds directly, in
+/// the order of the `registrations` table's columns.
+pub(crate) const APPENDIX_A_KEYS: [&str; 10] = [
     "registrant",
     "purpose",
     "syntax",

@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 use super::Kind;
 use super::data::{FiledVersion, RecordFile, RegistryFile, ReviewEntry};
 use super::error::{Error, Problem, Result};
-use super::store::{Store, audit, iana_json, informal_number, seed_record};
+use super::registration::APPENDIX_A_KEYS;
+use super::store::{RegistrationRow, Store, audit, informal_number, insert_row, seed_record};
 use crate::rules::RulesFile;
-use crate::template::{FIELDS, TemplateFields};
+use crate::template::TemplateFields;
 
 /// The version of the snapshot format (the JSON `schema` key).
 pub const SNAPSHOT_SCHEMA: u32 = 1;
@@ -377,21 +378,7 @@ fn filed_versions(conn: &rusqlite::Connection) -> Result<BTreeMap<String, Vec<Fi
         let legacy: String = r.get(19)?;
         let mut fields: TemplateFields =
             serde_json::from_str(&legacy).map_err(|e| Error::Data(format!("registration {id}: {e}")))?;
-        for (i, key) in [
-            "registrant",
-            "purpose",
-            "syntax",
-            "assignment",
-            "security_and_privacy",
-            "interoperability",
-            "resolution",
-            "documentation",
-            "additional_information",
-            "revision_information",
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (i, key) in APPENDIX_A_KEYS.iter().enumerate() {
             let text: String = r.get(9 + i)?;
             *fields.get_mut(key).expect("known field") = (!text.is_empty()).then_some(text);
         }
@@ -448,20 +435,14 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
     let mut highest_informal = 0;
     for record in &snapshot.records {
         highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
-        let shipped = record.registration.is_some()
+        // `namespaces.iana` keeps IANA records only: NULL for namespaces
+        // registered here.
+        let from_iana = record.registration.is_some()
             || record.template.is_some()
             || !record.references.is_empty()
             || !record.contacts.is_empty()
             || !record.referenced.is_empty();
-        seed_record(tx, record)?;
-        if !shipped {
-            tx.execute("UPDATE namespaces SET iana = NULL WHERE nid = ?1", [&record.nid])?;
-        } else {
-            tx.execute(
-                "UPDATE namespaces SET iana = ?1 WHERE nid = ?2",
-                params![iana_json(record)?, record.nid],
-            )?;
-        }
+        seed_record(tx, record, from_iana)?;
         let rules = record
             .rules
             .as_ref()
@@ -479,20 +460,6 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
         for v in &record.filed {
             insert_filed(tx, v)?;
         }
-        // The version in force: the highest approved one filed here, else
-        // the shipped text's.
-        if let Some(v) = record
-            .filed
-            .iter()
-            .filter(|v| v.status == "approved")
-            .map(|v| v.version)
-            .max()
-        {
-            tx.execute(
-                "UPDATE namespaces SET current_version = max(coalesce(current_version, 0), ?1) WHERE nid = ?2",
-                params![v, record.nid],
-            )?;
-        }
     }
     for v in &snapshot.requests {
         insert_filed(tx, v)?;
@@ -506,49 +473,28 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
 }
 
 fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
-    let f = &v.fields;
-    let text = |key: &str| f.get(key).cloned().flatten().unwrap_or_default();
-    let mut legacy = TemplateFields::default();
-    for (key, _, appendix_a) in FIELDS {
-        if !appendix_a {
-            *legacy.get_mut(key).expect("known field") = f.get(key).cloned().flatten();
-        }
-    }
-    tx.execute(
-        "INSERT INTO registrations (nid, kind, version, status, date, registrant, purpose, syntax, assignment,
-             security_and_privacy, interoperability, resolution, documentation, additional_information,
-             revision_information, legacy_fields, source, submitted_at, decided_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-        params![
-            v.nid,
-            v.kind.as_str(),
-            v.version,
-            v.status,
-            v.date,
-            text("registrant"),
-            text("purpose"),
-            text("syntax"),
-            text("assignment"),
-            text("security_and_privacy"),
-            text("interoperability"),
-            text("resolution"),
-            text("documentation"),
-            text("additional_information"),
-            text("revision_information"),
-            serde_json::to_string(&legacy).map_err(|e| Error::Data(e.to_string()))?,
-            v.source,
-            v.submitted_at,
-            v.decided_at,
-        ],
+    let rules = v
+        .rules
+        .as_ref()
+        .map(toml::to_string)
+        .transpose()
+        .map_err(|e| Error::Data(format!("rules: {e}")))?;
+    let id = insert_row(
+        tx,
+        &RegistrationRow {
+            nid: v.nid.as_deref(),
+            kind: v.kind,
+            version: v.version,
+            status: &v.status,
+            date: &v.date,
+            fields: &v.fields,
+            source: v.source.as_deref(),
+            source_text: None,
+            submitted_at: &v.submitted_at,
+            decided_at: v.decided_at.as_deref(),
+            rules: rules.as_deref(),
+        },
     )?;
-    let id = tx.last_insert_rowid();
-    if let Some(rules) = &v.rules {
-        let body = toml::to_string(rules).map_err(|e| Error::Data(format!("rules: {e}")))?;
-        tx.execute(
-            "INSERT INTO rules (registration_id, body) VALUES (?1, ?2)",
-            params![id, body],
-        )?;
-    }
     for r in &v.reviews {
         tx.execute(
             "INSERT INTO reviews (registration_id, decision, note, actor, at) VALUES (?1, ?2, ?3, ?4, ?5)",

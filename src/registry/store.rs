@@ -14,9 +14,9 @@ use serde::Serialize;
 
 use super::Kind;
 use super::clock::{is_valid_date, now, today};
-use super::data::{EMBEDDED, REGISTRY_FILE, RecordFile};
+use super::data::{EMBEDDED, REGISTRY_FILE, RecordFile, leading_number};
 use super::error::{Error, Problem, Result};
-use super::registration::RegistrationFile;
+use super::registration::{APPENDIX_A_KEYS, RegistrationFile};
 use crate::lint::{LintContext, Mode};
 use crate::template::{FIELDS, TemplateFields};
 
@@ -783,7 +783,7 @@ fn seed(tx: &Transaction<'_>, actor: &str, schema: usize) -> Result<()> {
         if record.kind == Kind::Informal {
             highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
         }
-        seed_record(tx, &record)?;
+        seed_record(tx, &record, schema >= 4)?;
         count += 1;
     }
     tx.execute("UPDATE informal_sequence SET last = ?1", [highest_informal])?;
@@ -801,16 +801,15 @@ fn seed(tx: &Transaction<'_>, actor: &str, schema: usize) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn seed_record(tx: &Transaction<'_>, record: &RecordFile) -> Result<()> {
+/// Inserts a namespace from its record, with the shipped registration
+/// text as its approved version. `keep_iana`: the database has migration 4's
+/// `namespaces.iana` column, which keeps the whole record for snapshots.
+pub(super) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: bool) -> Result<()> {
     let facts = serde_json::json!({
         "template": record.template,
         "references": record.references,
         "contacts": record.contacts,
     });
-    let version = record
-        .registration
-        .as_ref()
-        .map(|r| leading_number(r.fields.version.as_deref()).unwrap_or(1));
     tx.execute(
         "INSERT INTO namespaces (nid, kind, status, date, updated, current_version, record)
          VALUES (?1, ?2, 'registered', ?3, ?4, ?5, ?6)",
@@ -819,19 +818,11 @@ pub(super) fn seed_record(tx: &Transaction<'_>, record: &RecordFile) -> Result<(
             record.kind.as_str(),
             record.date,
             record.updated,
-            version,
+            record.version_in_force(),
             facts.to_string()
         ],
     )?;
-    // Migration 4 keeps the whole shipped record, for snapshots.
-    let has_iana: bool = tx
-        .query_row(
-            "SELECT count(*) FROM pragma_table_info('namespaces') WHERE name = 'iana'",
-            [],
-            |r| r.get::<_, i64>(0),
-        )
-        .map(|n| n > 0)?;
-    if has_iana {
+    if keep_iana {
         tx.execute(
             "UPDATE namespaces SET iana = ?1 WHERE nid = ?2",
             params![iana_json(record)?, record.nid],
@@ -850,48 +841,103 @@ pub(super) fn seed_record(tx: &Transaction<'_>, record: &RecordFile) -> Result<(
         .map(str::to_string)
         .or_else(|| record.date.clone())
         .unwrap_or_default();
+    let decided = record.updated.clone().or_else(|| record.date.clone());
+    insert_row(
+        tx,
+        &RegistrationRow {
+            nid: Some(&record.nid),
+            kind: record.kind,
+            version: leading_number(f.version.as_deref()).unwrap_or(1),
+            status: "approved",
+            date: &date,
+            fields: f,
+            source: Some(&reg.source),
+            source_text: Some(&reg.text),
+            submitted_at: decided.as_deref().unwrap_or_default(),
+            decided_at: decided.as_deref(),
+            rules: None,
+        },
+    )?;
+    Ok(())
+}
+
+/// One row of `registrations`, as every writer fills it.
+pub(super) struct RegistrationRow<'a> {
+    pub nid: Option<&'a str>,
+    pub kind: Kind,
+    pub version: i64,
+    pub status: &'a str,
+    pub date: &'a str,
+    /// The Appendix A body fields go to their columns, the RFC 3406 ones
+    /// to `legacy_fields`; NID, version and date are taken from above.
+    pub fields: &'a TemplateFields,
+    pub source: Option<&'a str>,
+    /// The registration text as received (shipped texts only).
+    pub source_text: Option<&'a str>,
+    pub submitted_at: &'a str,
+    pub decided_at: Option<&'a str>,
+    /// Its namespace rules, as TOML.
+    pub rules: Option<&'a str>,
+}
+
+/// Inserts a registration (and its rules); returns its id.
+pub(super) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Result<i64> {
+    let f = row.fields;
+    let text = |key: &str| f.get(key).cloned().flatten().unwrap_or_default();
     let mut legacy = TemplateFields::default();
     for (key, _, appendix_a) in FIELDS {
         if !appendix_a {
             *legacy.get_mut(key).expect("known field") = f.get(key).cloned().flatten();
         }
     }
-    let decided = record.updated.clone().or_else(|| record.date.clone());
+    let [
+        registrant,
+        purpose,
+        syntax,
+        assignment,
+        security,
+        interop,
+        resolution,
+        documentation,
+        additional,
+        revision,
+    ] = APPENDIX_A_KEYS.map(text);
     tx.execute(
         "INSERT INTO registrations (nid, kind, version, status, date, registrant, purpose, syntax, assignment,
              security_and_privacy, interoperability, resolution, documentation, additional_information,
              revision_information, legacy_fields, source, source_text, submitted_at, decided_at)
-         VALUES (?1, ?2, ?3, 'approved', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         params![
-            record.nid,
-            record.kind.as_str(),
-            version,
-            date,
-            f.registrant.clone().unwrap_or_default(),
-            f.purpose.clone().unwrap_or_default(),
-            f.syntax.clone().unwrap_or_default(),
-            f.assignment.clone().unwrap_or_default(),
-            f.security_and_privacy.clone().unwrap_or_default(),
-            f.interoperability.clone().unwrap_or_default(),
-            f.resolution.clone().unwrap_or_default(),
-            f.documentation.clone().unwrap_or_default(),
-            f.additional_information.clone().unwrap_or_default(),
-            f.revision_information.clone().unwrap_or_default(),
-            serde_json::to_string(&legacy).unwrap_or_else(|_| "{}".into()),
-            reg.source,
-            reg.text,
-            decided.clone().unwrap_or_default(),
-            decided,
+            row.nid,
+            row.kind.as_str(),
+            row.version,
+            row.status,
+            row.date,
+            registrant,
+            purpose,
+            syntax,
+            assignment,
+            security,
+            interop,
+            resolution,
+            documentation,
+            additional,
+            revision,
+            serde_json::to_string(&legacy).map_err(|e| Error::Data(e.to_string()))?,
+            row.source,
+            row.source_text,
+            row.submitted_at,
+            row.decided_at,
         ],
     )?;
-    Ok(())
-}
-
-/// The number a version field starts with (`"2 (revision of ...)"` -> 2).
-fn leading_number(s: Option<&str>) -> Option<i64> {
-    let s = s?.trim();
-    let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok().filter(|n| *n >= 1)
+    let id = tx.last_insert_rowid();
+    if let Some(body) = row.rules {
+        tx.execute(
+            "INSERT INTO rules (registration_id, body) VALUES (?1, ?2)",
+            params![id, body],
+        )?;
+    }
+    Ok(id)
 }
 
 /// A rules table that does not compile, or whose examples fail, is refused
@@ -978,42 +1024,28 @@ fn insert_registration(
     version: i64,
     source: Option<&str>,
 ) -> Result<i64> {
-    let text = |v: &Option<String>| v.clone().unwrap_or_default();
-    tx.execute(
-        "INSERT INTO registrations (nid, kind, version, status, date, registrant, purpose, syntax, assignment,
-             security_and_privacy, interoperability, resolution, documentation, additional_information,
-             revision_information, source, submitted_at, legacy_fields)
-         VALUES (?1, ?2, ?3, 'submitted', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-        params![
+    let rules = file
+        .rules
+        .as_ref()
+        .map(toml::to_string)
+        .transpose()
+        .map_err(|e| Error::Data(format!("rules: {e}")))?;
+    insert_row(
+        tx,
+        &RegistrationRow {
             nid,
-            kind.as_str(),
+            kind,
             version,
-            file.date.as_ref().map(|d| d.as_text()).unwrap_or_default(),
-            text(&file.registrant),
-            text(&file.purpose),
-            text(&file.syntax),
-            text(&file.assignment),
-            text(&file.security_and_privacy),
-            text(&file.interoperability),
-            text(&file.resolution),
-            text(&file.documentation),
-            text(&file.additional_information),
-            text(&file.revision_information),
+            status: "submitted",
+            date: &file.date.as_ref().map(|d| d.as_text()).unwrap_or_default(),
+            fields: &file.template_fields(),
             source,
-            now(),
-            serde_json::to_string(file.rfc3406.as_ref().unwrap_or(&Default::default()))
-                .map_err(|e| Error::Data(e.to_string()))?,
-        ],
-    )?;
-    let id = tx.last_insert_rowid();
-    if let Some(rules) = &file.rules {
-        let body = toml::to_string(rules).map_err(|e| Error::Data(format!("rules: {e}")))?;
-        tx.execute(
-            "INSERT INTO rules (registration_id, body) VALUES (?1, ?2)",
-            params![id, body],
-        )?;
-    }
-    Ok(id)
+            source_text: None,
+            submitted_at: &now(),
+            decided_at: None,
+            rules: rules.as_deref(),
+        },
+    )
 }
 
 pub(super) fn audit(

@@ -94,7 +94,6 @@ const IDENTIFYING: &[&str] = &["namespace_identifier", "version", "date"];
 /// Appendix A fields `rfc8141` cannot render without (the required ones,
 /// and NID, version and date).
 pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
-    let fields = file.template_fields();
     let mut missing: Vec<&'static str> = Vec::new();
     if file.nid.is_none() {
         missing.push("nid");
@@ -106,7 +105,7 @@ pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
         missing.push("date");
     }
     for key in crate::registry::registration::REQUIRED_FIELDS {
-        if fields.get(key).is_none_or(Option::is_none) {
+        if file.field(key).is_none() {
             missing.push(key);
         }
     }
