@@ -21,7 +21,6 @@ use crate::registry::Kind;
 use crate::registry::clock::is_valid_date;
 use crate::registry::registration::{REQUIRED_FIELDS, RegistrationFile};
 use crate::rules::RulesFile;
-use crate::urn::{Component, Syntax, Urn};
 
 /// ISO 3166-1 alpha-3 codes, shipped as data.
 const ISO_3166_ALPHA3: &str = include_str!("iso3166-alpha3.txt");
@@ -243,18 +242,15 @@ pub fn formal_nid_problems(nid: &str) -> Vec<Finding> {
 }
 
 fn formal_nid_rules(nid: &str, out: &mut Findings) {
-    let probe = format!("urn:{nid}:x");
-    let parsed_nid = Urn::parse_with(&probe, Syntax::Rfc8141).map(|u| u.nid());
-    if parsed_nid.as_ref().map_or(true, |n| *n != nid) {
-        let why = match parsed_nid {
-            Err(err) if err.component() == Component::Nid => err.kind().code(),
-            _ => "not a NID",
-        };
+    if let Err(kind) = crate::urn::check_nid(nid) {
         out.error(
             "nid-syntax",
             "nid",
             S2,
-            format!("'{nid}' is not a valid NID ({why}): expected 2 to 32 letters, digits or inner hyphens"),
+            format!(
+                "'{nid}' is not a valid NID ({}): expected 2 to 32 letters, digits or inner hyphens",
+                kind.code()
+            ),
         );
         return;
     }

@@ -67,9 +67,7 @@ impl Snapshot {
         let mut problem = |field: String, message: String| problems.push(Problem { field, message });
         for record in &self.records {
             let nid = &record.nid;
-            let probe = format!("urn:{nid}:x");
-            let parsed = crate::urn::Urn::parse(&probe).map(|u| u.nid() == nid);
-            if parsed != Ok(true) {
+            if crate::urn::check_nid(nid).is_err() {
                 problem(nid.clone(), "not a valid NID (RFC 8141 section 2)".into());
                 continue;
             }

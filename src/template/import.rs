@@ -108,12 +108,7 @@ fn first_line(text: &str) -> &str {
 /// The NID a Namespace Identifier text names: its first word, or failing
 /// that a quoted word, if it has the syntax of a NID (RFC 8141 section 2).
 fn nid_in(text: &str) -> Option<String> {
-    let is_nid = |w: &str| {
-        (2..=32).contains(&w.len())
-            && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && !w.starts_with('-')
-            && !w.ends_with('-')
-    };
+    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
     let clean = |w: &str| {
         w.trim_matches(|c: char| {
             matches!(

@@ -52,6 +52,29 @@ pub struct Urn<'a> {
     syntax: Syntax,
 }
 
+/// Checks `nid` on its own against the NID rule of RFC 8141 section 2
+/// (with section 5.2's form of informal NIDs), as if it were the NID of a
+/// URN. Returns the kind of the first error.
+pub fn check_nid(nid: &str) -> Result<(), ParseErrorKind> {
+    let probe = format!("urn:{nid}:x");
+    match Urn::parse_with(&probe, Syntax::Rfc8141) {
+        Ok(urn) if urn.nid() == nid => Ok(()),
+        Err(e) if e.component() == Component::Nid => Err(e.kind()),
+        // A `:` or a byte the NSS accepts ended the NID early.
+        _ => {
+            let found = nid
+                .bytes()
+                .find(|b| !(b.is_ascii_alphanumeric() || *b == b'-'))
+                .unwrap_or(b':');
+            Err(if found.is_ascii() {
+                ParseErrorKind::NidChar { found }
+            } else {
+                ParseErrorKind::NonAscii { found }
+            })
+        }
+    }
+}
+
 impl<'a> Urn<'a> {
     /// Parses `text` as a URN under RFC 8141.
     ///
@@ -266,5 +289,21 @@ impl Hash for Urn<'_> {
             state.write_u8(b);
         }
         state.write_u8(0xff);
+    }
+}
+
+#[cfg(test)]
+mod nid_tests {
+    use super::*;
+
+    #[test]
+    fn check_nid_applies_the_section_2_rule_to_a_bare_nid() {
+        assert_eq!(check_nid("isbn"), Ok(()));
+        assert_eq!(check_nid("urn-7"), Ok(()));
+        assert!(check_nid("a").is_err());
+        assert!(check_nid("abc-").is_err());
+        assert!(check_nid("urn-07").is_err());
+        assert_eq!(check_nid("ab:c"), Err(ParseErrorKind::NidChar { found: b':' }));
+        assert!(check_nid(&"a".repeat(33)).is_err());
     }
 }
