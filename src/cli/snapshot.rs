@@ -62,7 +62,9 @@ pub fn import(args: ImportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     let mut loaded = snapshot::read(&args.path)
         .with_context(|| format!("reading the snapshot {}", args.path.display()))?;
     let mut store = db.open_for_write()?;
-    loaded.complete_from(&store.snapshot()?);
+    if loaded.iana_facts_only {
+        loaded.complete_from(&store.snapshot()?);
+    }
     let snap = loaded.snapshot;
     let plan = store
         .import_snapshot(&snap, args.replace, args.dry_run, &db.actor())

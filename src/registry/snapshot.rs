@@ -218,17 +218,19 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
         requests: (current.requests.len(), incoming.requests.len()),
         ..ImportPlan::default()
     };
+    // Changing or dropping what is held is a conflict; adding is not, and
+    // neither is a namespace that only gains versions.
+    let mut conflicts = !incoming.requests.starts_with(&current.requests);
     for (key, record) in &new {
         match old.get(key) {
             None => plan.added.push(record.nid.clone()),
             Some(before) if before != record => {
                 let mut what = Vec::new();
-                let (mut a, mut b) = ((*before).clone(), (*record).clone());
-                if a.rules != b.rules {
+                if before.rules != record.rules {
                     what.push("rules".to_string());
                 }
-                if a.status != b.status {
-                    what.push(format!("status {:?} -> {:?}", a.status, b.status));
+                if before.status != record.status {
+                    what.push(format!("status {:?} -> {:?}", before.status, record.status));
                 }
                 let versions = |r: &RecordFile| -> Vec<String> {
                     r.filed
@@ -236,21 +238,22 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
                         .map(|v| format!("v{} {}", v.version, v.status))
                         .collect()
                 };
-                if a.filed != b.filed {
+                if before.filed != record.filed {
                     what.push(format!(
                         "filed versions [{}] -> [{}]",
-                        versions(&a).join(", "),
-                        versions(&b).join(", ")
+                        versions(before).join(", "),
+                        versions(record).join(", ")
                     ));
                 }
-                for r in [&mut a, &mut b] {
-                    r.rules = None;
-                    r.status = None;
-                    r.filed.clear();
-                }
-                if a != b {
+                let facts = same_iana_facts(before, record);
+                if !facts {
                     what.push("registry record".to_string());
                 }
+                let only_gains = facts
+                    && before.rules == record.rules
+                    && before.status == record.status
+                    && record.filed.starts_with(&before.filed);
+                conflicts |= !only_gains;
                 plan.changed.push((record.nid.clone(), what));
             }
             Some(_) => {}
@@ -261,19 +264,49 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
         .filter(|(k, _)| !new.contains_key(*k))
         .map(|(_, r)| r.nid.clone())
         .collect();
-    // Changing or dropping what is held is a conflict; adding is not, and
-    // neither is a namespace that only gains versions.
-    let only_gains = plan.changed.iter().all(|(nid, _)| {
-        let (a, b) = (old[&nid.to_ascii_lowercase()], new[&nid.to_ascii_lowercase()]);
-        let mut a2 = a.clone();
-        let mut b2 = b.clone();
-        a2.filed.clear();
-        b2.filed.clear();
-        a2 == b2 && b.filed.starts_with(&a.filed)
-    });
-    let requests_kept = incoming.requests.starts_with(&current.requests);
-    plan.conflicts = !plan.removed.is_empty() || !only_gains || !requests_kept;
+    plan.conflicts = conflicts || !plan.removed.is_empty();
     plan
+}
+
+/// Whether two records say the same as the IANA registry does: everything
+/// but urnreg's rules, the status and the versions filed here.
+fn same_iana_facts(a: &RecordFile, b: &RecordFile) -> bool {
+    // Destructured, so that a new field of RecordFile must be placed here.
+    let RecordFile {
+        nid,
+        kind,
+        date,
+        updated,
+        template,
+        references,
+        contacts,
+        registration,
+        referenced,
+        rules: _,
+        status: _,
+        filed: _,
+    } = a;
+    (
+        nid,
+        kind,
+        date,
+        updated,
+        template,
+        references,
+        contacts,
+        registration,
+        referenced,
+    ) == (
+        &b.nid,
+        &b.kind,
+        &b.date,
+        &b.updated,
+        &b.template,
+        &b.references,
+        &b.contacts,
+        &b.registration,
+        &b.referenced,
+    )
 }
 
 fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
