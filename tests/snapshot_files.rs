@@ -16,7 +16,7 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn registration(name: &str) -> RegistrationFile {
+pub(crate) fn registration(name: &str) -> RegistrationFile {
     RegistrationFile::from_toml(&fs::read_to_string(data(name)).unwrap()).unwrap()
 }
 
@@ -51,7 +51,7 @@ fn export(db: &Path, format: &str, out: &Path) {
 /// A database with every kind of local change: a formal namespace
 /// registered and revised, an informal one assigned, a request pending,
 /// one rejected, one sent back.
-fn busy_database(dir: &Path) -> PathBuf {
+pub(crate) fn busy_database(dir: &Path) -> PathBuf {
     let path = dir.join("busy.db");
     let mut store = Store::open(&path, "tester").unwrap();
     store
@@ -373,6 +373,52 @@ fn xml_export_gives_back_the_iana_records_field_for_field() {
     let again = dir.path().join("xml-2");
     export(&fresh, "xml", &again);
     assert!(files(&out) == files(&again));
+}
+
+/// Runs `xmllint --relaxng` on `xml` against IANA's `urn-namespaces.rng`
+/// (`tests/data/iana/`, verbatim) and our stand-in for the shared IANA
+/// patterns it includes (`tests/data/_support/`).
+fn relaxng_problems(xmllint: &Path, xml: &Path) -> Option<String> {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/iana/urn-namespaces.rng");
+    let out = std::process::Command::new(xmllint)
+        .args(["--noout", "--relaxng"])
+        .arg(&schema)
+        .arg(xml)
+        .output()
+        .expect("run xmllint");
+    (!out.status.success()).then(|| String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn xml_exports_validate_against_the_iana_relax_ng_schema() {
+    let Some(xmllint) = crate::util::external_tool(
+        &["xmllint"],
+        "URNREG_XMLLINT",
+        "xml_exports_validate_against_the_iana_relax_ng_schema",
+    ) else {
+        return;
+    };
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/iana/urn-namespaces.xml");
+    assert_eq!(relaxng_problems(&xmllint, &data), None, "IANA's own XML");
+    let dir = tempfile::tempdir().unwrap();
+    // The shipped registry, and one with local registrations and requests.
+    let busy = busy_database(dir.path());
+    for (db, name) in [(dir.path().join("new.db"), "shipped"), (busy, "busy")] {
+        let out = dir.path().join(name);
+        export(&db, "xml", &out);
+        let xml = out.join("urn-namespaces.xml");
+        assert_eq!(relaxng_problems(&xmllint, &xml), None, "{name}");
+    }
+    // The check can fail: a record without its name does not validate.
+    let broken = dir.path().join("broken.xml");
+    let text = fs::read_to_string(&data).unwrap();
+    fs::write(
+        &broken,
+        text.replacen("<name>", "<nom>", 1)
+            .replacen("</name>", "</nom>", 1),
+    )
+    .unwrap();
+    assert!(relaxng_problems(&xmllint, &broken).is_some());
 }
 
 #[test]

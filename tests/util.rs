@@ -39,3 +39,31 @@ pub fn stderr(out: &Output) -> String {
 pub fn code(out: &Output) -> i32 {
     out.status.code().expect("exited normally")
 }
+
+/// An external program a test needs (`chromium`, `xmllint`): `$override_var`
+/// if set, else the first `names` on `PATH`. When it is missing the test
+/// says so loudly on the terminal (past the test harness's capture) and
+/// is skipped, unless `URNREG_REQUIRE_TOOLS=1` (set by `.ci/run`, which
+/// installs them): then a missing program fails the test.
+pub fn external_tool(names: &[&str], override_var: &str, test: &str) -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os(override_var) {
+        return Some(path.into());
+    }
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        let message = format!(
+            "\n*** SKIPPED {test}: none of {names:?} is on PATH (or set {override_var}).\n\
+             *** Install it (Debian: see .ci/run) to run this test.\n"
+        );
+        assert!(
+            std::env::var("URNREG_REQUIRE_TOOLS").as_deref() != Ok("1"),
+            "{message}URNREG_REQUIRE_TOOLS=1: the test may not be skipped"
+        );
+        let _ = std::io::stderr().write_all(message.as_bytes());
+    }
+    found
+}

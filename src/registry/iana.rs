@@ -381,6 +381,10 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String
                 write_xref(&mut out, x);
                 out.push_str("</contact>\n");
             }
+            // The registry's schema gives every informal record a contact.
+            if record.kind == Kind::Informal && record.contacts.is_empty() {
+                out.push_str("      <contact/>\n");
+            }
             out.push_str("    </record>\n");
             for x in record
                 .template

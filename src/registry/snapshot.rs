@@ -12,7 +12,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use super::Kind;
-use super::data::{FiledVersion, RecordFile, RegistryFile, ReviewEntry};
+use super::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref};
 use super::error::{Error, Problem, Result};
 use super::registration::APPENDIX_A_KEYS;
 use super::store::{RegistrationRow, Store, audit, informal_number, insert_row, seed_record};
@@ -377,6 +377,9 @@ fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
             .transpose()
             .map_err(|e| Error::Data(format!("stored rules of {nid}: {e}")))?;
         record.filed = filed.remove(&nid.to_ascii_lowercase()).unwrap_or_default();
+        if record.contacts.is_empty() {
+            record.contacts = registrant_contact(&record).into_iter().collect();
+        }
         records.push(record);
     }
     let requests = filed.into_values().flatten().collect();
@@ -384,6 +387,85 @@ fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
         registry,
         records,
         requests,
+    })
+}
+
+/// The contact of an informal namespace registered here, as the IANA
+/// registry keeps one for every informal record (`<contact>`, required by
+/// its schema), taken from the Registrant field, which RFC 8141 Appendix A
+/// says gives the registrant's contact details: a person named by the
+/// first line of the Registrant field of the version in force, with the
+/// first e-mail address in it written the IANA way (`mailto:a&b.c`), and
+/// the day that version was approved. `None` for formal namespaces, or
+/// when no approved version names anyone.
+pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
+    if record.kind != Kind::Informal {
+        return None;
+    }
+    let approved = record
+        .filed
+        .iter()
+        .filter(|v| v.status == "approved")
+        .max_by_key(|v| v.version)?;
+    let registrant = approved.fields.registrant.as_deref()?;
+    let email = registrant
+        .split(|c: char| c.is_whitespace() || "<>()[],;\"'".contains(c))
+        .map(|w| w.trim_matches('.'))
+        .find(|w| {
+            w.split_once('@')
+                .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
+        });
+    let first_line = registrant.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let first_line = first_line.strip_prefix("Name:").unwrap_or(first_line);
+    let mut name = match first_line.find('<') {
+        Some(i) => &first_line[..i],
+        None => first_line,
+    };
+    if email.is_some_and(|e| name.contains(e)) {
+        name = "";
+    }
+    let name: String = name
+        .trim()
+        .trim_end_matches([',', ';'])
+        .chars()
+        .take(100)
+        .collect();
+    let name = if name.is_empty() {
+        email?.split('@').next()?.to_string()
+    } else {
+        name
+    };
+    // A person id is an XML NCName: letters, digits, '.', '-', '_', not
+    // starting with a digit, '.' or '-'.
+    let mut id: String = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !id.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+        id.insert(0, '_');
+    }
+    Some(Xref {
+        kind: "person".into(),
+        data: id,
+        text: None,
+        person: Some(Person {
+            name,
+            uri: email.map(|e| format!("mailto:{}", e.replacen('@', "&", 1))),
+            updated: approved
+                .decided_at
+                .as_deref()
+                .and_then(|t| t.get(..10))
+                .map(str::to_string),
+        }),
     })
 }
 
@@ -468,10 +550,11 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
         highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
         // `namespaces.iana` keeps IANA records only: NULL for namespaces
         // registered here.
+        let derived_contacts = record.contacts.iter().eq(registrant_contact(record).iter());
         let from_iana = record.registration.is_some()
             || record.template.is_some()
             || !record.references.is_empty()
-            || !record.contacts.is_empty()
+            || !(record.contacts.is_empty() || derived_contacts)
             || !record.referenced.is_empty();
         seed_record(tx, record, from_iana)?;
         let rules = record
@@ -533,4 +616,87 @@ fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn informal(registrant: &str, status: &str) -> RecordFile {
+        let version = FiledVersion {
+            kind: Kind::Informal,
+            nid: Some("urn-9".into()),
+            version: 1,
+            status: status.into(),
+            date: "2026-11-02".into(),
+            source: None,
+            submitted_at: "2026-11-02T10:00:00Z".into(),
+            decided_at: Some("2026-11-03T09:00:00Z".into()),
+            fields: TemplateFields {
+                registrant: Some(registrant.into()),
+                ..TemplateFields::default()
+            },
+            rules: None,
+            reviews: Vec::new(),
+        };
+        RecordFile {
+            nid: "urn-9".into(),
+            kind: Kind::Informal,
+            date: None,
+            updated: None,
+            template: None,
+            references: Vec::new(),
+            contacts: Vec::new(),
+            registration: None,
+            referenced: Vec::new(),
+            rules: None,
+            status: None,
+            filed: vec![version],
+        }
+    }
+
+    fn person(x: &Xref) -> (&str, &str, Option<&str>, Option<&str>) {
+        let p = x.person.as_ref().unwrap();
+        (
+            x.data.as_str(),
+            p.name.as_str(),
+            p.uri.as_deref(),
+            p.updated.as_deref(),
+        )
+    }
+
+    #[test]
+    fn informal_records_get_their_registrant_as_contact_appendix_a() {
+        let c = registrant_contact(&informal("Jane Doe <jane@example.org>", "approved")).unwrap();
+        assert_eq!(
+            person(&c),
+            (
+                "Jane_Doe",
+                "Jane Doe",
+                Some("mailto:jane&example.org"),
+                Some("2026-11-03")
+            )
+        );
+        let c = registrant_contact(&informal(
+            "Name: 9 Lives, Inc.\nE-mail: ops@nine.example.\nAddress: ...",
+            "approved",
+        ))
+        .unwrap();
+        assert_eq!(
+            person(&c),
+            (
+                "_9_Lives__Inc.",
+                "9 Lives, Inc.",
+                Some("mailto:ops&nine.example"),
+                Some("2026-11-03")
+            )
+        );
+        let c = registrant_contact(&informal("ops@nine.example", "approved")).unwrap();
+        assert_eq!(person(&c).1, "ops");
+        // Nothing approved, or a formal namespace: no contact is made up.
+        assert_eq!(registrant_contact(&informal("Jane Doe", "submitted")), None);
+        let mut formal = informal("Jane Doe", "approved");
+        formal.kind = Kind::Formal;
+        assert_eq!(registrant_contact(&formal), None);
+    }
 }
