@@ -34,6 +34,7 @@
 pub mod lint;
 pub mod registry;
 pub mod rules;
+pub mod site;
 pub mod snapshot;
 pub mod template;
 pub mod urn;

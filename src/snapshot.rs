@@ -1,6 +1,7 @@
 //! Snapshot files: writing a [`Snapshot`] as a directory (`toml`: the
-//! layout of `registry/`; `json`: one `registry.json`) with a `SHA256SUMS`
-//! manifest, and reading one back with its checksums verified.
+//! layout of `registry/`; `json`: one `registry.json`; `xml`: the IANA
+//! registry; `csv`; `html`: a static site, see [`crate::site`]) with a
+//! `SHA256SUMS` manifest, and reading one back with its checksums verified.
 //!
 //! Exports are deterministic (sorted, no timestamps of their own) and
 //! atomic: everything is written to a temporary directory beside `--out`,
@@ -38,6 +39,8 @@ pub enum ExportFormat {
     Xml,
     /// One row per namespace, `urn-namespaces.csv` (export only).
     Csv,
+    /// A static site: `index.html` and `ns/<nid>.html` (export only).
+    Html,
 }
 
 /// The file of a `csv` export.
@@ -197,6 +200,9 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
         ExportFormat::Csv => {
             files.insert(CSV_FILE.to_string(), csv(snapshot).into_bytes());
         }
+        ExportFormat::Html => {
+            files = crate::site::render_site(snapshot).map_err(SnapshotError)?;
+        }
     }
     Ok(files)
 }
@@ -294,6 +300,11 @@ fn write_dir(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
     fs::create_dir(dir).map_err(|e| io(dir, e))?;
     for (name, bytes) in files {
         let path = dir.join(name);
+        // Names are ours (`ns/<nid>.html` at most one level down), never
+        // absolute and never with `..`.
+        if let Some(sub) = path.parent().filter(|p| *p != dir) {
+            fs::create_dir_all(sub).map_err(|e| io(sub, e))?;
+        }
         fs::write(&path, bytes).map_err(|e| io(&path, e))?;
     }
     // Flush the files before the rename makes them visible.
@@ -321,6 +332,22 @@ pub fn read(path: &Path) -> Result<Loaded> {
     } else {
         return err(format!("{}: no such file or directory", path.display()));
     };
+    let importable = [REGISTRY_FILE, JSON_FILE, XML_FILE];
+    let export_only = match &only {
+        Some(name) => name.ends_with(".html") || name.ends_with(".csv"),
+        None => {
+            [crate::site::INDEX_FILE, CSV_FILE]
+                .iter()
+                .any(|f| dir.join(f).is_file())
+                && !importable.iter().any(|f| dir.join(f).is_file())
+        }
+    };
+    if export_only {
+        return err(format!(
+            "{} is an html or csv export, which is for reading only: import a toml, json or xml snapshot",
+            path.display()
+        ));
+    }
     let files = read_files(&dir, only.as_deref())?;
     verify(&dir, &files, only.is_none())?;
     let single = only.as_ref().and_then(|o| files.get(o).map(|b| (o.as_str(), b)));

@@ -29,3 +29,6 @@ mod lint;
 
 /// Registry snapshots: export, import, round trips, refusals.
 mod snapshot_files;
+
+/// The `html` export: its files, and the site in headless Chromium.
+mod html_site;

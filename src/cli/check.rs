@@ -139,7 +139,9 @@ impl Checker<'_> {
                 out.extend_from_slice(b",\n");
                 checked.to_json().write_to(out);
             }
-            Format::Text | Format::Toml | Format::Xml | Format::Csv => checked.write_text(out)?,
+            Format::Text | Format::Toml | Format::Xml | Format::Csv | Format::Html => {
+                checked.write_text(out)?
+            }
         }
         Ok(())
     }

@@ -50,6 +50,8 @@ pub enum Format {
     Xml,
     /// CSV, one row per namespace (export).
     Csv,
+    /// A static HTML site (export).
+    Html,
 }
 
 #[derive(Subcommand, Debug)]

@@ -41,7 +41,8 @@ pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
         Some(Format::Json) => ExportFormat::Json,
         Some(Format::Xml) => ExportFormat::Xml,
         Some(Format::Csv) => ExportFormat::Csv,
-        _ => return Err(UsageError("'export' needs --format toml, json, xml or csv".into()).into()),
+        Some(Format::Html) => ExportFormat::Html,
+        _ => return Err(UsageError("'export' needs --format toml, json, xml, csv or html".into()).into()),
     };
     let store = db.open_for_read()?;
     let snap = store.snapshot()?;

@@ -2,7 +2,7 @@
 //! section 4 form): their fields, and reading them out of free text.
 
 mod import;
-mod render;
+pub(crate) mod render;
 
 pub use import::{ImportReport, import_registration, import_text};
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, skeleton};

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use minijinja::{Environment, UndefinedBehavior, Value};
 use serde::Serialize;
 
-use super::FIELDS;
+use super::{FIELDS, TemplateFields};
 use crate::registry::{Kind, RegistrationFile};
 
 /// The templates, by name; the `.html` one is auto-escaped.
@@ -27,6 +27,8 @@ const TEMPLATES: &[(&str, &str)] = &[
         "registration.toml",
         include_str!("../../templates/registration.toml"),
     ),
+    ("site-index.html", include_str!("../../templates/site-index.html")),
+    ("namespace.html", include_str!("../../templates/namespace.html")),
 ];
 
 /// Where rendered text is wrapped (RFC 8141 Appendix A is sent as plain
@@ -82,7 +84,7 @@ impl std::error::Error for RenderError {}
 
 /// One field in the order a form shows it.
 #[derive(Serialize)]
-struct Shown<'a> {
+pub(crate) struct Shown<'a> {
     key: &'static str,
     heading: &'static str,
     value: &'a str,
@@ -112,8 +114,26 @@ pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
     missing
 }
 
+/// Every field `fields` fills, in the order of its form: RFC 8141
+/// Appendix A first, or the RFC 3406 fields first for an older text (the
+/// namespace pages of the `html` export).
+pub(crate) fn shown_fields(fields: &TemplateFields) -> Vec<Shown<'_>> {
+    let present: BTreeMap<&str, &str> = fields.present().map(|(k, _, v)| (k, v)).collect();
+    in_form_order(&present, !fields.is_legacy_form())
+}
+
+/// The fields of `present`, Appendix A ones first or last.
+fn in_form_order<'a>(present: &BTreeMap<&str, &'a str>, appendix_a_first: bool) -> Vec<Shown<'a>> {
+    FIELDS
+        .iter()
+        .filter(|f| f.2 == appendix_a_first)
+        .chain(FIELDS.iter().filter(|f| f.2 != appendix_a_first))
+        .filter_map(|(key, heading, _)| present.get(key).map(|value| Shown { key, heading, value }))
+        .collect()
+}
+
 /// The template environment with our filters.
-fn environment() -> Environment<'static> {
+pub(crate) fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_syntax(
@@ -143,16 +163,6 @@ fn environment() -> Environment<'static> {
 /// For `rfc8141`, the list of required fields the file does not fill;
 /// template errors otherwise.
 pub fn render(file: &RegistrationFile, form: Form, status: Option<&str>) -> Result<String, RenderError> {
-    render_with(file, form, status, None)
-}
-
-/// [`render`], with a link back to an index page (HTML form only).
-pub(crate) fn render_with(
-    file: &RegistrationFile,
-    form: Form,
-    status: Option<&str>,
-    back: Option<&str>,
-) -> Result<String, RenderError> {
     if form == Form::Rfc8141 {
         let missing = missing_for_rfc8141(file);
         if !missing.is_empty() {
@@ -179,24 +189,13 @@ pub(crate) fn render_with(
     if let Some(s) = status {
         ctx.insert("status", Value::from(s));
     }
-    if let Some(b) = back {
-        ctx.insert("back", Value::from(b));
-    }
     let present: BTreeMap<&str, &str> = fields
         .present()
         .filter(|(k, _, _)| !IDENTIFYING.contains(k))
         .map(|(k, _, v)| (k, v))
         .collect();
     ctx.insert("f", Value::from(minijinja::value::Serde(&present)));
-    let shown = |appendix_a_first: bool| -> Vec<Shown<'_>> {
-        let order = FIELDS
-            .iter()
-            .filter(|f| f.2 == appendix_a_first)
-            .chain(FIELDS.iter().filter(|f| f.2 != appendix_a_first));
-        order
-            .filter_map(|(key, heading, _)| present.get(key).map(|value| Shown { key, heading, value }))
-            .collect()
-    };
+    let shown = |appendix_a_first: bool| in_form_order(&present, appendix_a_first);
     let (fields_list, others): (Vec<Shown<'_>>, Vec<Shown<'_>>) = match form {
         Form::Rfc8141 => (
             Vec::new(),
@@ -219,7 +218,7 @@ fn is_appendix_a(key: &str) -> bool {
     FIELDS.iter().any(|f| f.0 == key && f.2)
 }
 
-fn template_error(e: &minijinja::Error) -> String {
+pub(crate) fn template_error(e: &minijinja::Error) -> String {
     let mut msg = format!("template {}: {}", e.name().unwrap_or("?"), e);
     if let Some(line) = e.line() {
         msg.push_str(&format!(" (line {line})"));
