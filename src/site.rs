@@ -88,7 +88,7 @@ struct VersionView<'a> {
     status: &'a str,
     in_force: bool,
     date: Option<&'a str>,
-    /// Where it comes from: the IANA text's address, or "filed here".
+    /// Where the shipped text comes from (its IANA address).
     source: Option<&'a str>,
     submitted_at: Option<&'a str>,
     decided_at: Option<&'a str>,
@@ -202,7 +202,9 @@ fn filed_view(v: &FiledVersion) -> VersionView<'_> {
         status: &v.status,
         in_force: false,
         date: Some(&v.date),
-        source: v.source.as_deref(),
+        // Where a filing came from is a path on the registrant's machine:
+        // not for publication.
+        source: None,
         submitted_at: Some(&v.submitted_at),
         decided_at: v.decided_at.as_deref(),
         fields: shown_fields(&v.fields),

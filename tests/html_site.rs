@@ -128,6 +128,8 @@ fn html_export_has_an_index_and_a_page_per_namespace_with_every_version() {
     );
     assert!(acme.contains("<dd>submitted</dd>"), "{acme}");
     assert!(acme.contains("Fine."), "the review note is shown");
+    // Where a request was filed from (a local path) is not published.
+    assert!(!acme.contains("formal.toml"), "{acme}");
 
     // Registrant text is escaped, and the page carries no script at all.
     let evil = text(&files["ns/evil-corp.html"]);
