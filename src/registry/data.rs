@@ -210,6 +210,25 @@ pub struct ReferencedText {
 }
 
 impl RecordFile {
+    /// A record that says nothing but its NID and kind (a namespace
+    /// registered here has no IANA record).
+    pub fn bare(nid: &str, kind: Kind) -> RecordFile {
+        RecordFile {
+            nid: nid.to_string(),
+            kind,
+            date: None,
+            updated: None,
+            template: None,
+            references: Vec::new(),
+            contacts: Vec::new(),
+            registration: None,
+            referenced: Vec::new(),
+            rules: None,
+            status: None,
+            filed: Vec::new(),
+        }
+    }
+
     /// The version in force: the highest of the shipped text's version
     /// (the number its Version field starts with, 1 if none) and the
     /// versions approved here; `None` when no registration text is held.

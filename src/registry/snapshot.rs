@@ -348,20 +348,7 @@ fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
         let mut record: RecordFile = match iana {
             Some(json) => serde_json::from_str(&json)
                 .map_err(|e| Error::Data(format!("stored record of {nid}: {e}")))?,
-            None => RecordFile {
-                nid: nid.clone(),
-                kind: Kind::Formal,
-                date: None,
-                updated: None,
-                template: None,
-                references: Vec::new(),
-                contacts: Vec::new(),
-                registration: None,
-                referenced: Vec::new(),
-                rules: None,
-                status: None,
-                filed: Vec::new(),
-            },
+            None => RecordFile::bare(&nid, Kind::Formal),
         };
         record.nid = nid.clone();
         record.kind = if kind == "informal" {
@@ -640,18 +627,8 @@ mod tests {
             reviews: Vec::new(),
         };
         RecordFile {
-            nid: "urn-9".into(),
-            kind: Kind::Informal,
-            date: None,
-            updated: None,
-            template: None,
-            references: Vec::new(),
-            contacts: Vec::new(),
-            registration: None,
-            referenced: Vec::new(),
-            rules: None,
-            status: None,
             filed: vec![version],
+            ..RecordFile::bare("urn-9", Kind::Informal)
         }
     }
 
