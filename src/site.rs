@@ -145,9 +145,9 @@ fn page_name(nid: &str) -> Result<String, String> {
 }
 
 /// Every version of `record`, newest first: the shipped registration text
-/// (if any) and the versions filed here.
-fn versions(record: &RecordFile) -> Vec<VersionView<'_>> {
-    let in_force = record.version_in_force();
+/// (if any) and the versions filed here, the version in force (`in_force`)
+/// marked.
+fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> {
     let mut out: Vec<VersionView<'_>> = Vec::new();
     if let Some(reg) = &record.registration {
         let version = leading_number(reg.fields.version.as_deref()).unwrap_or(1);
@@ -241,7 +241,8 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
             .iter()
             .map(|r| (r.source.as_str(), r.text.as_str()))
             .collect();
-        let versions = versions(record);
+        let in_force = record.version_in_force();
+        let versions = versions(record, in_force);
         let in_force_anchor = versions.iter().find(|v| v.in_force).map(|v| v.anchor.clone());
         let page = Page {
             registry_title: &registry.title,
@@ -251,7 +252,7 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
             status: record_status(record),
             date: record.date.as_deref(),
             updated: record.updated.as_deref(),
-            version_in_force: record.version_in_force(),
+            version_in_force: in_force,
             in_force_anchor,
             template: record.template.as_ref().map(link),
             references: record.references.iter().map(link).collect(),
@@ -275,7 +276,7 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
             status: record_status(record),
             date: record.date.as_deref(),
             updated: record.updated.as_deref(),
-            version: record.version_in_force(),
+            version: in_force,
         });
     }
     let index = Index {

@@ -71,19 +71,11 @@ impl DateValue {
     }
 }
 
-/// The Appendix A fields that every registration must fill (section 6.4;
+/// The Appendix A fields that every registration must fill, the first
+/// eight of `APPENDIX_A_KEYS` (section 6.4;
 /// "Additional Information" is optional, "Revision Information" is for
 /// revisions).
-pub const REQUIRED_FIELDS: &[&str] = &[
-    "registrant",
-    "purpose",
-    "syntax",
-    "assignment",
-    "security_and_privacy",
-    "interoperability",
-    "resolution",
-    "documentation",
-];
+pub const REQUIRED_FIELDS: &[&str] = APPENDIX_A_KEYS.split_at(8).0;
 
 impl RegistrationFile {
     /// Reads a registration file.

@@ -14,10 +14,11 @@ use serde::{Deserialize, Serialize};
 use super::Kind;
 use super::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref};
 use super::error::{Error, Problem, Result};
-use super::registration::APPENDIX_A_KEYS;
-use super::store::{RegistrationRow, Store, audit, informal_number, insert_row, seed_record};
+use super::store::{
+    RegistrationRow, Store, appendix_a_columns, audit, informal_number, insert_row, seed_record,
+    stored_fields,
+};
 use crate::rules::RulesFile;
-use crate::template::TemplateFields;
 
 /// The version of the snapshot format (the JSON `schema` key).
 pub const SNAPSHOT_SCHEMA: u32 = 1;
@@ -459,15 +460,14 @@ pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
 /// Versions filed here (not the shipped texts), grouped by lower-case NID
 /// (`""` for informal requests without one), oldest first.
 fn filed_versions(conn: &rusqlite::Connection) -> Result<BTreeMap<String, Vec<FiledVersion>>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare(&format!(
         "SELECT r.id, r.nid, r.kind, r.version, r.status, r.date, r.source, r.submitted_at, r.decided_at,
-                r.registrant, r.purpose, r.syntax, r.assignment, r.security_and_privacy, r.interoperability,
-                r.resolution, r.documentation, r.additional_information, r.revision_information,
-                r.legacy_fields, ru.body
+                r.legacy_fields, ru.body, {}
          FROM registrations r LEFT JOIN rules ru ON ru.registration_id = r.id
          WHERE r.source_text IS NULL
          ORDER BY r.id",
-    )?;
+        appendix_a_columns("r.")
+    ))?;
     let mut reviews =
         conn.prepare("SELECT decision, note, actor, at FROM reviews WHERE registration_id = ?1 ORDER BY id")?;
     let mut out: BTreeMap<String, Vec<FiledVersion>> = BTreeMap::new();
@@ -475,14 +475,8 @@ fn filed_versions(conn: &rusqlite::Connection) -> Result<BTreeMap<String, Vec<Fi
     while let Some(r) = rows.next()? {
         let id: i64 = r.get(0)?;
         let nid: Option<String> = r.get(1)?;
-        let legacy: String = r.get(19)?;
-        let mut fields: TemplateFields =
-            serde_json::from_str(&legacy).map_err(|e| Error::Data(format!("registration {id}: {e}")))?;
-        for (i, key) in APPENDIX_A_KEYS.iter().enumerate() {
-            let text: String = r.get(9 + i)?;
-            *fields.get_mut(key).expect("known field") = (!text.is_empty()).then_some(text);
-        }
-        let rules: Option<String> = r.get(20)?;
+        let fields = stored_fields(r, id, 11, 9)?;
+        let rules: Option<String> = r.get(10)?;
         let rules = rules
             .map(|b| toml::from_str::<RulesFile>(&b))
             .transpose()
@@ -608,6 +602,7 @@ fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::template::TemplateFields;
 
     fn informal(registrant: &str, status: &str) -> RecordFile {
         let version = FiledVersion {

@@ -635,49 +635,36 @@ impl Store {
     }
 
     fn versions(&self, nid: &str) -> Result<Vec<Version>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT r.id, r.version, r.status, r.date, r.registrant, r.purpose, r.syntax, r.assignment,
-                    r.security_and_privacy, r.interoperability, r.resolution, r.documentation,
-                    r.additional_information, r.revision_information, r.legacy_fields, r.source,
-                    r.submitted_at, r.decided_at, rules.body, r.nid
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT r.id, r.version, r.status, r.date, r.source, r.submitted_at, r.decided_at,
+                    rules.body, r.nid, r.legacy_fields, {}
              FROM registrations r LEFT JOIN rules ON rules.registration_id = r.id
              WHERE r.nid = ?1 ORDER BY r.version, r.id",
-        )?;
-        let rows = stmt.query_map([nid], |r| {
-            let text = |i: usize| -> rusqlite::Result<Option<String>> {
-                let v: String = r.get(i)?;
-                Ok((!v.is_empty()).then_some(v))
-            };
-            let legacy: String = r.get(14)?;
-            let mut fields: TemplateFields = serde_json::from_str(&legacy).unwrap_or_default();
+            appendix_a_columns("r.")
+        ))?;
+        let mut rows = stmt.query([nid])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
             let version: i64 = r.get(1)?;
             let date: String = r.get(3)?;
-            fields.namespace_identifier = r.get(19)?;
+            let mut fields = stored_fields(r, id, 10, 9)?;
+            fields.namespace_identifier = r.get(8)?;
             fields.version = Some(version.to_string());
             fields.date = (!date.is_empty()).then(|| date.clone());
-            fields.registrant = text(4)?;
-            fields.purpose = text(5)?;
-            fields.syntax = text(6)?;
-            fields.assignment = text(7)?;
-            fields.security_and_privacy = text(8)?;
-            fields.interoperability = text(9)?;
-            fields.resolution = text(10)?;
-            fields.documentation = text(11)?;
-            fields.additional_information = text(12)?;
-            fields.revision_information = text(13)?;
-            Ok(Version {
-                id: r.get(0)?,
+            out.push(Version {
+                id,
                 version,
                 status: r.get(2)?,
                 date,
                 fields,
-                source: r.get(15)?,
-                submitted_at: r.get(16)?,
-                decided_at: r.get(17)?,
-                rules: r.get(18)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+                source: r.get(4)?,
+                submitted_at: r.get(5)?,
+                decided_at: r.get(6)?,
+                rules: r.get(7)?,
+            });
+        }
+        Ok(out)
     }
 }
 
@@ -890,46 +877,26 @@ pub(super) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Res
             *legacy.get_mut(key).expect("known field") = f.get(key).cloned().flatten();
         }
     }
-    let [
-        registrant,
-        purpose,
-        syntax,
-        assignment,
-        security,
-        interop,
-        resolution,
-        documentation,
-        additional,
-        revision,
-    ] = APPENDIX_A_KEYS.map(text);
-    tx.execute(
-        "INSERT INTO registrations (nid, kind, version, status, date, registrant, purpose, syntax, assignment,
-             security_and_privacy, interoperability, resolution, documentation, additional_information,
-             revision_information, legacy_fields, source, source_text, submitted_at, decided_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-        params![
-            row.nid,
-            row.kind.as_str(),
-            row.version,
-            row.status,
-            row.date,
-            registrant,
-            purpose,
-            syntax,
-            assignment,
-            security,
-            interop,
-            resolution,
-            documentation,
-            additional,
-            revision,
-            serde_json::to_string(&legacy).map_err(|e| Error::Data(e.to_string()))?,
-            row.source,
-            row.source_text,
-            row.submitted_at,
-            row.decided_at,
-        ],
-    )?;
+    let body = APPENDIX_A_KEYS.map(text);
+    let legacy = serde_json::to_string(&legacy).map_err(|e| Error::Data(e.to_string()))?;
+    let kind = row.kind.as_str();
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![&row.nid, &kind, &row.version, &row.status, &row.date];
+    values.extend(body.iter().map(|v| v as &dyn rusqlite::ToSql));
+    values.extend([
+        &legacy as &dyn rusqlite::ToSql,
+        &row.source,
+        &row.source_text,
+        &row.submitted_at,
+        &row.decided_at,
+    ]);
+    let marks = vec!["?"; values.len()].join(", ");
+    tx.prepare_cached(&format!(
+        "INSERT INTO registrations (nid, kind, version, status, date, {}, legacy_fields, source,
+             source_text, submitted_at, decided_at)
+         VALUES ({marks})",
+        appendix_a_columns("")
+    ))?
+    .execute(rusqlite::params_from_iter(values))?;
     let id = tx.last_insert_rowid();
     if let Some(body) = row.rules {
         tx.execute(
@@ -940,8 +907,32 @@ pub(super) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Res
     Ok(id)
 }
 
-/// A rules table that does not compile, or whose examples fail, is refused
-/// with the request: a broken rule is never stored.
+/// The Appendix A columns of `registrations`, in [`APPENDIX_A_KEYS`]
+/// order, each with `prefix` (a table alias such as `r.`).
+pub(super) fn appendix_a_columns(prefix: &str) -> String {
+    APPENDIX_A_KEYS.map(|k| format!("{prefix}{k}")).join(", ")
+}
+
+/// The template fields of a `registrations` row as [`insert_row`] stored
+/// them: the JSON of `legacy_fields` (column `legacy`) with the Appendix A
+/// columns (from column `first` on, as [`appendix_a_columns`] lists them;
+/// empty text is absent) on top.
+pub(super) fn stored_fields(
+    r: &rusqlite::Row<'_>,
+    id: i64,
+    first: usize,
+    legacy: usize,
+) -> Result<TemplateFields> {
+    let legacy: String = r.get(legacy)?;
+    let mut fields: TemplateFields =
+        serde_json::from_str(&legacy).map_err(|e| Error::Data(format!("registration {id}: {e}")))?;
+    for (i, key) in APPENDIX_A_KEYS.iter().enumerate() {
+        let text: String = r.get(first + i)?;
+        *fields.get_mut(key).expect("known field") = (!text.is_empty()).then_some(text);
+    }
+    Ok(fields)
+}
+
 /// What lint needs to know of the registry: every NID ever registered
 /// (withdrawn ones are not reused either) and its version in force.
 pub(crate) fn lint_context(conn: &Connection) -> Result<LintContext> {
