@@ -1,11 +1,13 @@
 //! Embeds `registry/*.toml` and `migrations/*.sql` in the binary, so that a
-//! fresh install works with no files around it.
+//! fresh install works with no files around it, and compiles the registry's
+//! read model (each namespace's NID, kind, status and `[rules]` table) into
+//! static data, so that validating needs no parsing at start-up.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::{env, fs};
 
-fn embed(dir: &str, ext: &str, out_name: &str) {
+fn files(dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
     println!("cargo:rerun-if-changed={dir}");
     let root = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join(dir);
     let mut names: Vec<String> = fs::read_dir(&root)
@@ -17,10 +19,19 @@ fn embed(dir: &str, ext: &str, out_name: &str) {
         })
         .unwrap_or_default();
     names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let path = root.join(&name);
+            println!("cargo:rerun-if-changed={}", path.display());
+            (name, path)
+        })
+        .collect()
+}
+
+fn embed(dir: &str, ext: &str, out_name: &str) {
     let mut code = String::from("&[\n");
-    for name in &names {
-        let path = root.join(name);
-        println!("cargo:rerun-if-changed={}", path.display());
+    for (name, path) in files(dir, ext) {
         writeln!(
             code,
             "    ({name:?}, include_str!({:?})),",
@@ -29,11 +40,47 @@ fn embed(dir: &str, ext: &str, out_name: &str) {
         .unwrap();
     }
     code.push(']');
-    let out = Path::new(&env::var("OUT_DIR").unwrap()).join(out_name);
+    write_out(out_name, &code);
+}
+
+/// `registry/<nid>.toml` -> `EmbeddedNamespace { nid, kind, withdrawn, rules }`,
+/// the `[rules]` table re-serialized on its own (parsed lazily, on first use
+/// of that NID).
+fn read_model() {
+    let mut code = String::from("&[\n");
+    for (name, path) in files("registry", ".toml") {
+        if name.starts_with('_') {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let nid = table["nid"].as_str().unwrap_or_else(|| panic!("{name}: no nid"));
+        let kind = match table["kind"].as_str() {
+            Some("formal") => "Formal",
+            Some("informal") => "Informal",
+            other => panic!("{name}: kind {other:?}"),
+        };
+        let withdrawn = table.get("status").and_then(|s| s.as_str()) == Some("withdrawn");
+        let rules = table
+            .get("rules")
+            .map(|r| toml::to_string(r).unwrap_or_else(|e| panic!("{name}: {e}")));
+        writeln!(
+            code,
+            "    EmbeddedNamespace {{ nid: {nid:?}, kind: Kind::{kind}, withdrawn: {withdrawn}, rules: {rules:?} }},"
+        )
+        .unwrap();
+    }
+    code.push(']');
+    write_out("registry_model.rs", &code);
+}
+
+fn write_out(name: &str, code: &str) {
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join(name);
     fs::write(out, code).unwrap();
 }
 
 fn main() {
     embed("registry", ".toml", "registry_files.rs");
     embed("migrations", ".sql", "migration_files.rs");
+    read_model();
 }

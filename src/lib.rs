@@ -40,6 +40,10 @@ pub mod template;
 pub mod urn;
 pub mod validate;
 
+pub use validate::{
+    Checker, Finding, FindingKind, Kind, Namespace, NamespaceEntry, Registry, Report, Severity, Status,
+};
+
 pub use urn::{
     Component, DisplayForm, GenericEquivalence, KeyRefiner, ParseError, ParseErrorKind, Syntax, Urn, Warning,
     WarningKind,

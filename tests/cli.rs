@@ -23,12 +23,13 @@ fn check_jsonl_has_exactly_the_contract_keys() {
     let row = rows[0].as_object().unwrap();
     let keys: Vec<_> = row.keys().map(String::as_str).collect();
     let mut expected = vec![
-        "input", "valid", "nid", "nss", "r", "q", "f", "key", "errors", "warnings",
+        "line", "input", "valid", "nid", "nss", "r", "q", "f", "key", "errors", "warnings",
     ];
     expected.sort_unstable();
     let mut got = keys.clone();
     got.sort_unstable();
     assert_eq!(got, expected);
+    assert_eq!(rows[0]["line"], 1, "streamed results carry their line number");
     assert_eq!(rows[0]["input"], "urn:example:a?+r?=q#");
     assert_eq!(rows[0]["valid"], true);
     assert_eq!(rows[0]["r"], "r");
@@ -157,9 +158,21 @@ fn normalize_prints_keys() {
         (code(&out), stdout(&out).as_str()),
         (0, "urn:example:a%2C\nurn:example:b\n")
     );
-    let out = urnreg(&["normalize", "-"], b"urn:Ab:c\nbad\nurn:ab:%7e\n");
-    assert_eq!((code(&out), stdout(&out).as_str()), (1, "urn:ab:c\nurn:ab:%7E\n"));
+    // One output line per input line: an invalid one gets an empty line,
+    // and its error on stderr names the line.
+    let out = urnreg(&["normalize", "-"], b"urn:Example:c\nbad\nurn:example:%7e\n");
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (1, "urn:example:c\n\nurn:example:%7E\n")
+    );
+    assert!(stderr(&out).contains("line 2 is invalid"), "{}", stderr(&out));
     assert!(stderr(&out).contains("expected the scheme 'urn:' at byte 0"));
+    // Without --generic the NID must be registered.
+    let out = urnreg(&["normalize", "urn:Ab:c"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (1, "\n"));
+    assert!(stderr(&out).contains("not registered"), "{}", stderr(&out));
+    let out = urnreg(&["normalize", "--generic", "urn:Ab:c"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "urn:ab:c\n"));
 }
 
 #[test]
@@ -230,7 +243,8 @@ fn check_against_the_registry_adds_the_namespace() {
         rows[2]["errors"][0]["message"]
             .as_str()
             .unwrap()
-            .contains("did you mean 'issn'")
+            .contains("did you mean 'isbn'"),
+        "a swap of two letters is one edit"
     );
     assert_eq!(rows[3]["namespace"]["syntax"], "generic");
     assert_eq!(rows[3]["warnings"][0]["kind"], "generic-rules");
@@ -328,4 +342,156 @@ fn eq_and_normalize_use_namespace_rules_unless_generic() {
         b"",
     );
     assert_eq!(stdout(&out), "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6\n");
+}
+
+/// A stream whose reader closes stdout early (`check - | head -1`) ends at
+/// once and quietly, whatever `--jobs` is.
+#[test]
+fn check_stops_at_once_when_stdout_closes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let line = b"urn:isbn:0451450523\n";
+    for jobs in ["1", "2", "4"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(["check", "--jobs", jobs, "-"])
+            .env(
+                "URNREG_DB",
+                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // Far more input than the pipes and the chunk pool hold.
+        let writer = std::thread::spawn(move || {
+            for _ in 0..2_000_000 {
+                if stdin.write_all(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert_eq!(first, "1:valid   urn:isbn:0451450523\n");
+        // Dropping the reader closes stdout.
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(20) {
+                child.kill().unwrap();
+                panic!("--jobs {jobs}: still running 20 s after stdout closed");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        writer.join().unwrap();
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "--jobs {jobs}: a closed pipe is not an error"
+        );
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(err, "", "--jobs {jobs}: quietly");
+    }
+}
+
+#[test]
+fn check_quiet_and_only_invalid() {
+    let input = b"urn:isbn:0451450523\nurn:isbn:0451450524\nnot a urn\nurn:issn:0378-5955\n";
+    for jobs in ["1", "2"] {
+        let out = urnreg(&["check", "-q", "--jobs", jobs, "-"], input);
+        assert_eq!(
+            (code(&out), stdout(&out).as_str(), stderr(&out).as_str()),
+            (1, "", "")
+        );
+        let out = urnreg(&["check", "-q", "--summary", "--jobs", jobs, "-"], input);
+        assert_eq!((code(&out), stdout(&out).as_str()), (1, ""));
+        assert!(
+            stderr(&out).starts_with("4 checked, 2 valid, 2 invalid\n"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stderr(&out).contains("2  isbn"), "{}", stderr(&out));
+        let out = urnreg(
+            &[
+                "check",
+                "--only-invalid",
+                "--format",
+                "jsonl",
+                "--jobs",
+                jobs,
+                "-",
+            ],
+            input,
+        );
+        let rows = jsonl(&out);
+        let lines: Vec<_> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+        assert_eq!(lines, [2, 3], "only the invalid lines, with their numbers");
+    }
+    let out = urnreg(&["check", "-q", "urn:isbn:0451450523"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, ""));
+}
+
+#[test]
+fn check_text_stream_numbers_its_lines_as_grep_n_does() {
+    let out = urnreg(&["check", "-"], b"urn:isbn:0451450523\nurn:isbn:0451450524\n");
+    let text = stdout(&out);
+    let status_lines: Vec<_> = text.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(
+        status_lines,
+        ["1:valid   urn:isbn:0451450523", "2:invalid urn:isbn:0451450524"]
+    );
+    // Arguments are not numbered.
+    let out = urnreg(&["check", "urn:isbn:0451450523"], b"");
+    assert_eq!(stdout(&out), "valid   urn:isbn:0451450523\n");
+}
+
+/// A URN that fails its namespace's rules is equivalent to nothing, and
+/// has no key (the ISBN-10 check digit of 0451450524 is wrong).
+#[test]
+fn eq_and_normalize_refuse_a_bad_check_digit() {
+    let out = urnreg(&["eq", "urn:isbn:0451450523", "urn:isbn:0451450524"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (2, ""));
+    assert!(stderr(&out).contains("URN 2 is invalid"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("check character"), "{}", stderr(&out));
+    let out = urnreg(&["eq", "urn:isbn:0451450523", "URN:ISBN:978-0-451-45052-4"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "equivalent\n"));
+    let out = urnreg(&["normalize", "urn:isbn:0451450524"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (1, "\n"));
+    assert!(stderr(&out).contains("URN 1 is invalid"), "{}", stderr(&out));
+    let out = urnreg(&["check", "--format", "jsonl", "-"], b"urn:isbn:0451450524\n");
+    assert_eq!(jsonl(&out)[0]["key"], Value::Null, "an invalid URN has no key");
+    let out = urnreg(&["parse", "urn:isbn:0451450524"], b"");
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("verdict:     invalid (against the registry)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = urnreg(&["parse", "--syntax-only", "urn:isbn:0451450524"], b"");
+    assert_eq!(code(&out), 0);
+    assert!(
+        stdout(&out).contains("generic syntax only, the registry was not consulted"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn check_refuses_absurd_job_counts() {
+    for jobs in ["18446744073709551615", "257", "x"] {
+        let out = urnreg(&["check", "--jobs", jobs, "-"], b"urn:isbn:0451450523\n");
+        assert_eq!(code(&out), 2, "--jobs {jobs}");
+        assert!(stderr(&out).contains("--jobs"), "{}", stderr(&out));
+    }
+    let out = urnreg(&["check", "--jobs", "0", "-"], b"urn:isbn:0451450523\n");
+    assert_eq!(code(&out), 0, "0 means one per core");
 }

@@ -587,11 +587,12 @@ examples.invalid = ["urn:acme-parts:123456789"]
     store
         .review(&req.id.to_string(), Decision::Approve, "ok", "e")
         .unwrap();
-    let v = urnreg::validate::Validator::from_store(&store).unwrap();
-    let ok = urnreg::Urn::parse("urn:acme-parts:42").unwrap();
-    let bad = urnreg::Urn::parse("urn:acme-parts:4x2").unwrap();
-    assert!(v.validate(&ok).errors.is_empty());
-    assert_eq!(v.validate(&bad).errors[0].offset, 16);
+    let v = urnreg::Registry::from_store(&store).unwrap();
+    assert!(v.check("urn:acme-parts:42").is_valid());
+    assert_eq!(
+        v.check("urn:acme-parts:4x2").errors().next().unwrap().offset(),
+        16
+    );
 }
 
 #[test]

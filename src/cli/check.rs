@@ -1,9 +1,11 @@
 //! `urnreg check`: validate URNs given as arguments or streamed one per
 //! line, against the registry (or the generic syntax only).
 //!
-//! Streaming keeps memory constant: lines are read in chunks into reused
-//! buffers, checked (by `--jobs` worker threads when asked), and written in
-//! input order through bounded queues.
+//! Streaming keeps memory bounded: lines are read in chunks (at most
+//! [`CHUNK_LINES`] lines or [`CHUNK_BYTES`] bytes, and always whole lines)
+//! into a fixed pool of reused buffers, checked by `--jobs` worker
+//! threads, and written in input order. When stdout closes, every thread
+//! stops at once.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
@@ -13,14 +15,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Mutex, mpsc};
 
-use anyhow::Context;
-use urnreg::Syntax;
-use urnreg::validate::Validator;
+use anyhow::Context as _;
+use urnreg::{Checker, Registry, Report, Syntax};
 
 use super::db::DbArgs;
 use super::input::{self, LineReader, MAX_LINE};
-use super::report::Checked;
+use super::report::write_text;
 use super::{Format, SyntaxArgs, UsageError, format_for};
+
+/// The most worker threads `--jobs` takes.
+pub const MAX_JOBS: usize = 256;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -35,10 +39,19 @@ pub struct Args {
     #[arg(long, value_name = "PATH", conflicts_with = "urns")]
     file: Option<PathBuf>,
 
-    /// Worker threads for streamed input (default 1; 0 = one per core).
-    /// Output stays in input order.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    jobs: usize,
+    /// Worker threads for streamed input (default: one per core, at most
+    /// 256). Output stays in input order.
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
+    jobs: Option<usize>,
+
+    /// No per-URN output: the exit status says it all (with --summary,
+    /// only the summary is printed).
+    #[arg(long, short = 'q', conflicts_with = "only_invalid")]
+    quiet: bool,
+
+    /// Print only the invalid URNs.
+    #[arg(long)]
+    only_invalid: bool,
 
     /// After the results, print counts by NID and by error kind (to stderr).
     #[arg(long)]
@@ -49,38 +62,65 @@ pub struct Args {
     urns: Vec<OsString>,
 }
 
+/// `--jobs`: 1 to [`MAX_JOBS`]; 0 means one per core.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of threads"))?;
+    match n {
+        0 => Ok(cores()),
+        1..=MAX_JOBS => Ok(n),
+        _ => Err(format!("at most {MAX_JOBS} threads")),
+    }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
+}
+
 /// What a chunk of lines adds to the summary.
 #[derive(Default)]
-struct Stats {
+struct Stats<'r> {
     total: u64,
     invalid: u64,
-    by_nid: HashMap<String, u64>,
+    /// Registered NIDs, by their registry spelling (no allocation).
+    by_namespace: HashMap<&'r str, u64>,
+    /// Other NIDs, lower-cased.
+    by_other_nid: HashMap<String, u64>,
     by_error: HashMap<&'static str, u64>,
 }
 
-impl Stats {
-    fn add(&mut self, checked: &Checked<'_, '_>, detailed: bool) {
+impl<'r> Stats<'r> {
+    fn add(&mut self, report: &Report<'_, 'r>, detailed: bool) {
         self.total += 1;
-        if !checked.is_valid() {
+        if !report.is_valid() {
             self.invalid += 1;
         }
         if detailed {
-            let nid = checked
-                .urn
-                .as_ref()
-                .map_or("(not a URN)".to_string(), |u| u.nid().to_ascii_lowercase());
-            *self.by_nid.entry(nid).or_default() += 1;
-            for e in &checked.errors {
-                *self.by_error.entry(e.kind).or_default() += 1;
+            match (report.namespace(), report.urn()) {
+                (Some(ns), _) => *self.by_namespace.entry(ns.nid()).or_default() += 1,
+                (None, Some(urn)) => {
+                    *self
+                        .by_other_nid
+                        .entry(urn.nid().to_ascii_lowercase())
+                        .or_default() += 1
+                }
+                (None, None) => *self.by_other_nid.entry("(not a URN)".into()).or_default() += 1,
+            }
+            for e in report.errors() {
+                *self.by_error.entry(e.code()).or_default() += 1;
             }
         }
     }
 
-    fn merge(&mut self, other: Stats) {
+    fn merge(&mut self, other: Stats<'r>) {
         self.total += other.total;
         self.invalid += other.invalid;
-        for (k, v) in other.by_nid {
-            *self.by_nid.entry(k).or_default() += v;
+        for (k, v) in other.by_namespace {
+            *self.by_namespace.entry(k).or_default() += v;
+        }
+        for (k, v) in other.by_other_nid {
+            *self.by_other_nid.entry(k).or_default() += v;
         }
         for (k, v) in other.by_error {
             *self.by_error.entry(k).or_default() += v;
@@ -96,8 +136,9 @@ impl Stats {
             self.total - self.invalid,
             self.invalid
         )?;
-        let mut nids: Vec<_> = self.by_nid.iter().collect();
-        nids.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut nids: Vec<(&str, u64)> = self.by_namespace.iter().map(|(k, v)| (*k, *v)).collect();
+        nids.extend(self.by_other_nid.iter().map(|(k, v)| (k.as_str(), *v)));
+        nids.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by NID:")?;
         for (nid, n) in nids {
             writeln!(err, "  {n:>10}  {nid}")?;
@@ -112,88 +153,144 @@ impl Stats {
     }
 }
 
-/// Everything needed to check and write one line.
-struct Checker<'v> {
+/// Which results are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    All,
+    Invalid,
+    None,
+}
+
+/// Everything needed to check and write one line (shared by the workers;
+/// each makes its own [`Checker`]).
+struct Job<'r> {
     syntax: Syntax,
-    validator: Option<&'v Validator>,
+    registry: Option<&'r Registry>,
     format: Format,
+    shown: Shown,
     summary: bool,
 }
 
-impl Checker<'_> {
+impl<'r> Job<'r> {
+    fn checker(&self) -> Checker<'r> {
+        match self.registry {
+            Some(r) => Checker::new(r),
+            None => Checker::syntax_only(),
+        }
+        .with_syntax(self.syntax)
+    }
+
     /// Checks one input and appends its output to `out`. In JSON format
-    /// every object is preceded by ",\n" (the writer drops the first comma).
-    fn one(&self, raw: &[u8], truncated: bool, out: &mut Vec<u8>, stats: &mut Stats) -> io::Result<()> {
-        let checked = if truncated {
-            Checked::too_long(raw, MAX_LINE)
+    /// every object is preceded by ",\n" (the sink drops the first comma).
+    fn one(
+        &self,
+        checker: &mut Checker<'r>,
+        raw: &[u8],
+        truncated: bool,
+        line: Option<u64>,
+        out: &mut Vec<u8>,
+        stats: &mut Stats<'r>,
+    ) {
+        let report = if truncated {
+            Report::line_too_long(raw, MAX_LINE)
         } else {
-            Checked::new(raw, self.syntax, self.validator)
+            checker.check(raw)
         };
-        stats.add(&checked, self.summary);
+        stats.add(&report, self.summary);
+        match self.shown {
+            Shown::None => return,
+            Shown::Invalid if report.is_valid() => return,
+            _ => {}
+        }
         match self.format {
-            Format::Jsonl => {
-                checked.to_json().write_to(out);
-                out.push(b'\n');
-            }
             Format::Json => {
                 out.extend_from_slice(b",\n");
-                checked.to_json().write_to(out);
+                report.write_json(out, line);
             }
-            Format::Text | Format::Toml | Format::Xml | Format::Csv | Format::Html => {
-                checked.write_text(out)?
+            Format::Jsonl => {
+                report.write_json(out, line);
+                out.push(b'\n');
             }
+            // Writing to a Vec cannot fail.
+            _ => drop(write_text(&report, line, out)),
         }
-        Ok(())
     }
 }
 
-/// A chunk of input lines: their bytes, one after another, and where each
-/// ends and whether it was cut.
+/// A chunk of input lines: their bytes, one after another, where each ends
+/// and whether it was cut, the number of its first line, and the output
+/// written for it.
 #[derive(Default)]
 struct Chunk {
     bytes: Vec<u8>,
     lines: Vec<(usize, bool)>,
+    first_line: u64,
+    out: Vec<u8>,
 }
 
+/// A chunk ends after this many lines...
 const CHUNK_LINES: usize = 4096;
+/// ... or once it holds this many bytes (a single longer line still fits:
+/// lines are never split).
+const CHUNK_BYTES: usize = 256 * 1024;
 
-fn read_chunk<R: BufRead + input::HasBuffer>(
-    lines: &mut LineReader<R>,
-    chunk: &mut Chunk,
-) -> io::Result<bool> {
-    chunk.bytes.clear();
-    chunk.lines.clear();
-    while chunk.lines.len() < CHUNK_LINES {
-        let Some(line) = lines.next_line()? else { break };
-        chunk.bytes.extend_from_slice(line.bytes);
-        chunk.lines.push((chunk.bytes.len(), line.truncated));
-        // Give results back promptly when the input comes slowly.
-        if lines.would_block() {
-            break;
+impl Chunk {
+    /// Reads the next chunk; false at the end of input.
+    fn read<R: BufRead + input::HasBuffer>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        first_line: u64,
+    ) -> io::Result<bool> {
+        self.bytes.clear();
+        self.lines.clear();
+        self.first_line = first_line;
+        while self.lines.len() < CHUNK_LINES && self.bytes.len() < CHUNK_BYTES {
+            let Some(line) = lines.next_line()? else { break };
+            self.bytes.extend_from_slice(line.bytes);
+            self.lines.push((self.bytes.len(), line.truncated));
+            // Give results back promptly when the input comes slowly.
+            if lines.would_block() {
+                break;
+            }
+        }
+        Ok(!self.lines.is_empty())
+    }
+
+    /// Checks every line, writing into `self.out`.
+    fn process<'r>(&mut self, ctx: &Job<'r>, checker: &mut Checker<'r>, stats: &mut Stats<'r>) {
+        self.out.clear();
+        let mut start = 0;
+        for (i, &(end, truncated)) in self.lines.iter().enumerate() {
+            let line = self.first_line + i as u64;
+            ctx.one(
+                checker,
+                &self.bytes[start..end],
+                truncated,
+                Some(line),
+                &mut self.out,
+                stats,
+            );
+            start = end;
         }
     }
-    Ok(!chunk.lines.is_empty())
-}
 
-fn process_chunk(ctx: &Checker<'_>, chunk: &Chunk, out: &mut Vec<u8>, stats: &mut Stats) -> io::Result<()> {
-    let mut start = 0;
-    for &(end, truncated) in &chunk.lines {
-        ctx.one(&chunk.bytes[start..end], truncated, out, stats)?;
-        start = end;
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64 + self.lines.len() as u64
     }
-    Ok(())
 }
 
-/// Writes JSON array brackets and drops the comma before the first object.
+/// Writes JSON array brackets and drops the comma before the first object;
+/// names standard output in its errors.
 struct Sink<W: Write> {
     out: W,
     format: Format,
     first: bool,
+    quiet: bool,
 }
 
 impl<W: Write> Sink<W> {
     fn start(&mut self) -> io::Result<()> {
-        if self.format == Format::Json {
+        if self.format == Format::Json && !self.quiet {
             self.out.write_all(b"[")?;
         }
         Ok(())
@@ -211,8 +308,12 @@ impl<W: Write> Sink<W> {
         self.out.write_all(bytes)
     }
 
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
     fn finish(mut self) -> io::Result<()> {
-        if self.format == Format::Json {
+        if self.format == Format::Json && !self.quiet {
             self.out.write_all(if self.first { b"]\n" } else { b"\n]\n" })?;
         }
         self.out.flush()
@@ -220,131 +321,150 @@ impl<W: Write> Sink<W> {
 }
 
 /// Streams `reader` through `jobs` workers, writing results in order.
-fn stream<R: BufRead + input::HasBuffer + Send>(
+fn stream<'r, R>(
     reader: R,
-    ctx: &Checker<'_>,
+    ctx: &Job<'r>,
     jobs: usize,
     sink: &mut Sink<impl Write>,
     progress: Option<&indicatif::ProgressBar>,
-) -> anyhow::Result<Stats> {
+) -> anyhow::Result<Stats<'r>>
+where
+    R: BufRead + input::HasBuffer + Send + 'static,
+{
     let mut lines = LineReader::new(reader);
     let mut stats = Stats::default();
     if jobs <= 1 {
-        let (mut chunk, mut out) = (Chunk::default(), Vec::with_capacity(1 << 16));
-        while read_chunk(&mut lines, &mut chunk)? {
-            out.clear();
-            process_chunk(ctx, &chunk, &mut out, &mut stats)?;
-            sink.write(&out)?;
+        let mut checker = ctx.checker();
+        let mut chunk = Chunk::default();
+        let mut next_line = 1;
+        while chunk.read(&mut lines, next_line)? {
+            next_line += chunk.lines.len() as u64;
+            chunk.process(ctx, &mut checker, &mut stats);
+            sink.write(&chunk.out).context(STDOUT)?;
             if let Some(p) = progress {
-                p.inc(chunk.bytes.len() as u64 + chunk.lines.len() as u64);
+                p.inc(chunk.len());
             }
             if lines.would_block() {
-                sink.out.flush()?;
+                sink.flush().context(STDOUT)?;
             }
         }
         return Ok(stats);
     }
-    // Bounded queues keep memory constant: at most 2 * jobs chunks in flight.
-    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Chunk)>(jobs * 2);
-    let (done_tx, done_rx) = mpsc::sync_channel::<io::Result<(u64, Vec<u8>, Stats, Chunk)>>(jobs * 2);
-    let work_rx = Mutex::new(work_rx);
-    let (spare_tx, spare_rx) = mpsc::channel::<Chunk>();
-    std::thread::scope(|scope| -> anyhow::Result<Stats> {
-        for _ in 0..jobs {
-            let (work_rx, done_tx) = (&work_rx, done_tx.clone());
-            scope.spawn(move || {
-                loop {
-                    let next = work_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((seq, chunk))) = next else { break };
-                    let mut out = Vec::with_capacity(chunk.bytes.len() * 4);
-                    let mut stats = Stats::default();
-                    let result =
-                        process_chunk(ctx, &chunk, &mut out, &mut stats).map(|()| (seq, out, stats, chunk));
-                    if done_tx.send(result).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        // The writer runs here; the reader in its own thread.
-        let reader = scope.spawn(move || -> io::Result<()> {
-            let mut seq = 0;
-            loop {
-                let mut chunk = spare_rx.try_recv().unwrap_or_default();
-                if !read_chunk(&mut lines, &mut chunk)? {
+    // A fixed pool of chunks bounds memory: the reader waits for a free
+    // chunk, the workers for filled ones, the writer for checked ones.
+    let pool = jobs * 2;
+    let (free_tx, free_rx) = mpsc::sync_channel::<Chunk>(pool);
+    for _ in 0..pool {
+        free_tx
+            .send(Chunk::default())
+            .expect("the pool has room for every chunk");
+    }
+    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Chunk)>(pool);
+    // The reader does not borrow from this function, so that it can be left
+    // behind, blocked on its input, when the output closes.
+    let reader = std::thread::Builder::new()
+        .name("urnreg-reader".into())
+        .spawn(move || -> io::Result<()> {
+            let (mut seq, mut next_line) = (0, 1);
+            while let Ok(mut chunk) = free_rx.recv() {
+                if !chunk.read(&mut lines, next_line)? {
                     break;
                 }
+                next_line += chunk.lines.len() as u64;
                 if work_tx.send((seq, chunk)).is_err() {
                     break;
                 }
                 seq += 1;
             }
             Ok(())
-        });
+        })
+        .context("starting the reader thread")?;
+    let work_rx = Mutex::new(work_rx);
+    let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Owned here, so that returning early (the output closed) drops it
+        // before the scope waits for the workers: the reader then runs out
+        // of chunks and stops, and so do the workers.
+        let free_tx = free_tx;
+        let (done_tx, done_rx) = mpsc::sync_channel::<(u64, Chunk, Stats<'r>)>(pool);
+        for i in 0..jobs {
+            let (work_rx, done_tx) = (&work_rx, done_tx.clone());
+            std::thread::Builder::new()
+                .name(format!("urnreg-check-{i}"))
+                .spawn_scoped(scope, move || {
+                    let mut checker = ctx.checker();
+                    loop {
+                        let next = work_rx.lock().map(|rx| rx.recv());
+                        let Ok(Ok((seq, mut chunk))) = next else { break };
+                        let mut stats = Stats::default();
+                        chunk.process(ctx, &mut checker, &mut stats);
+                        if done_tx.send((seq, chunk, stats)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .with_context(|| format!("starting worker thread {}", i + 1))?;
+        }
+        drop(done_tx);
         let mut pending = BTreeMap::new();
         let mut next = 0u64;
-        let mut failure = None;
-        for result in done_rx {
-            match result {
-                Ok((seq, out, chunk_stats, chunk)) => {
-                    stats.merge(chunk_stats);
-                    pending.insert(seq, (out, chunk));
-                    while let Some((out, chunk)) = pending.remove(&next) {
-                        if failure.is_none()
-                            && let Err(e) = sink.write(&out)
-                        {
-                            failure = Some(e);
-                        }
-                        if let Some(p) = progress {
-                            p.inc(chunk.bytes.len() as u64 + chunk.lines.len() as u64);
-                        }
-                        let _ = spare_tx.send(chunk);
-                        next += 1;
-                    }
+        for (seq, chunk, chunk_stats) in &done_rx {
+            stats.merge(chunk_stats);
+            pending.insert(seq, chunk);
+            while let Some(chunk) = pending.remove(&next) {
+                // On a write error, returning drops `done_rx` and `free_tx`:
+                // the workers' sends and the reader's wait fail, and they stop.
+                sink.write(&chunk.out).context(STDOUT)?;
+                if let Some(p) = progress {
+                    p.inc(chunk.len());
                 }
-                Err(e) => failure = failure.or(Some(e)),
+                let _ = free_tx.send(chunk);
+                next += 1;
             }
-            if failure.is_some() {
-                // Stop the workers and the reader: drop the queue behind them.
-                break;
+            // Caught up with the workers: let a slow producer see results.
+            if pending.is_empty() {
+                sink.flush().context(STDOUT)?;
             }
         }
-        if let Some(e) = failure {
-            return Err(e.into());
-        }
-        reader
-            .join()
-            .map_err(|_| anyhow::anyhow!("the reader thread failed"))??;
-        Ok(stats)
-    })
+        Ok(())
+    });
+    outcome?;
+    reader
+        .join()
+        .map_err(|_| anyhow::anyhow!("the reader thread failed"))?
+        .context("reading the input")?;
+    Ok(stats)
 }
+
+const STDOUT: &str = "writing to standard output";
 
 pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     let format = format_for(format, &[Format::Text, Format::Json, Format::Jsonl], "check")?;
-    let store_and_validator;
-    let validator = if args.syntax_only {
+    let registry = if args.syntax_only {
         None
     } else {
-        store_and_validator = Validator::from_store(&db.open_for_read()?)?;
-        Some(&store_and_validator)
+        Some(db.registry()?)
     };
-    let ctx = Checker {
+    let ctx = Job {
         syntax: args.syntax.syntax(),
-        validator,
+        registry: registry.as_ref(),
         format,
+        shown: if args.quiet {
+            Shown::None
+        } else if args.only_invalid {
+            Shown::Invalid
+        } else {
+            Shown::All
+        },
         summary: args.summary,
     };
-    let jobs = match args.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let jobs = args.jobs.unwrap_or_else(cores);
     let mut sink = Sink {
         out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
         format,
         first: true,
+        quiet: args.quiet,
     };
-    sink.start()?;
+    sink.start().context(STDOUT)?;
     let stats = if let Some(path) = &args.file {
         let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -383,15 +503,23 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
         );
     } else {
         let mut stats = Stats::default();
+        let mut checker = ctx.checker();
         let mut out = Vec::new();
         for arg in &args.urns {
             out.clear();
-            ctx.one(arg.as_encoded_bytes(), false, &mut out, &mut stats)?;
-            sink.write(&out)?;
+            ctx.one(
+                &mut checker,
+                arg.as_encoded_bytes(),
+                false,
+                None,
+                &mut out,
+                &mut stats,
+            );
+            sink.write(&out).context(STDOUT)?;
         }
         stats
     };
-    sink.finish()?;
+    sink.finish().context(STDOUT)?;
     if args.summary {
         stats.print()?;
     }

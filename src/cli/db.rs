@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
+use urnreg::Registry;
 use urnreg::registry::Store;
 
 /// The global registry options.
@@ -57,6 +58,19 @@ impl DbArgs {
             Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))
         } else {
             Ok(Store::open_embedded()?)
+        }
+    }
+
+    /// The registry to validate against: the database's records in force,
+    /// or with no database the embedded registry (nothing is created).
+    pub fn registry(&self) -> anyhow::Result<Registry> {
+        let path = self.path()?;
+        if path.exists() {
+            let store =
+                Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))?;
+            Ok(Registry::from_store(&store)?)
+        } else {
+            Ok(Registry::embedded().clone())
         }
     }
 }

@@ -1,16 +1,17 @@
 //! `urnreg eq`: are two URNs URN-equivalent (RFC 8141 section 3.1, refined
 //! by the namespace's own rules unless `--generic`)?
+//!
+//! A URN that fails its namespace's rules is equivalent to nothing: `eq`
+//! then says which side is invalid and why, and exits 2.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use urnreg::Urn;
-use urnreg::validate::Validator;
+use urnreg::Checker;
 
 use super::db::DbArgs;
-
-use super::report::{Shown, write_caret};
+use super::report::write_invalid;
 use super::{Format, QuietExit, SyntaxArgs, format_for};
 
 #[derive(clap::Args, Debug)]
@@ -18,7 +19,8 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
-    /// Compare by RFC 8141 section 3.1 only, without namespace rules.
+    /// Compare by RFC 8141 section 3.1 only: no registry lookup, no
+    /// namespace rules.
     #[arg(long)]
     generic: bool,
 
@@ -30,36 +32,29 @@ pub struct Args {
 
 pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     format_for(format, &[Format::Text], "eq")?;
-    let syntax = args.syntax.syntax();
-    let a = parse_arg(1, &args.a, syntax)?;
-    let b = parse_arg(2, &args.b, syntax)?;
-    let same = if args.generic {
-        a.is_equivalent(&b)
-    } else {
-        let validator = Validator::from_store(&db.open_for_read()?)?;
-        validator.key(&a) == validator.key(&b)
-    };
+    let registry = if args.generic { None } else { Some(db.registry()?) };
+    let mut checker = match &registry {
+        Some(r) => Checker::new(r),
+        None => Checker::syntax_only(),
+    }
+    .with_syntax(args.syntax.syntax());
+    let a = checker.check(args.a.as_encoded_bytes());
+    let b = checker.check(args.b.as_encoded_bytes());
+    let mut invalid = false;
+    for (n, report) in [(1, &a), (2, &b)] {
+        if !report.is_valid() {
+            write_invalid(report, &format!("URN {n}"), &mut io::stderr().lock())?;
+            invalid = true;
+        }
+    }
+    if invalid {
+        return Err(QuietExit(2).into());
+    }
+    let same = a.key() == b.key();
     writeln!(
         io::stdout().lock(),
         "{}",
         if same { "equivalent" } else { "not equivalent" }
     )?;
     Ok(ExitCode::from(u8::from(!same)))
-}
-
-/// Parses argument `n`; on failure says which one and where, and exits 2.
-fn parse_arg(n: usize, raw: &OsString, syntax: urnreg::Syntax) -> Result<Urn<'_>, QuietExit> {
-    let raw = raw.as_encoded_bytes();
-    Urn::parse_bytes(raw, syntax).map_err(|err| {
-        let mut stderr = io::stderr().lock();
-        let _ = writeln!(stderr, "error: URN {n} is invalid");
-        let _ = write_caret(
-            &mut stderr,
-            &Shown::new(raw),
-            err.offset(),
-            "error",
-            &err.to_string(),
-        );
-        QuietExit(2)
-    })
 }

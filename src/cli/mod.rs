@@ -175,7 +175,7 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args, &cli.db, cli.format),
-        Command::Parse(args) => parse::run(args, cli.format),
+        Command::Parse(args) => parse::run(args, &cli.db, cli.format),
         Command::Normalize(args) => normalize::run(args, &cli.db, cli.format),
         Command::Eq(args) => eq::run(args, &cli.db, cli.format),
         Command::Init(args) => lifecycle::init(args, &cli.db, cli.format),

@@ -1,17 +1,19 @@
-//! `urnreg normalize`: the equivalence key of each URN, one per line
-//! (refined by the namespace's rules unless `--generic`).
+//! `urnreg normalize`: the equivalence key of each URN, one output line per
+//! input (refined by the namespace's rules unless `--generic`).
+//!
+//! An invalid URN has no key: its output line is empty, so outputs stay
+//! aligned with inputs, and its error goes to stderr naming the line.
 
 use std::ffi::OsString;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::process::ExitCode;
 
-use urnreg::Urn;
-use urnreg::validate::Validator;
+use anyhow::Context;
+use urnreg::{Checker, Report};
 
 use super::db::DbArgs;
-
 use super::input::{self, LineReader, MAX_LINE};
-use super::report::{Shown, write_caret};
+use super::report::write_invalid;
 use super::{Format, SyntaxArgs, format_for};
 
 #[derive(clap::Args, Debug)]
@@ -19,7 +21,8 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
-    /// The RFC 8141 section 3.1 key only, without namespace rules.
+    /// The RFC 8141 section 3.1 key only: no registry lookup, no namespace
+    /// rules.
     #[arg(long)]
     generic: bool,
 
@@ -30,41 +33,37 @@ pub struct Args {
 
 pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     format_for(format, &[Format::Text], "normalize")?;
-    let validator = if args.generic {
-        None
-    } else {
-        Some(Validator::from_store(&db.open_for_read()?)?)
-    };
-    let syntax = args.syntax.syntax();
+    let registry = if args.generic { None } else { Some(db.registry()?) };
+    let mut checker = match &registry {
+        Some(r) => Checker::new(r),
+        None => Checker::syntax_only(),
+    }
+    .with_syntax(args.syntax.syntax());
     let mut out = BufWriter::new(io::stdout().lock());
     let mut failed = false;
-    let mut one = |raw: &[u8], truncated: bool, out: &mut BufWriter<_>| -> io::Result<()> {
-        let result = if truncated {
-            Err(format!("line longer than {MAX_LINE} bytes"))
-        } else {
-            Urn::parse_bytes(raw, syntax).map_err(|e| e.to_string())
-        };
-        match result {
-            Ok(urn) => match &validator {
-                Some(v) => writeln!(out, "{}", v.key(&urn)),
-                None => writeln!(out, "{}", urn.equivalence_key()),
-            },
-            Err(message) => {
+    let mut one = |report: Report<'_, '_>, what: String, out: &mut BufWriter<_>| -> anyhow::Result<()> {
+        match report.key() {
+            Some(key) => writeln!(out, "{key}").context("writing to standard output"),
+            None => {
                 failed = true;
-                out.flush()?;
-                let mut err = io::stderr().lock();
-                writeln!(err, "invalid URN")?;
-                let offset = Urn::parse_bytes(raw, syntax)
-                    .err()
-                    .map_or(raw.len(), |e| e.offset());
-                write_caret(&mut err, &Shown::new(raw), offset, "error", &message)
+                writeln!(out).context("writing to standard output")?;
+                out.flush().context("writing to standard output")?;
+                write_invalid(&report, &what, &mut io::stderr().lock())?;
+                Ok(())
             }
         }
     };
     if input::wants_stdin(&args.urns) {
         let mut lines = LineReader::new(BufReader::new(io::stdin().lock()));
+        let mut n = 0u64;
         while let Some(line) = lines.next_line()? {
-            one(line.bytes, line.truncated, &mut out)?;
+            n += 1;
+            let report = if line.truncated {
+                Report::line_too_long(line.bytes, MAX_LINE)
+            } else {
+                checker.check(line.bytes)
+            };
+            one(report, format!("line {n}"), &mut out)?;
         }
     } else {
         if args.urns.is_empty() {
@@ -73,10 +72,14 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
             )
             .into());
         }
-        for arg in &args.urns {
-            one(arg.as_encoded_bytes(), false, &mut out)?;
+        for (i, arg) in args.urns.iter().enumerate() {
+            one(
+                checker.check(arg.as_encoded_bytes()),
+                format!("URN {}", i + 1),
+                &mut out,
+            )?;
         }
     }
-    out.flush()?;
+    out.flush().context("writing to standard output")?;
     Ok(ExitCode::from(u8::from(failed)))
 }

@@ -1,13 +1,16 @@
-//! `urnreg parse`: the parts of one URN, its key, its display form.
+//! `urnreg parse`: the parts of one URN, its key, its display form, and the
+//! registry's verdict on it (or, with `--syntax-only`, a plain statement
+//! that only the generic syntax was checked).
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use serde::Serialize;
-use urnreg::Urn;
+use serde_json::{Value, json};
+use urnreg::{Checker, Finding, Report};
 
-use super::report::{Finding, Shown, write_caret};
+use super::db::DbArgs;
+use super::report::{Shown, write_caret};
 use super::{Format, SyntaxArgs, format_for};
 
 #[derive(clap::Args, Debug)]
@@ -15,116 +18,144 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
+    /// Check the generic RFC 8141 syntax only, without the registry.
+    #[arg(long)]
+    syntax_only: bool,
+
     /// The URN to parse.
     #[arg(value_name = "URN")]
     urn: OsString,
 }
 
-#[derive(Serialize)]
-struct ParsedJson<'a> {
-    input: &'a str,
-    valid: bool,
-    scheme: &'a str,
-    nid: &'a str,
-    nss: &'a str,
-    r: Option<&'a str>,
-    q: Option<&'a str>,
-    f: Option<&'a str>,
-    key: &'a str,
-    display: DisplayJson<'a>,
-    warnings: Vec<Finding>,
+fn findings_json<'f>(findings: impl Iterator<Item = &'f Finding>) -> Value {
+    findings
+        .map(|f| json!({"kind": f.code(), "offset": f.offset(), "message": f.to_string()}))
+        .collect()
 }
 
-#[derive(Serialize)]
-struct DisplayJson<'a> {
-    text: &'a str,
-    canonical: bool,
-}
-
-#[derive(Serialize)]
-struct InvalidJson<'a> {
-    input: &'a str,
-    valid: bool,
-    errors: [Finding; 1],
-}
-
-pub fn run(args: Args, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "parse")?;
-    let raw = args.urn.as_encoded_bytes();
-    let mut out = io::stdout().lock();
-    let urn = match Urn::parse_bytes(raw, args.syntax.syntax()) {
-        Ok(urn) => urn,
-        Err(err) => {
-            let input = String::from_utf8_lossy(raw);
-            if format == Format::Json {
-                let json = InvalidJson {
-                    input: &input,
-                    valid: false,
-                    errors: [Finding::from_error(&err)],
-                };
-                serde_json::to_writer_pretty(&mut out, &json)?;
-                writeln!(out)?;
-            } else {
-                let shown = Shown::new(raw);
-                let mut err_out = io::stderr().lock();
-                writeln!(err_out, "invalid URN")?;
-                write_caret(&mut err_out, &shown, err.offset(), "error", &err.to_string())?;
-            }
-            return Ok(ExitCode::from(1));
-        }
+/// What was checked, in words.
+fn verdict(report: &Report<'_, '_>) -> String {
+    let checked = if report.is_registry_checked() {
+        "against the registry"
+    } else {
+        "generic syntax only, the registry was not consulted"
     };
-    let key = urn.equivalence_key();
-    let display = urn.display_form();
-    let warnings = urn.warnings();
-    match format {
-        Format::Json => {
-            let json = ParsedJson {
-                input: urn.as_str(),
-                valid: true,
-                scheme: urn.scheme(),
-                nid: urn.nid(),
-                nss: urn.nss(),
-                r: urn.r_component(),
-                q: urn.q_component(),
-                f: urn.f_component(),
-                key: &key,
-                display: DisplayJson {
-                    text: &display.text,
-                    canonical: !display.decoded,
-                },
-                warnings: warnings.iter().map(Finding::from_warning).collect(),
-            };
-            serde_json::to_writer_pretty(&mut out, &json)?;
-            writeln!(out)?;
+    let valid = if report.is_valid() { "valid" } else { "invalid" };
+    format!("{valid} ({checked})")
+}
+
+pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
+    let format = format_for(format, &[Format::Text, Format::Json], "parse")?;
+    let registry = if args.syntax_only {
+        None
+    } else {
+        Some(db.registry()?)
+    };
+    let mut checker = match &registry {
+        Some(r) => Checker::new(r),
+        None => Checker::syntax_only(),
+    }
+    .with_syntax(args.syntax.syntax());
+    let raw = args.urn.as_encoded_bytes();
+    let report = checker.check(raw);
+    let code = ExitCode::from(u8::from(!report.is_valid()));
+    let mut out = io::stdout().lock();
+    let key = report.key();
+    let namespace = report.namespace();
+    if format == Format::Json {
+        let mut json = json!({
+            "input": report.input(),
+            "valid": report.is_valid(),
+            "checked": if report.is_registry_checked() { "registry" } else { "syntax" },
+        });
+        if let Some(urn) = report.urn() {
+            let display = urn.display_form();
+            let obj = json.as_object_mut().expect("an object");
+            obj.insert("scheme".into(), urn.scheme().into());
+            obj.insert("nid".into(), urn.nid().into());
+            obj.insert("nss".into(), urn.nss().into());
+            obj.insert("r".into(), urn.r_component().into());
+            obj.insert("q".into(), urn.q_component().into());
+            obj.insert("f".into(), urn.f_component().into());
+            obj.insert("key".into(), key.as_deref().into());
+            obj.insert(
+                "display".into(),
+                json!({"text": display.text, "canonical": !display.decoded}),
+            );
         }
-        _ => {
-            let absent = "(none)";
-            writeln!(out, "urn:         {}", urn.as_str())?;
-            writeln!(out, "scheme:      {}", urn.scheme())?;
-            writeln!(out, "nid:         {}", urn.nid())?;
-            writeln!(out, "nss:         {}", urn.nss())?;
-            writeln!(out, "r-component: {}", urn.r_component().unwrap_or(absent))?;
-            writeln!(out, "q-component: {}", urn.q_component().unwrap_or(absent))?;
-            writeln!(
+        let obj = json.as_object_mut().expect("an object");
+        obj.insert("errors".into(), findings_json(report.errors()));
+        obj.insert("warnings".into(), findings_json(report.warnings()));
+        if report.is_registry_checked() {
+            obj.insert(
+                "namespace".into(),
+                namespace.map_or(Value::Null, |ns| {
+                    json!({"nid": ns.nid(), "kind": ns.kind().as_str(),
+                           "status": ns.status().as_str(), "syntax": ns.syntax_name()})
+                }),
+            );
+        }
+        serde_json::to_writer_pretty(&mut out, &json)?;
+        writeln!(out)?;
+        return Ok(code);
+    }
+    let shown = Shown::new(raw);
+    let Some(urn) = report.urn() else {
+        let mut err_out = io::stderr().lock();
+        writeln!(err_out, "invalid URN")?;
+        for f in report.errors() {
+            write_caret(&mut err_out, &shown, f.offset(), "error", &f.to_string())?;
+        }
+        return Ok(code);
+    };
+    let absent = "(none)";
+    writeln!(out, "urn:         {}", urn.as_str())?;
+    writeln!(out, "scheme:      {}", urn.scheme())?;
+    writeln!(out, "nid:         {}", urn.nid())?;
+    writeln!(out, "nss:         {}", urn.nss())?;
+    writeln!(out, "r-component: {}", urn.r_component().unwrap_or(absent))?;
+    writeln!(out, "q-component: {}", urn.q_component().unwrap_or(absent))?;
+    writeln!(
+        out,
+        "f-component: {}",
+        urn.f_component().map_or(absent.to_string(), |f| format!("#{f}"))
+    )?;
+    match &key {
+        Some(key) => writeln!(out, "key:         {key}")?,
+        None => writeln!(
+            out,
+            "key:         (none: an invalid URN is equivalent to nothing)"
+        )?,
+    }
+    let display = urn.display_form();
+    if display.decoded {
+        writeln!(
+            out,
+            "display:     {} (for reading only: not the canonical form)",
+            display.text
+        )?;
+    } else {
+        writeln!(out, "display:     {}", display.text)?;
+    }
+    if report.is_registry_checked() {
+        match namespace {
+            Some(ns) => writeln!(
                 out,
-                "f-component: {}",
-                urn.f_component().map_or(absent.to_string(), |f| format!("#{f}"))
-            )?;
-            writeln!(out, "key:         {key}")?;
-            if display.decoded {
-                writeln!(
-                    out,
-                    "display:     {} (for reading only: not the canonical form)",
-                    display.text
-                )?;
-            } else {
-                writeln!(out, "display:     {}", display.text)?;
-            }
-            let shown = Shown::new(raw);
-            for w in &warnings {
-                write_caret(&mut out, &shown, w.offset, "warning", &w.to_string())?;
-            }
+                "namespace:   {} ({}, {}; NSS syntax: {})",
+                ns.nid(),
+                ns.kind().as_str(),
+                ns.status().as_str(),
+                ns.syntax_name()
+            )?,
+            None => writeln!(out, "namespace:   (not registered)")?,
         }
     }
-    Ok(ExitCode::SUCCESS)
+    writeln!(out, "verdict:     {}", verdict(&report))?;
+    for f in report.errors() {
+        write_caret(&mut out, &shown, f.offset(), "error", &f.to_string())?;
+    }
+    for f in report.warnings() {
+        write_caret(&mut out, &shown, f.offset(), "warning", &f.to_string())?;
+    }
+    Ok(code)
 }

@@ -5,27 +5,7 @@
 pub mod data;
 pub mod iana;
 
-use serde::{Deserialize, Serialize};
-
-/// Formal (RFC 8141 section 5.1) or informal (section 5.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// A NID chosen by the registrant and approved by expert review.
-    Formal,
-    /// `urn-N`, assigned by the registry in sequence.
-    Informal,
-}
-
-impl Kind {
-    /// `formal` or `informal`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Formal => "formal",
-            Kind::Informal => "informal",
-        }
-    }
-}
+pub use crate::validate::Kind;
 
 pub mod clock;
 mod error;

@@ -1,0 +1,202 @@
+//! The JSON form of a [`Report`]: the object `urnreg check --format jsonl`
+//! writes per input (and the service's check API).
+//!
+//! Keys, in order: `line` (streams only), `input`, `valid`, `nid`, `nss`,
+//! `r`, `q`, `f`, `key`, `errors`, `warnings` (lists of `{kind, offset,
+//! message}`), and `namespace` when checked against a registry (`null` for
+//! an unregistered NID). Written by hand: a stream writes millions of them,
+//! and the parts of a parsed URN need no escaping (RFC 8141 section 2
+//! allows neither `"`, `\` nor control characters in them).
+
+use std::fmt::{self, Write as _};
+
+use super::report::{Finding, Report};
+
+/// Appends the decimal digits of `n`.
+fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// A string the URN grammar already restricted: no escaping needed.
+fn push_plain(out: &mut Vec<u8>, s: &str) {
+    debug_assert!(!s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'), "{s:?}");
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
+fn push_plain_opt(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => push_plain(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// Writes into a JSON string body, escaping as RFC 8259 section 7 asks.
+struct Escaping<'o>(&'o mut Vec<u8>);
+
+impl fmt::Write for Escaping<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let out = &mut *self.0;
+        let mut start = 0;
+        for (i, b) in s.bytes().enumerate() {
+            let escaped: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0..=0x1f | 0x7f => {
+                    out.extend_from_slice(&s.as_bytes()[start..i]);
+                    out.extend_from_slice(b"\\u00");
+                    out.push(b"0123456789abcdef"[usize::from(b >> 4)]);
+                    out.push(b"0123456789abcdef"[usize::from(b & 15)]);
+                    start = i + 1;
+                    continue;
+                }
+                _ => continue,
+            };
+            out.extend_from_slice(&s.as_bytes()[start..i]);
+            out.extend_from_slice(escaped);
+            start = i + 1;
+        }
+        out.extend_from_slice(&s.as_bytes()[start..]);
+        Ok(())
+    }
+}
+
+/// Any text as a JSON string.
+pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
+    out.push(b'"');
+    // Writing to a Vec cannot fail.
+    let _ = write!(Escaping(out), "{s}");
+    out.push(b'"');
+}
+
+fn push_findings<'f>(out: &mut Vec<u8>, findings: impl Iterator<Item = &'f Finding>) {
+    out.push(b'[');
+    for (i, f) in findings.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"kind\":\"");
+        out.extend_from_slice(f.code().as_bytes());
+        out.extend_from_slice(b"\",\"offset\":");
+        push_u64(out, f.offset() as u64);
+        out.extend_from_slice(b",\"message\":");
+        push_escaped(out, f);
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
+impl Report<'_, '_> {
+    /// Appends the report as one JSON object (no newline); `line` is the
+    /// input's line number in a stream.
+    pub fn write_json(&self, out: &mut Vec<u8>, line: Option<u64>) {
+        out.push(b'{');
+        if let Some(n) = line {
+            out.extend_from_slice(b"\"line\":");
+            push_u64(out, n);
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"input\":");
+        match self.urn() {
+            Some(urn) => push_plain(out, urn.as_str()),
+            None => push_escaped(out, String::from_utf8_lossy(self.input_bytes())),
+        }
+        out.extend_from_slice(if self.is_valid() {
+            b",\"valid\":true,\"nid\":"
+        } else {
+            b",\"valid\":false,\"nid\":"
+        });
+        let urn = self.urn();
+        push_plain_opt(out, urn.map(|u| u.nid()));
+        out.extend_from_slice(b",\"nss\":");
+        push_plain_opt(out, urn.map(|u| u.nss()));
+        out.extend_from_slice(b",\"r\":");
+        push_plain_opt(out, urn.and_then(|u| u.r_component()));
+        out.extend_from_slice(b",\"q\":");
+        push_plain_opt(out, urn.and_then(|u| u.q_component()));
+        out.extend_from_slice(b",\"f\":");
+        push_plain_opt(out, urn.and_then(|u| u.f_component()));
+        out.extend_from_slice(b",\"key\":");
+        push_plain_opt(out, self.key().as_deref());
+        out.extend_from_slice(b",\"errors\":");
+        push_findings(out, self.errors());
+        out.extend_from_slice(b",\"warnings\":");
+        push_findings(out, self.warnings());
+        if self.is_registry_checked() {
+            out.extend_from_slice(b",\"namespace\":");
+            match self.namespace() {
+                None => out.extend_from_slice(b"null"),
+                Some(ns) => {
+                    out.extend_from_slice(b"{\"nid\":");
+                    push_escaped(out, ns.nid());
+                    out.extend_from_slice(b",\"kind\":\"");
+                    out.extend_from_slice(ns.kind().as_str().as_bytes());
+                    out.extend_from_slice(b"\",\"status\":\"");
+                    out.extend_from_slice(ns.status().as_str().as_bytes());
+                    out.extend_from_slice(b"\",\"syntax\":\"");
+                    out.extend_from_slice(ns.syntax_name().as_bytes());
+                    out.extend_from_slice(b"\"}");
+                }
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::urn::Syntax;
+    use crate::validate::{Checker, Registry};
+
+    /// The hand-written JSON parses, and says what the report says.
+    #[test]
+    fn json_is_valid_and_complete() {
+        let inputs: [&[u8]; 7] = [
+            b"urn:isbn:951-0-18435-7#x",
+            b"urn:ex:\"q\\",
+            b"bad\x00\x1f\xff\x7f",
+            b"urn:a:b",
+            b"",
+            b"URN:ISBN:0451450524",
+            b"urn:isnb:0451450523?=a",
+        ];
+        for raw in inputs {
+            for registry in [None, Some(Registry::embedded())] {
+                let mut checker = match registry {
+                    Some(r) => Checker::new(r),
+                    None => Checker::syntax_only(),
+                }
+                .with_syntax(Syntax::Rfc8141);
+                let report = checker.check(raw);
+                let mut out = Vec::new();
+                report.write_json(&mut out, Some(7));
+                let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+                assert_eq!(v["line"], 7);
+                assert_eq!(v["input"], String::from_utf8_lossy(raw).as_ref());
+                assert_eq!(v["valid"], report.is_valid());
+                assert_eq!(v["key"].as_str(), report.key().as_deref());
+                assert_eq!(v["errors"].as_array().unwrap().len(), report.errors().count());
+                for (json, f) in v["warnings"].as_array().unwrap().iter().zip(report.warnings()) {
+                    assert_eq!(json["message"], f.to_string());
+                    assert_eq!(json["kind"], f.code());
+                    assert_eq!(json["offset"], f.offset());
+                }
+                assert_eq!(v.get("namespace").is_some(), registry.is_some());
+            }
+        }
+    }
+}

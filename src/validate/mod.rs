@@ -1,0 +1,165 @@
+//! The validator: a URN is valid only if its NID is registered and its NSS
+//! follows that namespace's rules (RFC 8141 section 1: "the syntactical
+//! correctness of a name starting with 'urn:' is not sufficient").
+//!
+//! - [`Registry`]: the read model of the registry, the namespaces in force
+//!   with their rules (the shipped one is [`Registry::embedded`]).
+//! - [`Checker`]: checks URNs one after another against a registry (or the
+//!   generic syntax only), remembering its NID suggestions.
+//! - [`Report`]: what it says of one URN, with one [`Finding`] type for
+//!   every layer.
+//!
+//! A check applies, in order: the generic parser, the NID lookup (an
+//! unregistered NID is invalid; the nearest registered NID is suggested),
+//! the namespace's NSS rule, and its equivalence refinements.
+
+mod json;
+mod namespace;
+mod registry;
+mod report;
+mod suggest;
+
+use std::collections::HashMap;
+
+pub use namespace::{Kind, Namespace, Status};
+pub use registry::{NamespaceEntry, Registry};
+pub use report::{Finding, FindingKind, Report, Severity};
+pub(crate) use suggest::edit_distance_within;
+
+use crate::urn::{Syntax, Urn};
+
+/// Checks URNs, one after another, against a registry or the generic
+/// syntax only. Cheap to make; make one per thread.
+///
+/// ```
+/// use urnreg::{Checker, Registry};
+///
+/// let mut checker = Checker::new(Registry::embedded());
+/// let report = checker.check(b"urn:isnb:0451450523");
+/// assert!(!report.is_valid());
+/// assert_eq!(report.errors().next().unwrap().code(), "unregistered-nid");
+/// assert!(report.errors().next().unwrap().to_string().contains("did you mean 'isbn'?"));
+///
+/// let mut syntax_only = Checker::syntax_only();
+/// assert!(syntax_only.check(b"urn:isnb:0451450523").is_valid());
+/// ```
+#[derive(Debug)]
+pub struct Checker<'r> {
+    registry: Option<&'r Registry>,
+    syntax: Syntax,
+    /// Suggestions already made for unregistered NIDs (lower-cased).
+    suggestions: HashMap<Box<[u8]>, Option<&'r Namespace>>,
+}
+
+/// How many unregistered NIDs a checker remembers its suggestion for.
+const SUGGESTION_CACHE: usize = 4096;
+
+impl<'r> Checker<'r> {
+    /// A checker against `registry`, with the RFC 8141 grammar.
+    pub fn new(registry: &'r Registry) -> Checker<'r> {
+        Checker {
+            registry: Some(registry),
+            syntax: Syntax::Rfc8141,
+            suggestions: HashMap::new(),
+        }
+    }
+
+    /// A checker of the generic syntax only (no registry).
+    pub fn syntax_only() -> Checker<'static> {
+        Checker {
+            registry: None,
+            syntax: Syntax::Rfc8141,
+            suggestions: HashMap::new(),
+        }
+    }
+
+    /// The same checker with another grammar (e.g. the legacy RFC 2141).
+    pub fn with_syntax(mut self, syntax: Syntax) -> Checker<'r> {
+        self.syntax = syntax;
+        self
+    }
+
+    /// Checks one input (any bytes; they need not be UTF-8).
+    pub fn check<'a>(&mut self, input: &'a [u8]) -> Report<'a, 'r> {
+        let urn = match Urn::parse_bytes(input, self.syntax) {
+            Ok(urn) => urn,
+            Err(e) => return Report::unparsed(input, e, self.registry.is_some()),
+        };
+        let mut report = Report::parsed(input, urn);
+        if let Some(registry) = self.registry {
+            report.set_registry_checked();
+            self.check_namespace(registry, &urn, &mut report);
+        }
+        report
+    }
+
+    fn check_namespace<'a>(&mut self, registry: &'r Registry, urn: &Urn<'a>, report: &mut Report<'a, 'r>) {
+        let Some(ns) = registry.namespace(urn.nid()) else {
+            let hint = self
+                .suggestion(registry, urn.nid())
+                .map(|s| format!(" (did you mean '{}'?)", s.nid()))
+                .unwrap_or_default();
+            report.push(Finding::new(
+                FindingKind::UnregisteredNid,
+                4,
+                format!(
+                    "the NID '{}' at byte 4 is not registered{hint} (RFC 8141 sections 1 and 5)",
+                    urn.nid()
+                ),
+            ));
+            return;
+        };
+        if ns.status() != Status::Registered {
+            report.push(Finding::new(
+                FindingKind::WithdrawnNid,
+                4,
+                format!("the namespace '{}' is {}", ns.nid(), ns.status().as_str()),
+            ));
+        }
+        match ns.rules() {
+            Err(e) => {
+                report.set_namespace(ns, None);
+                report.push(Finding::new(FindingKind::BadRule, urn.nss_start(), e.to_string()));
+            }
+            Ok(None) => {
+                report.set_namespace(ns, None);
+                report.push_shared(FindingKind::GenericRules, urn.nss_start(), ns.generic_note());
+            }
+            Ok(Some(rules)) => {
+                report.set_namespace(ns, Some(rules));
+                for v in rules.check(urn) {
+                    let kind = match v.kind {
+                        "nss-check" => FindingKind::NssCheck,
+                        _ => FindingKind::NssSyntax,
+                    };
+                    report.push(Finding::new(kind, v.offset, v.message));
+                }
+                for (offset, name) in rules.unused_components(urn) {
+                    report.push(Finding::new(
+                        FindingKind::ComponentUnused,
+                        offset,
+                        format!(
+                            "the '{}' namespace gives the {name} no meaning ({})",
+                            ns.nid(),
+                            rules.source()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The suggestion for an unregistered NID, remembered per NID.
+    fn suggestion(&mut self, registry: &'r Registry, nid: &str) -> Option<&'r Namespace> {
+        let key = nid.as_bytes().to_ascii_lowercase();
+        if let Some(found) = self.suggestions.get(key.as_slice()) {
+            return *found;
+        }
+        let found = registry.suggest(nid);
+        if self.suggestions.len() >= SUGGESTION_CACHE {
+            self.suggestions.clear();
+        }
+        self.suggestions.insert(key.into_boxed_slice(), found);
+        found
+    }
+}

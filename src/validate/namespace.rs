@@ -1,0 +1,150 @@
+//! One namespace as the validator knows it: its NID, kind, status and
+//! rules, compiled once, on first use, and shared between threads.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{CompiledRules, RuleError, RulesFile, SyntaxKind};
+
+/// Formal (RFC 8141 section 5.1) or informal (section 5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A NID chosen by the registrant and approved by expert review.
+    Formal,
+    /// `urn-N`, assigned by the registry in sequence.
+    Informal,
+}
+
+impl Kind {
+    /// `formal` or `informal`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Formal => "formal",
+            Kind::Informal => "informal",
+        }
+    }
+}
+
+/// Whether a namespace is in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Registered and in force.
+    Registered,
+    /// Withdrawn: its URNs are still URNs, but no new ones should be made.
+    Withdrawn,
+}
+
+impl Status {
+    /// `registered` or `withdrawn`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Registered => "registered",
+            Status::Withdrawn => "withdrawn",
+        }
+    }
+
+    /// The status named `s` (`registered` or `withdrawn`).
+    pub fn from_name(s: &str) -> Option<Status> {
+        match s {
+            "registered" => Some(Status::Registered),
+            "withdrawn" => Some(Status::Withdrawn),
+            _ => None,
+        }
+    }
+}
+
+/// A registered namespace: its NID, kind, status and rules.
+#[derive(Debug)]
+pub struct Namespace {
+    nid: Cow<'static, str>,
+    kind: Kind,
+    status: Status,
+    rules_text: Option<Cow<'static, str>>,
+    compiled: OnceLock<Result<Option<CompiledRules>, RuleError>>,
+    generic_note: OnceLock<Arc<str>>,
+}
+
+impl Namespace {
+    /// A namespace with its rules as the TOML text of a `[rules]` table
+    /// (compiled on first use).
+    pub fn new(
+        nid: impl Into<Cow<'static, str>>,
+        kind: Kind,
+        status: Status,
+        rules: Option<Cow<'static, str>>,
+    ) -> Namespace {
+        Namespace {
+            nid: nid.into(),
+            kind,
+            status,
+            rules_text: rules,
+            compiled: OnceLock::new(),
+            generic_note: OnceLock::new(),
+        }
+    }
+
+    /// The NID as registered.
+    pub fn nid(&self) -> &str {
+        &self.nid
+    }
+
+    /// Formal or informal.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// Registered or withdrawn.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The `[rules]` table as TOML, if the namespace has rules.
+    pub fn rules_text(&self) -> Option<&str> {
+        self.rules_text.as_deref()
+    }
+
+    /// The compiled rules (`Ok(None)`: generic rules only). They are
+    /// compiled on the first call, once, whatever the thread.
+    ///
+    /// # Errors
+    ///
+    /// A stored rule that does not compile or fails its own examples.
+    pub fn rules(&self) -> Result<Option<&CompiledRules>, &RuleError> {
+        self.compiled
+            .get_or_init(|| {
+                let Some(text) = &self.rules_text else {
+                    return Ok(None);
+                };
+                let file: RulesFile =
+                    toml::from_str(text).map_err(|e| RuleError(format!("rules for '{}': {e}", self.nid)))?;
+                file.compile(&self.nid).map(Some)
+            })
+            .as_ref()
+            .map(Option::as_ref)
+    }
+
+    /// The form of its NSS syntax check: `abnf`, `regex`, `builtin`, or
+    /// `generic` when it has none (or its rules do not compile).
+    pub fn syntax_name(&self) -> &'static str {
+        match self.rules() {
+            Ok(Some(r)) => r.syntax_kind().map_or("generic", SyntaxKind::as_str),
+            _ => "generic",
+        }
+    }
+
+    /// The message of the `generic-rules` warning, made once.
+    pub(crate) fn generic_note(&self) -> Arc<str> {
+        self.generic_note
+            .get_or_init(|| {
+                format!(
+                    "the '{}' namespace has no precise NSS syntax here: only the generic RFC 8141 rules were checked",
+                    self.nid
+                )
+                .into()
+            })
+            .clone()
+    }
+}

@@ -1,0 +1,259 @@
+//! The read model of the registry: the namespaces in force with their
+//! rules, immutable, cheap to clone and share between threads.
+//!
+//! It comes from the shipped registry (compiled into the crate by
+//! `build.rs`: no parsing at start-up; each namespace's rules are parsed
+//! and compiled on first use), from a database's records in force, or from
+//! any list of [`NamespaceEntry`]s (a snapshot, a test).
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use super::namespace::{Kind, Namespace, Status};
+use super::report::Report;
+use super::suggest;
+use crate::urn::Syntax;
+
+/// One namespace to put in a [`Registry`].
+#[derive(Clone, Debug)]
+pub struct NamespaceEntry {
+    /// The NID as registered.
+    pub nid: String,
+    /// Formal or informal.
+    pub kind: Kind,
+    /// Registered or withdrawn.
+    pub status: Status,
+    /// The `[rules]` table of the version in force, as TOML.
+    pub rules: Option<String>,
+}
+
+/// One namespace of the shipped registry, as `build.rs` writes it.
+struct EmbeddedNamespace {
+    nid: &'static str,
+    kind: Kind,
+    withdrawn: bool,
+    rules: Option<&'static str>,
+}
+
+static EMBEDDED: &[EmbeddedNamespace] = include!(concat!(env!("OUT_DIR"), "/registry_model.rs"));
+
+/// The registered namespaces with their rules.
+///
+/// ```
+/// use urnreg::Registry;
+///
+/// let registry = Registry::embedded();
+/// let report = registry.check("urn:isbn:978-0-306-40615-7");
+/// assert!(report.is_valid());
+/// assert_eq!(report.namespace().map(|ns| ns.nid()), Some("isbn"));
+///
+/// // The ISBN check digit is wrong: the namespace's own rules refuse it.
+/// let report = registry.check("urn:isbn:978-0-306-40615-8");
+/// assert!(!report.is_valid());
+/// assert_eq!(report.errors().next().map(|f| f.code()), Some("nss-check"));
+/// assert_eq!(report.key(), None);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Registry {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    namespaces: Vec<Namespace>,
+    /// Open addressing over the lower-cased NID: indexes into
+    /// `namespaces`, `EMPTY` for a free slot. Its length is a power of two
+    /// at least twice the number of namespaces.
+    slots: Box<[u32]>,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+/// FNV-1a over the ASCII-lower-cased bytes: NID lookup without allocating.
+fn hash_nid(nid: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in nid {
+        h ^= u64::from(b.to_ascii_lowercase());
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h ^ (h >> 29)) as usize
+}
+
+impl Registry {
+    /// The registry shipped with urnreg (the IANA registry in `registry/`),
+    /// built once per process, without parsing.
+    pub fn embedded() -> &'static Registry {
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        REGISTRY.get_or_init(|| {
+            Registry::from_namespaces(EMBEDDED.iter().map(|e| {
+                let status = if e.withdrawn {
+                    Status::Withdrawn
+                } else {
+                    Status::Registered
+                };
+                Namespace::new(e.nid, e.kind, status, e.rules.map(Cow::Borrowed))
+            }))
+        })
+    }
+
+    /// A registry of these namespaces. A NID given twice (in any case)
+    /// keeps its last entry.
+    pub fn from_entries(entries: impl IntoIterator<Item = NamespaceEntry>) -> Registry {
+        Registry::from_namespaces(
+            entries
+                .into_iter()
+                .map(|e| Namespace::new(e.nid, e.kind, e.status, e.rules.map(Cow::Owned))),
+        )
+    }
+
+    fn from_namespaces(namespaces: impl Iterator<Item = Namespace>) -> Registry {
+        let mut list: Vec<Namespace> = Vec::new();
+        let mut slots: Box<[u32]> = Box::new([]);
+        for ns in namespaces {
+            if (list.len() + 1) * 2 > slots.len() {
+                slots = vec![EMPTY; ((list.len() + 1) * 2).next_power_of_two().max(16)].into_boxed_slice();
+                for (i, existing) in list.iter().enumerate() {
+                    let slot = free_or_same_slot(&slots, &list, existing.nid().as_bytes());
+                    slots[slot] = i as u32;
+                }
+            }
+            let slot = free_or_same_slot(&slots, &list, ns.nid().as_bytes());
+            if slots[slot] == EMPTY {
+                slots[slot] = list.len() as u32;
+                list.push(ns);
+            } else {
+                list[slots[slot] as usize] = ns;
+            }
+        }
+        Registry {
+            inner: Arc::new(Inner {
+                namespaces: list,
+                slots,
+            }),
+        }
+    }
+
+    /// Reads the namespaces in force, with their rules, from a database.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub fn from_store(store: &crate::registry::Store) -> crate::registry::Result<Registry> {
+        let rows = store.namespace_rules()?;
+        Ok(Registry::from_entries(rows.into_iter().map(|row| {
+            NamespaceEntry {
+                nid: row.nid,
+                kind: row.kind,
+                status: Status::from_name(&row.status).unwrap_or(Status::Registered),
+                rules: row.rules,
+            }
+        })))
+    }
+
+    /// The namespace of `nid`, case-insensitively.
+    pub fn namespace(&self, nid: &str) -> Option<&Namespace> {
+        let inner = &*self.inner;
+        if inner.slots.is_empty() {
+            return None;
+        }
+        let slot = free_or_same_slot(&inner.slots, &inner.namespaces, nid.as_bytes());
+        match inner.slots[slot] {
+            EMPTY => None,
+            i => Some(&inner.namespaces[i as usize]),
+        }
+    }
+
+    /// Every namespace, in the order they were given.
+    pub fn namespaces(&self) -> impl ExactSizeIterator<Item = &Namespace> {
+        self.inner.namespaces.iter()
+    }
+
+    /// How many namespaces there are.
+    pub fn len(&self) -> usize {
+        self.inner.namespaces.len()
+    }
+
+    /// Returns true if and only if the registry has no namespace.
+    pub fn is_empty(&self) -> bool {
+        self.inner.namespaces.is_empty()
+    }
+
+    /// The registered namespace whose NID is nearest to `nid`: one edit
+    /// away (a swap of neighbours counts as one), or two for NIDs longer
+    /// than four characters.
+    pub fn suggest(&self, nid: &str) -> Option<&Namespace> {
+        let found = suggest::nearest(nid, self.namespaces().map(Namespace::nid))?;
+        self.namespace(found)
+    }
+
+    /// Checks one URN (RFC 8141 syntax) against this registry.
+    pub fn check<'a>(&self, input: &'a str) -> Report<'a, '_> {
+        super::Checker::new(self).check(input.as_bytes())
+    }
+
+    /// Checks one URN, given as bytes (they need not be UTF-8), with the
+    /// given grammar.
+    pub fn check_bytes<'a>(&self, input: &'a [u8], syntax: Syntax) -> Report<'a, '_> {
+        super::Checker::new(self).with_syntax(syntax).check(input)
+    }
+}
+
+/// The slot holding `nid`, or the free slot where it would go.
+fn free_or_same_slot(slots: &[u32], list: &[Namespace], nid: &[u8]) -> usize {
+    let mask = slots.len() - 1;
+    let mut slot = hash_nid(nid) & mask;
+    loop {
+        match slots[slot] {
+            EMPTY => return slot,
+            i if list[i as usize].nid().as_bytes().eq_ignore_ascii_case(nid) => return slot,
+            _ => slot = (slot + 1) & mask,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_registry_finds_every_nid_in_any_case() {
+        let r = Registry::embedded();
+        assert!(r.len() > 100);
+        for ns in r.namespaces() {
+            assert_eq!(r.namespace(ns.nid()).map(Namespace::nid), Some(ns.nid()));
+            assert_eq!(
+                r.namespace(&ns.nid().to_ascii_uppercase()).map(Namespace::nid),
+                Some(ns.nid())
+            );
+        }
+        assert!(r.namespace("no-such-nid").is_none());
+        assert!(r.namespace("").is_none());
+    }
+
+    #[test]
+    fn a_later_entry_replaces_an_earlier_one() {
+        let entry = |nid: &str, status| NamespaceEntry {
+            nid: nid.into(),
+            kind: Kind::Formal,
+            status,
+            rules: None,
+        };
+        let r = Registry::from_entries(
+            (0..40)
+                .map(|i| entry(&format!("ns{i}"), Status::Registered))
+                .chain([entry("NS7", Status::Withdrawn)]),
+        );
+        assert_eq!(r.len(), 40);
+        assert_eq!(r.namespace("ns7").map(Namespace::status), Some(Status::Withdrawn));
+        assert_eq!(r.namespace("Ns39").map(Namespace::nid), Some("ns39"));
+        assert!(Registry::from_entries([]).namespace("x").is_none());
+    }
+
+    #[test]
+    fn suggestions_count_a_swap_as_one_edit() {
+        let r = Registry::embedded();
+        assert_eq!(r.suggest("isnb").map(Namespace::nid), Some("isbn"));
+        assert_eq!(r.suggest("ISNB").map(Namespace::nid), Some("isbn"));
+        assert!(r.suggest("qqqqqqqq").is_none());
+    }
+}

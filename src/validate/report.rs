@@ -1,0 +1,330 @@
+//! What the validator says of one URN: a [`Report`] with its parsed parts,
+//! its [`Finding`]s (errors and warnings of every layer, one type), the
+//! namespace it belongs to, and its namespace-refined equivalence key.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use super::namespace::Namespace;
+use crate::rules::CompiledRules;
+use crate::urn::{ParseError, ParseErrorKind, Urn, Warning, WarningKind};
+
+/// Whether a finding makes the URN invalid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The URN is invalid.
+    Error,
+    /// The URN is valid, but something is discouraged or not canonical.
+    Warning,
+}
+
+/// What a finding is about. [`FindingKind::code`] is its stable name (the
+/// `kind` of the JSON output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FindingKind {
+    /// The generic RFC 8141 (or RFC 2141) syntax is broken.
+    Syntax(ParseErrorKind),
+    /// A non-fatal finding of the generic parser.
+    Warning(WarningKind),
+    /// The input line is longer than the stream reader keeps.
+    LineTooLong,
+    /// The NID is not registered (RFC 8141 sections 1 and 5).
+    UnregisteredNid,
+    /// The namespace is withdrawn.
+    WithdrawnNid,
+    /// The NSS breaks the namespace's own syntax.
+    NssSyntax,
+    /// The NSS fails the namespace's check (e.g. a check digit).
+    NssCheck,
+    /// The namespace's stored rules do not compile.
+    BadRule,
+    /// An r-, q- or f-component the namespace gives no meaning.
+    ComponentUnused,
+    /// The namespace publishes no precise syntax: only the generic rules
+    /// were checked.
+    GenericRules,
+}
+
+impl FindingKind {
+    /// The stable, kebab-case name (`bad-percent`, `unregistered-nid`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            FindingKind::Syntax(k) => k.code(),
+            FindingKind::Warning(k) => k.code(),
+            FindingKind::LineTooLong => "line-too-long",
+            FindingKind::UnregisteredNid => "unregistered-nid",
+            FindingKind::WithdrawnNid => "withdrawn-nid",
+            FindingKind::NssSyntax => "nss-syntax",
+            FindingKind::NssCheck => "nss-check",
+            FindingKind::BadRule => "bad-rule",
+            FindingKind::ComponentUnused => "component-unused",
+            FindingKind::GenericRules => "generic-rules",
+        }
+    }
+
+    /// Error or warning.
+    pub fn severity(&self) -> Severity {
+        match self {
+            FindingKind::Syntax(_)
+            | FindingKind::LineTooLong
+            | FindingKind::UnregisteredNid
+            | FindingKind::NssSyntax
+            | FindingKind::NssCheck
+            | FindingKind::BadRule => Severity::Error,
+            FindingKind::Warning(_)
+            | FindingKind::WithdrawnNid
+            | FindingKind::ComponentUnused
+            | FindingKind::GenericRules => Severity::Warning,
+        }
+    }
+}
+
+/// One finding: its kind, the byte offset it points at, and a message for
+/// people (its `Display`; the wording may change, the code does not).
+#[derive(Clone, Debug)]
+pub struct Finding {
+    kind: FindingKind,
+    offset: usize,
+    message: Message,
+}
+
+/// Messages are made when shown, not when found: most findings of a
+/// stream are never printed as text, and the common ones need no heap.
+#[derive(Clone, Debug)]
+enum Message {
+    Parse(ParseError),
+    Warning(Warning),
+    Shared(Arc<str>),
+    Owned(Box<str>),
+}
+
+impl Finding {
+    pub(crate) fn new(kind: FindingKind, offset: usize, message: impl Into<String>) -> Finding {
+        Finding {
+            kind,
+            offset,
+            message: Message::Owned(message.into().into_boxed_str()),
+        }
+    }
+
+    /// What it is about.
+    pub fn kind(&self) -> FindingKind {
+        self.kind
+    }
+
+    /// The stable name of its kind (the `kind` of the JSON output).
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// Error or warning.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+
+    /// Returns true if and only if this finding makes the URN invalid.
+    pub fn is_error(&self) -> bool {
+        self.severity() == Severity::Error
+    }
+
+    /// The 0-based byte offset in the input it points at.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+impl From<ParseError> for Finding {
+    fn from(e: ParseError) -> Finding {
+        Finding {
+            kind: FindingKind::Syntax(e.kind()),
+            offset: e.offset(),
+            message: Message::Parse(e),
+        }
+    }
+}
+
+impl From<Warning> for Finding {
+    fn from(w: Warning) -> Finding {
+        Finding {
+            kind: FindingKind::Warning(w.kind),
+            offset: w.offset,
+            message: Message::Warning(w),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.message {
+            Message::Parse(e) => e.fmt(f),
+            Message::Warning(w) => w.fmt(f),
+            Message::Shared(s) => f.write_str(s),
+            Message::Owned(s) => f.write_str(s),
+        }
+    }
+}
+
+/// The result of checking one input: valid or not, why, and what it is.
+///
+/// The equivalence key ([`Report::key`]) is the namespace-refined one, and
+/// `None` for an invalid URN: a URN that breaks its namespace's rules is
+/// equivalent to nothing.
+#[derive(Clone, Debug)]
+pub struct Report<'a, 'r> {
+    input: &'a [u8],
+    urn: Option<Urn<'a>>,
+    findings: Vec<Finding>,
+    errors: usize,
+    namespace: Option<&'r Namespace>,
+    rules: Option<&'r CompiledRules>,
+    registry_checked: bool,
+}
+
+impl<'a, 'r> Report<'a, 'r> {
+    /// A report on a URN that parsed, before any registry check.
+    pub(crate) fn parsed(input: &'a [u8], urn: Urn<'a>) -> Report<'a, 'r> {
+        let mut findings = Vec::new();
+        urn.for_each_warning(|w| findings.push(Finding::from(w)));
+        Report {
+            input,
+            urn: Some(urn),
+            findings,
+            errors: 0,
+            namespace: None,
+            rules: None,
+            registry_checked: false,
+        }
+    }
+
+    /// A report on an input that does not parse.
+    pub(crate) fn unparsed(input: &'a [u8], error: ParseError, registry_checked: bool) -> Report<'a, 'r> {
+        Report {
+            input,
+            urn: None,
+            findings: vec![Finding::from(error)],
+            errors: 1,
+            namespace: None,
+            rules: None,
+            registry_checked,
+        }
+    }
+
+    /// A report on an input line that was cut at `limit` bytes by a stream
+    /// reader: invalid whatever it holds.
+    pub fn line_too_long(input: &'a [u8], limit: usize) -> Report<'a, 'r> {
+        Report {
+            input,
+            urn: None,
+            findings: vec![Finding::new(
+                FindingKind::LineTooLong,
+                limit,
+                format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
+            )],
+            errors: 1,
+            namespace: None,
+            rules: None,
+            registry_checked: false,
+        }
+    }
+
+    pub(crate) fn push(&mut self, finding: Finding) {
+        if finding.is_error() {
+            self.errors += 1;
+        }
+        self.findings.push(finding);
+    }
+
+    pub(crate) fn push_shared(&mut self, kind: FindingKind, offset: usize, message: Arc<str>) {
+        self.push(Finding {
+            kind,
+            offset,
+            message: Message::Shared(message),
+        });
+    }
+
+    pub(crate) fn set_namespace(&mut self, ns: &'r Namespace, rules: Option<&'r CompiledRules>) {
+        self.namespace = Some(ns);
+        self.rules = rules;
+    }
+
+    pub(crate) fn set_registry_checked(&mut self) {
+        self.registry_checked = true;
+    }
+
+    /// The input as given (it may not be UTF-8).
+    pub fn input_bytes(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// The input as text (bytes that are not UTF-8 replaced by U+FFFD).
+    pub fn input(&self) -> Cow<'a, str> {
+        match self.urn {
+            Some(urn) => Cow::Borrowed(urn.as_str()),
+            None => String::from_utf8_lossy(self.input),
+        }
+    }
+
+    /// The parsed URN, if the generic syntax holds.
+    pub fn urn(&self) -> Option<&Urn<'a>> {
+        self.urn.as_ref()
+    }
+
+    /// Returns true if and only if there is no error: the generic syntax
+    /// holds and, when checked against a registry, the NID is registered
+    /// and the NSS follows the namespace's rules.
+    pub fn is_valid(&self) -> bool {
+        self.errors == 0
+    }
+
+    /// Every finding, in the order found.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_error())
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| !f.is_error())
+    }
+
+    /// The registered namespace of the URN (`None` for an unregistered
+    /// NID, or when checked for syntax only).
+    pub fn namespace(&self) -> Option<&'r Namespace> {
+        self.namespace
+    }
+
+    /// Returns true if and only if the URN was checked against a registry
+    /// (false: generic syntax only).
+    pub fn is_registry_checked(&self) -> bool {
+        self.registry_checked
+    }
+
+    /// The equivalence key: RFC 8141 section 3.1, refined by the
+    /// namespace's rules when it has usable ones; `None` when the URN is
+    /// invalid.
+    pub fn key(&self) -> Option<Cow<'a, str>> {
+        if !self.is_valid() {
+            return None;
+        }
+        let urn = self.urn.as_ref()?;
+        Some(match self.rules {
+            Some(rules) => urn.equivalence_key_with(rules),
+            None => urn.equivalence_key(),
+        })
+    }
+
+    /// The RFC 8141 section 3.1 key, without namespace rules; `None` when
+    /// the URN is invalid.
+    pub fn generic_key(&self) -> Option<Cow<'a, str>> {
+        self.urn
+            .as_ref()
+            .filter(|_| self.is_valid())
+            .map(Urn::equivalence_key)
+    }
+}
