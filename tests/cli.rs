@@ -495,3 +495,24 @@ fn check_refuses_absurd_job_counts() {
     let out = urnreg(&["check", "--jobs", "0", "-"], b"urn:isbn:0451450523\n");
     assert_eq!(code(&out), 0, "0 means one per core");
 }
+
+/// The 1 MiB line limit counts the line without its terminator: a line of
+/// exactly 1 MiB is read whole with "\n" and with "\r\n" alike.
+#[test]
+fn check_line_limit_is_the_same_for_lf_and_crlf() {
+    let limit = 1 << 20;
+    let mut line = b"urn:example:".to_vec();
+    line.resize(limit, b'a');
+    for end in [&b"\n"[..], b"\r\n"] {
+        let mut input = line.clone();
+        input.extend_from_slice(end);
+        let out = urnreg(&["check", "--syntax-only", "--format", "jsonl", "-"], &input);
+        let rows = jsonl(&out);
+        assert_ne!(rows[0]["errors"][0]["kind"], "line-too-long", "{end:?}");
+        let mut longer = line.clone();
+        longer.push(b'a');
+        longer.extend_from_slice(end);
+        let out = urnreg(&["check", "--syntax-only", "--format", "jsonl", "-"], &longer);
+        assert_eq!(jsonl(&out)[0]["errors"][0]["kind"], "line-too-long", "{end:?}");
+    }
+}

@@ -40,10 +40,27 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line, or `None` at the end of input.
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
-        self.buf.clear();
-        let mut truncated = false;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        let found = self.next_line_into(&mut buf);
+        self.buf = buf;
+        Ok(found?.map(|truncated| Line {
+            bytes: &self.buf,
+            truncated,
+        }))
+    }
+
+    /// Appends the next line (without its `\n` or `\r\n`) to `dest`;
+    /// `Some(truncated)`, or `None` at the end of input. A line is cut at
+    /// [`MAX_LINE`] bytes, not counting its terminator, and the rest of it
+    /// is skipped without being kept.
+    pub fn next_line_into(&mut self, dest: &mut Vec<u8>) -> io::Result<Option<bool>> {
+        let start = dest.len();
+        // One byte more than the limit may be kept: a '\r' before '\n'.
+        let keep = MAX_LINE + 1;
         let mut saw_any = false;
         let mut had_newline = false;
+        let mut overflow = false;
         loop {
             let available = match self.reader.fill_buf() {
                 Ok(b) => b,
@@ -61,11 +78,11 @@ impl<R: BufRead> LineReader<R> {
                 Some(i) => (&available[..i], i + 1, true),
                 None => (available, available.len(), false),
             };
-            let room = MAX_LINE.saturating_sub(self.buf.len());
+            let room = keep.saturating_sub(dest.len() - start);
             if chunk.len() > room {
-                truncated = true;
+                overflow = true;
             }
-            self.buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            dest.extend_from_slice(&chunk[..chunk.len().min(room)]);
             self.reader.consume(used);
             if done {
                 had_newline = true;
@@ -73,13 +90,14 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         // "\r\n" ends a line too; a "\r" not followed by "\n" is part of it.
-        if had_newline && !truncated && self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
+        if had_newline && !overflow && dest.last() == Some(&b'\r') && dest.len() > start {
+            dest.pop();
         }
-        Ok(Some(Line {
-            bytes: &self.buf,
-            truncated,
-        }))
+        let truncated = overflow || dest.len() - start > MAX_LINE;
+        if truncated {
+            dest.truncate(start + MAX_LINE);
+        }
+        Ok(Some(truncated))
     }
 }
 

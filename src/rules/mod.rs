@@ -370,62 +370,86 @@ fn describe(b: u8) -> String {
     }
 }
 
-/// Applies `f` to every ASCII letter outside `%HH` triplets.
-fn map_outside_escapes(s: &str, f: impl Fn(u8) -> u8) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
+/// Lower-cases the ASCII letters of `s` outside `%HH` triplets, in place
+/// (the hex digits of a triplet stay upper case, as the generic key has
+/// them: RFC 8141 section 3.1).
+fn lower_outside_escapes(s: &mut [u8]) {
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            out.extend_from_slice(&bytes[i..i + 3]);
+    while i < s.len() {
+        if s[i] == b'%' {
             i += 3;
         } else {
-            out.push(f(bytes[i]));
+            s[i].make_ascii_lowercase();
             i += 1;
         }
     }
-    String::from_utf8(out).unwrap_or_default()
 }
 
 impl KeyRefiner for CompiledRules {
-    /// Applies the equivalence steps to the NSS of the generic key. Only
-    /// the key is read, so generic-equivalent URNs stay equivalent.
+    /// Applies the equivalence steps to the NSS of the generic key, in one
+    /// buffer. Only the key is read, so generic-equivalent URNs stay
+    /// equivalent.
     fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
         if self.equivalence.is_empty() {
             return key;
         }
         // key = "urn:" nid ":" nss, with a lower-case NID.
-        let Some(split) = key[4..].find(':').map(|i| i + 5) else {
+        let Some(split) = key.get(4..).and_then(|k| k.find(':')).map(|i| i + 5) else {
             return key;
         };
-        let (prefix, nss) = key.split_at(split);
-        let mut nss = nss.to_string();
+        let mut buf = key.into_owned().into_bytes();
         for step in &self.equivalence {
-            nss = match step {
-                EquivalenceStep::CaseInsensitiveNss => map_outside_escapes(&nss, |b| b.to_ascii_lowercase()),
+            let nss = &mut buf[split..];
+            match step {
+                EquivalenceStep::CaseInsensitiveNss => lower_outside_escapes(nss),
                 EquivalenceStep::CaseInsensitiveParts { parts } => {
-                    let mut pieces: Vec<String> = nss.splitn(parts + 1, ':').map(str::to_string).collect();
-                    let n = (*parts).min(pieces.len());
-                    for p in &mut pieces[..n] {
-                        *p = map_outside_escapes(p, |b| b.to_ascii_lowercase());
+                    let mut left = *parts;
+                    for part in nss.split_mut(|&b| b == b':') {
+                        if left == 0 {
+                            break;
+                        }
+                        lower_outside_escapes(part);
+                        left -= 1;
                     }
-                    pieces.join(":")
                 }
-                EquivalenceStep::CaseInsensitiveUntil { delimiter } => match nss.find(delimiter.as_str()) {
-                    Some(end) => {
-                        let head = map_outside_escapes(&nss[..end], |b| b.to_ascii_lowercase());
-                        format!("{head}{}", &nss[end..])
+                EquivalenceStep::CaseInsensitiveUntil { delimiter } => {
+                    let end = nss
+                        .windows(delimiter.len().max(1))
+                        .position(|w| w == delimiter.as_bytes())
+                        .filter(|_| !delimiter.is_empty());
+                    if let Some(end) = end {
+                        lower_outside_escapes(&mut nss[..end]);
                     }
-                    None => nss,
-                },
+                }
                 EquivalenceStep::Remove { chars } => {
-                    let kept =
-                        map_outside_escapes(&nss, |b| if chars.as_bytes().contains(&b) { 0 } else { b });
-                    kept.replace('\0', "")
+                    let mut kept = Vec::with_capacity(nss.len());
+                    let mut i = 0;
+                    while i < nss.len() {
+                        if nss[i] == b'%' {
+                            kept.extend_from_slice(&nss[i..(i + 3).min(nss.len())]);
+                            i += 3;
+                        } else {
+                            if !chars.as_bytes().contains(&nss[i]) {
+                                kept.push(nss[i]);
+                            }
+                            i += 1;
+                        }
+                    }
+                    buf.truncate(split);
+                    buf.extend_from_slice(&kept);
                 }
-                EquivalenceStep::Builtin { name } => builtin::normalize(name, &nss).unwrap_or(nss),
-            };
+                EquivalenceStep::Builtin { name } => {
+                    let normalized = std::str::from_utf8(nss)
+                        .ok()
+                        .and_then(|text| builtin::normalize(name, text));
+                    if let Some(n) = normalized {
+                        buf.truncate(split);
+                        buf.extend_from_slice(n.as_bytes());
+                    }
+                }
+            }
         }
-        Cow::Owned(format!("{prefix}{nss}"))
+        // Every step maps ASCII to ASCII (the key is ASCII: RFC 8141 section 2).
+        Cow::Owned(String::from_utf8(buf).unwrap_or_default())
     }
 }

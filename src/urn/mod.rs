@@ -228,32 +228,32 @@ impl<'a> Urn<'a> {
             let start = self.offsets.q_start as usize;
             start..start + q.len()
         });
+        // Only '%' and '?' can start a finding: skip to them.
         let mut i = self.nss_start();
-        while i < bytes.len() {
-            if Some(i) == r_mark {
-                warn(WarningKind::RComponent, i);
-            }
-            match bytes[i] {
-                b'%' => {
-                    let (hi, lo) = (bytes[i + 1], bytes[i + 2]);
-                    if hi.is_ascii_lowercase() || lo.is_ascii_lowercase() {
-                        warn(WarningKind::HexCase, i);
-                    }
-                    let value = chars::hex_value(hi).unwrap_or(0) * 16 + chars::hex_value(lo).unwrap_or(0);
-                    if value == 0 {
-                        warn(WarningKind::EncodedNul, i);
-                    } else if chars::is(value, chars::UNRESERVED) {
-                        warn(WarningKind::EncodedUnreserved, i);
-                    }
-                    i += 3;
+        while let Some(skip) = bytes[i..].iter().position(|&b| b == b'%' || b == b'?') {
+            i += skip;
+            if bytes[i] == b'%' {
+                let (hi, lo) = (bytes[i + 1], bytes[i + 2]);
+                if hi.is_ascii_lowercase() || lo.is_ascii_lowercase() {
+                    warn(WarningKind::HexCase, i);
                 }
-                b'?' if bytes.get(i + 1) == Some(&b'+')
-                    && q_range.as_ref().is_some_and(|q| q.contains(&i)) =>
-                {
+                let value = chars::hex_value(hi).unwrap_or(0) * 16 + chars::hex_value(lo).unwrap_or(0);
+                if value == 0 {
+                    warn(WarningKind::EncodedNul, i);
+                } else if chars::is(value, chars::UNRESERVED) {
+                    warn(WarningKind::EncodedUnreserved, i);
+                }
+                i += 3;
+            } else {
+                if Some(i) == r_mark {
+                    warn(WarningKind::RComponent, i);
+                }
+                if bytes.get(i + 1) == Some(&b'+') && q_range.as_ref().is_some_and(|q| q.contains(&i)) {
                     warn(WarningKind::RAfterQ, i);
                     i += 2;
+                } else {
+                    i += 1;
                 }
-                _ => i += 1,
             }
         }
     }

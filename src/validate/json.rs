@@ -42,35 +42,46 @@ fn push_plain_opt(out: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
+/// Bytes a JSON string must escape (RFC 8259 section 7), plus DEL.
+const fn escape_table() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0x7f] = true;
+    t
+}
+
+static NEEDS_ESCAPE: [bool; 256] = escape_table();
+
 /// Writes into a JSON string body, escaping as RFC 8259 section 7 asks.
 struct Escaping<'o>(&'o mut Vec<u8>);
 
 impl fmt::Write for Escaping<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let out = &mut *self.0;
-        let mut start = 0;
-        for (i, b) in s.bytes().enumerate() {
-            let escaped: &[u8] = match b {
-                b'"' => b"\\\"",
-                b'\\' => b"\\\\",
-                b'\n' => b"\\n",
-                b'\r' => b"\\r",
-                b'\t' => b"\\t",
-                0..=0x1f | 0x7f => {
-                    out.extend_from_slice(&s.as_bytes()[start..i]);
+        let mut rest = s.as_bytes();
+        while let Some(i) = rest.iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]) {
+            out.extend_from_slice(&rest[..i]);
+            match rest[i] {
+                b'"' => out.extend_from_slice(b"\\\""),
+                b'\\' => out.extend_from_slice(b"\\\\"),
+                b'\n' => out.extend_from_slice(b"\\n"),
+                b'\r' => out.extend_from_slice(b"\\r"),
+                b'\t' => out.extend_from_slice(b"\\t"),
+                b => {
                     out.extend_from_slice(b"\\u00");
                     out.push(b"0123456789abcdef"[usize::from(b >> 4)]);
                     out.push(b"0123456789abcdef"[usize::from(b & 15)]);
-                    start = i + 1;
-                    continue;
                 }
-                _ => continue,
-            };
-            out.extend_from_slice(&s.as_bytes()[start..i]);
-            out.extend_from_slice(escaped);
-            start = i + 1;
+            }
+            rest = &rest[i + 1..];
         }
-        out.extend_from_slice(&s.as_bytes()[start..]);
+        out.extend_from_slice(rest);
         Ok(())
     }
 }

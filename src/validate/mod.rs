@@ -52,7 +52,7 @@ pub struct Checker<'r> {
 }
 
 /// How many unregistered NIDs a checker remembers its suggestion for.
-const SUGGESTION_CACHE: usize = 4096;
+const SUGGESTION_CACHE: usize = 16 * 1024;
 
 impl<'r> Checker<'r> {
     /// A checker against `registry`, with the RFC 8141 grammar.
@@ -151,15 +151,20 @@ impl<'r> Checker<'r> {
 
     /// The suggestion for an unregistered NID, remembered per NID.
     fn suggestion(&mut self, registry: &'r Registry, nid: &str) -> Option<&'r Namespace> {
-        let key = nid.as_bytes().to_ascii_lowercase();
-        if let Some(found) = self.suggestions.get(key.as_slice()) {
+        // NIDs are at most 32 bytes (RFC 8141 section 2): look up without
+        // allocating.
+        let mut lower = [0u8; 32];
+        let key = &mut lower[..nid.len().min(32)];
+        key.copy_from_slice(&nid.as_bytes()[..key.len()]);
+        key.make_ascii_lowercase();
+        if let Some(found) = self.suggestions.get(&*key) {
             return *found;
         }
         let found = registry.suggest(nid);
         if self.suggestions.len() >= SUGGESTION_CACHE {
             self.suggestions.clear();
         }
-        self.suggestions.insert(key.into_boxed_slice(), found);
+        self.suggestions.insert(key.to_vec().into_boxed_slice(), found);
         found
     }
 }

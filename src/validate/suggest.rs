@@ -52,6 +52,19 @@ pub(crate) fn suggestion_limit(nid: &str) -> usize {
     if nid.len() > 4 { 2 } else { 1 }
 }
 
+/// The set of characters of a NID as bits (letters and digits folded
+/// case-insensitively; anything else shares one bit).
+fn letter_mask(s: &str) -> u64 {
+    s.bytes().fold(0, |m, b| {
+        let bit = match b.to_ascii_lowercase() {
+            c @ b'a'..=b'z' => c - b'a',
+            c @ b'0'..=b'9' => c - b'0' + 26,
+            _ => 36,
+        };
+        m | 1 << bit
+    })
+}
+
 /// Returns true if and only if `a` and `b` have the same letters in
 /// another order (case-insensitively), as a swap typo leaves them.
 fn same_letters(a: &str, b: &str) -> bool {
@@ -68,8 +81,14 @@ fn same_letters(a: &str, b: &str) -> bool {
 /// the first in `candidates`' order.
 pub(crate) fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     let limit = suggestion_limit(nid);
+    let mask = letter_mask(nid);
     let mut best: Option<((usize, bool), &str)> = None;
     for c in candidates {
+        // Each edit adds or removes at most two letters from the set of
+        // letters used: a cheap test before the full distance.
+        if c.len().abs_diff(nid.len()) > limit || (mask ^ letter_mask(c)).count_ones() as usize > 2 * limit {
+            continue;
+        }
         let d = edit_distance_within(nid, c, limit);
         if d > limit {
             continue;
