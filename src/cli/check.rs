@@ -245,7 +245,9 @@ impl Chunk {
         self.lines.clear();
         self.first_line = first_line;
         while self.lines.len() < CHUNK_LINES && self.bytes.len() < CHUNK_BYTES {
-            let Some(truncated) = lines.next_line_into(&mut self.bytes)? else { break };
+            let Some(truncated) = lines.next_line_into(&mut self.bytes)? else {
+                break;
+            };
             self.lines.push((self.bytes.len(), truncated));
             // Give results back promptly when the input comes slowly.
             if lines.would_block() {

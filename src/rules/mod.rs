@@ -280,6 +280,14 @@ impl CompiledRules {
         }
         for [a, b] in &examples.equivalent {
             let (ua, ub) = (parse_example(a)?, parse_example(b)?);
+            for (s, u) in [(a, &ua), (b, &ub)] {
+                if let Some(v) = self.check(u).into_iter().next() {
+                    return Err(format!(
+                        "equivalent example '{s}' is refused ({}): a URN that breaks the rules is equivalent to nothing",
+                        v.message
+                    ));
+                }
+            }
             if ua.equivalence_key_with(self) != ub.equivalence_key_with(self) {
                 return Err(format!("examples '{a}' and '{b}' should be equivalent"));
             }
