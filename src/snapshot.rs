@@ -28,7 +28,7 @@ pub const REQUESTS_FILE: &str = "_requests.toml";
 const JSON_FORMAT: &str = "urnreg-snapshot";
 
 /// The formats a snapshot is exported in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportFormat {
     /// A directory in the layout of `registry/`.
     Toml,

@@ -44,7 +44,7 @@ pub struct RenderArgs {
     version: Option<i64>,
     /// The form (default: rfc8141, or rfc3406 for a registration in the
     /// older form).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = parse_form(), value_name = "FORM")]
     form: Option<Form>,
 }
 
@@ -52,6 +52,13 @@ pub struct RenderArgs {
 pub struct ImportArgs {
     /// The template text, or `-` for stdin.
     file: PathBuf,
+}
+
+/// `--form`: the library's forms, by name, listed in the help.
+fn parse_form() -> impl clap::builder::TypedValueParser<Value = Form> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Form::ALL.map(|(name, _)| name))
+        .map(|name| Form::from_name(&name).expect("a listed form"))
 }
 
 pub fn run(cmd: TemplateCommand, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {

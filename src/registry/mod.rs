@@ -3,6 +3,7 @@
 //! RFC 8141 section 6.
 
 pub mod data;
+#[cfg(feature = "snapshots")]
 pub mod iana;
 
 pub use crate::validate::Kind;
@@ -10,11 +11,13 @@ pub use crate::validate::Kind;
 pub mod clock;
 mod error;
 pub mod registration;
+#[cfg(feature = "snapshots")]
 mod snapshot;
 mod store;
 
 pub use error::{Error, Problem, Result};
 pub use registration::RegistrationFile;
+#[cfg(feature = "snapshots")]
 pub use snapshot::{ImportPlan, SNAPSHOT_SCHEMA, Snapshot};
 pub use store::{
     AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,

@@ -2,9 +2,11 @@
 //! section 4 form): their fields, and reading them out of free text.
 
 mod import;
+#[cfg(feature = "templates")]
 pub(crate) mod render;
 
 pub use import::{ImportReport, import_registration, import_text};
+#[cfg(feature = "templates")]
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, skeleton};
 
 use serde::{Deserialize, Serialize};

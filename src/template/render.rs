@@ -36,7 +36,7 @@ const TEMPLATES: &[(&str, &str)] = &[
 pub const WIDTH: usize = 72;
 
 /// The forms a registration renders to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
     /// RFC 8141 Appendix A, plain text, as sent for review.
     Rfc8141,
@@ -49,6 +49,19 @@ pub enum Form {
 }
 
 impl Form {
+    /// Every form, with its name.
+    pub const ALL: [(&'static str, Form); 4] = [
+        ("rfc8141", Form::Rfc8141),
+        ("rfc3406", Form::Rfc3406),
+        ("html", Form::Html),
+        ("markdown", Form::Markdown),
+    ];
+
+    /// The form named `name` (`rfc8141`, `rfc3406`, `html`, `markdown`).
+    pub fn from_name(name: &str) -> Option<Form> {
+        Form::ALL.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+    }
+
     fn template(self) -> &'static str {
         match self {
             Form::Rfc8141 => "rfc8141.txt",
@@ -117,6 +130,7 @@ pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
 /// Every field `fields` fills, in the order of its form: RFC 8141
 /// Appendix A first, or the RFC 3406 fields first for an older text (the
 /// namespace pages of the `html` export).
+#[cfg_attr(not(feature = "snapshots"), allow(dead_code))]
 pub(crate) fn shown_fields(fields: &TemplateFields) -> Vec<Shown<'_>> {
     let present: BTreeMap<&str, &str> = fields.present().map(|(k, _, v)| (k, v)).collect();
     in_form_order(&present, !fields.is_legacy_form())
