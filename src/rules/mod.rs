@@ -14,6 +14,7 @@
 
 pub mod abnf;
 pub mod builtin;
+pub mod describe;
 mod matcher;
 
 use std::borrow::Cow;

@@ -5,7 +5,10 @@ mod import;
 #[cfg(feature = "templates")]
 pub(crate) mod render;
 
-pub use import::{ImportReport, import_registration, import_text};
+pub use import::{
+    ImportError, ImportReport, MAX_TEXT_BYTES, Note, NoteKind, import_bytes, import_registration,
+    import_registration_bytes, import_text,
+};
 #[cfg(feature = "templates")]
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, skeleton};
 
