@@ -184,6 +184,10 @@ pub struct CompiledRules {
 /// The largest regular expression a rule may give.
 const MAX_REGEX: usize = 64 * 1024;
 
+/// The most NSS parts a `case-insensitive-parts` step may name (registered
+/// namespaces use 1 to 3; a larger count is a mistake or hostile data).
+pub const MAX_PARTS: usize = 64;
+
 impl RulesFile {
     /// Compiles the rules and checks them against their examples.
     ///
@@ -234,6 +238,13 @@ impl RulesFile {
             }
         };
         for step in &self.equivalence {
+            if let EquivalenceStep::CaseInsensitiveParts { parts } = step
+                && !(1..=MAX_PARTS).contains(parts)
+            {
+                return Err(err(format!(
+                    "case-insensitive-parts: parts = {parts}, expected 1 to MAX_PARTS = {MAX_PARTS}"
+                )));
+            }
             if let EquivalenceStep::Builtin { name } = step
                 && !builtin::NORMALIZERS.contains(&name.as_str())
             {
@@ -404,7 +415,11 @@ impl KeyRefiner for CompiledRules {
             nss = match step {
                 EquivalenceStep::CaseInsensitiveNss => map_outside_escapes(&nss, |b| b.to_ascii_lowercase()),
                 EquivalenceStep::CaseInsensitiveParts { parts } => {
-                    let mut pieces: Vec<String> = nss.splitn(parts + 1, ':').map(str::to_string).collect();
+                    // Saturating: `parts` comes from data (compile bounds it too).
+                    let mut pieces: Vec<String> = nss
+                        .splitn(parts.saturating_add(1), ':')
+                        .map(str::to_string)
+                        .collect();
                     let n = (*parts).min(pieces.len());
                     for p in &mut pieces[..n] {
                         *p = map_outside_escapes(p, |b| b.to_ascii_lowercase());
