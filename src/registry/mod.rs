@@ -35,7 +35,7 @@ mod store;
 
 pub use error::{Error, Problem, Result};
 pub use registration::RegistrationFile;
-pub use snapshot::{ImportPlan, SNAPSHOT_SCHEMA, Snapshot};
+pub use snapshot::{ImportPlan, MAX_INFORMAL_NUMBER, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Snapshot};
 pub use store::{
     AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
     Outcome, Store, Version,
