@@ -598,7 +598,10 @@ fn rendered_registrations_describe_their_rules_in_prose() {
         rules.contains("NSS syntax (ABNF): the whole NSS must match the rule part-number of this grammar"),
         "{rules}"
     );
-    assert!(text[at..].contains("\n       part-number = 1*8(DIGIT / \"-\")\n"), "{text}");
+    assert!(
+        text[at..].contains("\n       part-number = 1*8(DIGIT / \"-\")\n"),
+        "{text}"
+    );
     assert!(rules.contains("the characters '-' are ignored"), "{rules}");
     assert!(
         rules.contains("urn:acme-parts:1-2 = urn:acme-parts:12 (both compare as urn:acme-parts:12)"),

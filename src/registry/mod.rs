@@ -15,10 +15,16 @@ pub mod registration;
 mod snapshot;
 mod store;
 
+/// The highest informal number (`urn-N`, RFC 8141 section 5.2) a snapshot
+/// may hold and the registry hands out: far beyond any real registry (IANA
+/// assigned eight in twenty years), and low enough that the sequence can
+/// never overflow.
+pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
+
 pub use error::{Error, Problem, Result};
 pub use registration::RegistrationFile;
 #[cfg(feature = "snapshots")]
-pub use snapshot::{ImportPlan, SNAPSHOT_SCHEMA, Snapshot};
+pub use snapshot::{ImportPlan, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Snapshot};
 pub use store::{
     AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
     Outcome, Store, Version,

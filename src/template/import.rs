@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use super::render::RULES_HEADING;
+use super::RULES_HEADING;
 use super::{FIELDS, TemplateFields};
 use crate::registry::{Kind, RegistrationFile};
 

@@ -12,6 +12,11 @@ pub use import::{
 #[cfg(feature = "templates")]
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, skeleton};
 
+/// The heading under which the text forms describe a registration's
+/// rules; the importer knows it ([`super::import`]) and reads nothing
+/// from it.
+pub const RULES_HEADING: &str = "Namespace rules (urnreg)";
+
 use serde::{Deserialize, Serialize};
 
 /// The fields of a registration template, by their snake_case names.

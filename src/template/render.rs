@@ -109,10 +109,7 @@ pub(crate) struct Shown<'a> {
 /// What the identifying fields of a form need beside the body fields.
 const IDENTIFYING: &[&str] = &["namespace_identifier", "version", "date"];
 
-/// The heading under which the text forms describe a registration's
-/// rules; the importer knows it ([`super::import`]) and reads nothing
-/// from it.
-pub const RULES_HEADING: &str = "Namespace rules (urnreg)";
+pub use super::RULES_HEADING;
 
 /// Appendix A fields `rfc8141` cannot render without (the required ones,
 /// and NID, version and date).
@@ -306,6 +303,8 @@ pub(crate) fn environment() -> Environment<'static> {
     }
     env.add_filter("block", |value: String| block(&value, 3, WIDTH));
     env.add_filter("fenced", |value: String| fenced(&value));
+    env.add_filter("md_text", |value: String| markdown_text(&value));
+    env.add_filter("md_code", |value: String| markdown_code(&value));
     env.add_filter("toml", |value: Value| -> String {
         let text = value.as_str().unwrap_or_default();
         toml_string(text)
@@ -497,9 +496,59 @@ fn fenced(text: &str) -> String {
     format!("{fence}text\n{}\n{fence}", text.trim_end())
 }
 
+/// `text` as Markdown inline text that reads exactly as written, for a
+/// table cell or a heading: control characters (line breaks among them,
+/// which would end the cell) become spaces, and every ASCII punctuation
+/// character but `-`, `.`, `:` and `/` is backslash-escaped, which
+/// CommonMark allows for any ASCII punctuation (spec 0.31, section 2.4), so
+/// that nothing in it starts HTML, an entity, a link, emphasis, code or a
+/// new table cell. NIDs and dates, which use none of those, are unchanged.
+fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push(' ');
+        } else if c.is_ascii_punctuation() && !"-.:/".contains(c) {
+            out.push('\\');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown code span when nothing in it can end one or break
+/// a table cell (no backtick, `|`, backslash or control character: inside
+/// a code span nothing else is markup, CommonMark section 6.1); otherwise
+/// as [`markdown_text`].
+fn markdown_code(text: &str) -> String {
+    if text.is_empty() || text.chars().any(|c| c.is_control() || "`|\\".contains(c)) {
+        markdown_text(text)
+    } else {
+        format!("`{text}`")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_values_are_text_never_markup() {
+        assert_eq!(markdown_text("2026-11-02"), "2026-11-02");
+        assert_eq!(markdown_code("acme-parts"), "`acme-parts`");
+        assert_eq!(
+            markdown_text("<img src=x onerror=alert(1)>"),
+            "\\<img src\\=x onerror\\=alert\\(1\\)\\>"
+        );
+        assert_eq!(
+            markdown_text("a|b\nc &amp; [x](y)"),
+            "a\\|b c \\&amp\\; \\[x\\]\\(y\\)"
+        );
+        assert_eq!(markdown_code("a`b"), "a\\`b");
+        assert_eq!(markdown_code("a|b"), "a\\|b");
+    }
 
     #[test]
     fn block_indents_and_wraps_at_72() {
