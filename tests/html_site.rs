@@ -28,7 +28,13 @@ fn site_database(dir: &Path) -> PathBuf {
     let mut file = registration("formal.toml");
     file.nid = Some("evil-corp".into());
     file.registrant = Some(HOSTILE.into());
-    store.request(&file, None, "mallory").unwrap();
+    store
+        .request(
+            &urnreg::lint::vet_request(&store, &file).unwrap(),
+            None,
+            "mallory",
+        )
+        .unwrap();
     store
         .review("evil-corp", Decision::Approve, "<b>ok</b>", "expert")
         .unwrap();

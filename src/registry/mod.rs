@@ -1,6 +1,11 @@
 //! The registry of URN namespaces: the shipped data (`registry/`), the
 //! SQLite store with its migrations, and the registration lifecycle of
 //! RFC 8141 section 6.
+//!
+//! The registry does not judge the text of a registration: [`crate::lint`]
+//! does, and hands the store a [`Vetted`] file. The store checks what
+//! depends on its own state (NIDs taken or requested, versions in
+//! sequence) inside the transaction that writes.
 
 pub mod data;
 pub mod iana;
@@ -17,26 +22,19 @@ pub enum Kind {
     Informal,
 }
 
-impl Kind {
-    /// `formal` or `informal`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Formal => "formal",
-            Kind::Informal => "informal",
-        }
-    }
-}
-
 pub mod clock;
 mod error;
 pub mod registration;
 mod snapshot;
+mod status;
 mod store;
 
 pub use error::{Error, Problem, Result};
-pub use registration::RegistrationFile;
+pub use registration::{Filing, RegistrationFile, Vetted};
 pub use snapshot::{ImportPlan, SNAPSHOT_SCHEMA, Snapshot};
+pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
 pub use store::{
-    AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
-    Outcome, Store, Version,
+    AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,
+    NamespaceRules, NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version,
+    VersionDiff,
 };

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::Kind;
 use super::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref};
 use super::error::{Error, Problem, Result};
+use super::status::{Decision, RequestStatus, UnknownValue};
 use super::store::{
     RegistrationRow, Store, appendix_a_columns, audit, informal_number, insert_row, seed_record,
     stored_fields,
@@ -128,8 +129,8 @@ fn filed_problems(v: &FiledVersion, owner: Option<&str>, problem: &mut impl FnMu
     if v.version < 1 {
         problem(at.clone(), "a version is 1 or more (RFC 8141 section 6)".into());
     }
-    if !["submitted", "changes-requested", "approved", "rejected"].contains(&v.status.as_str()) {
-        problem(at.clone(), format!("unknown status '{}'", v.status));
+    if let Err(e) = v.status.parse::<RequestStatus>() {
+        problem(at.clone(), e.to_string());
     }
     if let (Some(owner), Some(nid)) = (owner, v.nid.as_deref()) {
         if !owner.eq_ignore_ascii_case(nid) {
@@ -137,8 +138,8 @@ fn filed_problems(v: &FiledVersion, owner: Option<&str>, problem: &mut impl FnMu
         }
     }
     for r in &v.reviews {
-        if !["approve", "reject", "ask-changes"].contains(&r.decision.as_str()) {
-            problem(at.clone(), format!("unknown review decision '{}'", r.decision));
+        if let Err(e) = r.decision.parse::<Decision>() {
+            problem(at.clone(), e.to_string());
         }
     }
     if let Some(rules) = &v.rules {
@@ -580,7 +581,10 @@ fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
             nid: v.nid.as_deref(),
             kind: v.kind,
             version: v.version,
-            status: &v.status,
+            status: v
+                .status
+                .parse()
+                .map_err(|e: UnknownValue| Error::Data(e.to_string()))?,
             date: &v.date,
             fields: &v.fields,
             source: v.source.as_deref(),
