@@ -194,7 +194,8 @@ fn names_the_nss(name: &str, nid: Option<&str>) -> bool {
         || nid.is_some_and(|nid| n == format!("{}-nss", nid.to_ascii_lowercase()))
 }
 
-/// Removes the indentation every non-empty line shares.
+/// Removes the indentation every non-empty line shares, and the blank
+/// lines at the start, at the end and in runs.
 fn dedent(text: &str) -> String {
     let indent = text
         .lines()
@@ -202,10 +203,16 @@ fn dedent(text: &str) -> String {
         .map(|l| l.len() - l.trim_start().len())
         .min()
         .unwrap_or(0);
-    text.lines()
-        .map(|l| l.get(indent..).unwrap_or("").trim_end())
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut out: Vec<&str> = Vec::new();
+    for line in text.lines().map(|l| l.get(indent..).unwrap_or("").trim_end()) {
+        if !line.is_empty() || out.last().is_some_and(|l| !l.is_empty()) {
+            out.push(line);
+        }
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.join("\n")
 }
 
 /// If `rhs` starts with quoted strings that spell `urn:<nid>:` (ABNF
@@ -243,9 +250,10 @@ fn after_urn_prefix(rhs: &str, nid: Option<&str>) -> Option<String> {
 
 /// A `[rules]` table (or, when `existing` rules lack a syntax, a
 /// `[rules.syntax]` table) built from the ABNF in the Syntax field, when
-/// that ABNF compiles and defines the NSS: a rule named for the NSS, a
-/// rule for the whole URN (`"urn:nid:" ...`) whose remainder is taken, or
-/// else a first rule that does not spell a URN.
+/// that ABNF compiles and says which rule is the NSS: a rule named for it
+/// (`NSS`, `<nid>-NSS`, `...-nss`), or a first rule for the whole URN
+/// (`"urn:<nid>:" ...`), whose remainder is the NSS. A grammar that names
+/// no NSS (its first rule may be a part of one) asks for nothing.
 pub(super) fn suggest(file: &RegistrationFile, existing: Option<&RulesFile>) -> Option<String> {
     let syntax = file.syntax.as_deref()?;
     let found = find_abnf(syntax)?;
@@ -255,17 +263,12 @@ pub(super) fn suggest(file: &RegistrationFile, existing: Option<&RulesFile>) -> 
     let (grammar, start) = if let Some((name, _)) = rules.iter().find(|(name, _)| names_the_nss(name, nid)) {
         (grammar.clone(), name.clone())
     } else {
-        let (first, rhs) = rules.first()?;
-        if rhs.trim_start().to_ascii_lowercase().starts_with("\"urn") {
-            let rest = after_urn_prefix(rhs, nid)?;
-            let taken = rules.iter().any(|(n, _)| n.eq_ignore_ascii_case("nss"));
-            if taken {
-                return None;
-            }
-            (format!("nss = {rest}\n{grammar}"), "nss".to_string())
-        } else {
-            (grammar.clone(), first.clone())
+        let (_, rhs) = rules.first()?;
+        let rest = after_urn_prefix(rhs, nid)?;
+        if rules.iter().any(|(n, _)| n.eq_ignore_ascii_case("nss")) {
+            return None;
         }
+        (format!("nss = {rest}\n{grammar}"), "nss".to_string())
     };
     crate::rules::abnf::compile(&grammar, Some(&start)).ok()?;
     let source = match nid {
@@ -366,6 +369,18 @@ mod tests {
         assert_eq!(suggest(&file("abc", "x = \"urn:other:\" 1*DIGIT"), None), None);
         assert_eq!(suggest(&file("abc", "NSS = the ISBN number"), None), None);
         assert_eq!(suggest(&file("abc", "x = y"), None), None, "does not compile");
+        // A first rule that is not named for the NSS may be a part of it.
+        assert_eq!(
+            suggest(&file("nfi", "category = name\nname = 1*ALPHA"), None),
+            None
+        );
+        // Blank lines of the Syntax text do not follow the grammar.
+        let s = suggest(
+            &file("abc", "Intro.\n\n  nss = 1*DIGIT\n\n\n  more = 1*ALPHA\n\nEnd."),
+            None,
+        )
+        .unwrap();
+        assert_eq!(start_of(&s).1, "nss = 1*DIGIT\n\nmore = 1*ALPHA\n");
     }
 
     /// A refiner that reads the NSS as written, not the generic key: it
