@@ -308,6 +308,11 @@ impl<'a, 'r> Report<'a, 'r> {
         self.namespace
     }
 
+    /// The namespace's usable rules, if any.
+    pub(crate) fn rules(&self) -> Option<&'r CompiledRules> {
+        self.rules
+    }
+
     /// Returns true if and only if the URN was checked against a registry
     /// (false: generic syntax only).
     pub fn is_registry_checked(&self) -> bool {
