@@ -321,7 +321,16 @@ impl CompiledRules {
     /// the whole URN).
     pub fn check(&self, urn: &Urn<'_>) -> Vec<RuleViolation> {
         let mut out = Vec::new();
-        let nss = urn.nss();
+        // The rules see the NSS as the generic key has it (upper-case
+        // `%HH`, RFC 8141 section 3.1), so that URNs that are equivalent
+        // get the same verdict; the length, and so every offset, is the same.
+        let upper;
+        let nss = if has_lower_case_hex(urn.nss()) {
+            upper = upper_case_hex(urn.nss());
+            upper.as_str()
+        } else {
+            urn.nss()
+        };
         let base = urn.nss_start();
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
@@ -388,6 +397,29 @@ fn describe(b: u8) -> String {
     } else {
         format!("byte 0x{b:02x}")
     }
+}
+
+/// Returns true if and only if a `%hh` triplet of `nss` has a lower-case
+/// hex digit.
+fn has_lower_case_hex(nss: &str) -> bool {
+    let b = nss.as_bytes();
+    memchr::memchr_iter(b'%', b).any(|i| b[i + 1..].iter().take(2).any(u8::is_ascii_lowercase))
+}
+
+/// `nss` with the hex digits of its `%HH` triplets in upper case.
+fn upper_case_hex(nss: &str) -> String {
+    let mut b = nss.as_bytes().to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let end = (i + 3).min(b.len());
+            b[i + 1..end].make_ascii_uppercase();
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8(b).unwrap_or_default()
 }
 
 /// Lower-cases the ASCII letters of `s` outside `%HH` triplets, in place
@@ -485,5 +517,24 @@ impl KeyRefiner for CompiledRules {
         self.refine_in_place(&mut buf, 0);
         // Every step maps ASCII to ASCII (the key is ASCII: RFC 8141 section 2).
         Cow::Owned(String::from_utf8(buf).unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod hex_case_tests {
+    use super::*;
+
+    /// RFC 8141 section 3.1: `%2c` and `%2C` are the same URN, so a rule
+    /// that accepts one accepts the other.
+    #[test]
+    fn rules_judge_percent_encodings_case_insensitively() {
+        let file: RulesFile =
+            toml::from_str("source = \"test\"\n[syntax]\nregex = '([a-z]|%[0-9A-F]{2})+'\n").unwrap();
+        let rules = file.compile("xy").unwrap();
+        for urn in ["urn:xy:a%2C", "urn:xy:a%2c", "urn:xy:%c3%a9t%C3%A9"] {
+            assert!(rules.check(&Urn::parse(urn).unwrap()).is_empty(), "{urn}");
+        }
+        let refused = rules.check(&Urn::parse("urn:xy:aB").unwrap());
+        assert_eq!(refused[0].offset, 8);
     }
 }

@@ -221,8 +221,9 @@ impl<'a, 'r> Report<'a, 'r> {
     }
 
     /// A report on an input line that was cut at `limit` bytes by a stream
-    /// reader: invalid whatever it holds.
-    pub fn line_too_long(input: &'a [u8], limit: usize) -> Report<'a, 'r> {
+    /// reader: invalid whatever it holds. `registry_checked` says whether
+    /// the stream is checked against a registry (for the JSON form).
+    pub fn line_too_long(input: &'a [u8], limit: usize, registry_checked: bool) -> Report<'a, 'r> {
         Report {
             input,
             urn: None,
@@ -234,7 +235,7 @@ impl<'a, 'r> Report<'a, 'r> {
             errors: 1,
             namespace: None,
             rules: None,
-            registry_checked: false,
+            registry_checked,
         }
     }
 
