@@ -47,13 +47,13 @@ fn site_database(dir: &Path) -> PathBuf {
 fn export_html(db: &Path, out: &Path) {
     let run = urnreg(
         &[
-            "--db",
-            db.to_str().unwrap(),
+            "export",
             "--format",
             "html",
-            "export",
             "--out",
             out.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
         ],
         b"",
     );
@@ -149,7 +149,7 @@ fn html_export_has_an_index_and_a_page_per_namespace_with_every_version() {
     // The site is for reading: importing it is refused and changes nothing.
     let before = Store::open(&db, "t").unwrap().snapshot().unwrap();
     let run = urnreg(
-        &["--db", db.to_str().unwrap(), "import", out.to_str().unwrap()],
+        &["import", out.to_str().unwrap(), "--db", db.to_str().unwrap()],
         b"",
     );
     assert_eq!(code(&run), 2, "{}", stderr(&run));

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use urnreg::registry::{Decision, RegistrationFile, Store};
 
-use crate::util::{code, stderr, stdout, urnreg};
+use crate::util::{code, stderr, stdout, urnreg_with_env};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -34,10 +34,12 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// Runs `urnreg ARGS --db DB`, as the user `tester` (the audit log's
+/// default actor).
 fn run(db: &Path, args: &[&str]) -> std::process::Output {
-    let mut all = vec!["--db", db.to_str().unwrap(), "--actor", "tester"];
-    all.extend_from_slice(args);
-    urnreg(&all, b"")
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--db", db.to_str().unwrap()]);
+    urnreg_with_env(&all, b"", &[("USER", "tester")])
 }
 
 fn export(db: &Path, format: &str, out: &Path) {

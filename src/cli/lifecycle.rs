@@ -8,16 +8,37 @@ use std::process::ExitCode;
 use anyhow::Context;
 use urnreg::registry::{Decision, Outcome, RegistrationFile};
 
-use super::db::DbArgs;
-use super::{Format, format_for};
+use super::db::{ActorArgs, Create, DbArgs, suggest_nid};
+use super::output::{self, printable};
+use super::{Format, FormatParser};
 
 #[derive(clap::Args, Debug)]
-pub struct InitArgs {}
+pub struct InitArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    actor: ActorArgs,
+}
+
+/// What `request`, `review` and `revise` print.
+#[derive(clap::Args, Debug)]
+pub struct OutcomeArgs {
+    /// Output format: text, or json ({id, nid, status, version}).
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    actor: ActorArgs,
+}
 
 #[derive(clap::Args, Debug)]
 pub struct RequestArgs {
     /// The registration file (TOML), or `-` for stdin.
     file: PathBuf,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -37,6 +58,8 @@ pub struct ReviewArgs {
     /// The reviewer's note to the registrant.
     #[arg(long, required = true)]
     note: String,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -45,6 +68,8 @@ pub struct ReviseArgs {
     nid: String,
     /// The new version's registration file (TOML), or `-` for stdin.
     file: PathBuf,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 /// Reads a registration file from a path or stdin.
@@ -64,16 +89,18 @@ pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationF
 }
 
 fn print_outcome(outcome: &Outcome, format: Format, what: &str) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     if format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, outcome)?;
-        writeln!(out)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(outcome)?)?;
     } else {
         match &outcome.nid {
             Some(nid) => writeln!(
                 out,
-                "{what} {}: {nid} version {} {}",
-                outcome.id, outcome.version, outcome.status
+                "{what} {}: {} version {} {}",
+                outcome.id,
+                printable(nid),
+                outcome.version,
+                outcome.status
             )?,
             None => writeln!(
                 out,
@@ -82,47 +109,51 @@ fn print_outcome(outcome: &Outcome, format: Format, what: &str) -> anyhow::Resul
             )?,
         }
     }
+    out.finish()?;
     Ok(())
 }
 
-pub fn init(_args: InitArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Text], "init")?;
-    let path = db.path()?;
+pub fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
+    let path = args.db.path()?;
     let existed = path.exists();
-    let store = db.open_for_write()?;
+    let store = args.db.open_for_write(&args.actor, Create::Directory)?;
     let count: i64 = store
         .connection()
         .query_row("SELECT count(*) FROM namespaces", [], |r| r.get(0))?;
     let verb = if existed { "opened" } else { "created" };
+    let mut out = output::stdout();
     writeln!(
-        io::stdout(),
+        out,
         "{verb} {} (schema {}, {count} namespaces)",
-        path.display(),
+        printable(&path.display().to_string()),
         store.schema_version()?
     )?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn request(args: RequestArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "request")?;
+pub fn request(args: RequestArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
-    let mut store = db.open_for_write()?;
-    let outcome = store.request(&file, Some(&source), &db.actor())?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let outcome = store.request(&file, Some(&source), &actor.actor())?;
     print_outcome(&outcome, format, "request")?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn revise(args: ReviseArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "revise")?;
+pub fn revise(args: ReviseArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
-    let mut store = db.open_for_write()?;
-    let outcome = store.revise(&args.nid, &file, Some(&source), &db.actor())?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let outcome = store
+        .revise(&args.nid, &file, Some(&source), &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.nid))?;
     print_outcome(&outcome, format, "request")?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn review(args: ReviewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "review")?;
+pub fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let decision = if args.approve {
         Decision::Approve
     } else if args.reject {
@@ -130,8 +161,10 @@ pub fn review(args: ReviewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     } else {
         Decision::AskChanges
     };
-    let mut store = db.open_for_write()?;
-    let outcome = store.review(&args.target, decision, &args.note, &db.actor())?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let outcome = store
+        .review(&args.target, decision, &args.note, &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.target))?;
     print_outcome(&outcome, format, "request")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,22 +6,51 @@ use std::io::{self, Write};
 
 use urnreg::Report;
 
+use super::output::{Palette, escape, is_bidi_control, paint, printable};
+
 /// Writes the text form; `line` is the input's line number in a stream,
 /// written `N:` before the status as `grep -n` does.
-pub fn write_text(report: &Report<'_, '_>, line: Option<u64>, out: &mut impl Write) -> io::Result<()> {
-    let status = if report.is_valid() { "valid  " } else { "invalid" };
+pub fn write_text(
+    report: &Report<'_, '_>,
+    line: Option<u64>,
+    palette: &Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let status = if report.is_valid() {
+        paint(palette.good, "valid  ")
+    } else {
+        paint(palette.error, "invalid")
+    };
     let shown = Shown::new(report.input_bytes());
     match line {
         Some(n) => writeln!(out, "{n}:{status} {}", shown.text)?,
         None => writeln!(out, "{status} {}", shown.text)?,
     }
+    write_findings(report, &shown, palette, out)
+}
+
+/// Writes each error and warning of `report` under the input, with a
+/// caret at its byte.
+pub fn write_findings(
+    report: &Report<'_, '_>,
+    shown: &Shown,
+    palette: &Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
     for f in report.errors() {
-        write_caret(out, &shown, f.offset(), "error", &f.to_string())?;
+        write_caret(out, shown, f.offset(), Level::Error, &f.to_string(), palette)?;
     }
     for f in report.warnings() {
-        write_caret(out, &shown, f.offset(), "warning", &f.to_string())?;
+        write_caret(out, shown, f.offset(), Level::Warning, &f.to_string(), palette)?;
     }
     Ok(())
+}
+
+/// How serious a finding is, as labelled under a caret.
+#[derive(Clone, Copy)]
+pub enum Level {
+    Error,
+    Warning,
 }
 
 /// Input made printable: control characters and bytes that are not UTF-8
@@ -41,8 +70,8 @@ impl Shown {
                 for _ in 0..c.len_utf8() {
                     columns.push(col);
                 }
-                if c.is_control() {
-                    let escaped = format!("\\x{:02x}", c as u32);
+                if c.is_control() || is_bidi_control(c) {
+                    let escaped = escape(c);
                     col += escaped.len();
                     text.push_str(&escaped);
                 } else {
@@ -74,20 +103,41 @@ pub fn write_caret(
     out: &mut impl Write,
     shown: &Shown,
     offset: usize,
-    label: &str,
+    level: Level,
     message: &str,
+    palette: &Palette,
 ) -> io::Result<()> {
+    let (style, label) = match level {
+        Level::Error => (palette.error, "error"),
+        Level::Warning => (palette.warning, "warning"),
+    };
     writeln!(out, "  {}", shown.text)?;
-    writeln!(out, "  {}^ {label}: {message}", " ".repeat(shown.column(offset)))
+    writeln!(
+        out,
+        "  {}{} {}: {}",
+        " ".repeat(shown.column(offset)),
+        paint(style, "^"),
+        paint(style, label),
+        printable(message)
+    )
 }
 
-/// Writes the first error of an invalid report to `out`, saying which
-/// input it was (`what`: "URN 1", "line 7").
-pub fn write_invalid(report: &Report<'_, '_>, what: &str, out: &mut impl Write) -> io::Result<()> {
+/// Writes the errors of an invalid report to stderr, saying which input it
+/// was (`what`: "URN 1", "line 7").
+pub fn write_invalid(report: &Report<'_, '_>, what: &str) -> io::Result<()> {
+    let palette = Palette::stderr();
+    let mut out = io::stderr().lock();
     let shown = Shown::new(report.input_bytes());
-    writeln!(out, "error: {what} is invalid")?;
+    writeln!(out, "{}: {what} is invalid", paint(palette.error, "error"))?;
     for f in report.errors() {
-        write_caret(out, &shown, f.offset(), "error", &f.to_string())?;
+        write_caret(
+            &mut out,
+            &shown,
+            f.offset(),
+            Level::Error,
+            &f.to_string(),
+            &palette,
+        )?;
     }
     Ok(())
 }

@@ -9,8 +9,9 @@ use anyhow::Context;
 use urnreg::registry::{Kind, RegistrationFile};
 use urnreg::template::{Form, import_registration, render, skeleton};
 
-use super::db::DbArgs;
-use super::{Format, UsageError, format_for};
+use super::UsageError;
+use super::db::{DbArgs, suggest_nid};
+use super::output::{self, printable};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum TemplateCommand {
@@ -33,6 +34,8 @@ pub struct NewArgs {
     /// with the version in force.
     #[arg(long)]
     nid: Option<String>,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -40,12 +43,14 @@ pub struct RenderArgs {
     /// A registered NID, or a registration file (`.toml`).
     target: String,
     /// Which version of a registered NID (default: the one in force).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     version: Option<i64>,
     /// The form (default: rfc8141, or rfc3406 for a registration in the
     /// older form).
     #[arg(long, value_enum)]
     form: Option<Form>,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -54,16 +59,15 @@ pub struct ImportArgs {
     file: PathBuf,
 }
 
-pub fn run(cmd: TemplateCommand, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
+pub fn run(cmd: TemplateCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        TemplateCommand::New(args) => new(args, db, format),
-        TemplateCommand::Render(args) => render_cmd(args, db, format),
-        TemplateCommand::Import(args) => import(args, format),
+        TemplateCommand::New(args) => new(args),
+        TemplateCommand::Render(args) => render_cmd(args),
+        TemplateCommand::Import(args) => import(args),
     }
 }
 
-fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Toml, Format::Text], "template new")?;
+fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
     let kind = if args.informal {
         Kind::Informal
     } else {
@@ -71,7 +75,7 @@ fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Exi
     };
     let current = match &args.nid {
         Some(nid) => {
-            let store = db.open_for_read()?;
+            let store = args.db.open_for_read()?;
             match store.show(nid, None) {
                 Ok(detail) => Some(super::ns::as_registration(&detail)?),
                 Err(urnreg::registry::Error::NotFound(_)) => None,
@@ -83,12 +87,13 @@ fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Exi
     let kind = current.as_ref().and_then(|c| c.kind).unwrap_or(kind);
     let nid = current.as_ref().and_then(|c| c.nid.clone()).or(args.nid);
     let text = skeleton(kind, nid.as_deref(), current.as_ref(), "request.toml");
-    io::stdout().lock().write_all(text.as_bytes())?;
+    let mut out = output::stdout();
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Text], "template render")?;
+fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
     let as_path = Path::new(&args.target);
     let looks_like_file = args.target.ends_with(".toml") || args.target.contains('/') || as_path.is_file();
     let (file, status) = if looks_like_file {
@@ -100,23 +105,28 @@ fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
         let file = RegistrationFile::from_toml(&text).with_context(|| format!("in {}", as_path.display()))?;
         (file, None)
     } else {
-        let store = db.open_for_read()?;
-        let detail = store.show(&args.target, args.version)?;
+        let store = args.db.open_for_read()?;
+        let detail = store
+            .show(&args.target, args.version)
+            .map_err(|e| suggest_nid(e, &store, &args.target))?;
         let status = detail.registration.as_ref().map(|v| v.status.clone());
         (super::ns::as_registration(&detail)?, status)
     };
     let form = args.form.unwrap_or_else(|| Form::text_form_for(&file));
     let text = render(&file, form, status.as_deref())?;
-    let mut out = io::stdout().lock();
+    // A registration may hold control characters (ESC, NUL): they are
+    // written as escapes in every form, never raw.
+    let text = printable(&text);
+    let mut out = output::stdout();
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn import(args: ImportArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Toml, Format::Text], "template import")?;
+fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let bytes = if args.file.as_os_str() == "-" {
         let mut buf = Vec::new();
         io::Read::read_to_end(&mut io::stdin(), &mut buf).context("reading stdin")?;
@@ -139,10 +149,12 @@ fn import(args: ImportArgs, format: Option<Format>) -> anyhow::Result<ExitCode> 
         );
     }
     let toml = toml::to_string(&file).context("writing the registration")?;
-    io::stdout().lock().write_all(toml.as_bytes())?;
+    let mut out = output::stdout();
+    out.write_all(toml.as_bytes())?;
+    out.finish()?;
     let mut err = io::stderr().lock();
     for note in &notes {
-        writeln!(err, "not placed: {note}")?;
+        writeln!(err, "not placed: {}", printable(note))?;
     }
     Ok(ExitCode::SUCCESS)
 }
