@@ -811,7 +811,7 @@ fn import_dry_run_creates_no_database_and_names_what_changed() {
     record.date = Some("2030-01-02".into());
     record.references.pop();
     let snap_dir = dir.path().join("snap");
-    export(&snap, ExportFormat::Toml, &snap_dir, false).unwrap();
+    export(&snap, ExportFormat::Toml, &snap_dir, false, None).unwrap();
     let db = dir.path().join("never.db");
     let args = [
         "import",

@@ -23,7 +23,8 @@ pub struct ExportArgs {
     /// The directory to write (created; a non-empty one needs --force).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Replace what is in a non-empty --out.
+    /// Replace a previous urnreg export in --out (a directory holding
+    /// anything else, or the database, is refused).
     #[arg(long)]
     force: bool,
     #[command(flatten)]
@@ -33,7 +34,7 @@ pub struct ExportArgs {
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
     /// A snapshot directory (toml, json or xml), or a registry.json or
-    /// urn-namespaces.xml file.
+    /// urn-namespaces.xml file; the SHA256SUMS beside it is required.
     path: PathBuf,
     /// Print what would change, change nothing.
     #[arg(long)]
@@ -65,7 +66,8 @@ pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let store = args.db.open_for_read()?;
     let snap = store.snapshot()?;
-    let files = snapshot::export(&snap, kind, &args.out, args.force)?;
+    let database = args.db.path()?;
+    let files = snapshot::export(&snap, kind, &args.out, args.force, Some(&database))?;
     let mut err = io::stderr().lock();
     writeln!(
         err,
@@ -128,6 +130,13 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     }
     if plan.requests.0 != plan.requests.1 {
         writeln!(out, "requests: {} -> {}", plan.requests.0, plan.requests.1)?;
+    }
+    if plan.last_informal.0 != plan.last_informal.1 {
+        writeln!(
+            out,
+            "highest informal number ever assigned: {} -> {}",
+            plan.last_informal.0, plan.last_informal.1
+        )?;
     }
     let verb = if plan.applied {
         "imported"

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use urnreg::registry::{Kind, RegistrationFile};
-use urnreg::template::{Form, import_registration, render, skeleton};
+use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, skeleton};
 
 use super::UsageError;
 use super::db::{DbArgs, suggest_nid};
@@ -47,8 +47,8 @@ pub struct RenderArgs {
     version: Option<i64>,
     /// The form (default: rfc8141, or rfc3406 for a registration in the
     /// older form).
-    #[arg(long, value_enum)]
-    form: Option<Form>,
+    #[arg(long, value_enum, value_name = "FORM")]
+    form: Option<FormArg>,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -57,6 +57,31 @@ pub struct RenderArgs {
 pub struct ImportArgs {
     /// The template text, or `-` for stdin.
     file: PathBuf,
+}
+
+/// `--form` of `template render`: the library's forms ([`Form::ALL`]),
+/// each with its help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormArg {
+    /// RFC 8141 Appendix A, plain text, as sent for review.
+    Rfc8141,
+    /// The older RFC 3406 template (section 4), plain text.
+    Rfc3406,
+    /// A standalone HTML page.
+    Html,
+    /// Markdown.
+    Markdown,
+}
+
+impl FormArg {
+    fn form(self) -> Form {
+        match self {
+            FormArg::Rfc8141 => Form::Rfc8141,
+            FormArg::Rfc3406 => Form::Rfc3406,
+            FormArg::Html => Form::Html,
+            FormArg::Markdown => Form::Markdown,
+        }
+    }
 }
 
 pub fn run(cmd: TemplateCommand) -> anyhow::Result<ExitCode> {
@@ -110,9 +135,23 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
             .show(&args.target, args.version)
             .map_err(|e| suggest_nid(e, &store, &args.target))?;
         let status = detail.registration.as_ref().map(|v| v.status.clone());
-        (super::ns::as_registration(&detail)?, status)
+        let mut file = super::ns::as_registration(&detail)?;
+        // The version in force is checked with the namespace's rules
+        // (those of registry/<nid>.toml for a shipped text).
+        let in_force = detail.registration.as_ref().map(|v| v.version) == detail.current_version;
+        if file.rules.is_none() && in_force {
+            file.rules = store
+                .namespace_rules()?
+                .into_iter()
+                .find(|n| n.nid.eq_ignore_ascii_case(&detail.summary.nid))
+                .and_then(|n| n.rules)
+                .and_then(|r| toml::from_str(&r).ok());
+        }
+        (file, status)
     };
-    let form = args.form.unwrap_or_else(|| Form::text_form_for(&file));
+    let form = args
+        .form
+        .map_or_else(|| Form::text_form_for(&file), FormArg::form);
     let text = render(&file, form, status.as_deref())?;
     // A registration may hold control characters (ESC, NUL): they are
     // written as escapes in every form, never raw.
@@ -127,21 +166,21 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
-    let bytes = if args.file.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        io::Read::read_to_end(&mut io::stdin(), &mut buf).context("reading stdin")?;
-        buf
+    // Read one byte past the limit, so that a larger input is refused
+    // without being read whole.
+    let limit = MAX_TEXT_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    if args.file.as_os_str() == "-" {
+        io::Read::read_to_end(&mut io::Read::take(io::stdin(), limit), &mut bytes)
+            .context("reading stdin")?;
     } else {
-        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{} is not UTF-8 text (invalid byte at offset {})",
-            args.file.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    let (file, notes) = import_registration(&text);
+        let file =
+            std::fs::File::open(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+        io::Read::read_to_end(&mut io::Read::take(file, limit), &mut bytes)
+            .with_context(|| format!("reading {}", args.file.display()))?;
+    }
+    let (file, notes) =
+        import_registration_bytes(&bytes).with_context(|| format!("reading {}", args.file.display()))?;
     if file.template_fields().present().next().is_none() {
         anyhow::bail!(
             "{}: no template field found (expected headings such as 'Namespace Identifier:' or 'Namespace ID:')",
@@ -154,7 +193,25 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     out.finish()?;
     let mut err = io::stderr().lock();
     for note in &notes {
-        writeln!(err, "not placed: {}", printable(note))?;
+        writeln!(err, "{}: {}", note.kind.as_str(), printable(&note.to_string()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+    use urnreg::template::Form;
+
+    use super::FormArg;
+
+    /// `--form` offers exactly the library's forms, under their names.
+    #[test]
+    fn form_names_are_the_librarys() {
+        assert_eq!(FormArg::value_variants().len(), Form::ALL.len());
+        for arg in FormArg::value_variants() {
+            let name = arg.to_possible_value().map(|v| v.get_name().to_string());
+            assert_eq!(name.and_then(|n| Form::from_name(&n)), Some(arg.form()));
+        }
+    }
 }
