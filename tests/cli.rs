@@ -705,6 +705,14 @@ fn nid_lookups_suggest_a_near_nid_counting_a_swap_as_one_edit() {
             stderr(&out)
         );
     }
+    // A skeleton for a new NID near a registered one says so on stderr.
+    let out = urnreg(&["template", "new", "--nid", "isnb"], b"");
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stderr(&out),
+        "note: 'isnb' is not registered: this is a first request (did you mean 'isbn'?)\n"
+    );
+    assert!(stdout(&out).contains("nid = \"isnb\""), "{}", stdout(&out));
     // Nothing near: no suggestion.
     let out = urnreg(&["ns", "show", "zzzzzz"], b"");
     assert_eq!(stderr(&out), "error: 'zzzzzz' is not a registered NID\n");

@@ -136,21 +136,21 @@ fn open_existing(path: &Path) -> anyhow::Result<Store> {
     Store::open(path, READER).with_context(|| format!("opening {}", path.display()))
 }
 
-/// `err` from looking `nid` up in `store`; when `nid` is not registered
-/// and a registered NID is near it (a swap of two letters counts as one
-/// edit), the error says "did you mean".
-pub fn suggest_nid(err: RegistryError, store: &Store, nid: &str) -> anyhow::Error {
-    if !matches!(err, RegistryError::NotFound(_)) {
-        return err.into();
-    }
-    let Ok(registry) = Registry::from_store(store) else {
-        return err.into();
-    };
+/// The registered NID nearest to `nid` when `nid` is not registered (a
+/// swap of two letters counts as one edit; see [`Registry::suggest`]).
+pub fn near_nid(store: &Store, nid: &str) -> Option<String> {
+    let registry = Registry::from_store(store).ok()?;
     if registry.namespace(nid).is_some() {
-        return err.into();
+        return None;
     }
-    match registry.suggest(nid) {
-        Some(near) => anyhow::anyhow!("{err}; did you mean '{}'?", near.nid()),
-        None => err.into(),
+    registry.suggest(nid).map(|ns| ns.nid().to_string())
+}
+
+/// `err` from looking `nid` up in `store`; when `nid` is not registered
+/// and a registered NID is near it, the error says "did you mean".
+pub fn suggest_nid(err: RegistryError, store: &Store, nid: &str) -> anyhow::Error {
+    match (&err, near_nid(store, nid)) {
+        (RegistryError::NotFound(_), Some(near)) => anyhow::anyhow!("{err}; did you mean '{near}'?"),
+        _ => err.into(),
     }
 }

@@ -107,6 +107,11 @@ pub fn paint<T: fmt::Display>(style: Style, text: T) -> impl fmt::Display {
     struct Painted<T>(Style, T);
     impl<T: fmt::Display> fmt::Display for Painted<T> {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            // Without colour (the usual case in a pipe, where `check`
+            // writes millions of lines), the text alone.
+            if self.0 == Style::new() {
+                return self.1.fmt(f);
+            }
             write!(f, "{}{}{}", self.0.render(), self.1, self.0.render_reset())
         }
     }
@@ -141,7 +146,10 @@ pub fn escape(c: char) -> String {
 /// written as an escape, `\x1b` for ESC, `\u{202e}` for the others.
 /// Borrowed when there is nothing to escape.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    // Printable ASCII, tabs and line feeds (nearly every text) are safe:
+    // a byte test, before looking at characters.
+    let plain = |b: &u8| (0x20..0x7f).contains(b) || *b == b'\n' || *b == b'\t';
+    if text.as_bytes().iter().all(plain) || !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

@@ -62,6 +62,14 @@ pub struct Shown {
 
 impl Shown {
     pub fn new(raw: &[u8]) -> Self {
+        // Printable ASCII (nearly every URN) is shown as it is, one column
+        // per byte.
+        if raw.iter().all(|b| (0x20..0x7f).contains(b)) {
+            return Shown {
+                text: raw.iter().map(|&b| char::from(b)).collect(),
+                columns: (0..=raw.len()).collect(),
+            };
+        }
         let mut text = String::with_capacity(raw.len());
         let mut columns = Vec::with_capacity(raw.len() + 1);
         let mut col = 0;
@@ -140,4 +148,25 @@ pub fn write_invalid(report: &Report<'_, '_>, what: &str) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shown;
+
+    #[test]
+    fn shown_escapes_and_keeps_columns() {
+        let plain = Shown::new(b"urn:a:b");
+        assert_eq!(plain.text, "urn:a:b");
+        assert_eq!((plain.column(0), plain.column(6), plain.column(7)), (0, 6, 7));
+        let tab = Shown::new(b"urn:a:\tb\xffc\xe2\x80\xaed");
+        assert_eq!(tab.text, "urn:a:\\x09b\\xffc\\u{202e}d");
+        // The byte after each escape is under its own character.
+        assert_eq!(tab.column(7), 10);
+        assert_eq!(tab.column(8), 11);
+        assert_eq!(tab.column(9), 15);
+        assert_eq!(tab.column(13), 24);
+        assert_eq!(tab.column(99), 25, "past the end: the end");
+        assert_eq!(Shown::new(b"").column(0), 0);
+    }
 }

@@ -10,8 +10,8 @@ use urnreg::registry::{Kind, RegistrationFile};
 use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, skeleton};
 
 use super::UsageError;
-use super::db::{DbArgs, suggest_nid};
-use super::output::{self, printable};
+use super::db::{DbArgs, near_nid, suggest_nid};
+use super::output::{self, Palette, paint, printable};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum TemplateCommand {
@@ -103,7 +103,20 @@ fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
             let store = args.db.open_for_read()?;
             match store.show(nid, None) {
                 Ok(detail) => Some(super::ns::as_registration(&detail)?),
-                Err(urnreg::registry::Error::NotFound(_)) => None,
+                Err(urnreg::registry::Error::NotFound(_)) => {
+                    // A first request; but a NID one edit from a
+                    // registered one is more likely a typo for it.
+                    if let Some(near) = near_nid(&store, nid) {
+                        let p = Palette::stderr();
+                        writeln!(
+                            io::stderr().lock(),
+                            "{}: '{}' is not registered: this is a first request (did you mean '{near}'?)",
+                            paint(p.warning, "note"),
+                            printable(nid)
+                        )?;
+                    }
+                    None
+                }
                 Err(e) => return Err(e.into()),
             }
         }
