@@ -221,7 +221,9 @@ fn an_unlisted_format_is_a_usage_error() {
 /// where they apply.
 #[test]
 fn color_everywhere_actor_and_db_only_where_they_apply() {
-    let writes = ["init", "request", "review", "revise", "import"];
+    let writes = [
+        "init", "request", "review", "revise", "amend", "withdraw", "import",
+    ];
     let without_db = ["completions", "man", "template import"];
     for path in command_paths() {
         let name = path.join(" ");

@@ -35,3 +35,6 @@ mod snapshot_files;
 
 /// The `html` export: its files, and the site in headless Chromium.
 mod html_site;
+
+/// README.md against the code: the table of namespace rules.
+mod readme;

@@ -1,7 +1,7 @@
 //! Where the database is (`--db`, `URNREG_DB`, the platform data directory)
 //! and how commands open it; who makes a change (`--actor`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use urnreg::Registry;
@@ -109,31 +109,33 @@ impl DbArgs {
         Store::open(&path, &actor.actor()).with_context(|| format!("opening {}", path.display()))
     }
 
-    /// Opens the database for reading; with no database yet, the embedded
-    /// registry (nothing is created).
+    /// Opens the database for reading only (it may be read-only, in a
+    /// read-only directory); with no database yet, the embedded registry
+    /// (nothing is created). A database with an older schema is opened for
+    /// writing once, to migrate it.
     pub fn open_for_read(&self) -> anyhow::Result<Store> {
         let path = self.path()?;
-        if path.exists() {
-            open_existing(&path)
-        } else {
-            Ok(Store::open_embedded()?)
+        if !path.exists() {
+            return Ok(Store::open_embedded()?);
         }
+        let opened = match Store::open_read_only(&path) {
+            Err(outdated @ urnreg::registry::Error::SchemaOutdated { .. }) => {
+                Store::open(&path, READER).map_err(|e| anyhow::Error::new(e).context(outdated.to_string()))
+            }
+            other => other.map_err(anyhow::Error::new),
+        };
+        opened.with_context(|| format!("opening {}", path.display()))
     }
 
     /// The registry to validate against: the database's records in force,
     /// or with no database the embedded registry (nothing is created).
     pub fn registry(&self) -> anyhow::Result<Registry> {
-        let path = self.path()?;
-        if path.exists() {
-            Ok(Registry::from_store(&open_existing(&path)?)?)
+        if self.path()?.exists() {
+            Ok(Registry::from_store(&self.open_for_read()?)?)
         } else {
             Ok(Registry::embedded().clone())
         }
     }
-}
-
-fn open_existing(path: &Path) -> anyhow::Result<Store> {
-    Store::open(path, READER).with_context(|| format!("opening {}", path.display()))
 }
 
 /// The registered NID nearest to `nid` when `nid` is not registered (a

@@ -1,16 +1,20 @@
-//! `urnreg init`, `request`, `review`, `revise`: the registration
-//! lifecycle of RFC 8141 section 6.
+//! `urnreg init`, `request`, `revise`, `amend`, `withdraw`, `review`,
+//! `queue`: the registration lifecycle of RFC 8141 section 6.
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{Decision, Outcome, RegistrationFile};
 
 use super::db::{ActorArgs, Create, DbArgs, suggest_nid};
 use super::output::{self, printable};
 use super::{Format, FormatParser};
+
+/// The largest registration file read (a registration is a few pages).
+pub(super) const MAX_REGISTRATION_BYTES: u64 = 1024 * 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct InitArgs {
@@ -20,7 +24,8 @@ pub struct InitArgs {
     actor: ActorArgs,
 }
 
-/// What `request`, `review` and `revise` print.
+/// What the commands that change a request take besides their own
+/// arguments, and how they print the outcome.
 #[derive(clap::Args, Debug)]
 pub struct OutcomeArgs {
     /// Output format: text, or json ({id, nid, status, version}).
@@ -46,17 +51,19 @@ pub struct RequestArgs {
 pub struct ReviewArgs {
     /// The request id, or the NID whose pending request is meant.
     target: String,
-    /// Approve: register the NID (formal) or assign the next urn-N (informal).
+    /// Approve: register the NID (formal) or assign the next urn-N
+    /// (informal), or put the revision in force, with its rules.
     #[arg(long)]
     approve: bool,
     /// Reject the request.
     #[arg(long)]
     reject: bool,
-    /// Send the request back to the registrant for changes.
+    /// Send the request back to the registrant for changes (they answer
+    /// with `urnreg amend`).
     #[arg(long)]
     ask_changes: bool,
     /// The reviewer's note to the registrant.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "TEXT")]
     note: String,
     #[command(flatten)]
     common: OutcomeArgs,
@@ -72,42 +79,77 @@ pub struct ReviseArgs {
     common: OutcomeArgs,
 }
 
-/// Reads a registration file from a path or stdin.
+#[derive(clap::Args, Debug)]
+pub struct AmendArgs {
+    /// The request id, or the NID whose pending request is meant.
+    target: String,
+    /// The amended registration file (TOML), or `-` for stdin.
+    file: PathBuf,
+    #[command(flatten)]
+    common: OutcomeArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct WithdrawArgs {
+    /// The request id, or the NID whose pending request is meant.
+    target: String,
+    /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    note: Option<String>,
+    #[command(flatten)]
+    common: OutcomeArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct QueueArgs {
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// Reads a registration file from a path or stdin (at most 1 MiB).
 pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationFile, String)> {
-    let (text, source) = if path.as_os_str() == "-" {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("reading the registration from stdin")?;
-        (text, "stdin".to_string())
+    let (mut reader, source): (Box<dyn Read>, String) = if path.as_os_str() == "-" {
+        (Box::new(io::stdin()), "stdin".to_string())
     } else {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        (text, path.display().to_string())
+        let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        (Box::new(file), path.display().to_string())
     };
+    let mut bytes = Vec::new();
+    reader
+        .by_ref()
+        .take(MAX_REGISTRATION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {source}"))?;
+    if bytes.len() as u64 > MAX_REGISTRATION_BYTES {
+        anyhow::bail!("{source}: a registration file is at most {MAX_REGISTRATION_BYTES} bytes");
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{source} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     let file = RegistrationFile::from_toml(&text).with_context(|| format!("in {source}"))?;
     Ok((file, source))
 }
 
-fn print_outcome(outcome: &Outcome, format: Format, what: &str) -> anyhow::Result<()> {
+fn print_outcome(outcome: &Outcome, format: Format) -> anyhow::Result<()> {
     let mut out = output::stdout();
     if format == Format::Json {
         writeln!(out, "{}", serde_json::to_string_pretty(outcome)?)?;
     } else {
-        match &outcome.nid {
-            Some(nid) => writeln!(
-                out,
-                "{what} {}: {} version {} {}",
-                outcome.id,
-                printable(nid),
-                outcome.version,
-                outcome.status
-            )?,
-            None => writeln!(
-                out,
-                "{what} {}: informal, version {} {}",
-                outcome.id, outcome.version, outcome.status
-            )?,
-        }
+        writeln!(
+            out,
+            "request {}: {} version {} {}",
+            outcome.id,
+            printable(outcome.nid.as_deref().unwrap_or("informal,")),
+            outcome.version,
+            outcome.status
+        )?;
     }
     out.finish()?;
     Ok(())
@@ -115,12 +157,11 @@ fn print_outcome(outcome: &Outcome, format: Format, what: &str) -> anyhow::Resul
 
 pub fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
     let path = args.db.path()?;
-    let existed = path.exists();
     let store = args.db.open_for_write(&args.actor, Create::Directory)?;
     let count: i64 = store
         .connection()
         .query_row("SELECT count(*) FROM namespaces", [], |r| r.get(0))?;
-    let verb = if existed { "opened" } else { "created" };
+    let verb = if store.was_created() { "created" } else { "opened" };
     let mut out = output::stdout();
     writeln!(
         out,
@@ -136,8 +177,9 @@ pub fn request(args: RequestArgs) -> anyhow::Result<ExitCode> {
     let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
     let mut store = db.open_for_write(&actor, Create::FileOnly)?;
-    let outcome = store.request(&file, Some(&source), &actor.actor())?;
-    print_outcome(&outcome, format, "request")?;
+    let vetted = vet_request(&store, &file)?;
+    let outcome = store.request(&vetted, Some(&source), &actor.actor())?;
+    print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -145,10 +187,34 @@ pub fn revise(args: ReviseArgs) -> anyhow::Result<ExitCode> {
     let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
     let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let vetted = vet_revision(&store, &args.nid, &file).map_err(|e| suggest_nid(e, &store, &args.nid))?;
     let outcome = store
-        .revise(&args.nid, &file, Some(&source), &actor.actor())
+        .revise(&args.nid, &vetted, Some(&source), &actor.actor())
         .map_err(|e| suggest_nid(e, &store, &args.nid))?;
-    print_outcome(&outcome, format, "request")?;
+    print_outcome(&outcome, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn amend(args: AmendArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
+    let (file, source) = read_registration(&args.file)?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let vetted =
+        vet_amendment(&store, &args.target, &file).map_err(|e| suggest_nid(e, &store, &args.target))?;
+    let outcome = store
+        .amend(&args.target, &vetted, Some(&source), &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.target))?;
+    print_outcome(&outcome, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn withdraw(args: WithdrawArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let outcome = store
+        .withdraw(&args.target, args.note.as_deref(), &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.target))?;
+    print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -165,6 +231,43 @@ pub fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     let outcome = store
         .review(&args.target, decision, &args.note, &actor.actor())
         .map_err(|e| suggest_nid(e, &store, &args.target))?;
-    print_outcome(&outcome, format, "request")?;
+    print_outcome(&outcome, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn queue(args: QueueArgs) -> anyhow::Result<ExitCode> {
+    let store = args.db.open_for_read()?;
+    let queue = store.queue()?;
+    let mut out = output::stdout();
+    if args.format == Format::Json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&queue)?)?;
+    } else if queue.is_empty() {
+        writeln!(out, "no request waits for review")?;
+    } else {
+        writeln!(
+            out,
+            "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  last note",
+            "id", "NID", "version", "state", "filed"
+        )?;
+        for q in &queue {
+            let note = q.last_note.as_deref().unwrap_or("-");
+            let note = note.lines().next().unwrap_or_default();
+            let amended = match q.amendments {
+                0 => String::new(),
+                n => format!(" (amended {n}x)"),
+            };
+            writeln!(
+                out,
+                "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
+                q.id,
+                printable(q.nid.as_deref().unwrap_or("informal")),
+                q.version,
+                q.status.as_str(),
+                printable(&q.filed),
+                printable(note)
+            )?;
+        }
+    }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

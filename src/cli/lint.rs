@@ -13,10 +13,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use urnreg::lint::{Location, Severity, lint, locate};
+use urnreg::lint::{LintContext, Location, Severity, lint_as, locate};
 use urnreg::registry::RegistrationFile;
 
 use super::db::DbArgs;
+use super::lifecycle::MAX_REGISTRATION_BYTES;
 use super::output::{self, Palette, paint, printable};
 use super::{Format, FormatParser, QuietExit};
 
@@ -33,14 +34,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, source) = super::files::read_text(&args.file)?;
+    let (text, source) = super::files::read_text(&args.file, MAX_REGISTRATION_BYTES)?;
     let file: RegistrationFile = match toml::from_str(&text) {
         Ok(file) => file,
         Err(e) => return parse_error(&source, &text, &e, args.format),
     };
     let store = args.db.open_for_read()?;
-    let ctx = store.lint_context()?;
-    let findings = lint(&file, &ctx);
+    let ctx = LintContext::of(&store)?;
+    let filing = ctx.filing_for(&file);
+    let findings = lint_as(&file, &ctx, &filing);
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = findings.len() - errors;
     let mut out = output::stdout();
@@ -59,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect::<Result<_, serde_json::Error>>()?;
         let report = json!({
             "file": source,
-            "mode": mode_name(&file, &ctx),
+            "mode": filing.name(),
             "errors": errors,
             "warnings": warnings,
             "findings": findings,
@@ -83,6 +85,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 printable(&f.message),
                 f.section
             )?;
+            if let Some(suggestion) = &f.suggestion {
+                writeln!(out, "  to paste into {name}:")?;
+                for line in suggestion.lines() {
+                    writeln!(out, "    {}", printable(line))?;
+                }
+            }
         }
         let verdict = if errors == 0 {
             paint(p.good, "ok")
@@ -92,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "{name}: {verdict} as a {}: {errors} error(s), {warnings} warning(s)",
-            mode_name(&file, &ctx)
+            filing.name()
         )?;
     }
     out.finish()?;
@@ -130,11 +138,4 @@ fn parse_error(source: &str, text: &str, e: &toml::de::Error, format: Format) ->
         )?;
     }
     Err(QuietExit(2).into())
-}
-
-fn mode_name(file: &RegistrationFile, ctx: &urnreg::lint::LintContext) -> &'static str {
-    match ctx.mode_for(file) {
-        urnreg::lint::Mode::Request => "request",
-        urnreg::lint::Mode::Revision { .. } => "revision",
-    }
 }

@@ -131,7 +131,14 @@ enum Command {
     ///
     /// Exit status: 0 filed, 2 refused (nothing is changed).
     Revise(lifecycle::ReviseArgs),
-    /// Read the registry: list, show, history.
+    /// Replace the text of a request waiting for review (as the expert
+    /// asked); it goes back to review, and the old text stays in the history.
+    Amend(lifecycle::AmendArgs),
+    /// Withdraw a request waiting for review (the registrant's choice).
+    Withdraw(lifecycle::WithdrawArgs),
+    /// The expert's worklist: every request waiting for review.
+    Queue(lifecycle::QueueArgs),
+    /// Read the registry: list, show, history, diff.
     #[command(subcommand)]
     Ns(ns::NsCommand),
     /// Check a registration file as an expert reviewer would first (RFC 8141
@@ -243,6 +250,9 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Request(args) => lifecycle::request(args),
         Command::Review(args) => lifecycle::review(args),
         Command::Revise(args) => lifecycle::revise(args),
+        Command::Amend(args) => lifecycle::amend(args),
+        Command::Withdraw(args) => lifecycle::withdraw(args),
+        Command::Queue(args) => lifecycle::queue(args),
         Command::Ns(cmd) => ns::run(cmd),
         Command::Lint(args) => lint::run(args),
         Command::Template(cmd) => template::run(cmd),
@@ -268,7 +278,9 @@ mod tests {
     /// its `run` handles by the command-line tests).
     #[test]
     fn options_appear_only_where_they_apply() {
-        let writes = ["init", "request", "review", "revise", "import"];
+        let writes = [
+            "init", "request", "review", "revise", "amend", "withdraw", "import",
+        ];
         let no_db = ["completions", "man", "template import"];
         let mut cmd = super::Cli::command();
         // Building propagates the global --color to every command.

@@ -1,34 +1,61 @@
-//! `urnreg ns list|show|history`: reading the registry.
+//! `urnreg ns list|show|history|diff`: reading the registry.
+//!
+//! Every text value is written [`printable`]: a registration filed here
+//! may hold control characters, which must not reach a terminal raw.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Subcommand;
-use urnreg::registry::{Kind, ListFilter, NamespaceDetail, RegistrationFile, Version};
+use clap::{Subcommand, ValueEnum};
+use urnreg::registry::{
+    History, Kind, ListFilter, ListStatus, NamespaceDetail, NamespaceSummary, PendingRef, RegistrationFile,
+    Version, VersionDiff,
+};
 
 use super::db::{DbArgs, suggest_nid};
-use super::output::{self, printable};
+use super::output::{self, Palette, paint, printable};
 use super::{Format, FormatParser};
 
 #[derive(Subcommand, Debug)]
 pub enum NsCommand {
     /// List the namespaces (formal first, then informal).
     List(ListArgs),
-    /// Show one namespace and a version of its registration.
+    /// Show one namespace (or requested NID) and a version of its
+    /// registration, with the rules in force.
     ///
     /// Exit status: 0, or 2 for an unknown NID or version.
     Show(ShowArgs),
-    /// Every version of a registration and every change to it.
+    /// Every version of a registration, every amended text and every
+    /// change to it.
     ///
     /// Exit status: 0, or 2 for an unknown NID.
     History(HistoryArgs),
+    /// What changed between two versions, field by field (default: the
+    /// version in force and the one waiting for review).
+    ///
+    /// Exit status: 0, or 2 for an unknown NID or version.
+    Diff(DiffArgs),
 }
+
+/// The statuses `ns list --status` selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusArg {
+    /// Registered namespaces.
+    Registered,
+    /// Withdrawn namespaces.
+    Withdrawn,
+    /// NIDs with a request or revision waiting for review (with those
+    /// only requested).
+    Pending,
+}
+
+/// `--format` of `ns list`, `ns history` and `ns diff`.
+const TEXT_JSON: FormatParser = FormatParser(&[Format::Text, Format::Json]);
 
 #[derive(clap::Args, Debug)]
 pub struct ListArgs {
     /// Output format.
-    #[arg(long, value_name = "FORMAT", default_value = "text",
-          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = TEXT_JSON)]
     format: Format,
     /// Only formal namespaces.
     #[arg(long, conflicts_with = "informal")]
@@ -37,28 +64,10 @@ pub struct ListArgs {
     #[arg(long)]
     informal: bool,
     /// Only namespaces with this status.
-    #[arg(long, value_enum, value_name = "STATUS")]
+    #[arg(long, value_name = "STATUS", value_enum)]
     status: Option<StatusArg>,
     #[command(flatten)]
     db: DbArgs,
-}
-
-/// `--status` of `ns list`: the statuses a namespace can have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StatusArg {
-    /// Registered and in force.
-    Registered,
-    /// Withdrawn.
-    Withdrawn,
-}
-
-impl StatusArg {
-    fn status(self) -> urnreg::Status {
-        match self {
-            StatusArg::Registered => urnreg::Status::Registered,
-            StatusArg::Withdrawn => urnreg::Status::Withdrawn,
-        }
-    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -82,15 +91,30 @@ pub struct HistoryArgs {
     /// The NID (case-insensitive).
     nid: String,
     /// Output format.
-    #[arg(long, value_name = "FORMAT", default_value = "text",
-          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = TEXT_JSON)]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The NID (case-insensitive).
+    nid: String,
+    /// The first version (default: the one in force).
+    a: Option<i64>,
+    /// The second version (default: the one waiting for review, else the
+    /// one in force).
+    b: Option<i64>,
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = TEXT_JSON)]
     format: Format,
     #[command(flatten)]
     db: DbArgs,
 }
 
 /// The column heads of `ns list`, and their widths.
-const LIST_HEADER: [(&str, usize); 5] = [
+const LIST_COLUMNS: [(&str, usize); 5] = [
     ("NID", 24),
     ("KIND", 8),
     ("STATUS", 10),
@@ -117,40 +141,21 @@ pub fn run(cmd: NsCommand) -> anyhow::Result<ExitCode> {
                 } else {
                     None
                 },
-                status: status.map(|s| s.status().as_str().to_string()),
+                status: status.map(|s| match s {
+                    StatusArg::Registered => ListStatus::Registered,
+                    StatusArg::Withdrawn => ListStatus::Withdrawn,
+                    StatusArg::Pending => ListStatus::Pending,
+                }),
             };
             let rows = store.list(&filter)?;
             if format == Format::Json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else {
-                let [nid, kind, status, date, refs] = LIST_HEADER;
-                writeln!(
-                    out,
-                    "{:<w0$} {:<w1$} {:<w2$} {:<w3$} {}",
-                    nid.0,
-                    kind.0,
-                    status.0,
-                    date.0,
-                    refs.0,
-                    w0 = nid.1,
-                    w1 = kind.1,
-                    w2 = status.1,
-                    w3 = date.1
-                )?;
+                let [nid, kind, status, date, refs] = LIST_COLUMNS.map(|(head, _)| head);
+                write_columns(&mut out, [nid, kind, status, date, refs])?;
+                writeln!(out)?;
                 for r in &rows {
-                    writeln!(
-                        out,
-                        "{:<w0$} {:<w1$} {:<w2$} {:<w3$} {}",
-                        printable(&r.nid),
-                        r.kind.as_str(),
-                        printable(&r.status),
-                        printable(r.date.as_deref().unwrap_or("-")),
-                        printable(&r.references.join("; ")),
-                        w0 = nid.1,
-                        w1 = kind.1,
-                        w2 = status.1,
-                        w3 = date.1
-                    )?;
+                    write_summary_line(&mut out, r)?;
                 }
             }
         }
@@ -176,33 +181,22 @@ pub fn run(cmd: NsCommand) -> anyhow::Result<ExitCode> {
             if format == Format::Json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&history)?)?;
             } else {
-                writeln!(out, "{}", printable(&history.nid))?;
-                writeln!(out, "versions:")?;
-                for v in &history.versions {
-                    writeln!(
-                        out,
-                        "  version {} (request {}): {}, dated {}, filed {}{}",
-                        v.version,
-                        v.id,
-                        printable(&v.status),
-                        printable(if v.date.is_empty() { "-" } else { &v.date }),
-                        printable(&v.submitted_at),
-                        v.decided_at
-                            .as_ref()
-                            .map_or(String::new(), |d| format!(", decided {}", printable(d)))
-                    )?;
-                }
-                writeln!(out, "events:")?;
-                for e in &history.events {
-                    writeln!(
-                        out,
-                        "  {} {} {}: {}",
-                        printable(&e.at),
-                        printable(&e.actor),
-                        printable(&e.action),
-                        printable(&e.detail)
-                    )?;
-                }
+                write_history(&mut out, &history)?;
+            }
+        }
+        NsCommand::Diff(DiffArgs {
+            nid,
+            a,
+            b,
+            format,
+            db,
+        }) => {
+            let store = db.open_for_read()?;
+            let diff = store.diff(&nid, a, b).map_err(|e| suggest_nid(e, &store, &nid))?;
+            if format == Format::Json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&diff)?)?;
+            } else {
+                write_diff(&mut out, &diff)?;
             }
         }
     }
@@ -210,31 +204,75 @@ pub fn run(cmd: NsCommand) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The text form of `ns show`. Every value is made [`printable`]: a
-/// registration text may hold control characters.
-fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> io::Result<()> {
+/// One row of `ns list`'s columns (without its line end).
+fn write_columns(out: &mut impl Write, cells: [&str; 5]) -> io::Result<()> {
+    let [(_, w0), (_, w1), (_, w2), (_, w3), _] = LIST_COLUMNS;
+    let [nid, kind, status, date, refs] = cells;
+    write!(out, "{nid:<w0$} {kind:<w1$} {status:<w2$} {date:<w3$} {refs}")
+}
+
+fn pending_text(p: &PendingRef) -> String {
+    format!("request {}, version {}, {}", p.id, p.version, p.status)
+}
+
+fn write_summary_line(out: &mut impl Write, r: &NamespaceSummary) -> io::Result<()> {
+    write_columns(
+        out,
+        [
+            &printable(&r.nid),
+            r.kind.as_str(),
+            r.status.as_str(),
+            &printable(r.date.as_deref().unwrap_or("-")),
+            &printable(&r.references.join("; ")),
+        ],
+    )?;
+    if let Some(p) = &r.pending {
+        write!(out, " [pending: {}]", pending_text(p))?;
+    }
+    writeln!(out)
+}
+
+fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()> {
     let s = &d.summary;
     writeln!(out, "NID:        {}", printable(&s.nid))?;
     writeln!(out, "kind:       {}", s.kind.as_str())?;
-    writeln!(out, "status:     {}", printable(&s.status))?;
+    writeln!(out, "status:     {}", s.status.as_str())?;
+    if let Some(p) = &s.pending {
+        writeln!(out, "pending:    {}", pending_text(p))?;
+    }
     writeln!(out, "registered: {}", printable(s.date.as_deref().unwrap_or("-")))?;
     if let Some(u) = &d.updated {
         writeln!(out, "updated:    {}", printable(u))?;
     }
     writeln!(out, "references: {}", printable(&s.references.join("; ")))?;
+    match &d.rules {
+        None => writeln!(
+            out,
+            "rules:      none in force (check applies the generic RFC 8141 syntax only)"
+        )?,
+        Some(rules) => {
+            writeln!(out, "rules:      in force, from {}", printable(&rules.source))?;
+        }
+    }
     match &d.registration {
         None => writeln!(out, "\n(no registration text is held for this namespace)")?,
         Some(v) => write_version(out, v)?,
     }
+    if let Some(rules) = &d.rules {
+        writeln!(out, "\nRules in force:")?;
+        for line in toml::to_string(rules)?.lines() {
+            writeln!(out, "    {}", printable(line))?;
+        }
+    }
     Ok(())
 }
 
-fn write_version(out: &mut impl Write, v: &Version) -> io::Result<()> {
+fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
     writeln!(
         out,
         "\nversion {} ({}), request {}",
         v.version,
-        printable(&v.status),
+        printable(&v.status.to_string()),
         v.id
     )?;
     if let Some(src) = &v.source {
@@ -246,8 +284,129 @@ fn write_version(out: &mut impl Write, v: &Version) -> io::Result<()> {
             writeln!(out, "    {}", printable(line))?;
         }
     }
-    if let Some(rules) = &v.rules {
-        writeln!(out, "\nRules:\n{}", printable(rules))?;
+    match &v.rules {
+        None => writeln!(out, "\nRules of this version: none")?,
+        Some(rules) => {
+            writeln!(out, "\nRules of this version:")?;
+            for line in toml::to_string(rules)?.lines() {
+                writeln!(out, "    {}", printable(line))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
+    writeln!(out, "{} ({})", printable(&history.nid), history.status)?;
+    writeln!(out, "versions:")?;
+    for v in &history.versions {
+        writeln!(
+            out,
+            "  version {} (request {}): {}, dated {}, filed {}{}",
+            v.version,
+            v.id,
+            v.status,
+            printable(if v.date.is_empty() { "-" } else { &v.date }),
+            printable(&v.submitted_at),
+            v.decided_at
+                .as_ref()
+                .map_or(String::new(), |d| format!(", decided {}", printable(d)))
+        )?;
+    }
+    if !history.amended.is_empty() {
+        writeln!(out, "amended texts:")?;
+        for t in &history.amended {
+            writeln!(
+                out,
+                "  request {} text {}: filed {}, replaced {}{}",
+                t.registration_id,
+                t.text,
+                printable(&t.filed_at),
+                printable(&t.replaced_at),
+                t.source
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(", from {}", printable(s)))
+            )?;
+            for line in t.body.lines() {
+                writeln!(out, "      {}", printable(line))?;
+            }
+        }
+    }
+    writeln!(out, "events:")?;
+    for e in &history.events {
+        writeln!(
+            out,
+            "  {} {} {}: {}",
+            printable(&e.at),
+            printable(&e.actor),
+            printable(&e.action.to_string()),
+            printable(&e.detail)
+        )?;
+    }
+    Ok(())
+}
+
+/// The lines of `old` and `new` that differ, between their common first and
+/// last lines, as `-` and `+` lines.
+fn write_field_change(
+    out: &mut impl Write,
+    old: Option<&str>,
+    new: Option<&str>,
+    p: &Palette,
+) -> io::Result<()> {
+    let a: Vec<&str> = old.map(|t| t.lines().collect()).unwrap_or_default();
+    let b: Vec<&str> = new.map(|t| t.lines().collect()).unwrap_or_default();
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if head > 0 {
+        writeln!(out, "  ({head} line(s) the same)")?;
+    }
+    match old {
+        None => writeln!(out, "{}", paint(p.error, "- (absent)"))?,
+        Some(_) => {
+            for line in &a[head..a.len() - tail] {
+                writeln!(out, "{}", paint(p.error, format_args!("- {}", printable(line))))?;
+            }
+        }
+    }
+    match new {
+        None => writeln!(out, "{}", paint(p.good, "+ (absent)"))?,
+        Some(_) => {
+            for line in &b[head..b.len() - tail] {
+                writeln!(out, "{}", paint(p.good, format_args!("+ {}", printable(line))))?;
+            }
+        }
+    }
+    if tail > 0 {
+        writeln!(out, "  ({tail} line(s) the same)")?;
+    }
+    Ok(())
+}
+
+fn write_diff(out: &mut impl Write, d: &VersionDiff) -> io::Result<()> {
+    let p = Palette::stdout();
+    writeln!(
+        out,
+        "{}: version {} (request {}, {}) -> version {} (request {}, {})",
+        printable(&d.nid),
+        d.from.version,
+        d.from.id,
+        d.from.status,
+        d.to.version,
+        d.to.id,
+        d.to.status
+    )?;
+    if d.changes.is_empty() {
+        writeln!(out, "no field differs")?;
+    }
+    for c in &d.changes {
+        writeln!(out, "\n{}:", c.heading)?;
+        write_field_change(out, c.old.as_deref(), c.new.as_deref(), &p)?;
     }
     Ok(())
 }
@@ -257,19 +416,10 @@ fn as_registration_toml(d: &NamespaceDetail) -> anyhow::Result<String> {
     Ok(toml::to_string(&as_registration(d)?)?)
 }
 
-/// The shown version as a registration file.
+/// The shown version as a registration file, with its own rules.
 pub(super) fn as_registration(d: &NamespaceDetail) -> anyhow::Result<RegistrationFile> {
     let Some(v) = &d.registration else {
         anyhow::bail!("no registration text is held for '{}'", d.summary.nid);
     };
-    let date = (!v.date.is_empty()).then(|| v.date.clone());
-    let mut file = RegistrationFile::from_fields(
-        Some(d.summary.kind),
-        Some(d.summary.nid.clone()),
-        Some(v.version),
-        date,
-        &v.fields,
-    );
-    file.rules = v.rules.as_deref().and_then(|r| toml::from_str(r).ok());
-    Ok(file)
+    Ok(v.to_registration())
 }

@@ -85,8 +85,8 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("reading the snapshot {}", args.path.display()))?;
     // A dry run changes nothing, and creates no database either: without
     // one, the plan is made against the built-in registry in memory.
-    let mut store = if args.dry_run {
-        db.open_for_read()?
+    let mut store = if args.dry_run && !db.path()?.exists() {
+        urnreg::registry::Store::open_embedded()?
     } else {
         db.open_for_write(&args.actor, Create::FileOnly)?
     };

@@ -102,6 +102,15 @@ fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
         Some(nid) => {
             let store = args.db.open_for_read()?;
             match store.show(nid, None) {
+                // A NID only requested so far gets a new request, not a revision.
+                Ok(detail)
+                    if matches!(
+                        detail.summary.status,
+                        urnreg::registry::Standing::Requested | urnreg::registry::Standing::NotRegistered
+                    ) =>
+                {
+                    None
+                }
                 Ok(detail) => Some(super::ns::as_registration(&detail)?),
                 Err(urnreg::registry::Error::NotFound(_)) => {
                     // A first request; but a NID one edit from a
@@ -147,25 +156,13 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
         let detail = store
             .show(&args.target, args.version)
             .map_err(|e| suggest_nid(e, &store, &args.target))?;
-        let status = detail.registration.as_ref().map(|v| v.status.clone());
-        let mut file = super::ns::as_registration(&detail)?;
-        // The version in force is checked with the namespace's rules
-        // (those of registry/<nid>.toml for a shipped text).
-        let in_force = detail.registration.as_ref().map(|v| v.version) == detail.current_version;
-        if file.rules.is_none() && in_force {
-            file.rules = store
-                .namespace_rules()?
-                .into_iter()
-                .find(|n| n.nid.eq_ignore_ascii_case(&detail.summary.nid))
-                .and_then(|n| n.rules)
-                .and_then(|r| toml::from_str(&r).ok());
-        }
-        (file, status)
+        let status = detail.registration.as_ref().map(|v| v.status.as_str());
+        (super::ns::as_registration(&detail)?, status)
     };
     let form = args
         .form
         .map_or_else(|| Form::text_form_for(&file), FormArg::form);
-    let text = render(&file, form, status.as_deref())?;
+    let text = render(&file, form, status)?;
     // A registration may hold control characters (ESC, NUL): they are
     // written as escapes in every form, never raw.
     let text = printable(&text);

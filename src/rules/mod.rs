@@ -405,19 +405,26 @@ fn lower_outside_escapes(s: &mut [u8]) {
     }
 }
 
-impl KeyRefiner for CompiledRules {
-    /// Applies the equivalence steps to the NSS of the generic key, in one
-    /// buffer. Only the key is read, so generic-equivalent URNs stay
-    /// equivalent.
-    fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
+impl CompiledRules {
+    /// Returns true if and only if the rules change the generic key.
+    pub fn refines_keys(&self) -> bool {
+        !self.equivalence.is_empty()
+    }
+
+    /// Applies the equivalence steps, in place, to the generic key that
+    /// `buf[start..]` holds (`urn:` + lower-case NID + `:` + NSS). Only the
+    /// key is read, so generic-equivalent URNs stay equivalent.
+    pub fn refine_in_place(&self, buf: &mut Vec<u8>, start: usize) {
         if self.equivalence.is_empty() {
-            return key;
+            return;
         }
-        // key = "urn:" nid ":" nss, with a lower-case NID.
-        let Some(split) = key.get(4..).and_then(|k| k.find(':')).map(|i| i + 5) else {
-            return key;
+        let Some(split) = buf
+            .get(start + 4..)
+            .and_then(|k| k.iter().position(|&b| b == b':'))
+            .map(|i| start + i + 5)
+        else {
+            return;
         };
-        let mut buf = key.into_owned().into_bytes();
         for step in &self.equivalence {
             let nss = &mut buf[split..];
             match step {
@@ -442,21 +449,17 @@ impl KeyRefiner for CompiledRules {
                     }
                 }
                 EquivalenceStep::Remove { chars } => {
-                    let mut kept = Vec::with_capacity(nss.len());
-                    let mut i = 0;
+                    // Compact in place: `kept` never passes `i`.
+                    let (mut i, mut kept) = (0, 0);
                     while i < nss.len() {
-                        if nss[i] == b'%' {
-                            kept.extend_from_slice(&nss[i..(i + 3).min(nss.len())]);
-                            i += 3;
-                        } else {
-                            if !chars.as_bytes().contains(&nss[i]) {
-                                kept.push(nss[i]);
-                            }
-                            i += 1;
+                        let take = if nss[i] == b'%' { 3.min(nss.len() - i) } else { 1 };
+                        if take == 3 || !chars.as_bytes().contains(&nss[i]) {
+                            nss.copy_within(i..i + take, kept);
+                            kept += take;
                         }
+                        i += take;
                     }
-                    buf.truncate(split);
-                    buf.extend_from_slice(&kept);
+                    buf.truncate(split + kept);
                 }
                 EquivalenceStep::Builtin { name } => {
                     let normalized = std::str::from_utf8(nss)
@@ -469,6 +472,17 @@ impl KeyRefiner for CompiledRules {
                 }
             }
         }
+    }
+}
+
+impl KeyRefiner for CompiledRules {
+    /// Applies the equivalence steps to the generic key ([`Self::refine_in_place`]).
+    fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
+        if self.equivalence.is_empty() {
+            return key;
+        }
+        let mut buf = key.into_owned().into_bytes();
+        self.refine_in_place(&mut buf, 0);
         // Every step maps ASCII to ASCII (the key is ASCII: RFC 8141 section 2).
         Cow::Owned(String::from_utf8(buf).unwrap_or_default())
     }
