@@ -557,3 +557,543 @@ fn check_stops_when_stdout_closes_while_input_waits() {
         assert_eq!(status.code(), Some(0), "--jobs {jobs}");
     }
 }
+
+// --- Command-line conventions (issue 13) ---
+
+/// Runs `urnreg` with extra environment variables.
+fn urnreg_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    crate::util::urnreg_with_env(args, b"", env)
+}
+
+const ESC: &str = "\u{1b}[";
+
+#[test]
+fn colour_follows_color_and_no_color_and_never_reaches_a_pipe() {
+    let args = ["check", "urn:isbn:0451450524", "urn:isbn:0451450523"];
+    // In a pipe (as here) auto colours nothing.
+    let plain = urnreg(&args, b"");
+    assert!(!stdout(&plain).contains(ESC), "{}", stdout(&plain));
+    let mut always = args.to_vec();
+    always.extend(["--color", "always"]);
+    let out = urnreg(&always, b"");
+    let text = stdout(&out);
+    assert!(
+        text.contains("\u{1b}[1m\u{1b}[31minvalid\u{1b}[0m urn:isbn:0451450524"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\u{1b}[1m\u{1b}[32mvalid  \u{1b}[0m urn:isbn:0451450523"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\u{1b}[1m\u{1b}[31merror\u{1b}[0m: wrong ISBN-10"),
+        "{text}"
+    );
+    // Stripped of its colours, it is the plain output.
+    let stripped = text
+        .replace("\u{1b}[1m", "")
+        .replace("\u{1b}[31m", "")
+        .replace("\u{1b}[32m", "")
+        .replace("\u{1b}[0m", "");
+    assert_eq!(stripped, stdout(&plain));
+    // --color never, and NO_COLOR with auto, colour nothing even where
+    // colour is forced otherwise; --color always beats NO_COLOR.
+    let mut never = args.to_vec();
+    never.extend(["--color", "never"]);
+    let out = urnreg_env(&never, &[("CLICOLOR_FORCE", "1")]);
+    assert!(!stdout(&out).contains(ESC));
+    let out = urnreg_env(&args, &[("CLICOLOR_FORCE", "1")]);
+    assert!(stdout(&out).contains(ESC), "CLICOLOR_FORCE forces auto on");
+    let out = urnreg_env(&args, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!stdout(&out).contains(ESC), "NO_COLOR wins over auto");
+    let out = urnreg_env(&always, &[("NO_COLOR", "1")]);
+    assert!(stdout(&out).contains(ESC), "--color always is explicit");
+    // Errors on stderr, verdicts of the other commands.
+    let out = urnreg(&["ns", "show", "nope", "--color", "always"], b"");
+    assert!(
+        stderr(&out).starts_with("\u{1b}[1m\u{1b}[31merror\u{1b}[0m: "),
+        "{}",
+        stderr(&out)
+    );
+    let out = urnreg(
+        &[
+            "eq",
+            "urn:isbn:0451450523",
+            "urn:isbn:0451450523",
+            "--color=always",
+        ],
+        b"",
+    );
+    assert_eq!(stdout(&out), "\u{1b}[1m\u{1b}[32mequivalent\u{1b}[0m\n");
+    let out = urnreg(&["parse", "urn:isbn:0451450524", "--color", "always"], b"");
+    assert!(
+        stdout(&out).contains("verdict:     \u{1b}[1m\u{1b}[31minvalid\u{1b}[0m"),
+        "{}",
+        stdout(&out)
+    );
+    // clap's own errors follow --color too.
+    let out = urnreg(&["check", "--bogus", "--color", "always"], b"");
+    assert!(stderr(&out).contains(ESC), "{}", stderr(&out));
+    let out = urnreg(&["check", "--bogus", "--color", "never"], b"");
+    assert!(!stderr(&out).contains(ESC), "{}", stderr(&out));
+}
+
+/// On a terminal `auto` colours, and NO_COLOR turns it off: run under
+/// `script`, which gives the command a pseudo-terminal.
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    let Some(script) = crate::util::external_tool(
+        &["script"],
+        "URNREG_SCRIPT",
+        "colour_on_a_terminal_unless_no_color",
+    ) else {
+        return;
+    };
+    let run = |no_color: Option<&str>| {
+        let command = format!("{} check urn:isbn:0451450524", env!("CARGO_BIN_EXE_urnreg"));
+        let mut cmd = std::process::Command::new(&script);
+        cmd.args(["-qec", &command, "/dev/null"])
+            .env("TERM", "xterm")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR");
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        }
+        let out = cmd.output().expect("run script");
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let tty = run(None);
+    assert!(tty.contains("\u{1b}[1m\u{1b}[31minvalid"), "{tty:?}");
+    let tty = run(Some("1"));
+    assert!(tty.contains("invalid urn:isbn:0451450524"), "{tty:?}");
+    assert!(!tty.contains(ESC), "{tty:?}");
+    // An empty NO_COLOR does not count (no-color.org).
+    assert!(run(Some("")).contains(ESC));
+}
+
+#[test]
+fn completions_are_generated_for_every_shell_and_command() {
+    let commands = crate::cli_help::command_paths();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = urnreg(&["completions", shell], b"");
+        assert_eq!(code(&out), 0, "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        for path in &commands {
+            let name = path.last().unwrap();
+            assert!(script.contains(name.as_str()), "{shell}: no '{name}'");
+        }
+        // Per-command formats: check's jsonl is offered, html is not.
+        assert!(script.contains("jsonl"), "{shell}");
+    }
+    let out = urnreg(&["completions", "tcsh"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("[possible values: bash, elvish, fish, powershell, zsh]"));
+}
+
+#[test]
+fn man_pages_are_roff_and_list_every_command() {
+    let out = urnreg(&["man"], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(page.contains(".TH urnreg 1"), "{page}");
+    for section in [
+        "NAME",
+        "SYNOPSIS",
+        "OPTIONS",
+        "SUBCOMMANDS",
+        "ENVIRONMENT",
+        "EXIT STATUS",
+    ] {
+        assert!(page.contains(&format!(".SH {section}")), "{section}");
+    }
+    assert!(page.contains("NO_COLOR") && page.contains("URNREG_DB"));
+    for path in crate::cli_help::command_paths() {
+        let top = format!("urnreg\\-{}(1)", path[0]);
+        assert!(page.contains(&top), "urnreg(1) does not list {top}");
+        let out = urnreg(
+            &std::iter::once("man")
+                .chain(path.iter().map(String::as_str))
+                .collect::<Vec<_>>(),
+            b"",
+        );
+        assert_eq!(code(&out), 0, "{path:?}");
+        let title = format!(".TH urnreg-{} 1", path.join("-"));
+        assert!(stdout(&out).contains(&title), "{path:?}: {}", stdout(&out));
+    }
+    let out = urnreg(&["man", "ns", "bogus"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("'urnreg ns' has no command 'bogus' (it has: list, show, history, diff)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn nid_lookups_suggest_a_near_nid_counting_a_swap_as_one_edit() {
+    for args in [
+        &["ns", "show", "ISNB"][..],
+        &["ns", "history", "isnb"],
+        &["template", "render", "isnb"],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(
+            stderr(&out).contains("; did you mean 'isbn'?"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // A skeleton for a new NID near a registered one says so on stderr.
+    let out = urnreg(&["template", "new", "--nid", "isnb"], b"");
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stderr(&out),
+        "note: 'isnb' is not registered: this is a first request (did you mean 'isbn'?)\n"
+    );
+    assert!(stdout(&out).contains("nid = \"isnb\""), "{}", stdout(&out));
+    // Nothing near: no suggestion.
+    let out = urnreg(&["ns", "show", "zzzzzz"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).starts_with("error: 'zzzzzz' ") && !stderr(&out).contains("did you mean"),
+        "{}",
+        stderr(&out)
+    );
+    // A version that does not exist is not a NID typo.
+    let out = urnreg(&["ns", "show", "isbn", "--version", "99"], b"");
+    assert!(!stderr(&out).contains("did you mean"), "{}", stderr(&out));
+    // Writing commands too.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let revision = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/registrations/revision.toml"
+    );
+    let out = urnreg(&["revise", "isnb", revision, "--db", db.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("did you mean 'isbn'?"), "{}", stderr(&out));
+    // lint's near-NID warning: a swap is one edit too.
+    let base = include_str!("data/registrations/formal.toml");
+    let path = dir.path().join("isnb.toml");
+    std::fs::write(&path, base.replace("acme-parts", "isnb")).unwrap();
+    let out = urnreg(&["lint", path.to_str().unwrap()], b"");
+    assert!(
+        stdout(&out)
+            .contains("warning[nid-similar]: nid: 'isnb' is one edit away from the registered NID 'isbn'"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn ns_list_has_a_header_and_refuses_an_unknown_status() {
+    let out = urnreg(&["ns", "list"], b"");
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("NID                      KIND     STATUS     DATE       REFERENCES")
+    );
+    assert!(lines.next().is_some_and(|l| l.starts_with("3gpp ")));
+    let out = urnreg(&["ns", "list", "--status", "bogus"], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("invalid value 'bogus' for '--status <STATUS>'")
+            && stderr(&out).contains("[possible values: registered, withdrawn, pending]"),
+        "{}",
+        stderr(&out)
+    );
+    let all = urnreg(&["ns", "list", "--format", "json"], b"");
+    let all: Vec<Value> = serde_json::from_slice(&all.stdout).unwrap();
+    for status in ["registered", "withdrawn"] {
+        let out = urnreg(&["ns", "list", "--status", status, "--format", "json"], b"");
+        assert_eq!(code(&out), 0);
+        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(rows.iter().all(|r| r["status"] == status), "{rows:?}");
+        let expected = all.iter().filter(|r| r["status"] == status).count();
+        assert_eq!(rows.len(), expected, "{status}");
+    }
+}
+
+#[test]
+fn a_database_in_a_missing_directory_is_refused_except_by_init() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/dir");
+    let db = missing.join("x.db");
+    let db = db.to_str().unwrap();
+    let formal = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/registrations/formal.toml"
+    );
+    let out = urnreg(&["request", formal, "--db", db], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains(&format!("the directory {} does not exist", missing.display())),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("no").exists(), "no directory was created");
+    // So does $URNREG_DB.
+    let out = urnreg_env(&["request", formal], &[("URNREG_DB", db)]);
+    assert_eq!(code(&out), 2);
+    assert!(!dir.path().join("no").exists());
+    // init creates it.
+    let out = urnreg(&["init", "--db", db], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(&format!("created {db} (schema ")),
+        "{}",
+        stdout(&out)
+    );
+    let out = urnreg(&["request", formal, "--db", db], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn import_dry_run_creates_no_database_and_names_what_changed() {
+    use urnreg::registry::Store;
+    use urnreg::snapshot::{ExportFormat, export};
+    let dir = tempfile::tempdir().unwrap();
+    // A snapshot where 3gpp2's IANA record has another date and one
+    // reference less.
+    let mut snap = Store::open_embedded().unwrap().snapshot().unwrap();
+    let record = snap.records.iter_mut().find(|r| r.nid == "3gpp2").unwrap();
+    let before = record.date.clone().unwrap();
+    record.date = Some("2030-01-02".into());
+    record.references.pop();
+    let snap_dir = dir.path().join("snap");
+    export(&snap, ExportFormat::Toml, &snap_dir, false, None).unwrap();
+    let db = dir.path().join("never.db");
+    let args = [
+        "import",
+        snap_dir.to_str().unwrap(),
+        "--dry-run",
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let out = urnreg(&args, b"");
+    assert_eq!(code(&out), 1, "a change needs --replace: {}", stderr(&out));
+    assert!(!db.exists(), "a dry run created the database");
+    assert!(
+        stdout(&out).contains(&format!(
+            "~ 3gpp2: date \"{before}\" -> \"2030-01-02\"; references\n"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("would import: 0 added, 1 changed, 0 removed"));
+}
+
+/// Every command that writes to standard output says so when it cannot
+/// (a full disk: /dev/full), and exits 2.
+#[test]
+fn a_full_disk_is_reported_as_writing_to_standard_output() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("*** SKIPPED a_full_disk_is_reported_as_writing_to_standard_output: no /dev/full");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let formal = format!("{data}/registrations/formal.toml");
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let snap = dir.path().join("snap");
+    let snap = snap.to_str().unwrap();
+    assert_eq!(
+        code(&urnreg(&["export", "--format", "toml", "--out", snap], b"")),
+        0
+    );
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["check", "urn:isbn:0451450523"],
+        vec!["check", "--format", "json", "urn:isbn:0451450523"],
+        vec!["parse", "urn:isbn:0451450523"],
+        vec!["parse", "--format", "json", "urn:isbn:0451450523"],
+        vec!["normalize", "urn:isbn:0451450523"],
+        vec!["eq", "urn:isbn:0451450523", "urn:isbn:0451450523"],
+        vec!["ns", "list"],
+        vec!["ns", "list", "--format", "json"],
+        vec!["ns", "show", "isbn"],
+        vec!["ns", "show", "isbn", "--format", "toml"],
+        vec!["ns", "history", "isbn"],
+        vec!["lint", &formal],
+        vec!["lint", &formal, "--format", "json"],
+        vec!["template", "new"],
+        vec!["template", "render", "isbn"],
+        vec!["template", "import", "-"],
+        vec!["queue"],
+        vec!["completions", "bash"],
+        vec!["man"],
+        vec!["import", snap, "--dry-run"],
+        vec!["init", "--db", db],
+        vec!["request", &formal, "--db", db],
+    ];
+    for args in commands {
+        let stdin: &[u8] = if args.starts_with(&["template", "import"]) {
+            b"Namespace Identifier: acme\nVersion: 1\nDate: 2026-01-01\n"
+        } else {
+            b""
+        };
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(&args)
+            .env("URNREG_DB", dir.path().join("none.db"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(full.try_clone().unwrap())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let _ = child.stdin.take().unwrap().write_all(stdin);
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{args:?}: {err}");
+        assert!(
+            err.contains("writing to standard output") && err.contains("No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// Control characters in a registration never reach the terminal raw:
+/// ESC, NUL and the other C0 and C1 controls are written as `\x1b`, and
+/// bidirectional overrides as `\u{202e}`.
+#[test]
+fn control_characters_in_registrations_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let base = include_str!("data/registrations/formal.toml");
+    let hostile = base.replace(
+        "purpose = \"Names the parts",
+        "purpose = \"Red \\u001B[31mtext\\u001B[0m, NUL \\u0000, reversed \\u202Eabc. Names the parts",
+    );
+    let path = dir.path().join("hostile.toml");
+    std::fs::write(&path, &hostile).unwrap();
+    let p = path.to_str().unwrap();
+    let forbidden = |text: &[u8]| text.iter().any(|b| *b == 0x1b || *b == 0);
+    let out = urnreg(&["template", "render", p], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!forbidden(&out.stdout));
+    assert!(
+        stdout(&out).contains("Red \\x1b[31mtext\\x1b[0m, NUL \\x00, reversed \\u{202e}abc."),
+        "{}",
+        stdout(&out)
+    );
+    for form in ["rfc3406", "html", "markdown"] {
+        let out = urnreg(&["template", "render", p, "--form", form], b"");
+        assert!(!forbidden(&out.stdout), "{form}");
+    }
+    assert_eq!(code(&urnreg(&["request", p, "--db", db], b"")), 0);
+    assert_eq!(
+        code(&urnreg(
+            &[
+                "review",
+                "acme-parts",
+                "--approve",
+                "--note",
+                "ok\u{1b}]0;title\u{7}",
+                "--db",
+                db
+            ],
+            b""
+        )),
+        0
+    );
+    for args in [
+        &["ns", "show", "acme-parts", "--db", db][..],
+        &["ns", "history", "acme-parts", "--db", db],
+        &["template", "render", "acme-parts", "--db", db],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        assert!(!forbidden(&out.stdout), "{args:?}: {}", stdout(&out));
+        assert!(
+            !stdout(&out).contains('\u{7}') && !stdout(&out).contains('\u{202e}'),
+            "{args:?}"
+        );
+    }
+    // Machine formats keep the text exact (escaped by their own rules).
+    let out = urnreg(&["ns", "show", "acme-parts", "--format", "json", "--db", db], b"");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.to_string().contains("Red \\u001b[31mtext"), "{v}");
+    // An error naming what the user typed is escaped too.
+    let out = urnreg(&["ns", "show", "a\u{1b}[2Jb"], b"");
+    assert!(!forbidden(&out.stderr), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a\\x1b[2Jb"), "{}", stderr(&out));
+}
+
+#[derive(serde::Deserialize)]
+struct LocationCases {
+    case: Vec<LocationCase>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LocationCase {
+    name: String,
+    file: String,
+    expect: Vec<String>,
+}
+
+/// `lint` points each finding at its line and column of the file
+/// (`tests/data/lint/locations.toml`), in text and in JSON alike.
+#[test]
+fn lint_findings_carry_the_line_and_column_of_the_file() {
+    let cases: LocationCases =
+        toml::from_str(include_str!("data/lint/locations.toml")).expect("tests/data/lint/locations.toml");
+    let dir = tempfile::tempdir().unwrap();
+    for case in cases.case {
+        let path = dir.path().join(format!("{}.toml", case.name));
+        std::fs::write(&path, &case.file).unwrap();
+        let p = path.to_str().unwrap();
+        let out = urnreg(&["lint", p], b"");
+        assert_eq!(code(&out), 1, "{}: {}", case.name, stderr(&out));
+        let text = stdout(&out);
+        for expect in &case.expect {
+            assert!(
+                text.lines().any(|l| l.starts_with(&format!("{p}:{expect}"))),
+                "{}: no line starting '{p}:{expect}' in\n{text}",
+                case.name
+            );
+        }
+        let out = urnreg(&["lint", p, "--format", "json"], b"");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        for f in report["findings"].as_array().unwrap() {
+            let at = format!(
+                "{}:{}: {}[{}]: {}:",
+                f["line"],
+                f["column"],
+                f["severity"].as_str().unwrap(),
+                f["rule"].as_str().unwrap(),
+                f["field"].as_str().unwrap()
+            );
+            assert!(
+                text.contains(&format!("{p}:{at}")),
+                "{}: JSON and text disagree on {at}",
+                case.name
+            );
+        }
+    }
+    // A file that is not TOML is reported at the parser's place; exit 2.
+    let path = dir.path().join("broken.toml");
+    std::fs::write(&path, "kind = \"formal\"\nnid = \n").unwrap();
+    let p = path.to_str().unwrap();
+    let out = urnreg(&["lint", p], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).starts_with(&format!("{p}:2:7: error[toml]: ")),
+        "{}",
+        stderr(&out)
+    );
+    let out = urnreg(&["lint", p, "--format", "json"], b"");
+    assert_eq!(code(&out), 2);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["error"]["line"].as_u64(), v["error"]["column"].as_u64()),
+        (Some(2), Some(7))
+    );
+}

@@ -69,13 +69,13 @@ fn site_database(dir: &Path) -> PathBuf {
 fn export_html(db: &Path, out: &Path) {
     let run = urnreg(
         &[
-            "--db",
-            db.to_str().unwrap(),
+            "export",
             "--format",
             "html",
-            "export",
             "--out",
             out.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
         ],
         b"",
     );
@@ -185,7 +185,7 @@ fn html_export_has_an_index_and_a_page_per_namespace_with_every_version() {
     // The site is for reading: importing it is refused and changes nothing.
     let before = Store::open(&db, "t").unwrap().snapshot().unwrap();
     let run = urnreg(
-        &["--db", db.to_str().unwrap(), "import", out.to_str().unwrap()],
+        &["import", out.to_str().unwrap(), "--db", db.to_str().unwrap()],
         b"",
     );
     assert_eq!(code(&run), 2, "{}", stderr(&run));
@@ -303,11 +303,11 @@ fn site_is_laid_out_as_the_iana_registry(db: &Path, out: &Path, files: &BTreeMap
     // The JSON is a snapshot `import` reads back (checksums verified).
     let run = urnreg(
         &[
-            "--db",
-            db.to_str().unwrap(),
             "import",
             out.join("data/registry.json").to_str().unwrap(),
             "--dry-run",
+            "--db",
+            db.to_str().unwrap(),
         ],
         b"",
     );

@@ -117,7 +117,7 @@ fn cli_exit_codes_and_json() {
     let out = urnreg(&["lint", p], b"");
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).contains("error[nid-experimental] nid:"),
+        stdout(&out).contains(":3:7: error[nid-experimental]: nid:"),
         "{}",
         stdout(&out)
     );

@@ -427,9 +427,9 @@ fn a_database_from_a_newer_urnreg_is_refused_untouched() {
 
 pub(crate) fn urnreg_db(db: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(args)
         .arg("--db")
         .arg(db)
-        .args(args)
         .env_remove("URNREG_DB")
         .stdin(Stdio::null())
         .output()
@@ -462,7 +462,9 @@ fn cli_lists_the_embedded_registry_without_creating_a_database() {
         .env("URNREG_DB", &db)
         .output()
         .unwrap();
-    assert_eq!(stdout(&out).lines().count(), 8);
+    let text = stdout(&out);
+    assert!(text.starts_with("NID "), "a header first: {text}");
+    assert_eq!(text.lines().count(), 1 + 8);
 }
 
 #[test]
@@ -551,8 +553,6 @@ fn eight_processes_approving_informal_requests_get_distinct_consecutive_numbers(
         .iter()
         .map(|id| {
             Command::new(env!("CARGO_BIN_EXE_urnreg"))
-                .arg("--db")
-                .arg(&db)
                 .args([
                     "review",
                     &id.to_string(),
@@ -561,7 +561,9 @@ fn eight_processes_approving_informal_requests_get_distinct_consecutive_numbers(
                     "ok",
                     "--format",
                     "json",
+                    "--db",
                 ])
+                .arg(&db)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()

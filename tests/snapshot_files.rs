@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use urnreg::lint::{vet_request, vet_revision};
 use urnreg::registry::{Decision, RegistrationFile, Store};
 
-use crate::util::{code, stderr, stdout, urnreg};
+use crate::util::{code, stderr, stdout, urnreg, urnreg_with_env};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,10 +35,12 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// Runs `urnreg ARGS --db DB`, as the user `tester` (the audit log's
+/// default actor).
 fn run(db: &Path, args: &[&str]) -> std::process::Output {
-    let mut all = vec!["--db", db.to_str().unwrap(), "--actor", "tester"];
-    all.extend_from_slice(args);
-    urnreg(&all, b"")
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--db", db.to_str().unwrap()]);
+    urnreg_with_env(&all, b"", &[("USER", "tester")])
 }
 
 fn export(db: &Path, format: &str, out: &Path) {
@@ -713,8 +715,9 @@ fn run_limited(db: &Path, args: &[&str], limit: std::time::Duration) -> (i32, St
     let dir = tempfile::tempdir().unwrap();
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_urnreg"))
-        .args(["--db", db.to_str().unwrap(), "--actor", "tester"])
         .args(args)
+        .args(["--db", db.to_str().unwrap()])
+        .env("USER", "tester")
         .stdin(std::process::Stdio::null())
         .stdout(fs::File::create(&out).unwrap())
         .stderr(fs::File::create(&err).unwrap())

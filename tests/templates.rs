@@ -212,14 +212,14 @@ fn cli_new_edit_lint_render_request_path() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
     let db = db.to_str().unwrap();
-    let out = urnreg(&["--db", db, "template", "new", "--nid", "acme-parts"], b"");
+    let out = urnreg(&["template", "new", "--nid", "acme-parts", "--db", db], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let skeleton = stdout(&out);
     // Empty required fields stay empty: lint refuses the skeleton as it is.
     let path = dir.path().join("request.toml");
     std::fs::write(&path, &skeleton).unwrap();
     let p = path.to_str().unwrap();
-    let out = urnreg(&["--db", db, "lint", p], b"");
+    let out = urnreg(&["lint", p, "--db", db], b"");
     assert_eq!(code(&out), 1);
     assert!(stdout(&out).contains("required-field"), "{}", stdout(&out));
     // "Edit": fill it in from the complete vector.
@@ -231,17 +231,17 @@ fn cli_new_edit_lint_render_request_path() {
         }
     }
     std::fs::write(&path, toml::to_string(&file).unwrap()).unwrap();
-    let out = urnreg(&["--db", db, "lint", p, "--format", "json"], b"");
+    let out = urnreg(&["lint", p, "--format", "json", "--db", db], b"");
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(report["errors"], 0);
-    let out = urnreg(&["--db", db, "template", "render", p], b"");
+    let out = urnreg(&["template", "render", p, "--db", db], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).starts_with("Namespace Identifier: acme-parts\nVersion: 1\n"));
-    let out = urnreg(&["--db", db, "request", p], b"");
+    let out = urnreg(&["request", p, "--db", db], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // A skeleton for a registered NID is a revision, pre-filled.
-    let out = urnreg(&["--db", db, "template", "new", "--nid", "isbn"], b"");
+    let out = urnreg(&["template", "new", "--nid", "isbn", "--db", db], b"");
     let text = stdout(&out);
     assert!(
         text.contains("version = 3") && text.contains("revision_information = \"\""),

@@ -12,6 +12,9 @@ mod properties;
 /// The command line, run as a user would.
 mod cli;
 
+/// Every command's help, snapshotted, and held to what it promises.
+mod cli_help;
+
 /// `registry/` against the IANA registry XML.
 mod registry_data;
 

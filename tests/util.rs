@@ -3,6 +3,12 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs the built `urnreg` with `args` and `stdin`.
 pub fn urnreg(args: &[&str], stdin: &[u8]) -> Output {
+    urnreg_with_env(args, stdin, &[])
+}
+
+/// Runs the built `urnreg` with `args`, `stdin` and these environment
+/// variables set.
+pub fn urnreg_with_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     // No database: read-only commands use the embedded registry.
     let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
         .args(args)
@@ -10,6 +16,7 @@ pub fn urnreg(args: &[&str], stdin: &[u8]) -> Output {
             "URNREG_DB",
             std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
         )
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

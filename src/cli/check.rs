@@ -22,14 +22,21 @@ use urnreg::{Checker, Namespace, Registry, Report, Syntax};
 
 use super::db::DbArgs;
 use super::input::{self, LineReader, MAX_LINE};
+use super::output::{Palette, STDOUT};
 use super::report::write_text;
-use super::{Format, SyntaxArgs, UsageError, format_for};
+use super::{Format, FormatParser, SyntaxArgs, UsageError};
 
 /// The most worker threads `--jobs` takes.
 pub const MAX_JOBS: usize = 256;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// Output format: text for people; json, one array; jsonl, one object
+    /// per input line, streamed.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json, Format::Jsonl]))]
+    format: Format,
+
     /// Check the generic RFC 8141 syntax only, without the registry.
     #[arg(long)]
     syntax_only: bool,
@@ -58,6 +65,9 @@ pub struct Args {
     /// After the results, print counts by NID and by error kind (to stderr).
     #[arg(long)]
     summary: bool,
+
+    #[command(flatten)]
+    db: DbArgs,
 
     /// URNs to check, or `-` to read one per line from stdin.
     #[arg(value_name = "URN")]
@@ -209,6 +219,7 @@ struct Job<'r> {
     format: Format,
     shown: Shown,
     summary: bool,
+    palette: Palette,
 }
 
 impl<'r> Job<'r> {
@@ -258,7 +269,7 @@ impl<'r> Job<'r> {
                 out.push(b'\n');
             }
             // Writing to a Vec cannot fail.
-            _ => drop(write_text(&report, line, out)),
+            _ => drop(write_text(&report, line, &self.palette, out)),
         }
     }
 }
@@ -520,14 +531,12 @@ where
     Ok(stats)
 }
 
-const STDOUT: &str = "writing to standard output";
-
-pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json, Format::Jsonl], "check")?;
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let format = args.format;
     let registry = if args.syntax_only {
         None
     } else {
-        Some(db.registry()?)
+        Some(args.db.registry()?)
     };
     let ctx = Job {
         syntax: args.syntax.syntax(),
@@ -541,6 +550,7 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
             Shown::All
         },
         summary: args.summary,
+        palette: Palette::stdout(),
     };
     let jobs = args.jobs.unwrap_or_else(cores);
     let mut sink = Sink {

@@ -1,39 +1,31 @@
 //! Where the database is (`--db`, `URNREG_DB`, the platform data directory)
-//! and how commands open it.
+//! and how commands open it; who makes a change (`--actor`).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use urnreg::Registry;
-use urnreg::registry::Store;
+use urnreg::registry::{Error as RegistryError, Store};
 
-/// The global registry options.
+/// `--db`, for every command that reads or writes the registry.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DbArgs {
     /// The registry database (default: $URNREG_DB, else the platform data
-    /// directory, e.g. ~/.local/share/urnreg/registry.db).
-    #[arg(long, global = true, value_name = "PATH")]
+    /// directory, e.g. ~/.local/share/urnreg/registry.db). Without one,
+    /// read-only commands use the built-in registry.
+    #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+}
 
-    /// Who makes a change, for the audit log (default: $USER).
-    #[arg(long, global = true, value_name = "NAME")]
+/// `--actor`, for every command that records a change in the audit log.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ActorArgs {
+    /// Who makes the change, for the audit log (default: $USER).
+    #[arg(long, value_name = "NAME")]
     pub actor: Option<String>,
 }
 
-impl DbArgs {
-    /// The database path.
-    pub fn path(&self) -> anyhow::Result<PathBuf> {
-        if let Some(p) = &self.db {
-            return Ok(p.clone());
-        }
-        if let Some(p) = std::env::var_os("URNREG_DB").filter(|p| !p.is_empty()) {
-            return Ok(PathBuf::from(p));
-        }
-        let dirs = directories::ProjectDirs::from("", "", "urnreg")
-            .context("no home directory: pass --db PATH or set URNREG_DB")?;
-        Ok(dirs.data_dir().join("registry.db"))
-    }
-
+impl ActorArgs {
     /// The actor for the audit log.
     pub fn actor(&self) -> String {
         self.actor
@@ -42,12 +34,79 @@ impl DbArgs {
             .filter(|a| !a.is_empty())
             .unwrap_or_else(|| "unknown".to_string())
     }
+}
+
+/// The database path, and whether the user chose it.
+struct DbPath {
+    path: PathBuf,
+    given: bool,
+}
+
+/// Whether a writing command may create the database's directory.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Create {
+    /// `init`: create the directory if needed.
+    Directory,
+    /// Other writers: a directory the user named must exist (a typo in
+    /// `--db` should not leave a tree of directories behind); urnreg's own
+    /// platform data directory is created.
+    FileOnly,
+}
+
+/// The actor recorded when a read-only command opens the database (it
+/// changes nothing, so nothing is recorded under it).
+const READER: &str = "urnreg";
+
+impl DbArgs {
+    fn resolve(&self) -> anyhow::Result<DbPath> {
+        if let Some(p) = &self.db {
+            return Ok(DbPath {
+                path: p.clone(),
+                given: true,
+            });
+        }
+        if let Some(p) = std::env::var_os("URNREG_DB").filter(|p| !p.is_empty()) {
+            return Ok(DbPath {
+                path: PathBuf::from(p),
+                given: true,
+            });
+        }
+        let dirs = directories::ProjectDirs::from("", "", "urnreg")
+            .context("no home directory: pass --db PATH or set URNREG_DB")?;
+        Ok(DbPath {
+            path: dirs.data_dir().join("registry.db"),
+            given: false,
+        })
+    }
+
+    /// The database path.
+    pub fn path(&self) -> anyhow::Result<PathBuf> {
+        Ok(self.resolve()?.path)
+    }
 
     /// Opens the database for writing, creating it from the embedded
     /// registry if it does not exist.
-    pub fn open_for_write(&self) -> anyhow::Result<Store> {
-        let path = self.path()?;
-        Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))
+    ///
+    /// # Errors
+    ///
+    /// When the directory of a path given with `--db` or `URNREG_DB` does
+    /// not exist (unless `create` is [`Create::Directory`]), or the store's
+    /// error.
+    pub fn open_for_write(&self, actor: &ActorArgs, create: Create) -> anyhow::Result<Store> {
+        let DbPath { path, given } = self.resolve()?;
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+            if given && create == Create::FileOnly {
+                anyhow::bail!(
+                    "the directory {} does not exist: create it, or run `urnreg init --db {}`",
+                    dir.display(),
+                    path.display()
+                );
+            }
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating the directory {}", dir.display()))?;
+        }
+        Store::open(&path, &actor.actor()).with_context(|| format!("opening {}", path.display()))
     }
 
     /// Opens the database for reading only (it may be read-only, in a
@@ -61,8 +120,7 @@ impl DbArgs {
         }
         let opened = match Store::open_read_only(&path) {
             Err(outdated @ urnreg::registry::Error::SchemaOutdated { .. }) => {
-                Store::open(&path, &self.actor())
-                    .map_err(|e| anyhow::Error::new(e).context(outdated.to_string()))
+                Store::open(&path, READER).map_err(|e| anyhow::Error::new(e).context(outdated.to_string()))
             }
             other => other.map_err(anyhow::Error::new),
         };
@@ -72,13 +130,29 @@ impl DbArgs {
     /// The registry to validate against: the database's records in force,
     /// or with no database the embedded registry (nothing is created).
     pub fn registry(&self) -> anyhow::Result<Registry> {
-        let path = self.path()?;
-        if path.exists() {
-            let store =
-                Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))?;
-            Ok(Registry::from_store(&store)?)
+        if self.path()?.exists() {
+            Ok(Registry::from_store(&self.open_for_read()?)?)
         } else {
             Ok(Registry::embedded().clone())
         }
+    }
+}
+
+/// The registered NID nearest to `nid` when `nid` is not registered (a
+/// swap of two letters counts as one edit; see [`Registry::suggest`]).
+pub fn near_nid(store: &Store, nid: &str) -> Option<String> {
+    let registry = Registry::from_store(store).ok()?;
+    if registry.namespace(nid).is_some() {
+        return None;
+    }
+    registry.suggest(nid).map(|ns| ns.nid().to_string())
+}
+
+/// `err` from looking `nid` up in `store`; when `nid` is not registered
+/// and a registered NID is near it, the error says "did you mean".
+pub fn suggest_nid(err: RegistryError, store: &Store, nid: &str) -> anyhow::Error {
+    match (&err, near_nid(store, nid)) {
+        (RegistryError::NotFound(_), Some(near)) => anyhow::anyhow!("{err}; did you mean '{near}'?"),
+        _ => err.into(),
     }
 }

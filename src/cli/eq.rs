@@ -5,14 +5,15 @@
 //! then says which side is invalid and why, and exits 2.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use urnreg::Checker;
 
 use super::db::DbArgs;
+use super::output::{self, Palette, paint};
 use super::report::write_invalid;
-use super::{Format, QuietExit, SyntaxArgs, format_for};
+use super::{QuietExit, SyntaxArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -24,15 +25,21 @@ pub struct Args {
     #[arg(long)]
     generic: bool,
 
+    #[command(flatten)]
+    db: DbArgs,
+
     /// The first URN.
     a: OsString,
     /// The second URN.
     b: OsString,
 }
 
-pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Text], "eq")?;
-    let registry = if args.generic { None } else { Some(db.registry()?) };
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let registry = if args.generic {
+        None
+    } else {
+        Some(args.db.registry()?)
+    };
     let mut checker = match &registry {
         Some(r) => Checker::new(r),
         None => Checker::syntax_only(),
@@ -43,7 +50,7 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
     let mut invalid = false;
     for (n, report) in [(1, &a), (2, &b)] {
         if !report.is_valid() {
-            write_invalid(report, &format!("URN {n}"), &mut io::stderr().lock())?;
+            write_invalid(report, &format!("URN {n}"))?;
             invalid = true;
         }
     }
@@ -51,10 +58,13 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
         return Err(QuietExit(2).into());
     }
     let same = a.key() == b.key();
-    writeln!(
-        io::stdout().lock(),
-        "{}",
-        if same { "equivalent" } else { "not equivalent" }
-    )?;
+    let palette = Palette::stdout();
+    let mut out = output::stdout();
+    if same {
+        writeln!(out, "{}", paint(palette.good, "equivalent"))?;
+    } else {
+        writeln!(out, "{}", paint(palette.error, "not equivalent"))?;
+    }
+    out.finish()?;
     Ok(ExitCode::from(u8::from(!same)))
 }

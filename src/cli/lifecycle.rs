@@ -9,19 +9,41 @@ use anyhow::Context;
 use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{Decision, Outcome, RegistrationFile};
 
-use super::db::DbArgs;
-use super::{Format, format_for};
+use super::db::{ActorArgs, Create, DbArgs, suggest_nid};
+use super::output::{self, printable};
+use super::{Format, FormatParser};
 
 /// The largest registration file read (a registration is a few pages).
-const MAX_REGISTRATION_BYTES: u64 = 1024 * 1024;
+pub(super) const MAX_REGISTRATION_BYTES: u64 = 1024 * 1024;
 
 #[derive(clap::Args, Debug)]
-pub struct InitArgs {}
+pub struct InitArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    actor: ActorArgs,
+}
+
+/// What the commands that change a request take besides their own
+/// arguments, and how they print the outcome.
+#[derive(clap::Args, Debug)]
+pub struct OutcomeArgs {
+    /// Output format: text, or json ({id, nid, status, version}).
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    actor: ActorArgs,
+}
 
 #[derive(clap::Args, Debug)]
 pub struct RequestArgs {
     /// The registration file (TOML), or `-` for stdin.
     file: PathBuf,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -41,8 +63,10 @@ pub struct ReviewArgs {
     #[arg(long)]
     ask_changes: bool,
     /// The reviewer's note to the registrant.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "TEXT")]
     note: String,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -51,6 +75,8 @@ pub struct ReviseArgs {
     nid: String,
     /// The new version's registration file (TOML), or `-` for stdin.
     file: PathBuf,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,6 +85,8 @@ pub struct AmendArgs {
     target: String,
     /// The amended registration file (TOML), or `-` for stdin.
     file: PathBuf,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -68,10 +96,19 @@ pub struct WithdrawArgs {
     /// Why, for the history.
     #[arg(long, value_name = "TEXT")]
     note: Option<String>,
+    #[command(flatten)]
+    common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct QueueArgs {}
+pub struct QueueArgs {
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
 
 /// Reads a registration file from a path or stdin (at most 1 MiB).
 pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationFile, String)> {
@@ -101,80 +138,88 @@ pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationF
 }
 
 fn print_outcome(outcome: &Outcome, format: Format) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     if format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, outcome)?;
-        writeln!(out)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(outcome)?)?;
     } else {
         writeln!(
             out,
             "request {}: {} version {} {}",
             outcome.id,
-            outcome.nid.as_deref().unwrap_or("informal,"),
+            printable(outcome.nid.as_deref().unwrap_or("informal,")),
             outcome.version,
             outcome.status
         )?;
     }
+    out.finish()?;
     Ok(())
 }
 
-pub fn init(_args: InitArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Text], "init")?;
-    let path = db.path()?;
-    let store = db.open_for_write()?;
+pub fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
+    let path = args.db.path()?;
+    let store = args.db.open_for_write(&args.actor, Create::Directory)?;
     let count: i64 = store
         .connection()
         .query_row("SELECT count(*) FROM namespaces", [], |r| r.get(0))?;
     let verb = if store.was_created() { "created" } else { "opened" };
+    let mut out = output::stdout();
     writeln!(
-        io::stdout(),
+        out,
         "{verb} {} (schema {}, {count} namespaces)",
-        path.display(),
+        printable(&path.display().to_string()),
         store.schema_version()?
     )?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn request(args: RequestArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "request")?;
+pub fn request(args: RequestArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
-    let mut store = db.open_for_write()?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
     let vetted = vet_request(&store, &file)?;
-    let outcome = store.request(&vetted, Some(&source), &db.actor())?;
+    let outcome = store.request(&vetted, Some(&source), &actor.actor())?;
     print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn revise(args: ReviseArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "revise")?;
+pub fn revise(args: ReviseArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
-    let mut store = db.open_for_write()?;
-    let vetted = vet_revision(&store, &args.nid, &file)?;
-    let outcome = store.revise(&args.nid, &vetted, Some(&source), &db.actor())?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let vetted = vet_revision(&store, &args.nid, &file).map_err(|e| suggest_nid(e, &store, &args.nid))?;
+    let outcome = store
+        .revise(&args.nid, &vetted, Some(&source), &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.nid))?;
     print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn amend(args: AmendArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "amend")?;
+pub fn amend(args: AmendArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
-    let mut store = db.open_for_write()?;
-    let vetted = vet_amendment(&store, &args.target, &file)?;
-    let outcome = store.amend(&args.target, &vetted, Some(&source), &db.actor())?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let vetted =
+        vet_amendment(&store, &args.target, &file).map_err(|e| suggest_nid(e, &store, &args.target))?;
+    let outcome = store
+        .amend(&args.target, &vetted, Some(&source), &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.target))?;
     print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn withdraw(args: WithdrawArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "withdraw")?;
-    let mut store = db.open_for_write()?;
-    let outcome = store.withdraw(&args.target, args.note.as_deref(), &db.actor())?;
+pub fn withdraw(args: WithdrawArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let outcome = store
+        .withdraw(&args.target, args.note.as_deref(), &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.target))?;
     print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn review(args: ReviewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "review")?;
+pub fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
+    let OutcomeArgs { format, db, actor } = args.common;
     let decision = if args.approve {
         Decision::Approve
     } else if args.reject {
@@ -182,20 +227,20 @@ pub fn review(args: ReviewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     } else {
         Decision::AskChanges
     };
-    let mut store = db.open_for_write()?;
-    let outcome = store.review(&args.target, decision, &args.note, &db.actor())?;
+    let mut store = db.open_for_write(&actor, Create::FileOnly)?;
+    let outcome = store
+        .review(&args.target, decision, &args.note, &actor.actor())
+        .map_err(|e| suggest_nid(e, &store, &args.target))?;
     print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn queue(_args: QueueArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "queue")?;
-    let store = db.open_for_read()?;
+pub fn queue(args: QueueArgs) -> anyhow::Result<ExitCode> {
+    let store = args.db.open_for_read()?;
     let queue = store.queue()?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    if format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, &queue)?;
-        writeln!(out)?;
+    let mut out = output::stdout();
+    if args.format == Format::Json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&queue)?)?;
     } else if queue.is_empty() {
         writeln!(out, "no request waits for review")?;
     } else {
@@ -213,15 +258,16 @@ pub fn queue(_args: QueueArgs, db: &DbArgs, format: Option<Format>) -> anyhow::R
             };
             writeln!(
                 out,
-                "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {note}{amended}",
+                "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
                 q.id,
-                q.nid.as_deref().unwrap_or("informal"),
+                printable(q.nid.as_deref().unwrap_or("informal")),
                 q.version,
                 q.status.as_str(),
-                q.filed
+                printable(&q.filed),
+                printable(note)
             )?;
         }
     }
-    out.flush()?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

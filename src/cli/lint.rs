@@ -1,73 +1,141 @@
-//! `urnreg lint FILE.toml`: the checks an expert reviewer makes first.
+//! `urnreg lint FILE.toml`: the checks an expert reviewer makes first,
+//! each finding at its line and column of the file:
+//!
+//! ```text
+//! request.toml:12:9: error[syntax-abnf]: syntax: the ABNF at ... (RFC 8141 Appendix A, RFC 5234)
+//! ```
 //!
 //! Exit status: 0 no errors (warnings allowed), 1 errors, 2 the file
-//! cannot be read.
+//! cannot be read (a TOML error is reported at its place the same way).
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use urnreg::lint::{LintContext, Severity, lint_as};
+use serde_json::{Value, json};
+use urnreg::lint::{LintContext, Location, Severity, lint_as, locate};
+use urnreg::registry::RegistrationFile;
 
 use super::db::DbArgs;
-use super::{Format, format_for};
+use super::lifecycle::MAX_REGISTRATION_BYTES;
+use super::output::{self, Palette, paint, printable};
+use super::{Format, FormatParser, QuietExit};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The registration file (TOML), or `-` for stdin.
     file: PathBuf,
+    /// Output format: text (FILE:LINE:COLUMN: level[rule]: ...) or json.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
-pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "lint")?;
-    let (file, source) = super::lifecycle::read_registration(&args.file)?;
-    let store = db.open_for_read()?;
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (text, source) = super::files::read_text(&args.file, MAX_REGISTRATION_BYTES)?;
+    let file: RegistrationFile = match toml::from_str(&text) {
+        Ok(file) => file,
+        Err(e) => return parse_error(&source, &text, &e, args.format),
+    };
+    let store = args.db.open_for_read()?;
     let ctx = LintContext::of(&store)?;
     let filing = ctx.filing_for(&file);
     let findings = lint_as(&file, &ctx, &filing);
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = findings.len() - errors;
-    let mut out = io::stdout().lock();
-    if format == Format::Json {
-        serde_json::to_writer_pretty(
-            &mut out,
-            &serde_json::json!({
-                "file": source,
-                "mode": filing.name(),
-                "errors": errors,
-                "warnings": warnings,
-                "findings": findings,
-            }),
-        )?;
-        writeln!(out)?;
+    let mut out = output::stdout();
+    if args.format == Format::Json {
+        let findings: Vec<Value> = findings
+            .iter()
+            .map(|f| {
+                let mut v = serde_json::to_value(f)?;
+                let at = locate(&text, &f.field, f.offset);
+                if let Some(obj) = v.as_object_mut() {
+                    obj.insert("line".into(), at.line.into());
+                    obj.insert("column".into(), at.column.into());
+                }
+                Ok(v)
+            })
+            .collect::<Result<_, serde_json::Error>>()?;
+        let report = json!({
+            "file": source,
+            "mode": filing.name(),
+            "errors": errors,
+            "warnings": warnings,
+            "findings": findings,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
+        let p = Palette::stdout();
+        let name = printable(&source);
         for f in &findings {
-            let level = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
+            let (style, level) = match f.severity {
+                Severity::Error => (p.error, "error"),
+                Severity::Warning => (p.warning, "warning"),
             };
+            let at = locate(&text, &f.field, f.offset);
             writeln!(
                 out,
-                "{source}: {level}[{}] {}: {} ({})",
-                f.rule, f.field, f.message, f.section
+                "{}: {}: {}: {} ({})",
+                paint(p.dim, format_args!("{name}:{}:{}", at.line, at.column)),
+                paint(style, format_args!("{level}[{}]", f.rule)),
+                printable(&f.field),
+                printable(&f.message),
+                f.section
             )?;
             if let Some(suggestion) = &f.suggestion {
-                writeln!(out, "  to paste into {source}:")?;
+                writeln!(out, "  to paste into {name}:")?;
                 for line in suggestion.lines() {
-                    writeln!(out, "    {line}")?;
+                    writeln!(out, "    {}", printable(line))?;
                 }
             }
         }
+        let verdict = if errors == 0 {
+            paint(p.good, "ok")
+        } else {
+            paint(p.error, "refused")
+        };
         writeln!(
             out,
-            "{source}: {} as a {}: {errors} error(s), {warnings} warning(s)",
-            if errors == 0 { "ok" } else { "refused" },
+            "{name}: {verdict} as a {}: {errors} error(s), {warnings} warning(s)",
             filing.name()
         )?;
     }
+    out.finish()?;
     Ok(if errors == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A file that is not a registration file: reported at the place the
+/// TOML parser names, in the same form as a finding; exit 2.
+fn parse_error(source: &str, text: &str, e: &toml::de::Error, format: Format) -> anyhow::Result<ExitCode> {
+    let at = Location::of_byte(text, e.span().map_or(0, |span| span.start));
+    let message = e.message().trim_end();
+    if format == Format::Json {
+        let report = json!({
+            "file": source,
+            "error": {"line": at.line, "column": at.column, "message": message},
+        });
+        let mut out = output::stdout();
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        out.finish()?;
+    } else {
+        let p = Palette::stderr();
+        writeln!(
+            std::io::stderr().lock(),
+            "{}: {}: {} (not a registration file)",
+            paint(
+                p.dim,
+                format_args!("{}:{}:{}", printable(source), at.line, at.column)
+            ),
+            paint(p.error, "error[toml]"),
+            printable(message)
+        )?;
+    }
+    Err(QuietExit(2).into())
 }

@@ -1,41 +1,50 @@
 //! Argument definitions (clap derive), dispatch, error printing and exit
 //! codes. Only this module writes to stdout or stderr.
+//!
+//! Each subcommand declares the options that apply to it and nothing
+//! else: `--format` lists only the formats that command writes, `--db`
+//! appears where the registry database is read or written, `--actor`
+//! only where a change is recorded. `--color` is the one option every
+//! command has, since every command can print an error.
 
 mod check;
+mod completions;
 mod db;
 mod eq;
+mod files;
 mod input;
 mod lifecycle;
 mod lint;
+mod man;
 mod normalize;
 mod ns;
+mod output;
 mod parse;
 mod report;
 mod snapshot;
 mod template;
 
-use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// Check, parse, compare and normalize URNs, and keep a registry of URN
 /// namespaces (RFC 8141).
 #[derive(Parser, Debug)]
 #[command(name = "urnreg", version, about)]
 pub struct Cli {
-    /// Output format (each command lists the formats it supports).
-    #[arg(long, global = true, value_enum)]
-    format: Option<Format>,
-
-    #[command(flatten)]
-    db: db::DbArgs,
+    /// When to colour errors, warnings and verdicts.
+    #[arg(long, global = true, value_enum, value_name = "WHEN",
+          default_value_t = output::Color::Auto, display_order = 900)]
+    color: output::Color,
 
     #[command(subcommand)]
     command: Command,
 }
 
-/// Output formats.
+/// Output formats. Each command's `--format` accepts only those it writes
+/// (see [`FormatParser`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// For people.
@@ -46,12 +55,47 @@ pub enum Format {
     Jsonl,
     /// TOML (a registration file, a snapshot).
     Toml,
-    /// The IANA registry XML (snapshots).
+    /// The IANA registry XML.
     Xml,
-    /// CSV, one row per namespace (export).
+    /// CSV, one row per namespace.
     Csv,
-    /// A static HTML site (export).
+    /// A static HTML site.
     Html,
+}
+
+/// `--format` of a command: only the formats in the slice are accepted,
+/// offered by completion and listed in its help.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatParser(pub &'static [Format]);
+
+impl FormatParser {
+    fn values(&self) -> impl Iterator<Item = PossibleValue> + '_ {
+        self.0.iter().filter_map(|f| f.to_possible_value())
+    }
+}
+
+impl TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        // The possible-values parser gives clap's own error ("invalid
+        // value 'xml' for '--format <FORMAT>' [possible values: ...]").
+        let name = PossibleValuesParser::new(self.values()).parse_ref(cmd, arg, value)?;
+        self.0
+            .iter()
+            .copied()
+            .find(|f| f.to_possible_value().is_some_and(|v| v.get_name() == name))
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.values()))
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -61,18 +105,31 @@ enum Command {
     /// Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error.
     Check(check::Args),
     /// Show the parts of one URN, its equivalence key and its display form.
+    ///
+    /// Exit status: 0 valid, 1 invalid, 2 usage or I/O error.
     Parse(parse::Args),
     /// Print the equivalence key (RFC 8141 section 3.1) of each URN.
+    ///
+    /// Exit status: 0 all valid, 1 some invalid (their line is empty), 2
+    /// usage or I/O error.
     Normalize(normalize::Args),
-    /// Say whether two URNs are URN-equivalent (exit 0) or not (exit 1).
+    /// Say whether two URNs are URN-equivalent.
+    ///
+    /// Exit status: 0 equivalent, 1 not equivalent, 2 either is invalid.
     Eq(eq::Args),
     /// Create the registry database from the built-in IANA registry.
     Init(lifecycle::InitArgs),
     /// File a registration request (RFC 8141 section 6) from a TOML file.
+    ///
+    /// Exit status: 0 filed, 2 refused (nothing is changed).
     Request(lifecycle::RequestArgs),
     /// Record an expert review decision on a request.
+    ///
+    /// Exit status: 0 recorded, 2 refused.
     Review(lifecycle::ReviewArgs),
     /// File a revision (a new version) of a registered namespace.
+    ///
+    /// Exit status: 0 filed, 2 refused (nothing is changed).
     Revise(lifecycle::ReviseArgs),
     /// Replace the text of a request waiting for review (as the expert
     /// asked); it goes back to review, and the old text stays in the history.
@@ -85,15 +142,32 @@ enum Command {
     #[command(subcommand)]
     Ns(ns::NsCommand),
     /// Check a registration file as an expert reviewer would first (RFC 8141
-    /// sections 5, 6, Appendix A). Exit 0 no errors, 1 errors, 2 unreadable.
+    /// sections 5, 6, Appendix A).
+    ///
+    /// Each finding is printed as FILE:LINE:COLUMN: error[rule]: ... so
+    /// that editors and CI annotations can jump to it.
+    ///
+    /// Exit status: 0 no errors, 1 errors, 2 the file cannot be read.
     Lint(lint::Args),
     /// Registration templates: new, render, import.
     #[command(subcommand)]
     Template(template::TemplateCommand),
-    /// Write the whole registry as a snapshot directory (with SHA256SUMS).
+    /// Write the whole registry as a snapshot directory (with SHA256SUMS),
+    /// or as a static site.
     Export(snapshot::ExportArgs),
     /// Load a snapshot: validated first, applied in one transaction.
+    ///
+    /// Exit status: 0 imported (or nothing to do), 1 a dry run that needs
+    /// --replace, 2 refused (nothing is changed).
     Import(snapshot::ImportArgs),
+    /// Print a shell completion script, generated from these definitions.
+    ///
+    /// For example: `urnreg completions bash > ~/.local/share/bash-completion/completions/urnreg`.
+    Completions(completions::Args),
+    /// Print the manual page (roff) of urnreg or of one of its commands.
+    ///
+    /// For example: `urnreg man | man -l -`, `urnreg man ns show`.
+    Man(man::Args),
 }
 
 /// The grammar options shared by every command that parses URNs.
@@ -126,24 +200,6 @@ impl std::fmt::Display for QuietExit {
 
 impl std::error::Error for QuietExit {}
 
-/// Refuses a `--format` the command cannot write.
-fn format_for(format: Option<Format>, allowed: &[Format], command: &str) -> anyhow::Result<Format> {
-    let format = format.unwrap_or(Format::Text);
-    if allowed.contains(&format) {
-        Ok(format)
-    } else {
-        let names: Vec<_> = allowed
-            .iter()
-            .map(|f| {
-                f.to_possible_value()
-                    .map(|v| v.get_name().to_string())
-                    .unwrap_or_default()
-            })
-            .collect();
-        Err(UsageError(format!("'{command}' supports --format {}", names.join(", "))).into())
-    }
-}
-
 /// A mistake in how the command was called (exit 2).
 #[derive(Debug)]
 pub struct UsageError(pub String);
@@ -159,53 +215,51 @@ impl std::error::Error for UsageError {}
 /// Parses the arguments, runs the command, prints any error and maps the
 /// outcome to an exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    // Decided before clap parses, so that clap's own help and errors
+    // follow `--color` too.
+    output::Color::from_args(std::env::args_os()).apply();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    cli.color.apply();
+    match run(cli.command) {
         Ok(code) => code,
         Err(err) => {
             if let Some(QuietExit(code)) = err.downcast_ref::<QuietExit>() {
                 return ExitCode::from(*code);
             }
             // A closed pipe (`urnreg check - | head`) is not an error.
-            if err.chain().any(|e| {
-                e.downcast_ref::<io::Error>()
-                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            }) {
+            if output::is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            print_error(&err);
+            output::print_error(&err);
             ExitCode::from(2)
         }
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
-        Command::Check(args) => check::run(args, &cli.db, cli.format),
-        Command::Parse(args) => parse::run(args, &cli.db, cli.format),
-        Command::Normalize(args) => normalize::run(args, &cli.db, cli.format),
-        Command::Eq(args) => eq::run(args, &cli.db, cli.format),
-        Command::Init(args) => lifecycle::init(args, &cli.db, cli.format),
-        Command::Request(args) => lifecycle::request(args, &cli.db, cli.format),
-        Command::Review(args) => lifecycle::review(args, &cli.db, cli.format),
-        Command::Revise(args) => lifecycle::revise(args, &cli.db, cli.format),
-        Command::Amend(args) => lifecycle::amend(args, &cli.db, cli.format),
-        Command::Withdraw(args) => lifecycle::withdraw(args, &cli.db, cli.format),
-        Command::Queue(args) => lifecycle::queue(args, &cli.db, cli.format),
-        Command::Ns(cmd) => ns::run(cmd, &cli.db, cli.format),
-        Command::Lint(args) => lint::run(args, &cli.db, cli.format),
-        Command::Template(cmd) => template::run(cmd, &cli.db, cli.format),
-        Command::Export(args) => snapshot::export(args, &cli.db, cli.format),
-        Command::Import(args) => snapshot::import(args, &cli.db, cli.format),
-    }
-}
-
-/// Prints an error and each of its causes.
-fn print_error(err: &anyhow::Error) {
-    let mut stderr = io::stderr().lock();
-    let _ = writeln!(stderr, "error: {err}");
-    for cause in err.chain().skip(1) {
-        let _ = writeln!(stderr, "  caused by: {cause}");
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Check(args) => check::run(args),
+        Command::Parse(args) => parse::run(args),
+        Command::Normalize(args) => normalize::run(args),
+        Command::Eq(args) => eq::run(args),
+        Command::Init(args) => lifecycle::init(args),
+        Command::Request(args) => lifecycle::request(args),
+        Command::Review(args) => lifecycle::review(args),
+        Command::Revise(args) => lifecycle::revise(args),
+        Command::Amend(args) => lifecycle::amend(args),
+        Command::Withdraw(args) => lifecycle::withdraw(args),
+        Command::Queue(args) => lifecycle::queue(args),
+        Command::Ns(cmd) => ns::run(cmd),
+        Command::Lint(args) => lint::run(args),
+        Command::Template(cmd) => template::run(cmd),
+        Command::Export(args) => snapshot::export(args),
+        Command::Import(args) => snapshot::import(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 
@@ -216,5 +270,48 @@ mod tests {
     #[test]
     fn clap_definitions_are_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    /// `--actor` only where a change is recorded; `--db` only where the
+    /// registry is read or written; `--format` never offers a format the
+    /// command cannot write (each command's list is checked against what
+    /// its `run` handles by the command-line tests).
+    #[test]
+    fn options_appear_only_where_they_apply() {
+        let writes = [
+            "init", "request", "review", "revise", "amend", "withdraw", "import",
+        ];
+        let no_db = ["completions", "man", "template import"];
+        let mut cmd = super::Cli::command();
+        // Building propagates the global --color to every command.
+        cmd.build();
+        let mut leaves = Vec::new();
+        collect_leaves(&cmd, String::new(), &mut leaves);
+        assert!(leaves.len() > 15, "{leaves:?}");
+        for (path, sub) in &leaves {
+            let has = |name: &str| sub.get_arguments().any(|a| a.get_long() == Some(name));
+            assert_eq!(
+                has("actor"),
+                writes.contains(&path.as_str()),
+                "--actor on '{path}'"
+            );
+            assert_eq!(has("db"), !no_db.contains(&path.as_str()), "--db on '{path}'");
+            assert!(has("color"), "--color on '{path}'");
+        }
+    }
+
+    fn collect_leaves(cmd: &clap::Command, prefix: String, out: &mut Vec<(String, clap::Command)>) {
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let path = if prefix.is_empty() {
+                sub.get_name().to_string()
+            } else {
+                format!("{prefix} {}", sub.get_name())
+            };
+            if sub.has_subcommands() {
+                collect_leaves(sub, path, out);
+            } else {
+                out.push((path, sub.clone()));
+            }
+        }
     }
 }

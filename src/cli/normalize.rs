@@ -5,16 +5,16 @@
 //! aligned with inputs, and its error goes to stderr naming the line.
 
 use std::ffi::OsString;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use urnreg::{Checker, Report};
 
+use super::SyntaxArgs;
 use super::db::DbArgs;
 use super::input::{self, LineReader, MAX_LINE};
+use super::output::{self, Stdout};
 use super::report::write_invalid;
-use super::{Format, SyntaxArgs, format_for};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -26,29 +26,35 @@ pub struct Args {
     #[arg(long)]
     generic: bool,
 
+    #[command(flatten)]
+    db: DbArgs,
+
     /// URNs to normalize, or `-` to read one per line from stdin.
     #[arg(value_name = "URN")]
     urns: Vec<OsString>,
 }
 
-pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Text], "normalize")?;
-    let registry = if args.generic { None } else { Some(db.registry()?) };
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let registry = if args.generic {
+        None
+    } else {
+        Some(args.db.registry()?)
+    };
     let mut checker = match &registry {
         Some(r) => Checker::new(r),
         None => Checker::syntax_only(),
     }
     .with_syntax(args.syntax.syntax());
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = output::stdout();
     let mut failed = false;
-    let mut one = |report: Report<'_, '_>, what: String, out: &mut BufWriter<_>| -> anyhow::Result<()> {
+    let mut one = |report: Report<'_, '_>, what: String, out: &mut Stdout| -> anyhow::Result<()> {
         match report.key() {
-            Some(key) => writeln!(out, "{key}").context("writing to standard output"),
+            Some(key) => Ok(writeln!(out, "{key}")?),
             None => {
                 failed = true;
-                writeln!(out).context("writing to standard output")?;
-                out.flush().context("writing to standard output")?;
-                write_invalid(&report, &what, &mut io::stderr().lock())?;
+                writeln!(out)?;
+                out.flush()?;
+                write_invalid(&report, &what)?;
                 Ok(())
             }
         }
@@ -66,7 +72,7 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
             one(report, format!("line {n}"), &mut out)?;
             // Answer at once when the input comes slowly (a co-process).
             if lines.would_block() {
-                out.flush().context("writing to standard output")?;
+                out.flush()?;
             }
         }
     } else {
@@ -84,6 +90,6 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
             )?;
         }
     }
-    out.flush().context("writing to standard output")?;
+    out.finish()?;
     Ok(ExitCode::from(u8::from(failed)))
 }

@@ -1,4 +1,7 @@
 //! `urnreg ns list|show|history|diff`: reading the registry.
+//!
+//! Every text value is written [`printable`]: a registration filed here
+//! may hold control characters, which must not reach a terminal raw.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -9,8 +12,30 @@ use urnreg::registry::{
     Version, VersionDiff,
 };
 
-use super::db::DbArgs;
-use super::{Format, format_for};
+use super::db::{DbArgs, suggest_nid};
+use super::output::{self, Palette, paint, printable};
+use super::{Format, FormatParser};
+
+#[derive(Subcommand, Debug)]
+pub enum NsCommand {
+    /// List the namespaces (formal first, then informal).
+    List(ListArgs),
+    /// Show one namespace (or requested NID) and a version of its
+    /// registration, with the rules in force.
+    ///
+    /// Exit status: 0, or 2 for an unknown NID or version.
+    Show(ShowArgs),
+    /// Every version of a registration, every amended text and every
+    /// change to it.
+    ///
+    /// Exit status: 0, or 2 for an unknown NID.
+    History(HistoryArgs),
+    /// What changed between two versions, field by field (default: the
+    /// version in force and the one waiting for review).
+    ///
+    /// Exit status: 0, or 2 for an unknown NID or version.
+    Diff(DiffArgs),
+}
 
 /// The statuses `ns list --status` selects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -24,58 +49,90 @@ pub enum StatusArg {
     Pending,
 }
 
-#[derive(Subcommand, Debug)]
-pub enum NsCommand {
-    /// List the namespaces (formal first, then informal).
-    List {
-        /// Only formal namespaces.
-        #[arg(long, conflicts_with = "informal")]
-        formal: bool,
-        /// Only informal namespaces.
-        #[arg(long)]
-        informal: bool,
-        /// Only namespaces with this status.
-        #[arg(long, value_name = "S", value_enum)]
-        status: Option<StatusArg>,
-    },
-    /// Show one namespace (or requested NID) and a version of its
-    /// registration, with the rules in force.
-    Show {
-        /// The NID (case-insensitive).
-        nid: String,
-        /// The version to show (default: the approved one in force).
-        #[arg(long, value_name = "N")]
-        version: Option<i64>,
-    },
-    /// Every version of a registration, every amended text and every
-    /// change to it.
-    History {
-        /// The NID (case-insensitive).
-        nid: String,
-    },
-    /// What changed between two versions, field by field (default: the
-    /// version in force and the one waiting for review).
-    Diff {
-        /// The NID (case-insensitive).
-        nid: String,
-        /// The first version (default: the one in force).
-        a: Option<i64>,
-        /// The second version (default: the one waiting for review, else
-        /// the one in force).
-        b: Option<i64>,
-    },
+/// `--format` of `ns list`, `ns history` and `ns diff`.
+const TEXT_JSON: FormatParser = FormatParser(&[Format::Text, Format::Json]);
+
+#[derive(clap::Args, Debug)]
+pub struct ListArgs {
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = TEXT_JSON)]
+    format: Format,
+    /// Only formal namespaces.
+    #[arg(long, conflicts_with = "informal")]
+    formal: bool,
+    /// Only informal namespaces.
+    #[arg(long)]
+    informal: bool,
+    /// Only namespaces with this status.
+    #[arg(long, value_name = "STATUS", value_enum)]
+    status: Option<StatusArg>,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
-pub fn run(cmd: NsCommand, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let store = db.open_for_read()?;
-    let mut out = io::BufWriter::new(io::stdout().lock());
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// The NID (case-insensitive).
+    nid: String,
+    /// The version to show (default: the approved one in force).
+    #[arg(long, value_name = "N")]
+    version: Option<i64>,
+    /// Output format: text, json, or toml (a registration file, ready to
+    /// edit for a revision).
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json, Format::Toml]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct HistoryArgs {
+    /// The NID (case-insensitive).
+    nid: String,
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = TEXT_JSON)]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The NID (case-insensitive).
+    nid: String,
+    /// The first version (default: the one in force).
+    a: Option<i64>,
+    /// The second version (default: the one waiting for review, else the
+    /// one in force).
+    b: Option<i64>,
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = TEXT_JSON)]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// The column heads of `ns list`, and their widths.
+const LIST_COLUMNS: [(&str, usize); 5] = [
+    ("NID", 24),
+    ("KIND", 8),
+    ("STATUS", 10),
+    ("DATE", 10),
+    ("REFERENCES", 0),
+];
+
+pub fn run(cmd: NsCommand) -> anyhow::Result<ExitCode> {
+    let mut out = output::stdout();
     match cmd {
-        NsCommand::List {
+        NsCommand::List(ListArgs {
+            format,
             formal,
             informal,
             status,
-        } => {
-            let format = format_for(format, &[Format::Text, Format::Json], "ns list")?;
+            db,
+        }) => {
+            let store = db.open_for_read()?;
             let filter = ListFilter {
                 kind: if formal {
                     Some(Kind::Formal)
@@ -92,49 +149,66 @@ pub fn run(cmd: NsCommand, db: &DbArgs, format: Option<Format>) -> anyhow::Resul
             };
             let rows = store.list(&filter)?;
             if format == Format::Json {
-                serde_json::to_writer_pretty(&mut out, &rows)?;
-                writeln!(out)?;
+                writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else {
+                let [nid, kind, status, date, refs] = LIST_COLUMNS.map(|(head, _)| head);
+                write_columns(&mut out, [nid, kind, status, date, refs])?;
+                writeln!(out)?;
                 for r in &rows {
                     write_summary_line(&mut out, r)?;
                 }
             }
         }
-        NsCommand::Show { nid, version } => {
-            let format = format_for(format, &[Format::Text, Format::Json, Format::Toml], "ns show")?;
-            let detail = store.show(&nid, version)?;
+        NsCommand::Show(ShowArgs {
+            nid,
+            version,
+            format,
+            db,
+        }) => {
+            let store = db.open_for_read()?;
+            let detail = store
+                .show(&nid, version)
+                .map_err(|e| suggest_nid(e, &store, &nid))?;
             match format {
-                Format::Json => {
-                    serde_json::to_writer_pretty(&mut out, &detail)?;
-                    writeln!(out)?;
-                }
+                Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&detail)?)?,
                 Format::Toml => write!(out, "{}", as_registration_toml(&detail)?)?,
                 _ => write_detail(&mut out, &detail)?,
             }
         }
-        NsCommand::History { nid } => {
-            let format = format_for(format, &[Format::Text, Format::Json], "ns history")?;
-            let history = store.history(&nid)?;
+        NsCommand::History(HistoryArgs { nid, format, db }) => {
+            let store = db.open_for_read()?;
+            let history = store.history(&nid).map_err(|e| suggest_nid(e, &store, &nid))?;
             if format == Format::Json {
-                serde_json::to_writer_pretty(&mut out, &history)?;
-                writeln!(out)?;
+                writeln!(out, "{}", serde_json::to_string_pretty(&history)?)?;
             } else {
                 write_history(&mut out, &history)?;
             }
         }
-        NsCommand::Diff { nid, a, b } => {
-            let format = format_for(format, &[Format::Text, Format::Json], "ns diff")?;
-            let diff = store.diff(&nid, a, b)?;
+        NsCommand::Diff(DiffArgs {
+            nid,
+            a,
+            b,
+            format,
+            db,
+        }) => {
+            let store = db.open_for_read()?;
+            let diff = store.diff(&nid, a, b).map_err(|e| suggest_nid(e, &store, &nid))?;
             if format == Format::Json {
-                serde_json::to_writer_pretty(&mut out, &diff)?;
-                writeln!(out)?;
+                writeln!(out, "{}", serde_json::to_string_pretty(&diff)?)?;
             } else {
                 write_diff(&mut out, &diff)?;
             }
         }
     }
-    out.flush()?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One row of `ns list`'s columns (without its line end).
+fn write_columns(out: &mut impl Write, cells: [&str; 5]) -> io::Result<()> {
+    let [(_, w0), (_, w1), (_, w2), (_, w3), _] = LIST_COLUMNS;
+    let [nid, kind, status, date, refs] = cells;
+    write!(out, "{nid:<w0$} {kind:<w1$} {status:<w2$} {date:<w3$} {refs}")
 }
 
 fn pending_text(p: &PendingRef) -> String {
@@ -142,14 +216,15 @@ fn pending_text(p: &PendingRef) -> String {
 }
 
 fn write_summary_line(out: &mut impl Write, r: &NamespaceSummary) -> io::Result<()> {
-    write!(
+    write_columns(
         out,
-        "{:<24} {:<8} {:<10} {:<10} {}",
-        r.nid,
-        r.kind.as_str(),
-        r.status.as_str(),
-        r.date.as_deref().unwrap_or("-"),
-        r.references.join("; ")
+        [
+            &printable(&r.nid),
+            r.kind.as_str(),
+            r.status.as_str(),
+            &printable(r.date.as_deref().unwrap_or("-")),
+            &printable(&r.references.join("; ")),
+        ],
     )?;
     if let Some(p) = &r.pending {
         write!(out, " [pending: {}]", pending_text(p))?;
@@ -159,24 +234,24 @@ fn write_summary_line(out: &mut impl Write, r: &NamespaceSummary) -> io::Result<
 
 fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()> {
     let s = &d.summary;
-    writeln!(out, "NID:        {}", s.nid)?;
+    writeln!(out, "NID:        {}", printable(&s.nid))?;
     writeln!(out, "kind:       {}", s.kind.as_str())?;
     writeln!(out, "status:     {}", s.status.as_str())?;
     if let Some(p) = &s.pending {
         writeln!(out, "pending:    {}", pending_text(p))?;
     }
-    writeln!(out, "registered: {}", s.date.as_deref().unwrap_or("-"))?;
+    writeln!(out, "registered: {}", printable(s.date.as_deref().unwrap_or("-")))?;
     if let Some(u) = &d.updated {
-        writeln!(out, "updated:    {u}")?;
+        writeln!(out, "updated:    {}", printable(u))?;
     }
-    writeln!(out, "references: {}", s.references.join("; "))?;
+    writeln!(out, "references: {}", printable(&s.references.join("; ")))?;
     match &d.rules {
         None => writeln!(
             out,
             "rules:      none in force (check applies the generic RFC 8141 syntax only)"
         )?,
         Some(rules) => {
-            writeln!(out, "rules:      in force, from {}", rules.source)?;
+            writeln!(out, "rules:      in force, from {}", printable(&rules.source))?;
         }
     }
     match &d.registration {
@@ -186,21 +261,27 @@ fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()>
     if let Some(rules) = &d.rules {
         writeln!(out, "\nRules in force:")?;
         for line in toml::to_string(rules)?.lines() {
-            writeln!(out, "    {line}")?;
+            writeln!(out, "    {}", printable(line))?;
         }
     }
     Ok(())
 }
 
 fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
-    writeln!(out, "\nversion {} ({}), request {}", v.version, v.status, v.id)?;
+    writeln!(
+        out,
+        "\nversion {} ({}), request {}",
+        v.version,
+        printable(&v.status.to_string()),
+        v.id
+    )?;
     if let Some(src) = &v.source {
-        writeln!(out, "source: {src}")?;
+        writeln!(out, "source: {}", printable(src))?;
     }
     for (_, heading, value) in v.fields.present() {
         writeln!(out, "\n{heading}:")?;
         for line in value.lines() {
-            writeln!(out, "    {line}")?;
+            writeln!(out, "    {}", printable(line))?;
         }
     }
     match &v.rules {
@@ -208,7 +289,7 @@ fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
         Some(rules) => {
             writeln!(out, "\nRules of this version:")?;
             for line in toml::to_string(rules)?.lines() {
-                writeln!(out, "    {line}")?;
+                writeln!(out, "    {}", printable(line))?;
             }
         }
     }
@@ -216,7 +297,7 @@ fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
 }
 
 fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
-    writeln!(out, "{} ({})", history.nid, history.status)?;
+    writeln!(out, "{} ({})", printable(&history.nid), history.status)?;
     writeln!(out, "versions:")?;
     for v in &history.versions {
         writeln!(
@@ -225,11 +306,11 @@ fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
             v.version,
             v.id,
             v.status,
-            if v.date.is_empty() { "-" } else { &v.date },
-            v.submitted_at,
+            printable(if v.date.is_empty() { "-" } else { &v.date }),
+            printable(&v.submitted_at),
             v.decided_at
                 .as_ref()
-                .map_or(String::new(), |d| format!(", decided {d}"))
+                .map_or(String::new(), |d| format!(", decided {}", printable(d)))
         )?;
     }
     if !history.amended.is_empty() {
@@ -240,25 +321,39 @@ fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
                 "  request {} text {}: filed {}, replaced {}{}",
                 t.registration_id,
                 t.text,
-                t.filed_at,
-                t.replaced_at,
-                t.source.as_ref().map_or(String::new(), |s| format!(", from {s}"))
+                printable(&t.filed_at),
+                printable(&t.replaced_at),
+                t.source
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(", from {}", printable(s)))
             )?;
             for line in t.body.lines() {
-                writeln!(out, "      {line}")?;
+                writeln!(out, "      {}", printable(line))?;
             }
         }
     }
     writeln!(out, "events:")?;
     for e in &history.events {
-        writeln!(out, "  {} {} {}: {}", e.at, e.actor, e.action, e.detail)?;
+        writeln!(
+            out,
+            "  {} {} {}: {}",
+            printable(&e.at),
+            printable(&e.actor),
+            printable(&e.action.to_string()),
+            printable(&e.detail)
+        )?;
     }
     Ok(())
 }
 
 /// The lines of `old` and `new` that differ, between their common first and
 /// last lines, as `-` and `+` lines.
-fn write_field_change(out: &mut impl Write, old: Option<&str>, new: Option<&str>) -> io::Result<()> {
+fn write_field_change(
+    out: &mut impl Write,
+    old: Option<&str>,
+    new: Option<&str>,
+    p: &Palette,
+) -> io::Result<()> {
     let a: Vec<&str> = old.map(|t| t.lines().collect()).unwrap_or_default();
     let b: Vec<&str> = new.map(|t| t.lines().collect()).unwrap_or_default();
     let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -272,18 +367,18 @@ fn write_field_change(out: &mut impl Write, old: Option<&str>, new: Option<&str>
         writeln!(out, "  ({head} line(s) the same)")?;
     }
     match old {
-        None => writeln!(out, "- (absent)")?,
+        None => writeln!(out, "{}", paint(p.error, "- (absent)"))?,
         Some(_) => {
             for line in &a[head..a.len() - tail] {
-                writeln!(out, "- {line}")?;
+                writeln!(out, "{}", paint(p.error, format_args!("- {}", printable(line))))?;
             }
         }
     }
     match new {
-        None => writeln!(out, "+ (absent)")?,
+        None => writeln!(out, "{}", paint(p.good, "+ (absent)"))?,
         Some(_) => {
             for line in &b[head..b.len() - tail] {
-                writeln!(out, "+ {line}")?;
+                writeln!(out, "{}", paint(p.good, format_args!("+ {}", printable(line))))?;
             }
         }
     }
@@ -294,17 +389,24 @@ fn write_field_change(out: &mut impl Write, old: Option<&str>, new: Option<&str>
 }
 
 fn write_diff(out: &mut impl Write, d: &VersionDiff) -> io::Result<()> {
+    let p = Palette::stdout();
     writeln!(
         out,
         "{}: version {} (request {}, {}) -> version {} (request {}, {})",
-        d.nid, d.from.version, d.from.id, d.from.status, d.to.version, d.to.id, d.to.status
+        printable(&d.nid),
+        d.from.version,
+        d.from.id,
+        d.from.status,
+        d.to.version,
+        d.to.id,
+        d.to.status
     )?;
     if d.changes.is_empty() {
         writeln!(out, "no field differs")?;
     }
     for c in &d.changes {
         writeln!(out, "\n{}:", c.heading)?;
-        write_field_change(out, c.old.as_deref(), c.new.as_deref())?;
+        write_field_change(out, c.old.as_deref(), c.new.as_deref(), &p)?;
     }
     Ok(())
 }

@@ -10,17 +10,26 @@ use serde_json::{Value, json};
 use urnreg::{Checker, Finding, Report};
 
 use super::db::DbArgs;
-use super::report::{Shown, write_caret};
-use super::{Format, SyntaxArgs, format_for};
+use super::output::{self, Palette, paint};
+use super::report::{Shown, write_findings};
+use super::{Format, FormatParser, SyntaxArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// Output format.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+
     #[command(flatten)]
     syntax: SyntaxArgs,
 
     /// Check the generic RFC 8141 syntax only, without the registry.
     #[arg(long)]
     syntax_only: bool,
+
+    #[command(flatten)]
+    db: DbArgs,
 
     /// The URN to parse.
     #[arg(value_name = "URN")]
@@ -34,22 +43,26 @@ fn findings_json<'f>(findings: impl Iterator<Item = &'f Finding>) -> Value {
 }
 
 /// What was checked, in words.
-fn verdict(report: &Report<'_, '_>) -> String {
+fn verdict(report: &Report<'_, '_>, palette: &Palette) -> String {
     let checked = if report.is_registry_checked() {
         "against the registry"
     } else {
         "generic syntax only, the registry was not consulted"
     };
-    let valid = if report.is_valid() { "valid" } else { "invalid" };
+    let valid = if report.is_valid() {
+        paint(palette.good, "valid").to_string()
+    } else {
+        paint(palette.error, "invalid").to_string()
+    };
     format!("{valid} ({checked})")
 }
 
-pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "parse")?;
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let format = args.format;
     let registry = if args.syntax_only {
         None
     } else {
-        Some(db.registry()?)
+        Some(args.db.registry()?)
     };
     let mut checker = match &registry {
         Some(r) => Checker::new(r),
@@ -59,7 +72,7 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
     let raw = args.urn.as_encoded_bytes();
     let report = checker.check(raw);
     let code = ExitCode::from(u8::from(!report.is_valid()));
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     let key = report.key();
     let namespace = report.namespace();
     if format == Format::Json {
@@ -95,19 +108,19 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
                 }),
             );
         }
-        serde_json::to_writer_pretty(&mut out, &json)?;
-        writeln!(out)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+        out.finish()?;
         return Ok(code);
     }
     let shown = Shown::new(raw);
     let Some(urn) = report.urn() else {
+        let palette = Palette::stderr();
         let mut err_out = io::stderr().lock();
-        writeln!(err_out, "invalid URN")?;
-        for f in report.errors() {
-            write_caret(&mut err_out, &shown, f.offset(), "error", &f.to_string())?;
-        }
+        writeln!(err_out, "{}", paint(palette.error, "invalid URN"))?;
+        write_findings(&report, &shown, &palette, &mut err_out)?;
         return Ok(code);
     };
+    let palette = Palette::stdout();
     let absent = "(none)";
     writeln!(out, "urn:         {}", urn.as_str())?;
     writeln!(out, "scheme:      {}", urn.scheme())?;
@@ -150,12 +163,8 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
             None => writeln!(out, "namespace:   (not registered)")?,
         }
     }
-    writeln!(out, "verdict:     {}", verdict(&report))?;
-    for f in report.errors() {
-        write_caret(&mut out, &shown, f.offset(), "error", &f.to_string())?;
-    }
-    for f in report.warnings() {
-        write_caret(&mut out, &shown, f.offset(), "warning", &f.to_string())?;
-    }
+    writeln!(out, "verdict:     {}", verdict(&report, &palette))?;
+    write_findings(&report, &shown, &palette, &mut out)?;
+    out.finish()?;
     Ok(code)
 }

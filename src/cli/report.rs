@@ -6,22 +6,51 @@ use std::io::{self, Write};
 
 use urnreg::Report;
 
+use super::output::{Palette, escape, is_bidi_control, paint, printable};
+
 /// Writes the text form; `line` is the input's line number in a stream,
 /// written `N:` before the status as `grep -n` does.
-pub fn write_text(report: &Report<'_, '_>, line: Option<u64>, out: &mut impl Write) -> io::Result<()> {
-    let status = if report.is_valid() { "valid  " } else { "invalid" };
+pub fn write_text(
+    report: &Report<'_, '_>,
+    line: Option<u64>,
+    palette: &Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let status = if report.is_valid() {
+        paint(palette.good, "valid  ")
+    } else {
+        paint(palette.error, "invalid")
+    };
     let shown = Shown::new(report.input_bytes());
     match line {
         Some(n) => writeln!(out, "{n}:{status} {}", shown.text)?,
         None => writeln!(out, "{status} {}", shown.text)?,
     }
+    write_findings(report, &shown, palette, out)
+}
+
+/// Writes each error and warning of `report` under the input, with a
+/// caret at its byte.
+pub fn write_findings(
+    report: &Report<'_, '_>,
+    shown: &Shown,
+    palette: &Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
     for f in report.errors() {
-        write_caret(out, &shown, f.offset(), "error", &f.to_string())?;
+        write_caret(out, shown, f.offset(), Level::Error, &f.to_string(), palette)?;
     }
     for f in report.warnings() {
-        write_caret(out, &shown, f.offset(), "warning", &f.to_string())?;
+        write_caret(out, shown, f.offset(), Level::Warning, &f.to_string(), palette)?;
     }
     Ok(())
+}
+
+/// How serious a finding is, as labelled under a caret.
+#[derive(Clone, Copy)]
+pub enum Level {
+    Error,
+    Warning,
 }
 
 /// Input made printable: control characters and bytes that are not UTF-8
@@ -33,6 +62,14 @@ pub struct Shown {
 
 impl Shown {
     pub fn new(raw: &[u8]) -> Self {
+        // Printable ASCII (nearly every URN) is shown as it is, one column
+        // per byte.
+        if raw.iter().all(|b| (0x20..0x7f).contains(b)) {
+            return Shown {
+                text: raw.iter().map(|&b| char::from(b)).collect(),
+                columns: (0..=raw.len()).collect(),
+            };
+        }
         let mut text = String::with_capacity(raw.len());
         let mut columns = Vec::with_capacity(raw.len() + 1);
         let mut col = 0;
@@ -41,8 +78,8 @@ impl Shown {
                 for _ in 0..c.len_utf8() {
                     columns.push(col);
                 }
-                if c.is_control() {
-                    let escaped = format!("\\x{:02x}", c as u32);
+                if c.is_control() || is_bidi_control(c) {
+                    let escaped = escape(c);
                     col += escaped.len();
                     text.push_str(&escaped);
                 } else {
@@ -74,20 +111,62 @@ pub fn write_caret(
     out: &mut impl Write,
     shown: &Shown,
     offset: usize,
-    label: &str,
+    level: Level,
     message: &str,
+    palette: &Palette,
 ) -> io::Result<()> {
+    let (style, label) = match level {
+        Level::Error => (palette.error, "error"),
+        Level::Warning => (palette.warning, "warning"),
+    };
     writeln!(out, "  {}", shown.text)?;
-    writeln!(out, "  {}^ {label}: {message}", " ".repeat(shown.column(offset)))
+    writeln!(
+        out,
+        "  {}{} {}: {}",
+        " ".repeat(shown.column(offset)),
+        paint(style, "^"),
+        paint(style, label),
+        printable(message)
+    )
 }
 
-/// Writes the first error of an invalid report to `out`, saying which
-/// input it was (`what`: "URN 1", "line 7").
-pub fn write_invalid(report: &Report<'_, '_>, what: &str, out: &mut impl Write) -> io::Result<()> {
+/// Writes the errors of an invalid report to stderr, saying which input it
+/// was (`what`: "URN 1", "line 7").
+pub fn write_invalid(report: &Report<'_, '_>, what: &str) -> io::Result<()> {
+    let palette = Palette::stderr();
+    let mut out = io::stderr().lock();
     let shown = Shown::new(report.input_bytes());
-    writeln!(out, "error: {what} is invalid")?;
+    writeln!(out, "{}: {what} is invalid", paint(palette.error, "error"))?;
     for f in report.errors() {
-        write_caret(out, &shown, f.offset(), "error", &f.to_string())?;
+        write_caret(
+            &mut out,
+            &shown,
+            f.offset(),
+            Level::Error,
+            &f.to_string(),
+            &palette,
+        )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shown;
+
+    #[test]
+    fn shown_escapes_and_keeps_columns() {
+        let plain = Shown::new(b"urn:a:b");
+        assert_eq!(plain.text, "urn:a:b");
+        assert_eq!((plain.column(0), plain.column(6), plain.column(7)), (0, 6, 7));
+        let tab = Shown::new(b"urn:a:\tb\xffc\xe2\x80\xaed");
+        assert_eq!(tab.text, "urn:a:\\x09b\\xffc\\u{202e}d");
+        // The byte after each escape is under its own character.
+        assert_eq!(tab.column(7), 10);
+        assert_eq!(tab.column(8), 11);
+        assert_eq!(tab.column(9), 15);
+        assert_eq!(tab.column(13), 24);
+        assert_eq!(tab.column(99), 25, "past the end: the end");
+        assert_eq!(Shown::new(b"").column(0), 0);
+    }
 }

@@ -8,18 +8,27 @@ use anyhow::Context;
 use urnreg::registry::ImportPlan;
 use urnreg::snapshot::{self, ExportFormat};
 
-use super::db::DbArgs;
-use super::{Format, UsageError, format_for};
+use super::db::{ActorArgs, Create, DbArgs};
+use super::output::{self, Palette, paint, printable};
+use super::{Format, FormatParser};
 
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
+    /// The snapshot format: toml (the layout of registry/), json (one
+    /// registry.json), xml (the IANA registry format), csv (one row per
+    /// namespace, for reading), html (a static site, for reading).
+    #[arg(long, value_name = "FORMAT", required = true,
+          value_parser = FormatParser(&[Format::Toml, Format::Json, Format::Xml, Format::Csv, Format::Html]))]
+    format: Format,
     /// The directory to write (created; a non-empty one needs --force).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Replace a previous urnreg export in --out (a directory holding
     /// anything else, or the database, is refused).
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -34,20 +43,30 @@ pub struct ImportArgs {
     /// drops what it holds.
     #[arg(long)]
     replace: bool,
+    /// How the plan is printed: text (+ added, ~ changed, - removed) or
+    /// json.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json]))]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    actor: ActorArgs,
 }
 
-pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let kind = match format {
-        Some(Format::Toml) => ExportFormat::Toml,
-        Some(Format::Json) => ExportFormat::Json,
-        Some(Format::Xml) => ExportFormat::Xml,
-        Some(Format::Csv) => ExportFormat::Csv,
-        Some(Format::Html) => ExportFormat::Html,
-        _ => return Err(UsageError("'export' needs --format toml, json, xml, csv or html".into()).into()),
+pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let kind = match args.format {
+        Format::Toml => ExportFormat::Toml,
+        Format::Json => ExportFormat::Json,
+        Format::Xml => ExportFormat::Xml,
+        Format::Csv => ExportFormat::Csv,
+        Format::Html => ExportFormat::Html,
+        // `FormatParser` offers no other.
+        Format::Text | Format::Jsonl => anyhow::bail!("'export' writes toml, json, xml, csv or html"),
     };
-    let store = db.open_for_read()?;
+    let store = args.db.open_for_read()?;
     let snap = store.snapshot()?;
-    let database = db.path()?;
+    let database = args.db.path()?;
     let files = snapshot::export(&snap, kind, &args.out, args.force, Some(&database))?;
     let mut err = io::stderr().lock();
     writeln!(
@@ -55,22 +74,28 @@ pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
         "wrote {} files ({} namespaces) to {}",
         files.len(),
         snap.records.len(),
-        args.out.display()
+        printable(&args.out.display().to_string())
     )?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn import(args: ImportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    let format = format_for(format, &[Format::Text, Format::Json], "import")?;
+pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
+    let (format, db) = (args.format, &args.db);
     let mut loaded = snapshot::read(&args.path)
         .with_context(|| format!("reading the snapshot {}", args.path.display()))?;
-    let mut store = db.open_for_write()?;
+    // A dry run changes nothing, and creates no database either: without
+    // one, the plan is made against the built-in registry in memory.
+    let mut store = if args.dry_run && !db.path()?.exists() {
+        urnreg::registry::Store::open_embedded()?
+    } else {
+        db.open_for_write(&args.actor, Create::FileOnly)?
+    };
     if loaded.iana_facts_only {
         loaded.complete_from(&store.snapshot()?);
     }
     let snap = loaded.snapshot;
     let plan = store
-        .import_snapshot(&snap, args.replace, args.dry_run, &db.actor())
+        .import_snapshot(&snap, args.replace, args.dry_run, &args.actor.actor())
         .context("the database is unchanged")?;
     print_plan(&plan, format, args.dry_run)?;
     Ok(if !args.dry_run || !plan.conflicts || args.replace {
@@ -81,20 +106,27 @@ pub fn import(args: ImportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
 }
 
 fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout();
     if format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, plan)?;
-        writeln!(out)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(plan)?)?;
+        out.finish()?;
         return Ok(());
     }
+    let p = Palette::stdout();
     for nid in &plan.added {
-        writeln!(out, "+ {nid}")?;
+        writeln!(out, "{} {}", paint(p.good, "+"), printable(nid))?;
     }
     for (nid, what) in &plan.changed {
-        writeln!(out, "~ {nid}: {}", what.join("; "))?;
+        writeln!(
+            out,
+            "{} {}: {}",
+            paint(p.warning, "~"),
+            printable(nid),
+            printable(&what.join("; "))
+        )?;
     }
     for nid in &plan.removed {
-        writeln!(out, "- {nid}")?;
+        writeln!(out, "{} {}", paint(p.error, "-"), printable(nid))?;
     }
     if plan.requests.0 != plan.requests.1 {
         writeln!(out, "requests: {} -> {}", plan.requests.0, plan.requests.1)?;
@@ -125,5 +157,6 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
             ""
         }
     )?;
+    out.finish()?;
     Ok(())
 }

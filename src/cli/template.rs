@@ -9,8 +9,9 @@ use anyhow::Context;
 use urnreg::registry::{Kind, RegistrationFile};
 use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, skeleton};
 
-use super::db::DbArgs;
-use super::{Format, UsageError, format_for};
+use super::UsageError;
+use super::db::{DbArgs, near_nid, suggest_nid};
+use super::output::{self, Palette, paint, printable};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum TemplateCommand {
@@ -33,6 +34,8 @@ pub struct NewArgs {
     /// with the version in force.
     #[arg(long)]
     nid: Option<String>,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -40,12 +43,14 @@ pub struct RenderArgs {
     /// A registered NID, or a registration file (`.toml`).
     target: String,
     /// Which version of a registered NID (default: the one in force).
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     version: Option<i64>,
     /// The form (default: rfc8141, or rfc3406 for a registration in the
     /// older form).
-    #[arg(long, value_parser = parse_form(), value_name = "FORM")]
-    form: Option<Form>,
+    #[arg(long, value_enum, value_name = "FORM")]
+    form: Option<FormArg>,
+    #[command(flatten)]
+    db: DbArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -54,23 +59,40 @@ pub struct ImportArgs {
     file: PathBuf,
 }
 
-/// `--form`: the library's forms, by name, listed in the help.
-fn parse_form() -> impl clap::builder::TypedValueParser<Value = Form> {
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(Form::ALL.map(|(name, _)| name))
-        .map(|name| Form::from_name(&name).expect("a listed form"))
+/// `--form` of `template render`: the library's forms ([`Form::ALL`]),
+/// each with its help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormArg {
+    /// RFC 8141 Appendix A, plain text, as sent for review.
+    Rfc8141,
+    /// The older RFC 3406 template (section 4), plain text.
+    Rfc3406,
+    /// A standalone HTML page.
+    Html,
+    /// Markdown.
+    Markdown,
 }
 
-pub fn run(cmd: TemplateCommand, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    match cmd {
-        TemplateCommand::New(args) => new(args, db, format),
-        TemplateCommand::Render(args) => render_cmd(args, db, format),
-        TemplateCommand::Import(args) => import(args, format),
+impl FormArg {
+    fn form(self) -> Form {
+        match self {
+            FormArg::Rfc8141 => Form::Rfc8141,
+            FormArg::Rfc3406 => Form::Rfc3406,
+            FormArg::Html => Form::Html,
+            FormArg::Markdown => Form::Markdown,
+        }
     }
 }
 
-fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Toml, Format::Text], "template new")?;
+pub fn run(cmd: TemplateCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        TemplateCommand::New(args) => new(args),
+        TemplateCommand::Render(args) => render_cmd(args),
+        TemplateCommand::Import(args) => import(args),
+    }
+}
+
+fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
     let kind = if args.informal {
         Kind::Informal
     } else {
@@ -78,7 +100,7 @@ fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Exi
     };
     let current = match &args.nid {
         Some(nid) => {
-            let store = db.open_for_read()?;
+            let store = args.db.open_for_read()?;
             match store.show(nid, None) {
                 // A NID only requested so far gets a new request, not a revision.
                 Ok(detail)
@@ -90,7 +112,20 @@ fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Exi
                     None
                 }
                 Ok(detail) => Some(super::ns::as_registration(&detail)?),
-                Err(urnreg::registry::Error::NotFound(_)) => None,
+                Err(urnreg::registry::Error::NotFound(_)) => {
+                    // A first request; but a NID one edit from a
+                    // registered one is more likely a typo for it.
+                    if let Some(near) = near_nid(&store, nid) {
+                        let p = Palette::stderr();
+                        writeln!(
+                            io::stderr().lock(),
+                            "{}: '{}' is not registered: this is a first request (did you mean '{near}'?)",
+                            paint(p.warning, "note"),
+                            printable(nid)
+                        )?;
+                    }
+                    None
+                }
                 Err(e) => return Err(e.into()),
             }
         }
@@ -99,12 +134,13 @@ fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Exi
     let kind = current.as_ref().and_then(|c| c.kind).unwrap_or(kind);
     let nid = current.as_ref().and_then(|c| c.nid.clone()).or(args.nid);
     let text = skeleton(kind, nid.as_deref(), current.as_ref(), "request.toml");
-    io::stdout().lock().write_all(text.as_bytes())?;
+    let mut out = output::stdout();
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Text], "template render")?;
+fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
     let as_path = Path::new(&args.target);
     let looks_like_file = args.target.ends_with(".toml") || args.target.contains('/') || as_path.is_file();
     let (file, status) = if looks_like_file {
@@ -116,23 +152,30 @@ fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
         let file = RegistrationFile::from_toml(&text).with_context(|| format!("in {}", as_path.display()))?;
         (file, None)
     } else {
-        let store = db.open_for_read()?;
-        let detail = store.show(&args.target, args.version)?;
+        let store = args.db.open_for_read()?;
+        let detail = store
+            .show(&args.target, args.version)
+            .map_err(|e| suggest_nid(e, &store, &args.target))?;
         let status = detail.registration.as_ref().map(|v| v.status.as_str());
         (super::ns::as_registration(&detail)?, status)
     };
-    let form = args.form.unwrap_or_else(|| Form::text_form_for(&file));
+    let form = args
+        .form
+        .map_or_else(|| Form::text_form_for(&file), FormArg::form);
     let text = render(&file, form, status)?;
-    let mut out = io::stdout().lock();
+    // A registration may hold control characters (ESC, NUL): they are
+    // written as escapes in every form, never raw.
+    let text = printable(&text);
+    let mut out = output::stdout();
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn import(args: ImportArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
-    format_for(format, &[Format::Toml, Format::Text], "template import")?;
+fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     // Read one byte past the limit, so that a larger input is refused
     // without being read whole.
     let limit = MAX_TEXT_BYTES as u64 + 1;
@@ -155,10 +198,30 @@ fn import(args: ImportArgs, format: Option<Format>) -> anyhow::Result<ExitCode> 
         );
     }
     let toml = toml::to_string(&file).context("writing the registration")?;
-    io::stdout().lock().write_all(toml.as_bytes())?;
+    let mut out = output::stdout();
+    out.write_all(toml.as_bytes())?;
+    out.finish()?;
     let mut err = io::stderr().lock();
     for note in &notes {
-        writeln!(err, "{}: {note}", note.kind.as_str())?;
+        writeln!(err, "{}: {}", note.kind.as_str(), printable(&note.to_string()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+    use urnreg::template::Form;
+
+    use super::FormArg;
+
+    /// `--form` offers exactly the library's forms, under their names.
+    #[test]
+    fn form_names_are_the_librarys() {
+        assert_eq!(FormArg::value_variants().len(), Form::ALL.len());
+        for arg in FormArg::value_variants() {
+            let name = arg.to_possible_value().map(|v| v.get_name().to_string());
+            assert_eq!(name.and_then(|n| Form::from_name(&n)), Some(arg.form()));
+        }
+    }
 }

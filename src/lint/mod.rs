@@ -13,6 +13,7 @@
 //! and the RFC section.
 
 mod abnf_text;
+mod location;
 mod rules;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use abnf_text::find_abnf;
+pub use location::{Location, locate};
 
 use crate::registry::clock::is_valid_date;
 use crate::registry::registration::REQUIRED_FIELDS;
@@ -89,6 +91,11 @@ pub struct Finding {
     /// write it (e.g. the `[rules]` table for the Syntax field's ABNF).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
+    /// Where in the field's value the problem is, as a byte offset into
+    /// the value (`None`: the field as a whole). [`locate`] turns it into
+    /// a line and column of the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
 }
 
 impl std::fmt::Display for Finding {
@@ -282,8 +289,27 @@ impl Findings {
             section,
             message,
             suggestion: None,
+            offset: None,
         });
     }
+
+    /// Places the last finding at byte `offset` of its field's value.
+    fn at(&mut self, offset: Option<usize>) {
+        if let Some(last) = self.0.last_mut() {
+            last.offset = offset;
+        }
+    }
+}
+
+/// The byte offset of 1-based `line` and `column` (in bytes) in `text`,
+/// where the lines are those of [`str::lines`]; `None` for line 0.
+fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = match line {
+        0 => return None,
+        1 => 0,
+        n => text.match_indices('\n').nth(n - 2)?.0 + 1,
+    };
+    Some((start + column.saturating_sub(1)).min(text.len()))
 }
 
 const S2: &str = "RFC 8141 section 2";
@@ -470,6 +496,9 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
     };
     if let Some(grammar) = find_abnf(syntax) {
         if let Err(e) = crate::rules::abnf::compile(&grammar.text, None) {
+            // The grammar keeps the lines of the field, so its line and
+            // column are those of the field's value.
+            let offset = offset_of(syntax, e.line, e.column);
             let line = e.line;
             let at = if line > 0 {
                 format!("line {line} of the Syntax field, column {}", e.column)
@@ -488,6 +517,7 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
                         e.message
                     ),
                 );
+                out.at(offset);
             } else {
                 out.error(
                     "syntax-abnf",
@@ -495,6 +525,7 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
                     "RFC 8141 Appendix A, RFC 5234",
                     format!("the ABNF at {at} does not compile: {}", e.message),
                 );
+                out.at(offset);
             }
         }
     }
@@ -624,6 +655,17 @@ fn confusable_skeleton(nid: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offsets_of_lines_and_columns() {
+        let text = "ab\ncde\r\nf";
+        assert_eq!(offset_of(text, 0, 1), None);
+        assert_eq!(offset_of(text, 1, 2), Some(1));
+        assert_eq!(offset_of(text, 2, 1), Some(3));
+        assert_eq!(offset_of(text, 3, 1), Some(8));
+        assert_eq!(offset_of(text, 4, 1), None);
+        assert_eq!(offset_of(text, 3, 9), Some(text.len()), "clamped");
+    }
 
     #[test]
     fn confusable_skeletons() {

@@ -741,10 +741,9 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
                         versions(record).join(", ")
                     ));
                 }
-                let facts = same_iana_facts(before, record);
-                if !facts {
-                    what.push("registry record".to_string());
-                }
+                let fact_changes = iana_fact_changes(before, record);
+                let facts = fact_changes.is_empty();
+                what.extend(fact_changes);
                 let only_gains = facts
                     && before.rules == record.rules
                     && before.status == record.status
@@ -780,16 +779,18 @@ fn starts_with(incoming: &[FiledVersion], held: &[FiledVersion]) -> bool {
 
 /// Whether an incoming record says exactly what the held one does.
 fn same_record(held: &RecordFile, incoming: &RecordFile) -> bool {
-    same_iana_facts(held, incoming)
+    iana_fact_changes(held, incoming).is_empty()
         && held.rules == incoming.rules
         && held.status == incoming.status
         && held.filed.len() == incoming.filed.len()
         && starts_with(&incoming.filed, &held.filed)
 }
 
-/// Whether two records say the same as the IANA registry does: everything
-/// but urnreg's rules, the status and the versions filed here.
-fn same_iana_facts(a: &RecordFile, b: &RecordFile) -> bool {
+/// What two records say differently of what the IANA registry holds
+/// (everything but urnreg's rules, the status and the versions filed
+/// here), one entry per field: `date "2020-01-01" -> "2021-02-03"` for a
+/// date, the field's name for the others.
+fn iana_fact_changes(a: &RecordFile, b: &RecordFile) -> Vec<String> {
     // Destructured, so that a new field of RecordFile must be placed here.
     let RecordFile {
         nid,
@@ -805,27 +806,35 @@ fn same_iana_facts(a: &RecordFile, b: &RecordFile) -> bool {
         status: _,
         filed: _,
     } = a;
-    (
-        nid,
-        kind,
-        date,
-        updated,
-        template,
-        references,
-        contacts,
-        registration,
-        referenced,
-    ) == (
-        &b.nid,
-        &b.kind,
-        &b.date,
-        &b.updated,
-        &b.template,
-        &b.references,
-        &b.contacts,
-        &b.registration,
-        &b.referenced,
-    )
+    let shown = |v: &Option<String>| v.as_deref().map_or("none".to_string(), |d| format!("{d:?}"));
+    let mut changes = Vec::new();
+    if *nid != b.nid {
+        changes.push(format!("nid {:?} -> {:?}", nid, b.nid));
+    }
+    if *kind != b.kind {
+        changes.push(format!("kind {} -> {}", kind.as_str(), b.kind.as_str()));
+    }
+    for (name, before, after) in [("date", date, &b.date), ("updated", updated, &b.updated)] {
+        if before != after {
+            changes.push(format!("{name} {} -> {}", shown(before), shown(after)));
+        }
+    }
+    if *template != b.template {
+        changes.push("template reference".to_string());
+    }
+    if *references != b.references {
+        changes.push("references".to_string());
+    }
+    if *contacts != b.contacts {
+        changes.push("contacts".to_string());
+    }
+    if *registration != b.registration {
+        changes.push("registration text".to_string());
+    }
+    if *referenced != b.referenced {
+        changes.push("referenced texts".to_string());
+    }
+    changes
 }
 
 fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {

@@ -385,13 +385,17 @@ fn parse_grammar(text: &str, grammar: &mut Grammar) -> Result<(), AbnfError> {
 
 /// Removes the indentation common to all non-blank lines (grammars are
 /// often pasted indented, as in registration texts).
-fn dedent(text: &str) -> String {
-    let indent = text
-        .lines()
+/// The indentation common to the non-blank lines of `text`, in bytes.
+fn common_indent(text: &str) -> usize {
+    text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.len() - l.trim_start().len())
         .min()
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+fn dedent(text: &str) -> String {
+    let indent = common_indent(text);
     text.lines()
         .map(|l| l.get(indent..).unwrap_or(""))
         .collect::<Vec<_>>()
@@ -424,7 +428,16 @@ pub fn compile(text: &str, start: Option<&str>) -> Result<CompiledAbnf, AbnfErro
         rules: HashMap::new(),
         order: Vec::new(),
     };
-    parse_grammar(&dedent(text), &mut user)?;
+    // Errors are found in the dedented text: their columns are given back
+    // the indentation, so that they are columns of `text`.
+    let indent = common_indent(text);
+    let in_text = |mut e: AbnfError| {
+        if e.line > 0 {
+            e.column += indent;
+        }
+        e
+    };
+    parse_grammar(&dedent(text), &mut user).map_err(in_text)?;
     let start = match start {
         Some(s) => s.to_ascii_lowercase(),
         None => user.order.first().cloned().ok_or_else(|| AbnfError {
@@ -447,7 +460,7 @@ pub fn compile(text: &str, start: Option<&str>) -> Result<CompiledAbnf, AbnfErro
         done: BTreeMap::new(),
         stack: Vec::new(),
     };
-    let pattern = emitter.rule(&start, 0, 0)?;
+    let pattern = emitter.rule(&start, 0, 0).map_err(in_text)?;
     Ok(CompiledAbnf { pattern, start })
 }
 
@@ -574,6 +587,11 @@ mod tests {
         let err = compile("nss = foo \":\" bar\nfoo = 1*ALPHA", None).unwrap_err();
         assert_eq!((err.line, err.column), (1, 15), "{err}");
         assert!(err.message.contains("'bar' is not defined"));
+        // Columns are those of the text given, indentation included.
+        let err = compile("\n   nss = foo \":\" bar\n   foo = 1*ALPHA", None).unwrap_err();
+        assert_eq!((err.line, err.column), (2, 18), "{err}");
+        let err = compile("  nss = \"a\" @ b", None).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 13), "{err}");
     }
 
     #[test]

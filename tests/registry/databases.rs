@@ -25,6 +25,8 @@ fn sixteen_processes_using_a_missing_database_at_once() {
     for round in 0..3 {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("data").join("r.db");
+        // The directory exists: only `init` creates a missing one.
+        std::fs::create_dir(db.parent().unwrap()).unwrap();
         let files: Vec<PathBuf> = (0..8)
             .map(|n| {
                 let path = dir.path().join(format!("informal-{n}.toml"));
@@ -35,12 +37,12 @@ fn sixteen_processes_using_a_missing_database_at_once() {
         let mut children = Vec::new();
         for n in 0..16 {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_urnreg"));
-            cmd.arg("--db").arg(&db).env_remove("URNREG_DB");
             if n % 2 == 0 {
                 cmd.arg("init");
             } else {
                 cmd.arg("request").arg(&files[n / 2]);
             }
+            cmd.arg("--db").arg(&db).env_remove("URNREG_DB");
             children.push(cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap());
         }
         let mut created = 0;

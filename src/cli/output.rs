@@ -1,0 +1,314 @@
+//! How output reaches people: colours (`--color`, `NO_COLOR`), text made
+//! safe for a terminal, standard output that names itself in its errors,
+//! and the one place errors are printed.
+
+use std::borrow::Cow;
+use std::ffi::OsString;
+use std::fmt;
+use std::io::{self, BufWriter, Write};
+use std::sync::OnceLock;
+
+use anstyle::{AnsiColor, Style};
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Color {
+    /// Colour on a terminal, unless NO_COLOR is set (or TERM=dumb).
+    Auto,
+    /// Always colour, even in a pipe.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl Color {
+    /// The `--color` among raw arguments (before clap has parsed them, so
+    /// that clap's own help and errors follow it); `Auto` when absent or
+    /// not one of the three words (clap then reports the mistake).
+    pub fn from_args(args: impl IntoIterator<Item = OsString>) -> Color {
+        let mut found = Color::Auto;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            let value = if arg == "--" {
+                break;
+            } else if arg == "--color" {
+                args.next()
+            } else if let Some(v) = arg.to_str().and_then(|a| a.strip_prefix("--color=")) {
+                Some(v.into())
+            } else {
+                continue;
+            };
+            found = match value.as_ref().and_then(|v| v.to_str()) {
+                Some("always") => Color::Always,
+                Some("never") => Color::Never,
+                _ => Color::Auto,
+            };
+        }
+        found
+    }
+
+    /// Makes this the choice for everything printed from now on (ours and
+    /// clap's).
+    pub fn apply(self) {
+        anstream::ColorChoice::write_global(match self {
+            Color::Auto => anstream::ColorChoice::Auto,
+            Color::Always => anstream::ColorChoice::Always,
+            Color::Never => anstream::ColorChoice::Never,
+        });
+    }
+}
+
+/// The styles of what is coloured. With colour off every style is empty,
+/// so writers never need to ask.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Palette {
+    /// `error`, and the verdicts `invalid`, `refused`, `not equivalent`.
+    pub error: Style,
+    /// `warning`.
+    pub warning: Style,
+    /// The verdicts `valid`, `ok`, `equivalent`.
+    pub good: Style,
+    /// Locations and field names, de-emphasised.
+    pub dim: Style,
+}
+
+impl Palette {
+    fn coloured() -> Palette {
+        Palette {
+            error: Style::new().bold().fg_color(Some(AnsiColor::Red.into())),
+            warning: Style::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
+            good: Style::new().bold().fg_color(Some(AnsiColor::Green.into())),
+            dim: Style::new().bold(),
+        }
+    }
+
+    /// The palette for standard output.
+    pub fn stdout() -> Palette {
+        static CHOICE: OnceLock<Palette> = OnceLock::new();
+        *CHOICE.get_or_init(|| Self::for_stream(&io::stdout()))
+    }
+
+    /// The palette for standard error.
+    pub fn stderr() -> Palette {
+        static CHOICE: OnceLock<Palette> = OnceLock::new();
+        *CHOICE.get_or_init(|| Self::for_stream(&io::stderr()))
+    }
+
+    fn for_stream<S: anstream::stream::RawStream>(stream: &S) -> Palette {
+        match anstream::AutoStream::choice(stream) {
+            anstream::ColorChoice::Never => Palette::default(),
+            _ => Palette::coloured(),
+        }
+    }
+}
+
+/// `text` in `style` (nothing added when the style is empty).
+pub fn paint<T: fmt::Display>(style: Style, text: T) -> impl fmt::Display {
+    struct Painted<T>(Style, T);
+    impl<T: fmt::Display> fmt::Display for Painted<T> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            // Without colour (the usual case in a pipe, where `check`
+            // writes millions of lines), the text alone.
+            if self.0 == Style::new() {
+                return self.1.fmt(f);
+            }
+            write!(f, "{}{}{}", self.0.render(), self.1, self.0.render_reset())
+        }
+    }
+    Painted(style, text)
+}
+
+/// Returns true if and only if `c` must not reach a terminal as it is:
+/// control characters (C0 but line feed and tab, DEL, C1), which can move
+/// the cursor, retitle the window or hide text, and the bidirectional
+/// overrides and isolates that reorder what is shown ("Trojan Source",
+/// CVE-2021-42574).
+fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
+}
+
+/// Returns true if and only if `c` is a bidirectional embedding, override
+/// or isolate (U+202A to U+202E, U+2066 to U+2069).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `c` as an escape: `\x1b` below U+0100, else `\u{202e}`.
+pub fn escape(c: char) -> String {
+    if (c as u32) < 0x100 {
+        format!("\\x{:02x}", c as u32)
+    } else {
+        format!("\\u{{{:x}}}", c as u32)
+    }
+}
+
+/// `text` safe to print: each unsafe character (see [`is_unsafe`]) is
+/// written as an escape, `\x1b` for ESC, `\u{202e}` for the others.
+/// Borrowed when there is nothing to escape.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    // Printable ASCII, tabs and line feeds (nearly every text) are safe:
+    // a byte test, before looking at characters.
+    let plain = |b: &u8| (0x20..0x7f).contains(b) || *b == b'\n' || *b == b'\t';
+    if text.as_bytes().iter().all(plain) || !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            out.push_str(&escape(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// What an error writing to standard output says first.
+pub const STDOUT: &str = "writing to standard output";
+
+/// An I/O error of standard output, saying so.
+#[derive(Debug)]
+struct StdoutError(io::Error);
+
+impl fmt::Display for StdoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(STDOUT)
+    }
+}
+
+impl std::error::Error for StdoutError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// Standard output, buffered; its errors keep their kind (a closed pipe
+/// stays `BrokenPipe`) and read "writing to standard output", caused by
+/// what the system said ("No space left on device"). Call
+/// [`Stdout::finish`] at the end: an error in the last flush is not lost.
+pub struct Stdout {
+    inner: BufWriter<io::StdoutLock<'static>>,
+}
+
+/// Standard output for a command's results.
+pub fn stdout() -> Stdout {
+    Stdout {
+        inner: BufWriter::with_capacity(32 * 1024, io::stdout().lock()),
+    }
+}
+
+fn tag(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), StdoutError(e))
+}
+
+impl Stdout {
+    /// Flushes what is buffered.
+    ///
+    /// # Errors
+    ///
+    /// The write error, as "writing to standard output".
+    pub fn finish(mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(tag)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(tag)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(tag)
+    }
+}
+
+/// Returns true if and only if `err` comes from a closed pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Prints an error and each of its causes, made printable.
+pub fn print_error(err: &anyhow::Error) {
+    let p = Palette::stderr();
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(
+        stderr,
+        "{}: {}",
+        paint(p.error, "error"),
+        printable(&err.to_string())
+    );
+    let mut last = err.to_string();
+    for cause in err.chain().skip(1) {
+        // An io::Error wrapping ours repeats its message: say it once.
+        let text = cause.to_string();
+        if text != last {
+            let _ = writeln!(stderr, "  caused by: {}", printable(&text));
+        }
+        last = text;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_escapes_what_a_terminal_would_obey() {
+        assert!(matches!(printable("plain\ttext\nmore"), Cow::Borrowed(_)));
+        assert_eq!(printable("a\u{1b}[31mb"), "a\\x1b[31mb");
+        assert_eq!(printable("nul\0"), "nul\\x00");
+        assert_eq!(printable("del\u{7f} csi\u{9b}"), "del\\x7f csi\\x9b");
+        assert_eq!(printable("cr\r"), "cr\\x0d");
+        assert_eq!(printable("abc\u{202e}def"), "abc\\u{202e}def");
+        assert_eq!(printable("café ✓"), "café ✓");
+    }
+
+    #[test]
+    fn color_is_read_before_clap() {
+        let args = |a: &[&str]| a.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(Color::from_args(args(&["urnreg", "check"])), Color::Auto);
+        assert_eq!(
+            Color::from_args(args(&["urnreg", "check", "--color", "never"])),
+            Color::Never
+        );
+        assert_eq!(
+            Color::from_args(args(&["urnreg", "--color=always", "ns", "list"])),
+            Color::Always
+        );
+        assert_eq!(
+            Color::from_args(args(&["urnreg", "check", "--", "--color=always"])),
+            Color::Auto,
+            "after -- it is an operand"
+        );
+        assert_eq!(
+            Color::from_args(args(&["urnreg", "--color", "bogus"])),
+            Color::Auto
+        );
+    }
+
+    #[test]
+    fn stdout_errors_name_standard_output_and_keep_their_kind() {
+        let e = tag(io::Error::from_raw_os_error(28));
+        assert_eq!(e.to_string(), STDOUT);
+        let cause = std::error::Error::source(&e).map(ToString::to_string);
+        assert!(cause.is_some_and(|c| c.contains("No space left")));
+        let e = tag(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert!(is_broken_pipe(&anyhow::Error::new(e)));
+    }
+
+    #[test]
+    fn empty_styles_add_nothing() {
+        assert_eq!(paint(Palette::default().error, "x").to_string(), "x");
+        assert_eq!(
+            paint(Palette::coloured().error, "x").to_string(),
+            "\u{1b}[1m\u{1b}[31mx\u{1b}[0m"
+        );
+    }
+}
