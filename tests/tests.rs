@@ -27,6 +27,9 @@ mod templates;
 /// `urnreg lint`: one vector per rule.
 mod lint;
 
+/// Hostile rule texts: limits, never a crash (issue 11).
+mod hostile;
+
 /// Registry snapshots: export, import, round trips, refusals.
 mod snapshot_files;
 

@@ -14,6 +14,7 @@
 
 pub mod abnf;
 pub mod builtin;
+pub mod limits;
 mod matcher;
 
 use std::borrow::Cow;
@@ -181,9 +182,6 @@ pub struct CompiledRules {
     components: Option<ComponentsRule>,
 }
 
-/// The largest regular expression a rule may give.
-const MAX_REGEX: usize = 64 * 1024;
-
 impl RulesFile {
     /// Compiles the rules and checks them against their examples.
     ///
@@ -202,8 +200,12 @@ impl RulesFile {
                             .map_err(|e| err(e.to_string()))?
                             .pattern,
                     ),
-                    (None, Some(regex)) if regex.len() > MAX_REGEX => {
-                        return Err(err(format!("the regex is longer than {MAX_REGEX} bytes")));
+                    (None, Some(regex)) if regex.len() > limits::MAX_REGEX_LEN => {
+                        return Err(err(format!(
+                            "the regex is {} bytes, more than the limit of {} (MAX_REGEX_LEN)",
+                            regex.len(),
+                            limits::MAX_REGEX_LEN
+                        )));
                     }
                     (None, Some(regex)) => Some(regex.clone()),
                     (None, None) => None,
