@@ -3,7 +3,7 @@
 //! returns errors and never panics, and the invariants each target has.
 //!
 //! - `cargo test` runs a smoke run: a fixed seed and a fixed number of
-//!   cases per target (about 20 s in all in a debug build).
+//!   cases per target (about 12 s in all in a debug build).
 //! - A long run: `URNREG_FUZZ_CASES=<cases per target>` (and
 //!   `URNREG_FUZZ_SEED=<u64>` for another seed than a random one;
 //!   `URNREG_FUZZ_LAST=<file>` writes every input there before running it,
@@ -752,7 +752,7 @@ const PROBES: &[&str] = &[
 
 #[test]
 fn fuzz_abnf_rules() {
-    fuzz("abnf", 400, abnf_grammar(), |(grammar, muts)| {
+    fuzz("abnf", 1500, abnf_grammar(), |(grammar, muts)| {
         let text = String::from_utf8_lossy(&mutate(grammar.as_bytes(), muts, ABNF_TOKENS)).into_owned();
         match abnf::compile(&text, None) {
             Ok(c) => {
@@ -849,7 +849,7 @@ fn regex_pattern() -> impl Strategy<Value = String> {
 
 #[test]
 fn fuzz_regex_rules() {
-    fuzz("regex", 300, regex_pattern(), |pattern| {
+    fuzz("regex", 1500, regex_pattern(), |pattern| {
         check(pattern.len() <= MAX_REGEX_LEN, || {
             "generated patterns are short".into()
         })?;
@@ -894,7 +894,7 @@ fn fuzz_lint_of_registration_files() {
     let ctx = lint_context();
     let seeds = registration_seeds();
     let tokens: Vec<&str> = TOML_TOKENS.iter().chain(ABNF_TOKENS).copied().collect();
-    fuzz("lint", 500, mutated(seeds.len()), |(seed, muts)| {
+    fuzz("lint", 1000, mutated(seeds.len()), |(seed, muts)| {
         let text = String::from_utf8_lossy(&mutate(seeds[*seed].as_bytes(), muts, &tokens)).into_owned();
         if let Ok(file) = RegistrationFile::from_toml(&text) {
             let findings = lint(&file, &ctx);

@@ -1080,4 +1080,157 @@ mod tests {
         let c = compile("nss = \"a\" ; first\nnss =/ \"b\"\n  ; a comment line\n", None).unwrap();
         assert!(c.pattern.contains('|'));
     }
+
+    /// The ends of the matches of `node` starting at each of `starts`: a
+    /// backtracking reading of RFC 5234, independent of the expander.
+    fn ends(
+        g: &Grammar,
+        sources: &[Source<'_>; 2],
+        node: &Node,
+        sid: usize,
+        input: &[u8],
+        starts: &[usize],
+    ) -> Vec<usize> {
+        let mut out = Vec::new();
+        for &pos in starts {
+            let found: Vec<usize> = match node {
+                Node::Lit(span, ci) => {
+                    let lit = sources[sid].slice(*span);
+                    let end = pos + lit.len();
+                    let ok = input.get(pos..end).is_some_and(|s| {
+                        if *ci {
+                            s.eq_ignore_ascii_case(lit)
+                        } else {
+                            s == lit
+                        }
+                    });
+                    if ok { vec![end] } else { vec![] }
+                }
+                Node::Range(lo, hi) => match input.get(pos) {
+                    Some(&b) if (*lo..=*hi).contains(&u32::from(b)) => vec![pos + 1],
+                    _ => vec![],
+                },
+                Node::Cat(items) => items
+                    .iter()
+                    .fold(vec![pos], |at, item| ends(g, sources, item, sid, input, &at)),
+                Node::Alt(alts) => alts
+                    .iter()
+                    .flat_map(|a| ends(g, sources, a, sid, input, &[pos]))
+                    .collect(),
+                Node::Rep { min, max, inner } => {
+                    let mut result = Vec::new();
+                    let mut at = vec![pos];
+                    for k in 0..=(*min as usize + input.len() + 1) {
+                        if k >= *min as usize {
+                            result.extend(&at);
+                        }
+                        if max.is_some_and(|m| k >= m as usize) || at.is_empty() {
+                            break;
+                        }
+                        at = ends(g, sources, inner, sid, input, &at);
+                        at.sort_unstable();
+                        at.dedup();
+                    }
+                    result
+                }
+                Node::Ref(span) => {
+                    let name = String::from_utf8_lossy(sources[sid].slice(*span)).to_ascii_lowercase();
+                    let rule = &g.rules[g.index[&name]];
+                    ends(g, sources, &rule.node, rule.source, input, &[pos])
+                }
+            };
+            out.extend(found);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Elements that may use the rules `refs` and the core rules.
+    fn element(refs: &[&'static str]) -> impl proptest::strategy::Strategy<Value = String> + use<> {
+        use proptest::prelude::*;
+        let mut leaves = vec![
+            "DIGIT",
+            "ALPHA",
+            "\"a\"",
+            "\"aB\"",
+            "%s\"b\"",
+            "%x61-63",
+            "%x41",
+            "%x30.2D",
+            "%x100-10FFFF",
+            "%x2D-1FF",
+            "%d48",
+            "\"\"",
+        ];
+        leaves.extend(refs);
+        prop::sample::select(leaves)
+            .prop_map(String::from)
+            .prop_recursive(4, 24, 3, |inner| {
+                let count = prop::sample::select(vec!["", "*", "1*", "2*3", "2", "*2", "0*1", "0"]);
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 1..3).prop_map(|v| v.join(" ")),
+                    prop::collection::vec(inner.clone(), 2..4).prop_map(|v| format!("( {} )", v.join(" / "))),
+                    inner.clone().prop_map(|e| format!("[ {e} ]")),
+                    (count, inner).prop_map(|(c, e)| format!("{c}( {e} )")),
+                ]
+            })
+    }
+
+    /// Rules r0 to r3, each using only the ones after it, and sometimes
+    /// an `=/` line for r0.
+    fn grammar() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        (
+            element(&["r1", "r2", "r3"]),
+            element(&["r2", "r3"]),
+            element(&["r3"]),
+            element(&[]),
+            proptest::option::of(element(&["r1", "r2", "r3"])),
+        )
+            .prop_map(|(r0, r1, r2, r3, more)| {
+                let more = more.map(|m| format!("r0 =/ {m}\n")).unwrap_or_default();
+                format!("r0 = {r0}\n{more}r1 = {r1}\nr2 = {r2}\nr3 = {r3}\n")
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 300,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// The compiled matcher accepts exactly what a backtracking
+        /// reading of the grammar accepts: the templates, the aliases and
+        /// the expansion change nothing.
+        #[test]
+        fn the_expansion_matches_what_the_grammar_says(
+            text in grammar(),
+            inputs in proptest::collection::vec("[abcAB01-]{0,6}", 12),
+        ) {
+            // Only a limit may refuse these grammars.
+            let compiled = match compile(&text, None) {
+                Ok(c) => c,
+                Err(e) if e.message.contains("(limit MAX_ABNF_") => return Ok(()),
+                Err(e) => return Err(proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}"))),
+            };
+            let matcher = match crate::rules::Matcher::new(&compiled.pattern) {
+                Ok(m) => m,
+                Err(e) if e.contains("(limit MAX_") => return Ok(()),
+                Err(e) => return Err(proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}"))),
+            };
+            let user = dedent(&text);
+            let sources = [Source::new(CORE, false), Source::new(&user, true)];
+            let mut g = Grammar::default();
+            g.parse(&sources[0], 0).unwrap();
+            g.parse(&sources[1], 1).unwrap();
+            let start = &g.rules[g.index["r0"]];
+            for input in &inputs {
+                let want = ends(&g, &sources, &start.node, start.source, input.as_bytes(), &[0]).contains(&input.len());
+                let got = matcher.check(input.as_bytes()).is_ok();
+                proptest::prop_assert_eq!(got, want, "{:?} on {:?}\npattern {}", input, text, compiled.pattern);
+            }
+        }
+    }
 }
