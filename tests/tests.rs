@@ -30,6 +30,12 @@ mod templates;
 /// `urnreg lint`: one vector per rule.
 mod lint;
 
+/// Hostile rule texts: limits, never a crash (issue 11).
+mod hostile;
+
+/// Fuzzing: a smoke run here, a long run with `URNREG_FUZZ_CASES` (issue 11).
+mod fuzz;
+
 /// Registry snapshots: export, import, round trips, refusals.
 mod snapshot_files;
 

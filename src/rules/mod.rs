@@ -15,6 +15,7 @@
 pub mod abnf;
 pub mod builtin;
 pub mod describe;
+pub mod limits;
 mod matcher;
 
 use std::borrow::Cow;
@@ -182,9 +183,6 @@ pub struct CompiledRules {
     components: Option<ComponentsRule>,
 }
 
-/// The largest regular expression a rule may give.
-const MAX_REGEX: usize = 64 * 1024;
-
 /// The most NSS parts a `case-insensitive-parts` step may name (registered
 /// namespaces use 1 to 3; a larger count is a mistake or hostile data).
 pub const MAX_PARTS: usize = 64;
@@ -207,8 +205,12 @@ impl RulesFile {
                             .map_err(|e| err(e.to_string()))?
                             .pattern,
                     ),
-                    (None, Some(regex)) if regex.len() > MAX_REGEX => {
-                        return Err(err(format!("the regex is longer than {MAX_REGEX} bytes")));
+                    (None, Some(regex)) if regex.len() > limits::MAX_REGEX_LEN => {
+                        return Err(err(format!(
+                            "the regex is {} bytes, more than the limit of {} (MAX_REGEX_LEN)",
+                            regex.len(),
+                            limits::MAX_REGEX_LEN
+                        )));
                     }
                     (None, Some(regex)) => Some(regex.clone()),
                     (None, None) => None,

@@ -265,7 +265,7 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
         }
     }
     let kind = nid.as_deref().map(|n| {
-        if n.len() > 4 && n[..4].eq_ignore_ascii_case("urn-") {
+        if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) {
             Kind::Informal
         } else {
             Kind::Formal
@@ -359,7 +359,7 @@ fn nid_in(text: &str) -> Option<String> {
     // RFC 8141 section 5.2: "urn-" and a number is an informal NID.
     if let Some(found) = words()
         .map(clean_word)
-        .find(|w| w.len() > 4 && w[..4].eq_ignore_ascii_case("urn-") && is_nid(w))
+        .find(|w| w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) && is_nid(w))
     {
         return Some(found.to_string());
     }

@@ -1,0 +1,190 @@
+//! Hostile rule texts (`tests/data/hostile/rules.toml`, issue 11): each
+//! compiles or is refused with an error naming its limit, in bounded time,
+//! and without taking the process down. Run with `--nocapture` to see the
+//! time of each case.
+
+use std::time::{Duration, Instant};
+
+use urnreg::lint::{LintContext, lint};
+use urnreg::registry::RegistrationFile;
+use urnreg::rules::{Examples, RulesFile, SyntaxRule};
+
+const BASE: &str = include_str!("data/registrations/formal.toml");
+const NID: &str = "acme-parts";
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    /// What the code did with it before the fix (documentation only).
+    #[serde(default)]
+    #[allow(dead_code)]
+    was: Option<String>,
+    kind: String,
+    text: Text,
+    /// A substring of the error; none: the rule must compile.
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    valid: Vec<Text>,
+    #[serde(default)]
+    invalid: Vec<Text>,
+}
+
+/// A text, written out or built from repeated pieces.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Text {
+    Plain(String),
+    Pieces(Vec<Piece>),
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Piece {
+    text: String,
+    #[serde(default = "one")]
+    times: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+impl Text {
+    fn build(&self) -> String {
+        match self {
+            Text::Plain(s) => s.clone(),
+            Text::Pieces(pieces) => {
+                let mut out = String::new();
+                for p in pieces {
+                    if p.times == 1 || !p.text.contains('{') {
+                        out.push_str(&p.text.repeat(p.times));
+                        continue;
+                    }
+                    for i in 0..p.times {
+                        out.push_str(
+                            &p.text
+                                .replace("{i}", &i.to_string())
+                                .replace("{j}", &(i + 1).to_string()),
+                        );
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let cases: Cases =
+        toml::from_str(include_str!("data/hostile/rules.toml")).expect("hostile vectors parse");
+    cases.case
+}
+
+/// The longest a case may take: generous, for debug builds on a busy
+/// machine (release builds take well under a second for every case).
+fn budget() -> Duration {
+    let ms = std::env::var("URNREG_HOSTILE_BUDGET_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    Duration::from_millis(ms)
+}
+
+/// Compiles a `[rules]` table with this syntax and these examples.
+fn compile_rules(case: &Case, text: String) -> Result<(), String> {
+    let urns = |xs: &[Text]| xs.iter().map(|t| format!("urn:{NID}:{}", t.build())).collect();
+    let syntax = match case.kind.as_str() {
+        "abnf" => SyntaxRule {
+            abnf: Some(text),
+            ..SyntaxRule::default()
+        },
+        "regex" => SyntaxRule {
+            regex: Some(text),
+            ..SyntaxRule::default()
+        },
+        other => panic!("{}: unknown kind '{other}'", case.name),
+    };
+    let rules = RulesFile {
+        source: format!("tests/data/hostile/rules.toml, {}", case.name),
+        syntax: Some(syntax),
+        examples: Examples {
+            valid: urns(&case.valid),
+            invalid: urns(&case.invalid),
+            equivalent: Vec::new(),
+        },
+        ..RulesFile::default()
+    };
+    rules.compile(NID).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Lints the base registration with this Syntax field; the error is the
+/// `syntax-abnf` finding's message.
+fn lint_syntax(case: &Case, text: String) -> Result<(), String> {
+    assert!(
+        case.valid.is_empty() && case.invalid.is_empty(),
+        "{}: a Syntax field has no examples",
+        case.name
+    );
+    let mut file = RegistrationFile::from_toml(BASE).expect("the base registration parses");
+    file.syntax = Some(text);
+    let findings = lint(&file, &LintContext::default());
+    match findings.iter().find(|f| f.rule.starts_with("syntax-abnf")) {
+        Some(f) => Err(f.message.clone()),
+        None => Ok(()),
+    }
+}
+
+#[test]
+fn hostile_rules_compile_or_are_refused_naming_their_limit() {
+    let budget = budget();
+    let mut failures = Vec::new();
+    for case in cases() {
+        let text = case.text.build();
+        let started = Instant::now();
+        let result = match case.kind.as_str() {
+            "syntax" => lint_syntax(&case, text.clone()),
+            _ => compile_rules(&case, text.clone()),
+        };
+        let took = started.elapsed();
+        println!(
+            "{:>9.1} ms  {:>8} bytes  {}",
+            took.as_secs_f64() * 1e3,
+            text.len(),
+            case.name
+        );
+        match (&case.error, result) {
+            (None, Ok(())) => {}
+            (None, Err(e)) => failures.push(format!("{}: should compile, got: {e}", case.name)),
+            (Some(want), Ok(())) => failures.push(format!("{}: should be refused ({want})", case.name)),
+            (Some(want), Err(e)) if !e.contains(want.as_str()) => {
+                failures.push(format!(
+                    "{}: expected an error with '{want}', got: {e}",
+                    case.name
+                ));
+            }
+            (Some(_), Err(_)) => {}
+        }
+        if took > budget {
+            failures.push(format!("{}: took {took:?}, more than {budget:?}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn hostile_vector_names_are_unique() {
+    let cases = cases();
+    let mut names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    names.sort_unstable();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(before, names.len(), "duplicate case names");
+}
