@@ -40,6 +40,9 @@ pub mod template;
 pub mod urn;
 pub mod validate;
 
+#[cfg(feature = "serve")]
+pub mod serve;
+
 pub use validate::{
     Checker, Finding, FindingKind, Kind, Namespace, NamespaceEntry, Registry, Report, Severity, Status,
 };

@@ -17,26 +17,26 @@ pub struct InitArgs {}
 #[derive(clap::Args, Debug)]
 pub struct RequestArgs {
     /// The registration file (TOML), or `-` for stdin.
-    file: PathBuf,
+    pub(super) file: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("decision").required(true).args(["approve", "reject", "ask_changes"])))]
 pub struct ReviewArgs {
     /// The request id, or the NID whose pending request is meant.
-    target: String,
+    pub(super) target: String,
     /// Approve: register the NID (formal) or assign the next urn-N (informal).
     #[arg(long)]
-    approve: bool,
+    pub(super) approve: bool,
     /// Reject the request.
     #[arg(long)]
-    reject: bool,
+    pub(super) reject: bool,
     /// Send the request back to the registrant for changes.
     #[arg(long)]
-    ask_changes: bool,
+    pub(super) ask_changes: bool,
     /// The reviewer's note to the registrant.
     #[arg(long, required = true)]
-    note: String,
+    pub(super) note: String,
 }
 
 #[derive(clap::Args, Debug)]

@@ -2,8 +2,12 @@
 //! codes. Only this module writes to stdout or stderr.
 
 mod check;
+#[cfg(feature = "serve")]
+mod client;
 mod db;
 mod eq;
+#[cfg(feature = "serve")]
+mod expert;
 mod input;
 mod lifecycle;
 mod lint;
@@ -11,6 +15,8 @@ mod normalize;
 mod ns;
 mod parse;
 mod report;
+#[cfg(feature = "serve")]
+mod serve;
 mod snapshot;
 mod template;
 
@@ -30,6 +36,13 @@ pub struct Cli {
 
     #[command(flatten)]
     db: db::DbArgs,
+
+    /// Send request, review and status to this `urnreg serve` (e.g.
+    /// https://registry.example.org) instead of a local database; the
+    /// token comes from $URNREG_TOKEN.
+    #[cfg(feature = "serve")]
+    #[arg(long, global = true, value_name = "URL")]
+    server: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -87,6 +100,17 @@ enum Command {
     Export(snapshot::ExportArgs),
     /// Load a snapshot: validated first, applied in one transaction.
     Import(snapshot::ImportArgs),
+    /// Serve the registry over HTTP: pages, the JSON API, filing and review.
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
+    /// The experts who may review over HTTP: add (prints a token once),
+    /// list, remove.
+    #[cfg(feature = "serve")]
+    #[command(subcommand)]
+    Expert(expert::ExpertCommand),
+    /// Show a request: its state and the review notes on it.
+    #[cfg(feature = "serve")]
+    Status(client::StatusArgs),
 }
 
 /// The grammar options shared by every command that parses URNs.
@@ -173,6 +197,10 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    #[cfg(feature = "serve")]
+    if let Some(server) = cli.server.as_deref().filter(|s| !s.is_empty()) {
+        return client::run(server, cli.command, cli.format);
+    }
     match cli.command {
         Command::Check(args) => check::run(args, &cli.db, cli.format),
         Command::Parse(args) => parse::run(args, &cli.db, cli.format),
@@ -187,6 +215,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Template(cmd) => template::run(cmd, &cli.db, cli.format),
         Command::Export(args) => snapshot::export(args, &cli.db, cli.format),
         Command::Import(args) => snapshot::import(args, &cli.db, cli.format),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args, &cli.db, cli.format),
+        #[cfg(feature = "serve")]
+        Command::Expert(cmd) => expert::run(cmd, &cli.db, cli.format),
+        #[cfg(feature = "serve")]
+        Command::Status(args) => client::status(args, &cli.db, cli.format),
     }
 }
 
