@@ -138,7 +138,29 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
     let method = request.method().to_string();
     let path = request.uri().path().to_string();
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
-    let mut response = match tokio::time::timeout(state.config.request_timeout, next.run(request)).await {
+    // A body announced over the limit is refused before any of it is read.
+    let limit = if path == "/api/check" {
+        state.config.max_check_body
+    } else {
+        state.config.max_body
+    };
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > limit as u64) {
+        let mut response = ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than the server's limit of {limit} bytes for {path}"),
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return finish(&state, response, peer, method, path, started).await;
+    }
+    let response = match tokio::time::timeout(state.config.request_timeout, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -149,6 +171,40 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
         )
         .into_response(),
     };
+    finish(&state, response, peer, method, path, started).await
+}
+
+/// Makes API refusals JSON, adds the security headers, logs the answer.
+async fn finish(
+    state: &AppState,
+    mut response: Response,
+    peer: Option<SocketAddr>,
+    method: String,
+    path: String,
+    started: Instant,
+) -> Response {
+    // Every refusal of the API is JSON, the extractors' (a malformed query
+    // or path, a body over the limit) too.
+    if path.starts_with("/api/")
+        && response.status().as_u16() >= 400
+        && response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            != Some("application/json")
+    {
+        let status = response.status();
+        let text = axum::body::to_bytes(response.into_body(), 64 * 1024)
+            .await
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let message = if text.is_empty() {
+            status.canonical_reason().unwrap_or("error").to_ascii_lowercase()
+        } else {
+            text
+        };
+        response = ApiError::new(status, message).into_response();
+    }
     let headers = response.headers_mut();
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,

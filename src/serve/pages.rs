@@ -10,6 +10,10 @@
 //! same value in a hidden field; a POST whose field does not match the
 //! cookie (and, signed in, the session's) is refused with 403.
 
+// Handlers answer `Result<Response, Response>`: the error is a page, as
+// large as any answer.
+#![allow(clippy::result_large_err)]
+
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -25,7 +29,7 @@ use subtle::ConstantTimeEq;
 use super::api::{self, Filing};
 use super::http::{ApiError, client_ip, cookie, set_cookie};
 use super::requests::{self, RequestView};
-use super::state::{AppState, MAX_SESSIONS, Session};
+use super::state::{AppState, MAX_SESSIONS, Session, Site};
 use super::tokens::{self, Principal, random_hex};
 use crate::Checker;
 use crate::lint::{self, Severity};
@@ -194,7 +198,7 @@ impl From<ApiError> for Response {
 }
 
 /// The html site of the current model, rendered once per change.
-async fn site(state: &Arc<AppState>) -> Result<Arc<std::collections::BTreeMap<String, Vec<u8>>>, ApiError> {
+async fn site(state: &Arc<AppState>) -> Result<Site, ApiError> {
     let model = state.model();
     if let Some(site) = model.site.lock().unwrap_or_else(|p| p.into_inner()).clone() {
         return Ok(site);

@@ -77,6 +77,9 @@ pub(crate) struct Rendered {
     pub etag: String,
 }
 
+/// The html site's files by name.
+pub(crate) type Site = Arc<BTreeMap<String, Vec<u8>>>;
+
 /// Everything derived from the database at one moment: the read model and
 /// the renderings made from it so far.
 pub(crate) struct Model {
@@ -84,7 +87,7 @@ pub(crate) struct Model {
     pub generation: u64,
     pub registry: Registry,
     /// The html site (`index.html`, `ns/<nid>.html`), rendered on first use.
-    pub site: Mutex<Option<Arc<BTreeMap<String, Vec<u8>>>>>,
+    pub site: Mutex<Option<Site>>,
     /// JSON answers and snapshot exports, rendered on first use, by key.
     cache: Mutex<HashMap<String, Arc<Rendered>>>,
 }
