@@ -2,7 +2,37 @@
 //!
 //! A library and tool for Uniform Resource Names and their namespaces
 //! (RFC 8141): a strict, allocation-free URN parser with byte-offset errors,
-//! URN-equivalence, and the display form for people.
+//! URN-equivalence, the display form for people, and a validator that
+//! checks each URN against the registry of namespaces and its namespace's
+//! own rules (NSS syntax, check digits, equivalence).
+//!
+//! Validating against the registry shipped in the crate (the IANA registry,
+//! with urnreg's rules for every namespace that publishes a syntax):
+//!
+//! ```
+//! use urnreg::Registry;
+//!
+//! let registry = Registry::embedded();
+//! let report = registry.check("URN:ISBN:0-395-36341-1");
+//! assert!(report.is_valid());
+//! assert_eq!(report.namespace().unwrap().nid(), "isbn");
+//! // The ISBN namespace's own equivalence: ISBN-10 and ISBN-13 are one book.
+//! assert_eq!(report.key().as_deref(), Some("urn:isbn:9780395363416"));
+//!
+//! let report = registry.check("urn:isbn:0-395-36341-2");
+//! assert!(!report.is_valid());
+//! let error = report.errors().next().unwrap();
+//! assert_eq!((error.code(), error.offset()), ("nss-check", 21));
+//!
+//! let report = registry.check("urn:isnb:0-395-36341-1");
+//! assert_eq!(report.errors().next().unwrap().code(), "unregistered-nid");
+//! ```
+//!
+//! For a stream, make one [`Checker`] per thread; it remembers its NID
+//! suggestions. [`Report::write_json`] writes the object that
+//! `urnreg check --format jsonl` prints.
+//!
+//! The generic parser alone:
 //!
 //! ```
 //! use urnreg::Urn;
@@ -27,18 +57,31 @@
 //! Non-fatal findings (upper-case `URN:`, lower-case hex in `%2c`, an
 //! r-component, ...) are [`Warning`]s, available from [`Urn::warnings`].
 //! The legacy RFC 2141 grammar is [`Syntax::Rfc2141`].
+//!
+//! ## Features
+//!
+//! With `default-features = false` the crate is the parser, the validator
+//! and the embedded registry, with no SQLite, templates or command line.
+//! `store` adds the SQLite registry ([`registry`]), registration files and
+//! [`lint`]; `templates` rendering; `snapshots` export and import; `cli`
+//! (the default) all of them and the `urnreg` binary.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "store")]
 pub mod lint;
+#[cfg(feature = "store")]
 pub mod registry;
 pub mod rules;
+#[cfg(feature = "snapshots")]
 pub mod site;
+#[cfg(feature = "snapshots")]
 pub mod snapshot;
+#[cfg(feature = "store")]
 pub mod template;
-pub mod urn;
-pub mod validate;
+mod urn;
+mod validate;
 
 #[cfg(feature = "serve")]
 pub mod serve;
@@ -49,5 +92,5 @@ pub use validate::{
 
 pub use urn::{
     Component, DisplayForm, GenericEquivalence, KeyRefiner, ParseError, ParseErrorKind, Syntax, Urn, Warning,
-    WarningKind,
+    WarningKind, check_nid,
 };

@@ -1,35 +1,132 @@
 //! The `html` snapshot export: a static site that works from `file://`
-//! with no server. `index.html` lists every namespace and filters the list
-//! by NID as you type (a few lines of inline script; the list itself is
-//! plain HTML); `ns/<nid>.html` shows one namespace with its registry
-//! facts, its rules and every version of its registration (the text
-//! shipped from IANA and every version filed here, with its reviews).
+//! with no server, laid out as IANA's registry page is.
+//!
+//! - `index.html`: the registry's title, when it last changed, its notes,
+//!   links to the data in other formats, then one table per sub-registry
+//!   (formal, then informal) with its registration procedure, experts and
+//!   reference, and a row per namespace with IANA's columns (URN
+//!   Namespace, Template, Reference) plus when it was registered and
+//!   updated. Rows are in natural order (`urn-2` before `urn-10`). A
+//!   filter over NIDs narrows the tables as you type (a few lines of
+//!   inline script; the tables themselves are plain HTML).
+//! - `ns/<nid>.html`: one namespace with its registry facts, every version
+//!   of its registration (the text shipped from IANA and every version
+//!   filed here, with its reviews) and the rules urnreg applies, in prose.
+//! - `data/`: the same registry as `urn-namespaces.xml` (IANA's format),
+//!   `urn-namespaces.csv` and `registry.json` (a urnreg snapshot), with a
+//!   `SHA256SUMS` of their own, so that `urnreg import site/data/registry.json`
+//!   reads the JSON back. They hold what the pages publish: no requests
+//!   for unregistered NIDs and no local paths requests were filed from;
+//!   the registry's `updated` date is the day of its last change.
 //!
 //! Pages are rendered through `templates/site-index.html` and
 //! `templates/namespace.html` with auto-escaping, so registrant text is
 //! always shown as text. Links taken from registry data are kept only when
 //! they are `http:`, `https:` or `mailto:` links. Namespace pages carry a
-//! Content-Security-Policy that allows no script at all.
+//! Content-Security-Policy that allows no script at all. Every page reads
+//! on a phone: tables become one card per namespace below 40rem, and long
+//! words (URLs, grammars) wrap instead of widening the page.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::registry::Kind;
 use crate::registry::Snapshot;
-use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, Xref, leading_number};
+use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, SubregistryFile, Xref, leading_number};
+use crate::rules::describe::{Statement, describe};
+use crate::snapshot::{CSV_FILE, ExportFormat, JSON_FILE, MANIFEST, XML_FILE, manifest, render_files};
 use crate::template::render::{Shown, environment, shown_fields, template_error};
 
 /// The site's front page.
 pub const INDEX_FILE: &str = "index.html";
 /// The directory of the namespace pages.
 pub const PAGES_DIR: &str = "ns";
+/// The directory of the registry in other formats.
+pub const DATA_DIR: &str = "data";
+
+/// Compares two NIDs as people count: case-insensitively, with runs of
+/// digits compared by their value, so that `urn-2` comes before `urn-10`
+/// and `3gpp` before `3gpp2`. Ties (NIDs that differ only in case or in
+/// leading zeros) are broken by the plain byte order, so the order is
+/// total and deterministic. IANA's registry lists NIDs this way.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        if x[i].is_ascii_digit() && y[j].is_ascii_digit() {
+            let run = |s: &[u8], from: usize| {
+                let end = from + s[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let start = from + s[from..end].iter().take_while(|c| **c == b'0').count();
+                (start, end)
+            };
+            let ((xs, xe), (ys, ye)) = (run(x, i), run(y, j));
+            // Without leading zeros, a longer run is a larger number; runs
+            // of one length compare digit by digit (no overflow).
+            let by_value = (xe - xs).cmp(&(ye - ys)).then_with(|| x[xs..xe].cmp(&y[ys..ye]));
+            if by_value != Ordering::Equal {
+                return by_value;
+            }
+            (i, j) = (xe, ye);
+        } else {
+            let by_char = x[i].to_ascii_lowercase().cmp(&y[j].to_ascii_lowercase());
+            if by_char != Ordering::Equal {
+                return by_char;
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+    (x.len() - i).cmp(&(y.len() - j)).then_with(|| a.cmp(b))
+}
+
+/// The day the registry last changed: the latest of the registry's own
+/// `updated` date, the date each record was registered or updated, and
+/// the day each version filed here was approved (an approval registers a
+/// namespace or a new version of one). Requests, refusals and pending
+/// revisions change nothing in the registry.
+pub fn last_change(snapshot: &Snapshot) -> String {
+    let day = |s: &str| s.get(..10).unwrap_or(s).to_string();
+    let mut latest = snapshot.registry.updated.clone();
+    let dates = snapshot.records.iter().flat_map(|r| {
+        r.date
+            .iter()
+            .chain(&r.updated)
+            .map(|d| day(d))
+            .chain(
+                r.filed
+                    .iter()
+                    .filter(|v| v.status == "approved")
+                    .filter_map(|v| v.decided_at.as_deref())
+                    .map(day),
+            )
+            .collect::<Vec<_>>()
+    });
+    for d in dates {
+        // ISO 8601 dates order as text.
+        if d > latest {
+            latest = d;
+        }
+    }
+    latest
+}
 
 /// A link as a page shows it: `href` is absent when the target is not a
 /// web or mail address (an RFC is linked to the RFC Editor).
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct Link {
     label: String,
     href: Option<String>,
+}
+
+impl Link {
+    fn text(label: impl Into<String>) -> Link {
+        Link {
+            label: label.into(),
+            href: None,
+        }
+    }
 }
 
 fn link(x: &Xref) -> Link {
@@ -67,17 +164,73 @@ fn is_safe_href(href: &str) -> bool {
         && !href.bytes().any(|b| b.is_ascii_control() || b == b' ')
 }
 
-/// One row of the index.
+/// A registry text with IANA `<xref>`s written as `[type:data]` (see
+/// `registry::iana`), as text and links.
+fn with_links(text: &str) -> Vec<Link> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find(']').map(|c| open + c) else {
+            break;
+        };
+        let inner = &rest[open + 1..close];
+        let xref = inner.split_once(':').filter(|(kind, data)| {
+            !kind.is_empty() && !data.is_empty() && kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+        });
+        let Some((kind, data)) = xref else {
+            out.push(Link::text(&rest[..=open]));
+            rest = &rest[open + 1..];
+            continue;
+        };
+        if open > 0 {
+            out.push(Link::text(&rest[..open]));
+        }
+        out.push(link(&Xref {
+            kind: kind.to_string(),
+            data: data.to_string(),
+            text: None,
+            person: None,
+        }));
+        rest = &rest[close + 1..];
+    }
+    if !rest.is_empty() {
+        out.push(Link::text(rest));
+    }
+    out
+}
+
+/// One row of a sub-registry's table.
 #[derive(Serialize)]
 struct Row<'a> {
     nid: &'a str,
+    /// The lower-case NID, for the filter.
     key: String,
     href: String,
-    kind: &'static str,
-    status: &'a str,
+    /// Shown when not `registered` (a withdrawn namespace).
+    status: Option<&'a str>,
+    template: Vec<Link>,
+    reference: Vec<Link>,
     date: Option<&'a str>,
     updated: Option<&'a str>,
-    version: Option<i64>,
+}
+
+/// One sub-registry (formal or informal) of the index.
+#[derive(Serialize)]
+struct Table<'a> {
+    id: &'a str,
+    title: &'a str,
+    procedure: Vec<Link>,
+    expert: &'a str,
+    references: Vec<Link>,
+    rows: Vec<Row<'a>>,
+}
+
+/// A file of `data/`, as the index links it.
+#[derive(Serialize)]
+struct Format {
+    label: &'static str,
+    href: String,
+    what: &'static str,
 }
 
 /// One version of a registration on a namespace page.
@@ -88,8 +241,9 @@ struct VersionView<'a> {
     status: &'a str,
     in_force: bool,
     date: Option<&'a str>,
-    /// Where the shipped text comes from (its IANA address).
-    source: Option<&'a str>,
+    /// Where the shipped text comes from (its IANA address, or an RFC
+    /// section), a link when it is a web address.
+    source: Option<Link>,
     submitted_at: Option<&'a str>,
     decided_at: Option<&'a str>,
     fields: Vec<Shown<'a>>,
@@ -102,7 +256,7 @@ struct VersionView<'a> {
 #[derive(Serialize)]
 struct Page<'a> {
     registry_title: &'a str,
-    /// The link back to the index.
+    /// The link back to the index, at this namespace's table.
     index: String,
     nid: &'a str,
     kind: &'static str,
@@ -114,19 +268,28 @@ struct Page<'a> {
     template: Option<Link>,
     references: Vec<Link>,
     contacts: Vec<Link>,
-    /// The rules in force, as TOML.
-    rules: Option<String>,
+    /// The rules in force, in prose.
+    rules: Vec<Statement>,
+    /// What the rules check, in a few words, for the facts at the top.
+    rules_summary: Option<String>,
     versions: Vec<VersionView<'a>>,
     /// Referenced texts: (source, text).
     referenced: Vec<(&'a str, &'a str)>,
+    formats: &'a [Format],
 }
 
 /// What `templates/site-index.html` is given.
 #[derive(Serialize)]
 struct Index<'a> {
     registry_title: &'a str,
+    /// When the registry last changed ([`last_change`]).
     registry_updated: &'a str,
-    rows: Vec<Row<'a>>,
+    /// The date of the IANA copy, when the registry changed since.
+    iana_updated: Option<&'a str>,
+    notes: &'a [String],
+    formats: &'a [Format],
+    tables: Vec<Table<'a>>,
+    total: usize,
 }
 
 /// The `status` of a record as shown: `registered` unless it says.
@@ -151,13 +314,17 @@ fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> 
     let mut out: Vec<VersionView<'_>> = Vec::new();
     if let Some(reg) = &record.registration {
         let version = leading_number(reg.fields.version.as_deref()).unwrap_or(1);
+        let source = Link {
+            label: reg.source.clone(),
+            href: Some(reg.source.clone()).filter(|s| is_safe_href(s)),
+        };
         out.push(VersionView {
             anchor: String::new(),
             version,
             status: "registered",
             in_force: false,
             date: reg.fields.date.as_deref(),
-            source: Some(&reg.source),
+            source: Some(source),
             submitted_at: None,
             decided_at: None,
             fields: shown_fields(&reg.fields),
@@ -213,12 +380,104 @@ fn filed_view(v: &FiledVersion) -> VersionView<'_> {
     }
 }
 
-/// The site's files, by name (`index.html`, `ns/<nid>.html`).
+/// What the rules check, in a few words: `NSS syntax (ABNF), check digit,
+/// equivalence`.
+fn rules_summary(statements: &[Statement]) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for s in statements {
+        let part = match s.topic {
+            "NSS syntax (ABNF)" => "NSS syntax (ABNF)",
+            "NSS syntax (regular expression)" => "NSS syntax (regular expression)",
+            "Check digit" => "check digit",
+            "Equivalence" if !s.text.starts_with("RFC 8141 section 3.1 only") => "equivalence",
+            "Components" => "components",
+            _ => continue,
+        };
+        parts.push(part);
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The registry as the site's `data/` publishes it: no requests for NIDs
+/// that are not registered and no paths requests were filed from (the
+/// pages show neither), and the day of the last change as its date.
+fn published(snapshot: &Snapshot, updated: &str) -> Snapshot {
+    let mut out = snapshot.clone();
+    out.requests.clear();
+    out.registry.updated = updated.to_string();
+    for record in &mut out.records {
+        for v in &mut record.filed {
+            v.source = None;
+        }
+    }
+    out
+}
+
+/// The files of `data/`: the registry in XML (its records in natural
+/// order, as IANA lists them), CSV and JSON, and their `SHA256SUMS`.
+fn data_files(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let mut files = BTreeMap::new();
+    let mut natural = snapshot.clone();
+    natural.records.sort_by(|a, b| natural_cmp(&a.nid, &b.nid));
+    for (format, source) in [
+        (ExportFormat::Xml, &natural),
+        (ExportFormat::Csv, &natural),
+        (ExportFormat::Json, snapshot),
+    ] {
+        files.extend(render_files(source, format).map_err(|e| e.to_string())?);
+    }
+    let sums = manifest(&files);
+    files.insert(MANIFEST.to_string(), sums.into_bytes());
+    Ok(files
+        .into_iter()
+        .map(|(name, bytes)| (format!("{DATA_DIR}/{name}"), bytes))
+        .collect())
+}
+
+/// The links to `data/` from a page `depth` directories below the root.
+fn formats(depth: usize) -> Vec<Format> {
+    let up = "../".repeat(depth);
+    vec![
+        Format {
+            label: "XML",
+            href: format!("{up}{DATA_DIR}/{XML_FILE}"),
+            what: "IANA's registry format",
+        },
+        Format {
+            label: "CSV",
+            href: format!("{up}{DATA_DIR}/{CSV_FILE}"),
+            what: "one row per namespace",
+        },
+        Format {
+            label: "JSON",
+            href: format!("{up}{DATA_DIR}/{JSON_FILE}"),
+            what: "a urnreg snapshot",
+        },
+    ]
+}
+
+/// The id of the index table of `kind`: its sub-registry's id
+/// (`urn-namespaces-1`), or `formal`/`informal` if the registry has none.
+fn table_id(snapshot: &Snapshot, kind: Kind) -> &str {
+    let sub: Option<&SubregistryFile> = snapshot.registry.subregistries.iter().find(|s| s.kind == kind);
+    sub.map_or_else(|| fallback_table(kind).0, |s| s.id.as_str())
+}
+
+/// The id and title of the table of `kind` when the registry has no
+/// sub-registry for it.
+fn fallback_table(kind: Kind) -> (&'static str, &'static str) {
+    match kind {
+        Kind::Formal => ("formal", "Formal URN Namespaces"),
+        Kind::Informal => ("informal", "Informal URN Namespaces"),
+    }
+}
+
+/// The site's files, by name (`index.html`, `ns/<nid>.html`, `data/...`).
 ///
 /// # Errors
 ///
-/// A NID that cannot name a file, two NIDs that would share a page, or a
-/// template error.
+/// A NID that cannot name a file, two NIDs that would share a page, a
+/// data file that cannot be written, or a template error.
 pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, String> {
     let env = environment();
     let render = |name: &str, ctx: minijinja::Value| -> Result<Vec<u8>, String> {
@@ -228,14 +487,20 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
             .map_err(|e| template_error(&e))
     };
     let registry = &snapshot.registry;
-    let mut files = BTreeMap::new();
-    let mut rows = Vec::with_capacity(snapshot.records.len());
-    for record in &snapshot.records {
+    let updated = last_change(snapshot);
+    let mut files = data_files(&published(snapshot, &updated))?;
+    let page_formats = formats(1);
+    let mut records: Vec<&RecordFile> = snapshot.records.iter().collect();
+    records.sort_by(|a, b| natural_cmp(&a.nid, &b.nid));
+    // Rows by kind, formal first (Kind has no order of its own).
+    let mut rows: [(Kind, Vec<Row<'_>>); 2] = [(Kind::Formal, Vec::new()), (Kind::Informal, Vec::new())];
+    for record in records {
         let name = page_name(&record.nid)?;
-        let rules = match &record.rules {
-            Some(rules) => Some(toml::to_string(rules).map_err(|e| format!("rules of {}: {e}", record.nid))?),
-            None => None,
-        };
+        let rules = record
+            .rules
+            .as_ref()
+            .map(|r| describe(r, &record.nid))
+            .unwrap_or_default();
         let referenced: Vec<(&str, &str)> = record
             .referenced
             .iter()
@@ -244,22 +509,25 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
         let in_force = record.version_in_force();
         let versions = versions(record, in_force);
         let in_force_anchor = versions.iter().find(|v| v.in_force).map(|v| v.anchor.clone());
+        let table_id = table_id(snapshot, record.kind);
         let page = Page {
             registry_title: &registry.title,
-            index: format!("../{INDEX_FILE}"),
+            index: format!("../{INDEX_FILE}#{table_id}"),
             nid: &record.nid,
             kind: record.kind.as_str(),
             status: record_status(record),
             date: record.date.as_deref(),
             updated: record.updated.as_deref(),
             version_in_force: in_force,
-            in_force_anchor,
+            in_force_anchor: in_force_anchor.clone(),
             template: record.template.as_ref().map(link),
             references: record.references.iter().map(link).collect(),
             contacts: record.contacts.iter().map(link).collect(),
+            rules_summary: rules_summary(&rules),
             rules,
             versions,
             referenced,
+            formats: &page_formats,
         };
         let page = render(
             "namespace.html",
@@ -268,21 +536,83 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
         if files.insert(name.clone(), page).is_some() {
             return Err(format!("two namespaces would both be written to {name}"));
         }
-        rows.push(Row {
+        // IANA's columns: a formal record's template and references; an
+        // informal record's reference (its template) and contact. A
+        // namespace registered here has its template on its own page.
+        let own_template = || {
+            in_force_anchor.as_ref().map(|anchor| Link {
+                label: format!("{}-template", record.nid),
+                href: Some(format!("{name}#{anchor}")),
+            })
+        };
+        let (template, reference) = match record.kind {
+            Kind::Formal => (
+                record
+                    .template
+                    .as_ref()
+                    .map(link)
+                    .or_else(own_template)
+                    .into_iter()
+                    .collect(),
+                record.references.iter().map(link).collect(),
+            ),
+            Kind::Informal => {
+                let mut template: Vec<Link> = record.references.iter().map(link).collect();
+                if template.is_empty() {
+                    template.extend(own_template());
+                }
+                (template, record.contacts.iter().map(link).collect())
+            }
+        };
+        let slot = rows.iter_mut().find(|(k, _)| *k == record.kind).map(|(_, r)| r);
+        slot.expect("both kinds have a slot").push(Row {
             nid: &record.nid,
             key: record.nid.to_ascii_lowercase(),
             href: name,
-            kind: record.kind.as_str(),
-            status: record_status(record),
+            status: record.status.as_deref(),
+            template,
+            reference,
             date: record.date.as_deref(),
             updated: record.updated.as_deref(),
-            version: in_force,
         });
     }
+    let mut tables = Vec::new();
+    for sub in &registry.subregistries {
+        let taken = rows
+            .iter_mut()
+            .find(|(k, _)| *k == sub.kind)
+            .map(|(_, r)| std::mem::take(r))
+            .unwrap_or_default();
+        tables.push(Table {
+            id: &sub.id,
+            title: &sub.title,
+            procedure: with_links(&sub.registration_rule),
+            expert: &sub.expert,
+            references: sub.references.iter().map(link).collect(),
+            rows: taken,
+        });
+    }
+    // Records of a kind the registry has no sub-registry for still appear.
+    for (kind, rows) in rows.into_iter().filter(|(_, r)| !r.is_empty()) {
+        let (id, title) = fallback_table(kind);
+        tables.push(Table {
+            id,
+            title,
+            procedure: Vec::new(),
+            expert: "",
+            references: Vec::new(),
+            rows,
+        });
+    }
+    let index_formats = formats(0);
     let index = Index {
         registry_title: &registry.title,
-        registry_updated: &registry.updated,
-        rows,
+        registry_updated: &updated,
+        iana_updated: (registry.updated != updated).then_some(registry.updated.as_str()),
+        notes: &registry.notes,
+        formats: &index_formats,
+        total: snapshot.records.len(),
+        tables,
     };
     let index = minijinja::Value::from(minijinja::value::Serde(&index));
     files.insert(INDEX_FILE.to_string(), render("site-index.html", index)?);
@@ -331,5 +661,45 @@ mod tests {
             }),
         };
         assert_eq!(link(&x).href.as_deref(), Some("mailto:a@example.org"));
+    }
+
+    #[test]
+    fn natural_order_counts_digit_runs_by_value() {
+        let mut nids = vec![
+            "urn-10", "urn-2", "URN-1", "3gpp2", "3gpp", "isbn", "urn-02", "iso", "urn-100", "a9", "a10",
+        ];
+        nids.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            nids,
+            [
+                "3gpp", "3gpp2", "a9", "a10", "isbn", "iso", "URN-1", "urn-02", "urn-2", "urn-10", "urn-100"
+            ]
+        );
+        assert_eq!(natural_cmp("urn-2", "urn-2"), Ordering::Equal);
+        assert_eq!(natural_cmp("Isbn", "isbn"), Ordering::Less);
+        // Digit runs longer than any integer type compare without overflow.
+        let big = format!("x{}", "9".repeat(40));
+        assert_eq!(
+            natural_cmp(&big, &format!("x1{}", "0".repeat(40))),
+            Ordering::Less
+        );
+    }
+
+    #[test]
+    fn registry_texts_with_xrefs_become_links() {
+        let parts = with_links("Expert Review, per Section 6 of [rfc:rfc8141]. [not a link] [x");
+        let shown: Vec<(String, Option<String>)> = parts.into_iter().map(|l| (l.label, l.href)).collect();
+        assert_eq!(
+            shown,
+            [
+                ("Expert Review, per Section 6 of ".to_string(), None),
+                (
+                    "RFC 8141".to_string(),
+                    Some("https://www.rfc-editor.org/rfc/rfc8141".to_string())
+                ),
+                (". [".to_string(), None),
+                ("not a link] [x".to_string(), None),
+            ]
+        );
     }
 }

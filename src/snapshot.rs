@@ -5,11 +5,21 @@
 //!
 //! Exports are deterministic (sorted, no timestamps of their own) and
 //! atomic: everything is written to a temporary directory beside `--out`,
-//! which is renamed into place only when complete.
+//! which is renamed into place only when complete. `--force` replaces
+//! only a previous urnreg export, never anything else.
+//!
+//! Reading trusts nothing in the directory: the manifest is required and
+//! read first, and only the regular files it lists are opened (never a
+//! symbolic link, FIFO, socket or device), each no larger than
+//! [`MAX_FILE_BYTES`] and all together no larger than
+//! [`MAX_SNAPSHOT_BYTES`]; every file is checked against its checksum
+//! before it is parsed.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -24,11 +34,26 @@ pub const MANIFEST: &str = "SHA256SUMS";
 pub const JSON_FILE: &str = "registry.json";
 /// The file of a `toml` snapshot that holds requests for unregistered NIDs.
 pub const REQUESTS_FILE: &str = "_requests.toml";
+/// The file of a `toml` snapshot that holds the highest informal number
+/// ever assigned, written when it is higher than every `urn-N` the
+/// snapshot holds (a namespace was removed since): RFC 8141 section 5.2.
+pub const SEQUENCE_FILE: &str = "_sequence.toml";
+
+/// The largest file a snapshot may hold, its manifest included (the
+/// shipped registry is one `registry.json` of about 1 MB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// The most all the files of a snapshot may hold together.
+pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
+/// The most files a manifest may list.
+pub const MAX_FILES: usize = 65_536;
+/// The longest file name a manifest may list (the limit of most file
+/// systems).
+pub const MAX_NAME_BYTES: usize = 255;
 /// The value of the `format` key of a JSON snapshot.
 const JSON_FORMAT: &str = "urnreg-snapshot";
 
 /// The formats a snapshot is exported in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportFormat {
     /// A directory in the layout of `registry/`.
     Toml,
@@ -49,15 +74,29 @@ pub const CSV_FILE: &str = "urn-namespaces.csv";
 /// The header of the `csv` export.
 pub const CSV_HEADER: &str = "Namespace,Kind,Status,Date,Updated,Version,Template,Reference,Contact";
 
+/// A cell that a spreadsheet would take for a formula (one starting with
+/// `=`, `+`, `-`, `@`, a tab or a carriage return) with a `'` in front, as
+/// OWASP's "CSV Injection" page advises: registry data is text, and an
+/// opened export must never run `=HYPERLINK(...)` or worse.
+fn neutralize_formula(v: &str) -> Cow<'_, str> {
+    if v.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{v}"))
+    } else {
+        Cow::Borrowed(v)
+    }
+}
+
 /// One row per namespace (RFC 4180: comma-separated, CRLF line ends,
-/// fields with `"`, `,` or line breaks quoted). References are written as
-/// the IANA CSV files write them: `[RFC8141][https://...]`.
+/// fields with `"`, `,` or line breaks quoted; formulas neutralized, see
+/// [`neutralize_formula`]). References are written as the IANA CSV files
+/// write them: `[RFC8141][https://...]`.
 fn csv(snapshot: &Snapshot) -> String {
     let field = |v: &str| {
+        let v = neutralize_formula(v);
         if v.contains(['"', ',', '\n', '\r']) {
             format!("\"{}\"", v.replace('"', "\"\""))
         } else {
-            v.to_string()
+            v.into_owned()
         }
     };
     let refs = |xs: &mut dyn Iterator<Item = &crate::registry::data::Xref>| {
@@ -147,6 +186,27 @@ fn err<T>(message: impl Into<String>) -> Result<T> {
     Err(SnapshotError(message.into()))
 }
 
+/// The most characters of a parser's message an error keeps: a TOML error
+/// quotes the offending line, which in a hostile file can be megabytes.
+pub const MAX_ERROR_CHARS: usize = 2_000;
+
+/// A parse error in `name`, its middle cut so that it keeps at most
+/// [`MAX_ERROR_CHARS`] (the position comes first, what is wrong last).
+fn parse_error(name: &str, e: impl std::fmt::Display) -> SnapshotError {
+    let text = e.to_string();
+    let count = text.chars().count();
+    if count <= MAX_ERROR_CHARS {
+        return SnapshotError(format!("{name}: {text}"));
+    }
+    let half = MAX_ERROR_CHARS / 2;
+    let head: String = text.chars().take(half).collect();
+    let tail: String = text.chars().skip(count - half).collect();
+    SnapshotError(format!(
+        "{name}: {head} [... {} characters cut, MAX_ERROR_CHARS = {MAX_ERROR_CHARS} ...] {tail}",
+        count - 2 * half
+    ))
+}
+
 /// The JSON snapshot document (schema version [`SNAPSHOT_SCHEMA`]).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -156,9 +216,24 @@ struct JsonDocument {
     registry: RegistryFile,
     records: Vec<RecordFile>,
     requests: Vec<crate::registry::data::FiledVersion>,
+    /// Schema 2: [`Snapshot::last_informal`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_informal: Option<i64>,
+}
+
+/// `_sequence.toml`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SequenceFile {
+    last_informal: i64,
 }
 
 /// The files of a snapshot in `format`, by name, in the order written.
+///
+/// # Errors
+///
+/// A record that cannot name a file, a value TOML or XML 1.0 cannot hold,
+/// or a page that does not render.
 pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMap<String, Vec<u8>>> {
     let mut files = BTreeMap::new();
     match format {
@@ -180,6 +255,22 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
                 };
                 files.insert(REQUESTS_FILE.to_string(), toml_text(REQUESTS_FILE, &requests)?);
             }
+            // Only when the records do not say it already, so that the
+            // shipped registry exports as `registry/` is, byte for byte.
+            let held = snapshot
+                .records
+                .iter()
+                .filter_map(|r| informal_number(&r.nid))
+                .max()
+                .unwrap_or(0);
+            if let Some(last) = snapshot.last_informal.filter(|last| *last > held) {
+                let mut text = String::from(
+                    "# The highest informal number ever assigned (RFC 8141 section 5.2): never handed out again.\n",
+                )
+                .into_bytes();
+                text.extend(toml_text(SEQUENCE_FILE, &SequenceFile { last_informal: last })?);
+                files.insert(SEQUENCE_FILE.to_string(), text);
+            }
         }
         ExportFormat::Json => {
             let doc = JsonDocument {
@@ -188,13 +279,15 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
                 registry: snapshot.registry.clone(),
                 records: snapshot.records.clone(),
                 requests: snapshot.requests.clone(),
+                last_informal: snapshot.last_informal,
             };
             let mut text = serde_json::to_vec_pretty(&doc).map_err(|e| SnapshotError(e.to_string()))?;
             text.push(b'\n');
             files.insert(JSON_FILE.to_string(), text);
         }
         ExportFormat::Xml => {
-            let xml = crate::registry::iana::write_registry(&snapshot.registry, &snapshot.records);
+            let xml = crate::registry::iana::write_registry(&snapshot.registry, &snapshot.records)
+                .map_err(|e| SnapshotError(format!("{XML_FILE}: {e}")))?;
             files.insert(XML_FILE.to_string(), xml.into_bytes());
         }
         ExportFormat::Csv => {
@@ -205,6 +298,13 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
         }
     }
     Ok(files)
+}
+
+/// The number of an informal NID (`urn-12` -> 12).
+fn informal_number(nid: &str) -> Option<i64> {
+    nid.get(..4)
+        .filter(|p| p.eq_ignore_ascii_case("urn-"))
+        .and_then(|_| nid[4..].parse().ok())
 }
 
 /// `value` as the bytes of a TOML file called `what`.
@@ -239,26 +339,338 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
+/// The folders of an `html` export: its namespace pages and its data files.
+const SITE_DIRS: [&str; 2] = [crate::site::PAGES_DIR, crate::site::DATA_DIR];
+
+/// Returns true if and only if `name` is a file name urnreg writes into a
+/// snapshot or export: 1 to [`MAX_NAME_BYTES`] ASCII letters, digits, `.`,
+/// `_` and `-`, not starting with `.` (so never `..`, a hidden file, a path
+/// or a control character); with `pages`, also `ns/<name>` and
+/// `data/<name>` (the pages and data files of an `html` export).
+fn is_export_name(name: &str, pages: bool) -> bool {
+    let plain = |n: &str| {
+        !n.is_empty()
+            && n.len() <= MAX_NAME_BYTES
+            && !n.starts_with('.')
+            && n.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    };
+    match name.split_once('/') {
+        None => plain(name),
+        Some((dir, rest)) => pages && SITE_DIRS.contains(&dir) && plain(rest),
+    }
+}
+
+/// Reads a `SHA256SUMS` text (the format `sha256sum` writes and `-c`
+/// reads: a SHA-256 in hex, two spaces or a space and `*`, a file name) into
+/// file names and their checksums. Every line must be one; names must be
+/// names urnreg writes (see [`is_export_name`]), each listed once, at most
+/// [`MAX_FILES`] of them.
+fn parse_manifest(bytes: &[u8], pages: bool) -> Result<BTreeMap<String, String>> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        SnapshotError(format!(
+            "{MANIFEST} is not UTF-8 (byte {}): refusing an unverifiable snapshot",
+            e.valid_up_to()
+        ))
+    })?;
+    if text.is_empty() {
+        return err(format!(
+            "{MANIFEST} lists no file: refusing an unverifiable snapshot"
+        ));
+    }
+    let mut listed = BTreeMap::new();
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    for (n, line) in body.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let bad = |why: &str| {
+            err(format!(
+                "{MANIFEST} line {}: {why}: refusing an unverifiable snapshot",
+                n + 1
+            ))
+        };
+        let (sum, rest) = line.split_at_checked(64).unwrap_or((line, ""));
+        if sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return bad("expected '<64 hex digits of SHA-256>  <file name>'");
+        }
+        let Some(name) = rest.strip_prefix("  ").or_else(|| rest.strip_prefix(" *")) else {
+            return bad("expected two spaces after the checksum");
+        };
+        if !is_export_name(name, pages) {
+            return bad(&format!(
+                "{name:?} is not a file name urnreg writes (letters, digits, '.', '_', '-'; \
+                 at most MAX_NAME_BYTES = {MAX_NAME_BYTES} bytes)"
+            ));
+        }
+        if listed
+            .insert(name.to_string(), sum.to_ascii_lowercase())
+            .is_some()
+        {
+            return bad(&format!("{name} is listed twice"));
+        }
+        if listed.len() > MAX_FILES {
+            return bad(&format!("more than MAX_FILES = {MAX_FILES} files"));
+        }
+    }
+    Ok(listed)
+}
+
+/// What kind of file system object `kind` is, for errors.
+fn describe(kind: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_file() {
+        "a regular file"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The metadata of `dir/name` if it is a regular file no larger than
+/// [`MAX_FILE_BYTES`], found without following a symbolic link and
+/// without opening it (opening a FIFO would wait forever).
+fn regular_file(dir: &Path, name: &str) -> Result<fs::Metadata> {
+    let path = dir.join(name);
+    let meta = fs::symlink_metadata(&path).map_err(|e| {
+        SnapshotError(if e.kind() == std::io::ErrorKind::NotFound {
+            format!("{name} is listed in {MANIFEST} but missing: the snapshot is incomplete")
+        } else {
+            format!("reading {}: {e}", path.display())
+        })
+    })?;
+    if !meta.file_type().is_file() {
+        return err(format!(
+            "{name} is {}: a snapshot holds only regular files, and urnreg opens nothing else",
+            describe(meta.file_type())
+        ));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return err(format!(
+            "{name} is {} bytes, over the limit of MAX_FILE_BYTES = {MAX_FILE_BYTES} bytes per snapshot file",
+            meta.len()
+        ));
+    }
+    Ok(meta)
+}
+
+/// Reads `dir/name`, which [`regular_file`] found as `meta`: the file
+/// opened must be that same file (not one swapped in since), and no more
+/// than [`MAX_FILE_BYTES`] are read whatever it has become.
+fn read_regular(dir: &Path, name: &str, meta: &fs::Metadata) -> Result<Vec<u8>> {
+    let path = dir.join(name);
+    let io = |e: std::io::Error| SnapshotError(format!("reading {}: {e}", path.display()));
+    let file = fs::File::open(&path).map_err(io)?;
+    let opened = file.metadata().map_err(io)?;
+    #[cfg(unix)]
+    let same = {
+        use std::os::unix::fs::MetadataExt;
+        opened.is_file() && (opened.dev(), opened.ino()) == (meta.dev(), meta.ino())
+    };
+    #[cfg(not(unix))]
+    let same = opened.is_file();
+    if !same {
+        return err(format!("{name} was replaced while the snapshot was being read"));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return err(format!(
+            "{name} grew over MAX_FILE_BYTES = {MAX_FILE_BYTES} bytes while it was being read"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The manifest of `dir`, parsed; it must be there.
+fn read_manifest(dir: &Path, pages: bool) -> Result<BTreeMap<String, String>> {
+    let meta = match fs::symlink_metadata(dir.join(MANIFEST)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return err(format!(
+                "no {MANIFEST} in {}: a snapshot must carry its manifest (urnreg export writes one; \
+                 for a file you trust, `sha256sum FILE > {MANIFEST}`): refusing an unverifiable snapshot",
+                dir.display()
+            ));
+        }
+        _ => regular_file(dir, MANIFEST)?,
+    };
+    parse_manifest(&read_regular(dir, MANIFEST, &meta)?, pages)
+}
+
+/// Reads the files `names` of `dir`, every one listed in `listed`: all are
+/// checked to be regular files within the size limits before any is
+/// opened, and each is checked against its checksum once read.
+fn read_listed(
+    dir: &Path,
+    names: &[String],
+    listed: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, Vec<u8>>> {
+    let mut found = Vec::with_capacity(names.len());
+    let mut total: u64 = 0;
+    for name in names {
+        let meta = regular_file(dir, name)?;
+        total = total.saturating_add(meta.len());
+        if total > MAX_SNAPSHOT_BYTES {
+            return err(format!(
+                "the snapshot's files hold more than MAX_SNAPSHOT_BYTES = {MAX_SNAPSHOT_BYTES} bytes together"
+            ));
+        }
+        found.push((name, meta));
+    }
+    let mut files = BTreeMap::new();
+    for (name, meta) in found {
+        let bytes = read_regular(dir, name, &meta)?;
+        if listed.get(name).map(String::as_str) != Some(hex(&Sha256::digest(&bytes)).as_str()) {
+            return err(format!(
+                "{name} does not match its checksum in {MANIFEST}: the snapshot is corrupt or was changed"
+            ));
+        }
+        files.insert(name.clone(), bytes);
+    }
+    Ok(files)
+}
+
+/// Returns true if and only if `path` (the database, which may not exist
+/// yet, or be a symbolic link to the real file) is inside the directory
+/// `dir`, at any depth.
+fn is_inside(path: &Path, dir: &Path) -> bool {
+    let Ok(dir) = fs::canonicalize(dir) else {
+        return false;
+    };
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    [fs::canonicalize(path), fs::canonicalize(parent)]
+        .into_iter()
+        .flatten()
+        .any(|p| p.starts_with(&dir))
+}
+
+/// Refuses `out` unless it holds a previous urnreg export and nothing
+/// else: its `SHA256SUMS`, and only files listed there (the pages of an
+/// `html` export in `ns/`), each unchanged since it was written.
+fn check_previous_export(out: &Path) -> Result<()> {
+    let refuse = |what: String| {
+        SnapshotError(format!(
+            "{} holds {what}: --force replaces only a previous urnreg export (its {MANIFEST} and the \
+             unchanged files it lists); move it away or export somewhere else",
+            out.display()
+        ))
+    };
+    if fs::symlink_metadata(out.join(MANIFEST)).is_err() {
+        return Err(refuse(format!(
+            "files but no {MANIFEST}, so it is not a urnreg export"
+        )));
+    }
+    let listed =
+        read_manifest(out, true).map_err(|e| refuse(format!("a {MANIFEST} urnreg cannot read ({e})")))?;
+    // Names that are not UTF-8 are kept lossily: they match no listed name.
+    let entries = |dir: &Path| -> Result<Vec<(String, fs::FileType)>> {
+        let io = |e: std::io::Error| SnapshotError(format!("reading {}: {e}", dir.display()));
+        let mut names = Vec::new();
+        for entry in fs::read_dir(dir).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            let kind = entry.file_type().map_err(io)?;
+            names.push((entry.file_name().to_string_lossy().into_owned(), kind));
+        }
+        Ok(names)
+    };
+    let mut present = Vec::new();
+    for (name, kind) in entries(out)? {
+        if name == MANIFEST {
+            continue;
+        }
+        if kind.is_dir() && SITE_DIRS.contains(&name.as_str()) {
+            for (page, kind) in entries(&out.join(&name))? {
+                present.push((format!("{name}/{page}"), kind));
+            }
+        } else {
+            present.push((name, kind));
+        }
+    }
+    for (name, kind) in &present {
+        if !listed.contains_key(name) {
+            return Err(refuse(format!(
+                "{name}, which no urnreg export wrote ({})",
+                describe(*kind)
+            )));
+        }
+    }
+    let names: Vec<String> = present.into_iter().map(|(name, _)| name).collect();
+    read_listed(out, &names, &listed)
+        .map(|_| ())
+        .map_err(|e| refuse(format!("a file that is not as urnreg wrote it ({e})")))
+}
+
 /// Writes the snapshot into the directory `out`, atomically: a temporary
 /// directory beside it is filled and then renamed into place. A non-empty
-/// `out` is refused unless `force`. Returns the file names written.
-pub fn export(snapshot: &Snapshot, format: ExportFormat, out: &Path, force: bool) -> Result<Vec<String>> {
+/// `out` is refused unless `force`, and even then unless it holds a
+/// previous urnreg export and nothing else; a directory holding
+/// `database` is always refused. Returns the file names written.
+///
+/// # Errors
+///
+/// A refused `out`, a snapshot that cannot be written in `format`, or the
+/// I/O error.
+pub fn export(
+    snapshot: &Snapshot,
+    format: ExportFormat,
+    out: &Path,
+    force: bool,
+    database: Option<&Path>,
+) -> Result<Vec<String>> {
     let mut files = render_files(snapshot, format)?;
     let sums = manifest(&files);
     files.insert(MANIFEST.to_string(), sums.into_bytes());
-    if out.exists() {
-        if !out.is_dir() {
-            return err(format!("{} exists and is not a directory", out.display()));
-        }
-        let non_empty = fs::read_dir(out)
-            .map_err(|e| SnapshotError(format!("reading {}: {e}", out.display())))?
-            .next()
-            .is_some();
-        if non_empty && !force {
-            return err(format!(
-                "{} is not empty: pass --force to replace what is in it",
-                out.display()
-            ));
+    match fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return err(format!("reading {}: {e}", out.display())),
+        Ok(meta) => {
+            if meta.file_type().is_symlink() {
+                return err(format!(
+                    "{} is a symbolic link: give the directory itself",
+                    out.display()
+                ));
+            }
+            if !meta.is_dir() {
+                return err(format!("{} exists and is not a directory", out.display()));
+            }
+            if let Some(db) = database.filter(|db| is_inside(db, out)) {
+                return err(format!(
+                    "{} holds the database {}: an export never replaces it; export somewhere else",
+                    out.display(),
+                    db.display()
+                ));
+            }
+            let non_empty = fs::read_dir(out)
+                .map_err(|e| SnapshotError(format!("reading {}: {e}", out.display())))?
+                .next()
+                .is_some();
+            if non_empty && !force {
+                return err(format!(
+                    "{} is not empty: pass --force to replace a previous export in it",
+                    out.display()
+                ));
+            }
+            if non_empty {
+                check_previous_export(out)?;
+            }
         }
     }
     let parent = out
@@ -317,20 +729,41 @@ fn write_dir(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
     Ok(())
 }
 
-/// Reads a snapshot: a directory (`toml` or `json` layout) or a
-/// `registry.json` file. Checksums in a `SHA256SUMS` beside it are
-/// verified first, and every file of the snapshot must be listed there.
+/// Returns true if and only if `name` is a file a snapshot is read from.
+fn is_snapshot_file(name: &str) -> bool {
+    name.ends_with(".toml") || name.ends_with(".json") || name.ends_with(".xml")
+}
+
+/// Reads a snapshot: a directory (`toml`, `json` or `xml` layout) or a
+/// `registry.json` or `urn-namespaces.xml` file. The `SHA256SUMS` beside
+/// it is required and read first; only regular files it lists are opened
+/// (see the module docs), every snapshot file in the directory must be
+/// listed, and each must match its checksum before it is parsed.
+///
+/// # Errors
+///
+/// A missing or unreadable manifest, a file that is not listed, missing,
+/// not a regular file, too large or changed, or one that does not parse.
 pub fn read(path: &Path) -> Result<Loaded> {
-    let (dir, only) = if path.is_dir() {
+    let meta = fs::metadata(path).map_err(|e| SnapshotError(format!("{}: {e}", path.display())))?;
+    let (dir, only) = if meta.is_dir() {
         (path.to_path_buf(), None)
-    } else if path.is_file() {
+    } else if meta.is_file() {
         let dir = path
             .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        (dir, path.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| SnapshotError(format!("{}: not a file name", path.display())))?;
+        (dir, Some(name.to_string()))
     } else {
-        return err(format!("{}: no such file or directory", path.display()));
+        return err(format!(
+            "{} is {}: give a snapshot directory or file",
+            path.display(),
+            describe(meta.file_type())
+        ));
     };
     let importable = [REGISTRY_FILE, JSON_FILE, XML_FILE];
     let export_only = match &only {
@@ -348,166 +781,161 @@ pub fn read(path: &Path) -> Result<Loaded> {
             path.display()
         ));
     }
-    let files = read_files(&dir, only.as_deref())?;
-    verify(&dir, &files, only.is_none())?;
-    let single = only.as_ref().and_then(|o| files.get(o).map(|b| (o.as_str(), b)));
-    let xml = files.get(XML_FILE).map(|b| (XML_FILE, b));
-    if let Some((name, bytes)) = xml.or(single.filter(|(n, _)| n.ends_with(".xml"))) {
-        let text = String::from_utf8(bytes.clone()).map_err(|e| {
-            SnapshotError(format!(
-                "{name}: not UTF-8 (byte {})",
-                e.utf8_error().valid_up_to()
-            ))
-        })?;
+    let listed = read_manifest(&dir, false)?;
+    let names: Vec<String> = match &only {
+        Some(name) => {
+            if !name.ends_with(".json") && !name.ends_with(".xml") {
+                return err(format!(
+                    "{name}: import a snapshot directory, a {JSON_FILE} or an {XML_FILE}"
+                ));
+            }
+            if !listed.contains_key(name) {
+                return err(format!(
+                    "{name} is not listed in {MANIFEST}: refusing an unverified file"
+                ));
+            }
+            vec![name.clone()]
+        }
+        None => {
+            // Found by name, not opened: a snapshot file nobody listed is
+            // refused, whatever it is.
+            let io = |e: std::io::Error| SnapshotError(format!("reading {}: {e}", dir.display()));
+            for entry in fs::read_dir(&dir).map_err(io)? {
+                let name = entry.map_err(io)?.file_name().to_string_lossy().into_owned();
+                if is_snapshot_file(&name) && !listed.contains_key(&name) {
+                    return err(format!(
+                        "{name} is not listed in {MANIFEST}: refusing an unverified file"
+                    ));
+                }
+            }
+            if let Some(name) = listed.keys().find(|n| !is_snapshot_file(n)) {
+                return err(format!(
+                    "{MANIFEST} lists {name}: a snapshot holds only .toml, .json and .xml files"
+                ));
+            }
+            listed.keys().cloned().collect()
+        }
+    };
+    let files = read_listed(&dir, &names, &listed)?;
+    let layout = match &only {
+        Some(name) if name.ends_with(".xml") => XML_FILE,
+        Some(_) => JSON_FILE,
+        None => {
+            let found: Vec<&str> = importable
+                .into_iter()
+                .filter(|f| files.contains_key(*f))
+                .collect();
+            match found[..] {
+                [one] => one,
+                [] => {
+                    return err(format!(
+                        "no {REGISTRY_FILE}, {JSON_FILE} or {XML_FILE}: not a snapshot directory"
+                    ));
+                }
+                _ => return err(format!("holds more than one snapshot: {}", found.join(", "))),
+            }
+        }
+    };
+    if layout == REGISTRY_FILE {
+        return Ok(Loaded {
+            snapshot: parse_toml_dir(&files)?,
+            iana_facts_only: false,
+        });
+    }
+    // One file: the one named, or the directory's only one.
+    let mut single = files.iter();
+    let (Some((name, bytes)), None) = (single.next(), single.next()) else {
+        let all: Vec<&str> = files.keys().map(String::as_str).collect();
+        return err(format!(
+            "a snapshot in {layout} holds no other file, but {MANIFEST} lists {}",
+            all.join(", ")
+        ));
+    };
+    if layout == XML_FILE {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| SnapshotError(format!("{name}: not UTF-8 (byte {})", e.valid_up_to())))?;
         let (registry, mut records) =
-            crate::registry::iana::read_registry(&text).map_err(|e| SnapshotError(format!("{name}: {e}")))?;
+            crate::registry::iana::read_registry(text).map_err(|e| parse_error(name, e))?;
         records.sort_by_key(|r| r.nid.to_ascii_lowercase());
         return Ok(Loaded {
             snapshot: Snapshot {
                 registry,
                 records,
                 requests: Vec::new(),
+                last_informal: None,
             },
             iana_facts_only: true,
         });
     }
-    let snapshot = match files.get(JSON_FILE).or(single.map(|(_, b)| b)) {
-        Some(json) => parse_json(json)?,
-        None => parse_toml_dir(&files)?,
-    };
     Ok(Loaded {
-        snapshot,
+        snapshot: parse_json(name, bytes)?,
         iana_facts_only: false,
     })
 }
 
-/// The snapshot files in `dir` (`*.toml`, `*.json`), or just `only`.
-fn read_files(dir: &Path, only: Option<&str>) -> Result<BTreeMap<String, Vec<u8>>> {
-    let io = |what: &Path, e: std::io::Error| SnapshotError(format!("reading {}: {e}", what.display()));
-    let mut files = BTreeMap::new();
-    if let Some(name) = only {
-        let path = dir.join(name);
-        files.insert(name.to_string(), fs::read(&path).map_err(|e| io(&path, e))?);
-        return Ok(files);
-    }
-    for entry in fs::read_dir(dir).map_err(|e| io(dir, e))? {
-        let entry = entry.map_err(|e| io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".toml") || name.ends_with(".json") || name.ends_with(".xml") {
-            let path = entry.path();
-            files.insert(name, fs::read(&path).map_err(|e| io(&path, e))?);
-        }
-    }
-    Ok(files)
-}
-
-/// Checks `files` against `dir/SHA256SUMS`, if there is one.
-fn verify(dir: &Path, files: &BTreeMap<String, Vec<u8>>, whole_dir: bool) -> Result<()> {
-    let path = dir.join(MANIFEST);
-    let Ok(text) = fs::read_to_string(&path) else {
-        return Ok(());
-    };
-    let mut listed = BTreeMap::new();
-    for (n, line) in text.lines().enumerate() {
-        let Some((sum, name)) = line.split_once("  ") else {
-            return err(format!("{MANIFEST} line {}: expected '<sha256>  <file>'", n + 1));
-        };
-        listed.insert(name.trim_start_matches('*').to_string(), sum.to_ascii_lowercase());
-    }
-    for (name, bytes) in files {
-        match listed.get(name) {
-            None => {
-                return err(format!(
-                    "{name} is not listed in {MANIFEST}: refusing an unverified file"
-                ));
-            }
-            Some(sum) if *sum != hex(&Sha256::digest(bytes)) => {
-                return err(format!(
-                    "{name} does not match its checksum in {MANIFEST}: the snapshot is corrupt or was changed"
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    if whole_dir {
-        if let Some(name) = listed.keys().find(|name| !files.contains_key(*name)) {
-            return err(format!(
-                "{name} is listed in {MANIFEST} but missing: the snapshot is incomplete"
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn parse_json(bytes: &[u8]) -> Result<Snapshot> {
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| SnapshotError(format!("{JSON_FILE}: {e}")))?;
+fn parse_json(name: &str, bytes: &[u8]) -> Result<Snapshot> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| parse_error(name, e))?;
     if value.get("format").and_then(|f| f.as_str()) != Some(JSON_FORMAT) {
         return err(format!(
-            "{JSON_FILE}: not a urnreg snapshot (expected \"format\": \"{JSON_FORMAT}\")"
+            "{name}: not a urnreg snapshot (expected \"format\": \"{JSON_FORMAT}\")"
         ));
     }
     match value.get("schema").and_then(serde_json::Value::as_u64) {
-        Some(s) if s == u64::from(SNAPSHOT_SCHEMA) => {}
+        Some(s) if (1..=u64::from(SNAPSHOT_SCHEMA)).contains(&s) => {}
         Some(s) => {
             return err(format!(
-                "{JSON_FILE}: schema {s}, but this urnreg reads schema {SNAPSHOT_SCHEMA}"
+                "{name}: schema {s}, but this urnreg reads schemas 1 to {SNAPSHOT_SCHEMA}"
             ));
         }
-        None => return err(format!("{JSON_FILE}: no \"schema\" number")),
+        None => return err(format!("{name}: no \"schema\" number")),
     }
-    let doc: JsonDocument =
-        serde_json::from_value(value).map_err(|e| SnapshotError(format!("{JSON_FILE}: {e}")))?;
+    let doc: JsonDocument = serde_json::from_value(value).map_err(|e| parse_error(name, e))?;
     Ok(Snapshot {
         registry: doc.registry,
         records: doc.records,
         requests: doc.requests,
+        last_informal: doc.last_informal,
     })
 }
 
 fn parse_toml_dir(files: &BTreeMap<String, Vec<u8>>) -> Result<Snapshot> {
-    let text = |name: &str, bytes: &[u8]| -> Result<String> {
-        String::from_utf8(bytes.to_vec()).map_err(|e| {
-            SnapshotError(format!(
-                "{name}: not UTF-8 (byte {})",
-                e.utf8_error().valid_up_to()
-            ))
-        })
-    };
+    fn parse<T: serde::de::DeserializeOwned>(name: &str, bytes: &[u8]) -> Result<T> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| SnapshotError(format!("{name}: not UTF-8 (byte {})", e.valid_up_to())))?;
+        toml::from_str(text).map_err(|e| parse_error(name, e))
+    }
     let Some(meta) = files.get(REGISTRY_FILE) else {
         return err(format!(
             "no {REGISTRY_FILE} or {JSON_FILE}: not a snapshot directory"
         ));
     };
-    let registry: RegistryFile = toml::from_str(&text(REGISTRY_FILE, meta)?)
-        .map_err(|e| SnapshotError(format!("{REGISTRY_FILE}: {e}")))?;
+    let registry: RegistryFile = parse(REGISTRY_FILE, meta)?;
     let mut records = Vec::new();
     let mut requests = Vec::new();
+    let mut last_informal = None;
     for (name, bytes) in files {
-        if name == REGISTRY_FILE {
-            continue;
+        match name.as_str() {
+            REGISTRY_FILE => {}
+            REQUESTS_FILE => requests = parse::<RequestsFile>(name, bytes)?.requests,
+            SEQUENCE_FILE => last_informal = Some(parse::<SequenceFile>(name, bytes)?.last_informal),
+            _ if !name.ends_with(".toml") => {
+                return err(format!("{name}: a toml snapshot holds only .toml files"));
+            }
+            _ => {
+                let record: RecordFile = parse(name, bytes)?;
+                if record_file_name(&record.nid)? != *name {
+                    return err(format!("{name} holds the record of '{}'", record.nid));
+                }
+                records.push(record);
+            }
         }
-        if name == REQUESTS_FILE {
-            let file: RequestsFile =
-                toml::from_str(&text(name, bytes)?).map_err(|e| SnapshotError(format!("{name}: {e}")))?;
-            requests = file.requests;
-            continue;
-        }
-        if !name.ends_with(".toml") {
-            return err(format!("{name}: a toml snapshot holds only .toml files"));
-        }
-        let record: RecordFile =
-            toml::from_str(&text(name, bytes)?).map_err(|e| SnapshotError(format!("{name}: {e}")))?;
-        if record_file_name(&record.nid)? != *name {
-            return err(format!("{name} holds the record of '{}'", record.nid));
-        }
-        records.push(record);
     }
     records.sort_by_key(|r| r.nid.to_ascii_lowercase());
     Ok(Snapshot {
         registry,
         records,
         requests,
+        last_informal,
     })
 }
 
@@ -528,10 +956,76 @@ mod tests {
             registry,
             records: vec![record],
             requests: Vec::new(),
+            last_informal: None,
         });
         assert!(
             text.ends_with("abc,formal,registered,,,,,\"[https://x.example/a,\"\"b\"\"]\",\r\n"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn csv_cells_never_start_a_formula_owasp_csv_injection() {
+        let meta = EMBEDDED.iter().find(|(n, _)| *n == REGISTRY_FILE).unwrap().1;
+        let registry: RegistryFile = toml::from_str(meta).unwrap();
+        let mut record = RecordFile::bare("abc", crate::registry::Kind::Formal);
+        record.date = Some("=HYPERLINK(\"https://evil.example\",\"x\")".into());
+        record.updated = Some("@SUM(1+1)".into());
+        record.status = Some("-1+1".into());
+        let text = csv(&Snapshot {
+            registry,
+            records: vec![record],
+            requests: Vec::new(),
+            last_informal: None,
+        });
+        let row = text.lines().nth(1).unwrap();
+        assert_eq!(
+            row,
+            "abc,formal,'-1+1,\"'=HYPERLINK(\"\"https://evil.example\"\",\"\"x\"\")\",'@SUM(1+1),,,,"
+        );
+        for cell in ["+1", "\tx", "\rx"] {
+            assert!(neutralize_formula(cell).starts_with('\''), "{cell:?}");
+        }
+        for cell in ["2026-01-01", "[RFC8141]", "abc", ""] {
+            assert_eq!(neutralize_formula(cell), cell);
+        }
+    }
+
+    #[test]
+    fn manifests_are_read_strictly() {
+        let sum = "ab".repeat(32);
+        let ok = parse_manifest(
+            format!("{sum}  registry.json\n{sum} *_registry.toml\r\n").as_bytes(),
+            false,
+        )
+        .unwrap();
+        assert_eq!(ok.keys().collect::<Vec<_>>(), ["_registry.toml", "registry.json"]);
+        for (text, why) in [
+            (String::new(), "lists no file"),
+            (format!("{sum}  ../x.toml\n"), "not a file name"),
+            (format!("{sum}  .hidden.toml\n"), "not a file name"),
+            (format!("{sum}  ns/a.html\n"), "not a file name"),
+            (format!("{sum}  a.toml\n\n"), "line 2"),
+            (format!("{sum} a.toml\n"), "two spaces"),
+            (format!("{}  a.toml\n", "g".repeat(64)), "64 hex digits"),
+            (format!("{sum}  a.toml\n{sum}  a.toml\n"), "listed twice"),
+        ] {
+            let e = parse_manifest(text.as_bytes(), false).unwrap_err().to_string();
+            assert!(e.contains(why), "{text:?}: {e}");
+        }
+        assert!(parse_manifest(format!("{sum}  ns/a.html\n").as_bytes(), true).is_ok());
+        let e = parse_manifest(b"\xff", false).unwrap_err().to_string();
+        assert!(e.contains("not UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn long_parser_messages_keep_their_start_and_end() {
+        let message = format!("at line 1\n{}\nwhat is wrong", "x".repeat(100_000));
+        let e = parse_error("a.toml", message).to_string();
+        assert!(e.len() < MAX_ERROR_CHARS + 200, "{}", e.len());
+        assert!(
+            e.starts_with("a.toml: at line 1") && e.ends_with("what is wrong"),
+            "{e}"
         );
     }
 }

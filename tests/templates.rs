@@ -2,9 +2,14 @@
 //! real registration text, rendering, render-then-import round trips, and
 //! snapshots of the rendered forms of real registrations.
 
+use std::path::Path;
+
 use urnreg::registry::RegistrationFile;
 use urnreg::registry::data::{EMBEDDED, RecordFile};
-use urnreg::template::{Form, import_registration, render};
+use urnreg::template::{
+    FIELDS, Form, NoteKind, TemplateFields, import_bytes, import_registration, import_registration_bytes,
+    import_text, render,
+};
 
 use crate::util::{code, stderr, stdout, urnreg};
 
@@ -68,12 +73,41 @@ fn render_then_import_gives_back_the_same_registration() {
         let form = Form::text_form_for(&first);
         let rendered = render(&first, form, None).unwrap_or_else(|e| panic!("{nid}: {e}"));
         let (again, notes) = import_registration(&rendered);
-        assert!(notes.is_empty(), "{nid}: {notes:?}");
-        assert_eq!(
-            unwrapped(&again),
-            unwrapped(&first),
-            "{nid} in {form:?}:\n{rendered}"
+        // The RFC 3406 form gives version and date in Registration
+        // Information; reading them from there is the only guess.
+        assert!(
+            notes
+                .iter()
+                .all(|n| n.kind == NoteKind::Guessed
+                    && n.message.ends_with("read from Registration Information")),
+            "{nid}: {notes:?}"
         );
+        if form == Form::Rfc3406 && !first.template_fields().is_legacy_form() {
+            // An RFC 8141-form text rendered in the RFC 3406 form comes
+            // back under RFC 3406 headings: nothing may be lost.
+            assert_eq!(
+                (&again.nid, again.version, &again.date),
+                (&first.nid, first.version, &first.date),
+                "{nid}"
+            );
+            let values = |f: &RegistrationFile| -> Vec<String> {
+                squashed(&f.template_fields())
+                    .into_iter()
+                    .filter(|(k, _)| !["namespace_identifier", "version", "date"].contains(k))
+                    .map(|(_, v)| v)
+                    .collect()
+            };
+            let back = values(&again);
+            for v in values(&first) {
+                assert!(back.contains(&v), "{nid}: lost '{v}' in\n{rendered}");
+            }
+        } else {
+            assert_eq!(
+                unwrapped(&again),
+                unwrapped(&first),
+                "{nid} in {form:?}:\n{rendered}"
+            );
+        }
         assert!(
             rendered
                 .lines()
@@ -231,7 +265,385 @@ fn cli_import_writes_a_registration_and_reports_what_it_cannot_place() {
     );
     let out = urnreg(&["template", "import", "-"], b"no headings at all\n");
     assert_eq!(code(&out), 2);
-    let out = urnreg(&["template", "import", "-"], b"Purpose: \xff\n");
+    // Not UTF-8: read as Windows-1252, with a note.
+    let out = urnreg(&["template", "import", "-"], b"Purpose: caf\xe9\n");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let file = RegistrationFile::from_toml(&stdout(&out)).unwrap();
+    assert_eq!(file.purpose.as_deref(), Some("caf\u{e9}"));
+    assert_eq!(
+        stderr(&out),
+        "decoded: line 1: not UTF-8: 1 byte(s) read as Windows-1252 (Latin-1), the first (0xE9) at byte 12\n"
+    );
+    // Past the size limit: refused, and not read whole.
+    let big = vec![b'a'; urnreg::template::MAX_TEXT_BYTES + 1];
+    let out = urnreg(&["template", "import", "-"], &big);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("not UTF-8"));
+    assert!(
+        stderr(&out).contains("read up to 4194304 bytes"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `tests/data/import/NAME.txt` gives the registration file `NAME.toml`
+/// and the notes `NAME.notes` (see the README there).
+#[test]
+fn import_vectors_give_their_registration_and_notes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/import");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let (file, notes) = import_registration_bytes(&bytes).unwrap();
+        let expected = std::fs::read_to_string(dir.join(format!("{name}.toml"))).unwrap();
+        assert_eq!(toml::to_string(&file).unwrap(), expected, "{name}");
+        let shown: String = notes
+            .iter()
+            .map(|n| format!("{}: {n}\n", n.kind.as_str()))
+            .collect();
+        let expected = std::fs::read_to_string(dir.join(format!("{name}.notes"))).unwrap();
+        assert_eq!(shown, expected, "{name}");
+        // The command line writes the same.
+        let out = urnreg(&["template", "import", path.to_str().unwrap()], b"");
+        assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
+        assert_eq!(stdout(&out), toml::to_string(&file).unwrap(), "{name}");
+        assert_eq!(stderr(&out), shown, "{name}");
+        seen += 1;
+    }
+    assert_eq!(seen, 5);
+}
+
+/// Whitespace runs made one space, for values whose line breaks or
+/// indentation a variant moved.
+fn squashed(fields: &TemplateFields) -> Vec<(&'static str, String)> {
+    fields
+        .present()
+        .map(|(k, _, v)| (k, v.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .collect()
+}
+
+/// The lines of `text` that start with a template heading and a colon,
+/// at the least indentation such lines have: (line index, indentation,
+/// heading length, value after the colon).
+fn heading_lines(text: &str) -> Vec<(usize, usize, usize, String)> {
+    let mut headings: Vec<String> = FIELDS.iter().map(|f| f.1.to_ascii_lowercase()).collect();
+    headings.push("namespace id".into());
+    let found: Vec<(usize, usize, usize, String)> = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let body = line.trim_start();
+            let (head, value) = body.split_once(':')?;
+            let lower = head.trim_end().to_ascii_lowercase();
+            headings
+                .contains(&lower)
+                .then(|| (i, line.len() - body.len(), head.len(), value.to_string()))
+        })
+        .collect();
+    let outer = found.iter().map(|h| h.1).min().unwrap_or(0);
+    found.into_iter().filter(|h| h.1 == outer).collect()
+}
+
+/// A one-edit typo in a heading, kind by `n`: a doubled letter ("Indentifier"),
+/// two neighbours swapped, a letter left out, a letter replaced. `None`
+/// when the heading is too short to be guessed (under six letters).
+fn typo(head: &str, n: usize) -> Option<String> {
+    let chars: Vec<char> = head.chars().collect();
+    if chars.len() < 6 {
+        return None;
+    }
+    // A letter inside the longest word, away from its ends.
+    let (start, len) = head
+        .split(' ')
+        .scan(0, |at, w| {
+            let here = *at;
+            *at += w.chars().count() + 1;
+            Some((here, w.chars().count()))
+        })
+        .max_by_key(|(_, len)| *len)?;
+    let i = start + len / 2;
+    let mut out = chars.clone();
+    match n % 4 {
+        0 => out.insert(i, chars[i]),
+        1 if chars[i] != chars[i + 1] => out.swap(i, i + 1),
+        1 | 2 => {
+            out.remove(i);
+        }
+        _ => out[i] = if chars[i] == 'x' { 'q' } else { 'x' },
+    }
+    Some(out.into_iter().collect())
+}
+
+/// Windows-1252 bytes for `text`, or `None` if a character has none.
+fn to_cp1252(text: &str) -> Option<Vec<u8>> {
+    const HIGH: &str = "\u{20ac}\u{81}\u{201a}\u{192}\u{201e}\u{2026}\u{2020}\u{2021}\u{2c6}\u{2030}\u{160}\u{2039}\u{152}\u{8d}\u{17d}\u{8f}\u{90}\u{2018}\u{2019}\u{201c}\u{201d}\u{2022}\u{2013}\u{2014}\u{2dc}\u{2122}\u{161}\u{203a}\u{153}\u{9d}\u{17e}\u{178}";
+    text.chars()
+        .map(|c| match c as u32 {
+            0..=0x7F | 0xA0..=0xFF => Some(c as u8),
+            _ => HIGH.chars().position(|h| h == c).map(|p| 0x80 + p as u8),
+        })
+        .collect()
+}
+
+/// Every real registration text, and variants of it with each
+/// irregularity of older texts, imports to the same fields: CRLF line
+/// ends, extra indentation (spaces or a tab), values moved to the line
+/// below their heading, misspelled headings (with a note for each guess),
+/// Windows-1252 and Latin-1 bytes (with a note when the text is not ASCII).
+#[test]
+fn variants_of_every_registration_text_import_to_the_same_fields() {
+    let mut counts = [0usize; 6];
+    for (nid, text) in registration_texts() {
+        let original = import_text(&text).fields;
+
+        let crlf = import_text(&text.replace('\n', "\r\n"));
+        assert_eq!(crlf.fields, original, "{nid}: CRLF");
+        counts[0] += 1;
+
+        for indent in ["    ", "\t"] {
+            let indented: String = text
+                .lines()
+                .map(|l| {
+                    if l.trim().is_empty() {
+                        "\n".to_string()
+                    } else {
+                        format!("{indent}{l}\n")
+                    }
+                })
+                .collect();
+            assert_eq!(
+                import_text(&indented).fields,
+                original,
+                "{nid}: indented {indent:?}"
+            );
+        }
+        counts[1] += 1;
+
+        let headings = heading_lines(&text);
+        let moved: Vec<&(usize, usize, usize, String)> =
+            headings.iter().filter(|h| !h.3.trim().is_empty()).collect();
+        if !moved.is_empty() {
+            let lines: Vec<String> = text
+                .lines()
+                .enumerate()
+                .map(|(i, l)| match moved.iter().find(|h| h.0 == i) {
+                    Some(h) => format!("{}:\n{}    {}", &l[..h.1 + h.2], &l[..h.1], h.3.trim()),
+                    None => l.to_string(),
+                })
+                .collect();
+            let below = import_text(&lines.join("\n"));
+            assert_eq!(
+                squashed(&below.fields),
+                squashed(&original),
+                "{nid}: values below"
+            );
+            counts[2] += 1;
+        }
+
+        // Only lines the importer read as headings (a heading-like line
+        // inside a value, such as "Version:" in an RFC's numbered
+        // section, stays as it is: misspelling it would change the value).
+        let in_a_value = |line: &str| {
+            original
+                .present()
+                .any(|(_, _, v)| v.lines().any(|vl| vl.trim() == line.trim()))
+        };
+        let mut changed = 0;
+        let lines: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                let Some(h) = headings.iter().find(|h| h.0 == i && !in_a_value(l)) else {
+                    return l.to_string();
+                };
+                let head = &l[h.1..h.1 + h.2];
+                match typo(head, i) {
+                    Some(bad) => {
+                        changed += 1;
+                        format!("{}{bad}{}", &l[..h.1], &l[h.1 + h.2..])
+                    }
+                    None => l.to_string(),
+                }
+            })
+            .collect();
+        if changed > 0 {
+            let misspelled = import_text(&(lines.join("\n") + "\n"));
+            assert_eq!(
+                misspelled.fields, original,
+                "{nid}: misspelled headings {:?}",
+                misspelled.notes
+            );
+            let guessed = |notes: &[urnreg::template::Note]| {
+                notes
+                    .iter()
+                    .filter(|n| n.kind == NoteKind::Guessed && n.message.contains(" edit(s) from "))
+                    .count()
+            };
+            // Some real texts have misspelled headings of their own (swift).
+            let guesses = guessed(&misspelled.notes) - guessed(&import_text(&text).notes);
+            assert!(
+                guesses >= 1 && guesses <= changed,
+                "{nid}: {guesses} guesses for {changed} typos"
+            );
+            counts[3] += 1;
+        }
+
+        if let Some(bytes) = to_cp1252(&text) {
+            let report = import_bytes(&bytes).unwrap();
+            assert_eq!(report.fields, original, "{nid}: Windows-1252");
+            let decoded = report.notes.iter().any(|n| n.kind == NoteKind::Decoded);
+            assert_eq!(decoded, !text.is_ascii(), "{nid}: Windows-1252 note");
+            counts[4] += 1;
+        }
+        if text
+            .chars()
+            .all(|c| (c as u32) < 0x80 || (0xA0..=0xFF).contains(&(c as u32)))
+        {
+            let bytes: Vec<u8> = text.chars().map(|c| c as u8).collect();
+            let report = import_bytes(&bytes).unwrap();
+            assert_eq!(report.fields, original, "{nid}: Latin-1");
+            counts[5] += 1;
+        }
+    }
+    // [all, all, with values on heading lines, with headings to misspell,
+    //  Windows-1252-encodable, Latin-1-encodable]
+    assert!(counts[0] >= 70, "{counts:?}");
+    assert!(
+        counts[2] >= 30 && counts[3] >= 60 && counts[4] >= 60 && counts[5] >= 50,
+        "{counts:?}"
+    );
+}
+
+/// `--form rfc3406` for a registration in the RFC 8141 form gives the
+/// RFC 3406 section 4 template, filled from the Appendix A fields.
+#[test]
+fn rfc3406_form_of_a_new_registration_has_the_rfc3406_headings() {
+    let file = filled();
+    let text = render(&file, Form::Rfc3406, None).unwrap();
+    let headings: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.contains(':'))
+        .map(|l| &l[..l.find(':').unwrap()])
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Namespace ID",
+            "Registration Information",
+            "Declared registrant of the namespace",
+            "Declaration of syntactic structure",
+            "Relevant ancillary documentation",
+            "Identifier uniqueness considerations",
+            "Identifier persistence considerations",
+            "Process of identifier assignment",
+            "Process for identifier resolution",
+            "Rules for Lexical Equivalence",
+            "Conformance with URN Syntax",
+            "Validation mechanism",
+            "Scope",
+            // Appendix A fields RFC 3406 has no heading for.
+            "Security and Privacy",
+        ]
+    );
+    // Read back, each RFC 3406 field holds the Appendix A field it maps.
+    let (back, notes) = import_registration(&text);
+    assert_eq!(back.nid, file.nid);
+    assert_eq!(back.version, Some(1));
+    assert_eq!(back.date, file.date);
+    assert!(notes.iter().all(|n| n.kind == NoteKind::Guessed), "{notes:?}");
+    let legacy = back.rfc3406.clone().unwrap();
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (old, new) in [
+        ("declared_registrant", file.registrant.as_deref()),
+        ("syntactic_structure", file.syntax.as_deref()),
+        ("ancillary_documentation", file.documentation.as_deref()),
+        ("assignment_process", file.assignment.as_deref()),
+        ("resolution_process", file.resolution.as_deref()),
+        ("conformance", file.interoperability.as_deref()),
+        ("scope", file.purpose.as_deref()),
+    ] {
+        assert_eq!(legacy.get(old).map(|v| squash(v)), new.map(squash), "{old}");
+    }
+    assert!(legacy["uniqueness"].contains("Process of identifier assignment"));
+    assert_eq!(back.security_and_privacy, file.security_and_privacy);
+}
+
+fn with_rules(mut file: RegistrationFile) -> RegistrationFile {
+    file.rules = Some(
+        toml::from_str(
+            "source = \"ACME parts catalogue\"\n[syntax]\nabnf = 'part-number = 1*8(DIGIT / \"-\")'\n\
+             [[equivalence]]\nstep = \"remove\"\nchars = \"-\"\n\
+             [examples]\nvalid = [\"urn:acme-parts:123\"]\nequivalent = [[\"urn:acme-parts:1-2\", \"urn:acme-parts:12\"]]\n",
+        )
+        .unwrap(),
+    );
+    file
+}
+
+/// A registration that carries rules renders them in prose, in every
+/// form; reading the text back notes that the rules are not read from it.
+#[test]
+fn rendered_registrations_describe_their_rules_in_prose() {
+    let file = with_rules(filled());
+    let text = render(&file, Form::Rfc8141, None).unwrap();
+    let at = text
+        .find("\nNamespace rules (urnreg):\n")
+        .expect("a rules section");
+    let rules = text[at..].split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        rules.contains("NSS syntax (ABNF): the whole NSS must match the rule part-number of this grammar"),
+        "{rules}"
+    );
+    assert!(
+        text[at..].contains("\n       part-number = 1*8(DIGIT / \"-\")\n"),
+        "{text}"
+    );
+    assert!(rules.contains("the characters '-' are ignored"), "{rules}");
+    assert!(
+        rules.contains("urn:acme-parts:1-2 = urn:acme-parts:12 (both compare as urn:acme-parts:12)"),
+        "{rules}"
+    );
+    assert!(!text.contains("step ="), "no raw TOML");
+    let (back, notes) = import_registration(&text);
+    let squash = |s: Option<&str>| s.map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "));
+    assert_eq!(squash(back.syntax.as_deref()), squash(file.syntax.as_deref()));
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].message.contains("not a template field"), "{notes:?}");
+
+    // RFC 3406: the rules answer "Validation mechanism" and "Rules for
+    // Lexical Equivalence"; the rest follows under the rules heading.
+    let text = render(&file, Form::Rfc3406, None).unwrap();
+    let validation = &text[text.find("Validation mechanism:\n").unwrap()..];
+    assert!(
+        validation.starts_with("Validation mechanism:\n   NSS syntax (ABNF)"),
+        "{text}"
+    );
+    let lexical = &text[text.find("Rules for Lexical Equivalence:\n").unwrap()..];
+    assert!(
+        lexical.starts_with("Rules for Lexical Equivalence:\n   Equivalence: beyond"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Namespace rules (urnreg):\n   Valid examples"),
+        "{text}"
+    );
+
+    let html = render(&file, Form::Html, None).unwrap();
+    assert!(html.contains("<section id=\"rules\">"), "{html}");
+    assert!(html.contains("<dt>NSS syntax (ABNF)</dt>"), "{html}");
+    let md = render(&file, Form::Markdown, None).unwrap();
+    assert!(
+        md.contains("## Namespace rules (urnreg)") && md.contains("**Equivalence:**"),
+        "{md}"
+    );
+
+    // Rules that do not read are an error, never a silent omission.
+    let mut broken = filled();
+    broken.rules = Some(toml::from_str("sauce = 1").unwrap());
+    let err = render(&broken, Form::Rfc8141, None).unwrap_err().to_string();
+    assert!(err.contains("[rules]") && err.contains("sauce"), "{err}");
 }

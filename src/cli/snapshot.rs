@@ -16,7 +16,8 @@ pub struct ExportArgs {
     /// The directory to write (created; a non-empty one needs --force).
     #[arg(long)]
     out: PathBuf,
-    /// Replace what is in a non-empty --out.
+    /// Replace a previous urnreg export in --out (a directory holding
+    /// anything else, or the database, is refused).
     #[arg(long)]
     force: bool,
 }
@@ -24,7 +25,7 @@ pub struct ExportArgs {
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
     /// A snapshot directory (toml, json or xml), or a registry.json or
-    /// urn-namespaces.xml file.
+    /// urn-namespaces.xml file; the SHA256SUMS beside it is required.
     path: PathBuf,
     /// Print what would change, change nothing.
     #[arg(long)]
@@ -46,7 +47,8 @@ pub fn export(args: ExportArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     };
     let store = db.open_for_read()?;
     let snap = store.snapshot()?;
-    let files = snapshot::export(&snap, kind, &args.out, args.force)?;
+    let database = db.path()?;
+    let files = snapshot::export(&snap, kind, &args.out, args.force, Some(&database))?;
     let mut err = io::stderr().lock();
     writeln!(
         err,
@@ -96,6 +98,13 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     }
     if plan.requests.0 != plan.requests.1 {
         writeln!(out, "requests: {} -> {}", plan.requests.0, plan.requests.1)?;
+    }
+    if plan.last_informal.0 != plan.last_informal.1 {
+        writeln!(
+            out,
+            "highest informal number ever assigned: {} -> {}",
+            plan.last_informal.0, plan.last_informal.1
+        )?;
     }
     let verb = if plan.applied {
         "imported"

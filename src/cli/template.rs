@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use urnreg::registry::{Kind, RegistrationFile};
-use urnreg::template::{Form, import_registration, render, skeleton};
+use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, skeleton};
 
 use super::db::DbArgs;
 use super::{Format, UsageError, format_for};
@@ -44,7 +44,7 @@ pub struct RenderArgs {
     version: Option<i64>,
     /// The form (default: rfc8141, or rfc3406 for a registration in the
     /// older form).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = parse_form(), value_name = "FORM")]
     form: Option<Form>,
 }
 
@@ -52,6 +52,13 @@ pub struct RenderArgs {
 pub struct ImportArgs {
     /// The template text, or `-` for stdin.
     file: PathBuf,
+}
+
+/// `--form`: the library's forms, by name, listed in the help.
+fn parse_form() -> impl clap::builder::TypedValueParser<Value = Form> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Form::ALL.map(|(name, _)| name))
+        .map(|name| Form::from_name(&name).expect("a listed form"))
 }
 
 pub fn run(cmd: TemplateCommand, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
@@ -103,7 +110,19 @@ fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
         let store = db.open_for_read()?;
         let detail = store.show(&args.target, args.version)?;
         let status = detail.registration.as_ref().map(|v| v.status.clone());
-        (super::ns::as_registration(&detail)?, status)
+        let mut file = super::ns::as_registration(&detail)?;
+        // The version in force is checked with the namespace's rules
+        // (those of registry/<nid>.toml for a shipped text).
+        let in_force = detail.registration.as_ref().map(|v| v.version) == detail.current_version;
+        if file.rules.is_none() && in_force {
+            file.rules = store
+                .namespace_rules()?
+                .into_iter()
+                .find(|n| n.nid.eq_ignore_ascii_case(&detail.summary.nid))
+                .and_then(|n| n.rules)
+                .and_then(|r| toml::from_str(&r).ok());
+        }
+        (file, status)
     };
     let form = args.form.unwrap_or_else(|| Form::text_form_for(&file));
     let text = render(&file, form, status.as_deref())?;
@@ -117,21 +136,21 @@ fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
 
 fn import(args: ImportArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     format_for(format, &[Format::Toml, Format::Text], "template import")?;
-    let bytes = if args.file.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        io::Read::read_to_end(&mut io::stdin(), &mut buf).context("reading stdin")?;
-        buf
+    // Read one byte past the limit, so that a larger input is refused
+    // without being read whole.
+    let limit = MAX_TEXT_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    if args.file.as_os_str() == "-" {
+        io::Read::read_to_end(&mut io::Read::take(io::stdin(), limit), &mut bytes)
+            .context("reading stdin")?;
     } else {
-        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{} is not UTF-8 text (invalid byte at offset {})",
-            args.file.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    let (file, notes) = import_registration(&text);
+        let file =
+            std::fs::File::open(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+        io::Read::read_to_end(&mut io::Read::take(file, limit), &mut bytes)
+            .with_context(|| format!("reading {}", args.file.display()))?;
+    }
+    let (file, notes) =
+        import_registration_bytes(&bytes).with_context(|| format!("reading {}", args.file.display()))?;
     if file.template_fields().present().next().is_none() {
         anyhow::bail!(
             "{}: no template field found (expected headings such as 'Namespace Identifier:' or 'Namespace ID:')",
@@ -142,7 +161,7 @@ fn import(args: ImportArgs, format: Option<Format>) -> anyhow::Result<ExitCode> 
     io::stdout().lock().write_all(toml.as_bytes())?;
     let mut err = io::stderr().lock();
     for note in &notes {
-        writeln!(err, "not placed: {note}")?;
+        writeln!(err, "{}: {note}", note.kind.as_str())?;
     }
     Ok(ExitCode::SUCCESS)
 }

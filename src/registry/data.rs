@@ -103,6 +103,10 @@ pub struct RecordFile {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FiledVersion {
+    /// The request id it was filed under (`urnreg review ID`), kept by
+    /// snapshots; absent in snapshots written before urnreg kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
     /// Formal or informal.
     pub kind: Kind,
     /// The NID (none for an informal request not yet approved).

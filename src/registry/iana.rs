@@ -88,11 +88,17 @@ impl Element {
     }
 }
 
+/// The deepest element nesting [`parse_xml`] accepts. The registry format
+/// nests five levels (`registry/registry/record/contact/xref`); a limit
+/// keeps a hostile document from building a tree whose recursive walk
+/// (and drop) would overflow the stack.
+pub const MAX_XML_DEPTH: usize = 64;
+
 /// Parses an XML document into its root [`Element`].
 ///
 /// # Errors
 ///
-/// Malformed XML.
+/// Malformed XML, or elements nested deeper than [`MAX_XML_DEPTH`].
 pub fn parse_xml(text: &str) -> Result<Element, XmlError> {
     let mut reader = Reader::from_str(text);
     let mut stack: Vec<Element> = vec![Element::default()];
@@ -114,6 +120,13 @@ pub fn parse_xml(text: &str) -> Result<Element, XmlError> {
                         String::from_utf8_lossy(attr.key.local_name().as_ref()).into_owned(),
                         value.into_owned(),
                     );
+                }
+                // The stack holds the document node below the open elements.
+                if stack.len() > MAX_XML_DEPTH {
+                    return Err(XmlError(format!(
+                        "at byte {}: elements nested deeper than MAX_XML_DEPTH = {MAX_XML_DEPTH}",
+                        reader.buffer_position()
+                    )));
                 }
                 if is_empty {
                     push(&mut stack, Node::Element(el));
@@ -265,8 +278,27 @@ pub fn read_registry(xml: &str) -> Result<(RegistryFile, Vec<RecordFile>), XmlEr
     Ok((registry, records))
 }
 
-/// Escapes text for XML content and attribute values.
+/// Returns true if and only if `c` may appear in an XML 1.0 document,
+/// literally or as a character reference (XML 1.0 section 2.2, `Char`).
+pub fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Escapes text for XML element content. A carriage return is written as
+/// `&#xD;`, which a parser keeps, where a literal one would be turned into
+/// a line feed (XML 1.0 section 2.11).
 fn xml_escape(text: &str) -> String {
+    escape(text, false)
+}
+
+/// Escapes an attribute value: as [`xml_escape`], and tabs and line feeds
+/// as character references too, which attribute-value normalization
+/// would otherwise turn into spaces (XML 1.0 section 3.3.3).
+fn xml_attr(text: &str) -> String {
+    escape(text, true)
+}
+
+fn escape(text: &str, attribute: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -274,17 +306,34 @@ fn xml_escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\r' => out.push_str("&#xD;"),
+            '\t' if attribute => out.push_str("&#x9;"),
+            '\n' if attribute => out.push_str("&#xA;"),
             c => out.push(c),
         }
     }
     out
 }
 
+/// Refuses `xml` (a part of the document, about `what`) if it holds a
+/// character that XML 1.0 cannot hold in any form: a control character
+/// other than tab, line feed and carriage return, U+FFFE or U+FFFF.
+fn check_chars(xml: &str, what: &str) -> Result<(), XmlError> {
+    match xml.chars().find(|c| !is_xml_char(*c)) {
+        Some(c) => Err(XmlError(format!(
+            "{what} holds U+{:04X}, which XML 1.0 cannot hold (section 2.2, Char): \
+             remove it before exporting to XML",
+            u32::from(c)
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn write_xref(out: &mut String, x: &Xref) {
     out.push_str(&format!(
         "<xref type=\"{}\" data=\"{}\"",
-        xml_escape(&x.kind),
-        xml_escape(&x.data)
+        xml_attr(&x.kind),
+        xml_attr(&x.data)
     ));
     match &x.text {
         Some(t) => out.push_str(&format!(">{}</xref>", xml_escape(t))),
@@ -325,11 +374,17 @@ fn write_text_with_xrefs(out: &mut String, text: &str) {
 /// same elements and structure, so that [`read_registry`] reads back the
 /// same registry facts and records. Registration texts and urnreg's own
 /// rules have no place in that format and are left out.
-pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String {
+///
+/// # Errors
+///
+/// A value holding a character XML 1.0 cannot hold (see [`is_xml_char`]),
+/// naming the record or part of the registry it is in: the document is
+/// always well-formed, or not written.
+pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> Result<String, XmlError> {
     let mut out = String::from("<?xml version='1.0' encoding='UTF-8'?>\n");
     out.push_str(&format!(
         "<registry xmlns=\"http://www.iana.org/assignments\" id=\"{}\">\n",
-        xml_escape(&registry.id)
+        xml_attr(&registry.id)
     ));
     out.push_str(&format!("  <title>{}</title>\n", xml_escape(&registry.title)));
     out.push_str(&format!(
@@ -343,9 +398,11 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String
     for note in &registry.notes {
         out.push_str(&format!("  <note>{}</note>\n", xml_escape(note)));
     }
+    check_chars(&out, "the registry's title, category, updated date or notes")?;
     let mut people: BTreeMap<String, Person> = BTreeMap::new();
     for sub in &registry.subregistries {
-        out.push_str(&format!("  <registry id=\"{}\">\n", xml_escape(&sub.id)));
+        let start = out.len();
+        out.push_str(&format!("  <registry id=\"{}\">\n", xml_attr(&sub.id)));
         out.push_str(&format!("    <title>{}</title>\n", xml_escape(&sub.title)));
         for x in &sub.references {
             out.push_str("    ");
@@ -356,13 +413,15 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String
         write_text_with_xrefs(&mut out, &sub.registration_rule);
         out.push_str("</registration_rule>\n");
         out.push_str(&format!("    <expert>{}</expert>\n", xml_escape(&sub.expert)));
+        check_chars(&out[start..], &format!("the sub-registry '{}'", sub.id))?;
         for record in records.iter().filter(|r| r.kind == sub.kind) {
+            let start = out.len();
             out.push_str("    <record");
             if let Some(d) = &record.date {
-                out.push_str(&format!(" date=\"{}\"", xml_escape(d)));
+                out.push_str(&format!(" date=\"{}\"", xml_attr(d)));
             }
             if let Some(u) = &record.updated {
-                out.push_str(&format!(" updated=\"{}\"", xml_escape(u)));
+                out.push_str(&format!(" updated=\"{}\"", xml_attr(u)));
             }
             out.push_str(">\n");
             out.push_str(&format!("      <name>{}</name>\n", xml_escape(&record.nid)));
@@ -386,6 +445,7 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String
                 out.push_str("      <contact/>\n");
             }
             out.push_str("    </record>\n");
+            check_chars(&out[start..], &format!("the record of '{}'", record.nid))?;
             for x in record
                 .template
                 .iter()
@@ -402,7 +462,8 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String
     if !people.is_empty() {
         out.push_str("  <people>\n");
         for (id, p) in &people {
-            out.push_str(&format!("    <person id=\"{}\">\n", xml_escape(id)));
+            let start = out.len();
+            out.push_str(&format!("    <person id=\"{}\">\n", xml_attr(id)));
             out.push_str(&format!("      <name>{}</name>\n", xml_escape(&p.name)));
             if let Some(u) = &p.uri {
                 out.push_str(&format!("      <uri>{}</uri>\n", xml_escape(u)));
@@ -411,9 +472,65 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> String
                 out.push_str(&format!("      <updated>{}</updated>\n", xml_escape(u)));
             }
             out.push_str("    </person>\n");
+            check_chars(&out[start..], &format!("the person '{id}'"))?;
         }
         out.push_str("  </people>\n");
     }
     out.push_str("</registry>\n");
-    out
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::data::{EMBEDDED, REGISTRY_FILE};
+
+    fn shipped_meta() -> RegistryFile {
+        let meta = EMBEDDED.iter().find(|(n, _)| *n == REGISTRY_FILE).unwrap().1;
+        toml::from_str(meta).unwrap()
+    }
+
+    fn with_reference(text: &str) -> RecordFile {
+        RecordFile {
+            references: vec![Xref {
+                kind: "uri".into(),
+                data: "https://x.example/\ta\nb\rc".into(),
+                text: Some(text.into()),
+                person: None,
+            }],
+            ..RecordFile::bare("abc", Kind::Formal)
+        }
+    }
+
+    #[test]
+    fn what_xml_1_0_cannot_hold_is_refused_naming_the_record_section_2_2() {
+        for c in ['\u{1}', '\u{1b}', '\u{0}', '\u{ffff}', '\u{fffe}'] {
+            let record = with_reference(&format!("a{c}b"));
+            let e = write_registry(&shipped_meta(), &[record])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("'abc'") && e.contains(&format!("U+{:04X}", u32::from(c))),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn tabs_and_line_ends_read_back_as_written_sections_2_11_and_3_3_3() {
+        let record = with_reference("carriage\rreturn\tand\nline feed");
+        let xml = write_registry(&shipped_meta(), std::slice::from_ref(&record)).unwrap();
+        let (_, back) = read_registry(&xml).unwrap();
+        assert_eq!(back[0].references, record.references);
+    }
+
+    #[test]
+    fn nesting_is_limited_to_max_xml_depth() {
+        let nested = |depth: usize| format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+        assert!(parse_xml(&nested(MAX_XML_DEPTH)).is_ok());
+        let e = parse_xml(&nested(MAX_XML_DEPTH + 1)).unwrap_err().to_string();
+        assert!(e.contains("MAX_XML_DEPTH = 64"), "{e}");
+        let e = parse_xml(&nested(200_000)).unwrap_err().to_string();
+        assert!(e.contains("MAX_XML_DEPTH"), "{e}");
+    }
 }

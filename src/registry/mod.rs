@@ -3,6 +3,7 @@
 //! RFC 8141 section 6.
 
 pub mod data;
+#[cfg(feature = "snapshots")]
 pub mod iana;
 
 pub use crate::validate::Kind;
@@ -10,12 +11,20 @@ pub use crate::validate::Kind;
 pub mod clock;
 mod error;
 pub mod registration;
+#[cfg(feature = "snapshots")]
 mod snapshot;
 mod store;
 
+/// The highest informal number (`urn-N`, RFC 8141 section 5.2) a snapshot
+/// may hold and the registry hands out: far beyond any real registry (IANA
+/// assigned eight in twenty years), and low enough that the sequence can
+/// never overflow.
+pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
+
 pub use error::{Error, Problem, Result};
 pub use registration::RegistrationFile;
-pub use snapshot::{ImportPlan, SNAPSHOT_SCHEMA, Snapshot};
+#[cfg(feature = "snapshots")]
+pub use snapshot::{ImportPlan, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Snapshot};
 pub use store::{
     AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
     Outcome, Store, Version,

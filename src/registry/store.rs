@@ -991,20 +991,25 @@ fn resolve_request(tx: &Transaction<'_>, target: &str) -> Result<i64> {
         .ok_or_else(|| Error::NotFound(format!("no request for '{target}' is waiting for review")))
 }
 
-/// Takes the next informal number: one more than the highest ever given.
+/// Takes the next informal number: one more than the highest ever given,
+/// up to [`MAX_INFORMAL_NUMBER`](super::snapshot::MAX_INFORMAL_NUMBER)
+/// (the same limit snapshots are held to, so the sequence never overflows
+/// and every number handed out can be exported and imported again).
 fn next_informal(tx: &Transaction<'_>) -> Result<String> {
+    use super::MAX_INFORMAL_NUMBER;
+    let last: i64 = tx.query_row("SELECT last FROM informal_sequence", [], |r| r.get(0))?;
+    if last >= MAX_INFORMAL_NUMBER {
+        return Err(Error::State(format!(
+            "the informal NID sequence is exhausted: urn-{last} reached the limit of \
+             MAX_INFORMAL_NUMBER = {MAX_INFORMAL_NUMBER} (RFC 8141 section 5.2: numbers are never reused)"
+        )));
+    }
     let last: i64 = tx.query_row(
         "UPDATE informal_sequence SET last = last + 1 RETURNING last",
         [],
         |r| r.get(0),
     )?;
-    let nid = format!("urn-{last}");
-    if nid.len() > 32 {
-        return Err(Error::State(
-            "the informal NID sequence is exhausted (32 characters)".into(),
-        ));
-    }
-    Ok(nid)
+    Ok(format!("urn-{last}"))
 }
 
 fn insert_registration(

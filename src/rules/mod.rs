@@ -14,6 +14,7 @@
 
 pub mod abnf;
 pub mod builtin;
+pub mod describe;
 mod matcher;
 
 use std::borrow::Cow;
@@ -184,6 +185,10 @@ pub struct CompiledRules {
 /// The largest regular expression a rule may give.
 const MAX_REGEX: usize = 64 * 1024;
 
+/// The most NSS parts a `case-insensitive-parts` step may name (registered
+/// namespaces use 1 to 3; a larger count is a mistake or hostile data).
+pub const MAX_PARTS: usize = 64;
+
 impl RulesFile {
     /// Compiles the rules and checks them against their examples.
     ///
@@ -234,6 +239,13 @@ impl RulesFile {
             }
         };
         for step in &self.equivalence {
+            if let EquivalenceStep::CaseInsensitiveParts { parts } = step
+                && !(1..=MAX_PARTS).contains(parts)
+            {
+                return Err(err(format!(
+                    "case-insensitive-parts: parts = {parts}, expected 1 to MAX_PARTS = {MAX_PARTS}"
+                )));
+            }
             if let EquivalenceStep::Builtin { name } = step
                 && !builtin::NORMALIZERS.contains(&name.as_str())
             {

@@ -4,92 +4,266 @@
 //! (`Namespace Identifier:`), RFC 3406 ones (`Declaration of syntactic
 //! structure:`), numbered RFC sections (`3.4.  Declaration of ...`),
 //! underlined headings, values on the heading line or below it, CRLF line
-//! ends, a byte-order mark. The reader finds the heading lines, keeps the
-//! ones at the outermost indentation (deeper ones are part of a value), and
-//! gives each field the text up to the next heading, de-indented. What it
-//! cannot place is listed in the report, never silently dropped.
+//! ends, a byte-order mark; older texts add misspelled headings
+//! (`Namespace Indentifier:`), headings named after the namespace
+//! (`ISBN assignment:`) and text in Windows-1252 or Latin-1 instead of
+//! UTF-8. The reader decodes the bytes, finds the heading lines, keeps the
+//! ones at the outermost indentation (deeper ones are part of a value),
+//! and gives each field the text up to the next heading, de-indented.
+//!
+//! Nothing is silently guessed or dropped: how the bytes were decoded,
+//! every heading read as another, and whatever could not be placed in a
+//! field are returned as [`Note`]s.
 
-use super::TemplateFields;
+use std::fmt;
+
+use super::RULES_HEADING;
+use super::{FIELDS, TemplateFields};
 use crate::registry::{Kind, RegistrationFile};
 
-/// Heading texts (lower case) and the field each names; longest first
-/// where one is a prefix of another.
+/// The largest text [`import_bytes`] reads. The longest real registration
+/// text (`pwid`, from IANA) is 32 KB; four megabytes leave room for any
+/// template while keeping a stray binary file from filling memory.
+pub const MAX_TEXT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Heading texts (lower case, single spaces) and the field each names: the
+/// headings of RFC 8141 Appendix A and RFC 3406 section 4, and wordings
+/// real registrations use for them. These match exactly; anything else
+/// only by [`fuzzy_heading`], with a note.
 const HEADINGS: &[(&str, &str)] = &[
+    // RFC 8141 Appendix A.
+    ("namespace identifier", "namespace_identifier"),
+    ("version", "version"),
+    ("date", "date"),
+    ("registrant", "registrant"),
+    ("purpose", "purpose"),
+    ("syntax", "syntax"),
+    ("assignment", "assignment"),
+    ("security and privacy", "security_and_privacy"),
+    ("interoperability", "interoperability"),
+    ("resolution", "resolution"),
+    ("documentation", "documentation"),
+    ("additional information", "additional_information"),
+    ("revision information", "revision_information"),
+    // RFC 3406 section 4 (and RFC 2611 section 3).
+    ("namespace id", "namespace_identifier"),
+    ("registration information", "registration_information"),
     ("declared registrant of the namespace", "declared_registrant"),
-    ("declaration of syntactic structures", "syntactic_structure"),
     ("declaration of syntactic structure", "syntactic_structure"),
-    ("registrant of the namespace", "declared_registrant"),
-    ("declaration of structure", "syntactic_structure"),
+    ("relevant ancillary documentation", "ancillary_documentation"),
     ("identifier uniqueness considerations", "uniqueness"),
     ("identifier persistence considerations", "persistence"),
     ("process of identifier assignment", "assignment_process"),
     ("process for identifier resolution", "resolution_process"),
-    ("relevant ancillary documentation", "ancillary_documentation"),
     ("rules for lexical equivalence", "lexical_equivalence"),
     ("conformance with urn syntax", "conformance"),
-    ("security and privacy considerations", "security_and_privacy"),
-    ("security and privacy", "security_and_privacy"),
-    ("registration information", "registration_information"),
-    ("namespace identifier", "namespace_identifier"),
-    ("additional information", "additional_information"),
-    ("revision information", "revision_information"),
     ("validation mechanism", "validation"),
-    ("syntactic structure", "syntactic_structure"),
-    ("security considerations", "security_and_privacy"),
-    ("interoperability", "interoperability"),
-    ("namespace id", "namespace_identifier"),
-    ("namespaceid", "namespace_identifier"),
-    ("documentation", "documentation"),
-    ("registrant", "registrant"),
-    ("resolution", "resolution"),
-    ("assignment", "assignment"),
-    ("purpose", "purpose"),
-    ("version", "version"),
-    ("syntax", "syntax"),
     ("scope", "scope"),
-    ("date", "date"),
+    // Wordings found in real registrations (IANA texts and RFCs): the
+    // RFC 3406 example itself says "Process of identifier resolution" in
+    // ten of the registry's texts.
+    ("namespaceid", "namespace_identifier"),
+    ("registrant of the namespace", "declared_registrant"),
+    ("declaration of syntactic structures", "syntactic_structure"),
+    ("declaration of structure", "syntactic_structure"),
+    ("syntactic structure", "syntactic_structure"),
+    ("process of identifier resolution", "resolution_process"),
+    ("security and privacy considerations", "security_and_privacy"),
+    ("security considerations", "security_and_privacy"),
 ];
+
+/// Headings a registration may write with the namespace's own name in
+/// front (`ISBN assignment:` in the isbn, doi, meta and nan texts): the
+/// heading's last words, and the field they name.
+const NID_PREFIXED: &[(&str, &str)] = &[("assignment", "assignment")];
+
+/// What kind of thing a [`Note`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoteKind {
+    /// The bytes were not UTF-8 and were decoded another way.
+    Decoded,
+    /// A heading or a value was read as something it does not literally say.
+    Guessed,
+    /// Text that no field received.
+    Unplaced,
+}
+
+impl NoteKind {
+    /// `decoded`, `guessed` or `not placed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoteKind::Decoded => "decoded",
+            NoteKind::Guessed => "guessed",
+            NoteKind::Unplaced => "not placed",
+        }
+    }
+}
+
+/// Something the importer wants a person to check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// What kind of note.
+    pub kind: NoteKind,
+    /// The 1-based line of the text it is about, if one.
+    pub line: Option<usize>,
+    /// For people; the wording may change.
+    pub message: String,
+}
+
+impl Note {
+    fn new(kind: NoteKind, line: Option<usize>, message: impl Into<String>) -> Note {
+        Note {
+            kind,
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// A text the importer refuses to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// Longer than [`MAX_TEXT_BYTES`].
+    TooLarge {
+        /// Its size in bytes (at least; a reader may stop early).
+        size: usize,
+    },
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::TooLarge { size } => write!(
+                f,
+                "the text is {size} bytes or more; a registration template is read up to {MAX_TEXT_BYTES} bytes"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
 
 /// What the importer made of a text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportReport {
     /// The fields found.
     pub fields: TemplateFields,
-    /// What could not be placed in a field, for people to read.
-    pub unplaced: Vec<String>,
+    /// How the text was decoded, what was guessed and what could not be
+    /// placed, in the order of the text.
+    pub notes: Vec<Note>,
+}
+
+/// Reads template fields out of `bytes`: UTF-8 (with or without a
+/// byte-order mark), UTF-16 with a byte-order mark, or else Windows-1252
+/// (a superset of Latin-1's printable range), with a note saying so.
+///
+/// # Errors
+///
+/// [`ImportError::TooLarge`] beyond [`MAX_TEXT_BYTES`].
+pub fn import_bytes(bytes: &[u8]) -> Result<ImportReport, ImportError> {
+    if bytes.len() > MAX_TEXT_BYTES {
+        return Err(ImportError::TooLarge { size: bytes.len() });
+    }
+    let (text, note) = decode(bytes);
+    let mut report = import_text(&text);
+    if let Some(note) = note {
+        report.notes.insert(0, note);
+    }
+    Ok(report)
+}
+
+/// [`import_registration`] for bytes in any encoding [`import_bytes`] reads.
+///
+/// # Errors
+///
+/// [`ImportError::TooLarge`] beyond [`MAX_TEXT_BYTES`].
+pub fn import_registration_bytes(bytes: &[u8]) -> Result<(RegistrationFile, Vec<Note>), ImportError> {
+    if bytes.len() > MAX_TEXT_BYTES {
+        return Err(ImportError::TooLarge { size: bytes.len() });
+    }
+    let (text, note) = decode(bytes);
+    let (file, mut notes) = import_registration(&text);
+    if let Some(note) = note {
+        notes.insert(0, note);
+    }
+    Ok((file, notes))
 }
 
 /// Reads a registration file out of a filled-in template text: the
 /// fields of [`import_text`], with the NID, version and date taken out of
-/// their text. What could not be placed is returned for people to read.
-pub fn import_registration(text: &str) -> (RegistrationFile, Vec<String>) {
+/// their text (an RFC 3406 text gives its version and date in
+/// Registration Information). What could not be placed or was guessed is
+/// returned for people to read.
+pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     let report = import_text(text);
-    let mut notes = report.unplaced;
+    let mut notes = report.notes;
     let fields = &report.fields;
     let nid = fields.namespace_identifier.as_deref().and_then(|t| {
         let found = nid_in(t);
         if found.is_none() {
-            notes.push(format!(
-                "Namespace Identifier: no NID found in '{}'",
-                first_line(t)
+            notes.push(Note::new(
+                NoteKind::Unplaced,
+                None,
+                format!("Namespace Identifier: no NID found in '{}'", first_line(t)),
             ));
         }
         found
     });
-    let version = fields.version.as_deref().and_then(|t| {
+    let mut version = fields.version.as_deref().and_then(|t| {
         let word = first_line(t).split_whitespace().next().unwrap_or("");
         let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
         let v = digits.parse::<i64>().ok();
         match v {
-            None => notes.push(format!("Version: '{}' is not a number", first_line(t))),
-            Some(v) if first_line(t) != digits => {
-                notes.push(format!("Version: '{}' read as {v}", first_line(t)))
-            }
+            None => notes.push(Note::new(
+                NoteKind::Unplaced,
+                None,
+                format!("Version: '{}' is not a number", first_line(t)),
+            )),
+            Some(v) if first_line(t) != digits => notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!("Version: '{}' read as {v}", first_line(t)),
+            )),
             Some(_) => {}
         }
         v
     });
-    let date = fields.date.as_deref().map(|t| first_line(t).to_string());
+    let mut date = fields.date.as_deref().map(|t| first_line(t).to_string());
+    // RFC 3406 section 4: "Registration Information" holds the
+    // registration version number and the registration date.
+    if let Some(info) = fields.registration_information.as_deref() {
+        if version.is_none() && fields.version.is_none() {
+            if let Some(v) = number_after(info, "version") {
+                notes.push(Note::new(
+                    NoteKind::Guessed,
+                    None,
+                    format!("Version {v} read from Registration Information"),
+                ));
+                version = Some(v);
+            }
+        }
+        if date.is_none() {
+            if let Some(d) = date_after(info, "date") {
+                notes.push(Note::new(
+                    NoteKind::Guessed,
+                    None,
+                    format!("Date {d} read from Registration Information"),
+                ));
+                date = Some(d);
+            }
+        }
+    }
     let kind = nid.as_deref().map(|n| {
         if n.len() > 4 && n[..4].eq_ignore_ascii_case("urn-") {
             Kind::Informal
@@ -105,42 +279,216 @@ fn first_line(text: &str) -> &str {
     text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
 }
 
-/// The NID a Namespace Identifier text names: its first word, or failing
-/// that a quoted word, if it has the syntax of a NID (RFC 8141 section 2).
+/// Where `word` (case-insensitive, as a word of its own) is followed by
+/// a value: after it, only `:` or one of `joiners` comes before the value.
+fn value_after<'t>(text: &'t str, word: &str, joiners: &[&str]) -> Option<&'t str> {
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(word) {
+        let at = from + found;
+        from = at + word.len();
+        if lower[..at].ends_with(|c: char| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let rest = text[from..].trim_start();
+        let rest = joiners
+            .iter()
+            .find_map(|j| {
+                rest.get(..j.len())
+                    .filter(|head| head.eq_ignore_ascii_case(j))
+                    .map(|_| rest[j.len()..].trim_start())
+            })
+            .unwrap_or(rest);
+        let rest = rest.strip_prefix(':').unwrap_or(rest).trim_start();
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some(rest);
+        }
+    }
+    None
+}
+
+/// The version number in an RFC 3406 Registration Information text:
+/// `Registration version number: 1`, `Version 2`; not `version 2.1`.
+fn number_after(text: &str, word: &str) -> Option<i64> {
+    let rest = value_after(text, word, &["number", "no."])?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let after = rest[digits.len()..].chars().next();
+    if after.is_some_and(|c| {
+        c.is_ascii_alphanumeric()
+            || (c == '.' && rest[digits.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
+    }) {
+        return None;
+    }
+    digits.parse().ok().filter(|n| *n >= 1)
+}
+
+/// The `YYYY-MM-DD` date in an RFC 3406 Registration Information text:
+/// `Registration date: 2003-05-06`.
+fn date_after(text: &str, word: &str) -> Option<String> {
+    let candidate = value_after(text, word, &[])?.get(..10)?;
+    let shape = candidate.bytes().enumerate().all(|(i, c)| match i {
+        4 | 7 => c == b'-',
+        _ => c.is_ascii_digit(),
+    });
+    shape.then(|| candidate.to_string())
+}
+
+const QUOTES: [char; 7] = ['"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'];
+
+/// A word without the quotes and punctuation around it.
+fn clean_word(w: &str) -> &str {
+    w.trim_matches(&QUOTES[..])
+        .trim_end_matches(['.', ',', ';', ':', ')'])
+        .trim_start_matches('(')
+        .trim_matches(&QUOTES[..])
+}
+
+/// The NID a Namespace Identifier text names. In order: a quoted word
+/// (`The NID "example"`), an informal `urn-N` anywhere, a line that is
+/// one word (a value written below its heading, after other text), the
+/// first word of the first line that does not introduce the next
+/// (`ISBN Requested of IANA.`); each only if it has the syntax of a NID
+/// (RFC 8141 section 2).
 fn nid_in(text: &str) -> Option<String> {
     let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
-    let clean = |w: &str| {
-        w.trim_matches(|c: char| {
-            matches!(
-                c,
-                '"' | '\'' | '`' | '\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}'
-            )
-        })
-        .trim_end_matches(['.', ',', ';', ':', ')'])
-        .trim_matches(|c: char| {
-            matches!(
-                c,
-                '"' | '\'' | '`' | '\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}'
-            )
-        })
-        .to_string()
-    };
     let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
-    if let Some(found) = text
-        .split_whitespace()
-        .filter(quoted)
-        .map(clean)
+    let words = || text.split_whitespace();
+    if let Some(found) = words().filter(quoted).map(clean_word).find(|w| is_nid(w)) {
+        return Some(found.to_string());
+    }
+    // RFC 8141 section 5.2: "urn-" and a number is an informal NID.
+    if let Some(found) = words()
+        .map(clean_word)
+        .find(|w| w.len() > 4 && w[..4].eq_ignore_ascii_case("urn-") && is_nid(w))
+    {
+        return Some(found.to_string());
+    }
+    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
+    if let Some(found) = lines()
+        .filter(|l| l.split_whitespace().count() == 1)
+        .map(clean_word)
         .find(|w| is_nid(w))
     {
-        return Some(found);
+        return Some(found.to_string());
     }
-    // The first word of the first line that does not introduce the next
-    // ("Request is made for a formal assignment:").
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.ends_with(':'))?;
-    line.split_whitespace().next().map(clean).filter(|w| is_nid(w))
+    // The first line that does not introduce the next ("Request is made
+    // for a formal assignment:").
+    let line = lines().find(|l| !l.ends_with(':'))?;
+    line.split_whitespace()
+        .next()
+        .map(clean_word)
+        .filter(|w| is_nid(w))
+        .map(str::to_string)
+}
+
+// ---------------------------------------------------------------------
+// Decoding
+
+/// Windows-1252 for the bytes 0x80 to 0x9F (the WHATWG Encoding
+/// Standard's index); the five bytes it leaves undefined map to the C1
+/// control of the same number, as in that standard. Every other byte is
+/// the Latin-1 character of the same number.
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+/// The character a byte stands for in Windows-1252.
+fn cp1252(b: u8) -> char {
+    match b {
+        0x80..=0x9F => CP1252_HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+/// The 1-based line of byte `offset` in `bytes`.
+fn line_of(bytes: &[u8], offset: usize) -> usize {
+    bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// Decodes a template text: UTF-8 when it is valid UTF-8 (a byte-order
+/// mark dropped), UTF-16 when it starts with a UTF-16 byte-order mark,
+/// and otherwise every byte that is not part of a valid UTF-8 sequence
+/// read as Windows-1252. Registration texts from before UTF-8 was usual
+/// are Latin-1 or Windows-1252; their non-ASCII bytes almost never form
+/// valid UTF-8 sequences, so a text that mixes the two (edited later) is
+/// read right too. Returns a note unless the text was UTF-8.
+pub(crate) fn decode(bytes: &[u8]) -> (String, Option<Note>) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_string(), None);
+    }
+    let utf16 = match bytes {
+        [0xFF, 0xFE, rest @ ..] => Some((rest, "UTF-16LE", u16::from_le_bytes as fn([u8; 2]) -> u16)),
+        [0xFE, 0xFF, rest @ ..] => Some((rest, "UTF-16BE", u16::from_be_bytes as fn([u8; 2]) -> u16)),
+        _ => None,
+    };
+    if let Some((rest, name, unit)) = utf16 {
+        let units = rest.chunks_exact(2).map(|p| unit([p[0], p[1]]));
+        let mut bad = usize::from(rest.len() % 2 == 1);
+        let mut text: String = char::decode_utf16(units)
+            .map(|r| {
+                r.unwrap_or_else(|_| {
+                    bad += 1;
+                    char::REPLACEMENT_CHARACTER
+                })
+            })
+            .collect();
+        if rest.len() % 2 == 1 {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+        let mut message = format!("not UTF-8: read as {name} (it starts with a {name} byte-order mark)");
+        if bad > 0 {
+            message.push_str(&format!("; {bad} invalid code unit(s) replaced by U+FFFD"));
+        }
+        return (text, Some(Note::new(NoteKind::Decoded, None, message)));
+    }
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 4);
+    let (mut offset, mut first, mut count, mut utf8_seen) = (0, None, 0usize, false);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        utf8_seen |= !valid.is_ascii();
+        text.push_str(valid);
+        offset += valid.len();
+        for &b in chunk.invalid() {
+            first.get_or_insert(offset);
+            text.push(cp1252(b));
+            offset += 1;
+            count += 1;
+        }
+    }
+    let first = first.unwrap_or(0);
+    let mut message = format!(
+        "not UTF-8: {count} byte(s) read as Windows-1252 (Latin-1), the first ({:#04X}) at byte {first}",
+        bytes[first]
+    );
+    if utf8_seen {
+        message.push_str("; the rest is UTF-8");
+    }
+    let note = Note::new(NoteKind::Decoded, Some(line_of(bytes, first)), message);
+    (text, Some(note))
+}
+
+// ---------------------------------------------------------------------
+// Headings
+
+/// How a heading line was recognised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum HowFound {
+    /// One of [`HEADINGS`], as written.
+    Exact,
+    /// A few edits away from the heading `label` (a misspelling).
+    Fuzzy { label: &'static str, distance: usize },
+    /// One of [`NID_PREFIXED`] after the namespace's name.
+    Prefixed,
+    /// urnreg's description of rules ([`RULES_HEADING`]): no field.
+    Rules,
 }
 
 /// A heading found on a line.
@@ -148,6 +496,9 @@ struct Heading {
     line: usize,
     indent: usize,
     key: &'static str,
+    /// The heading as written (without numbering or markup).
+    written: String,
+    how: HowFound,
     /// Text after the heading's `:` on the same line.
     rest: String,
     /// The next line is an underline (`----`, `====`) that belongs to it.
@@ -175,40 +526,152 @@ fn strip_numbering(s: &str) -> (&str, bool) {
     }
 }
 
-fn find_heading(lines: &[&str], i: usize) -> Option<Heading> {
+/// Strips Markdown heading marks and bold (`## Purpose`, `**Syntax:**`).
+fn strip_markup(s: &str) -> &str {
+    let s = match s.strip_prefix('#') {
+        Some(_) => s.trim_start_matches('#').trim_start(),
+        None => s,
+    };
+    match s.strip_prefix("**") {
+        Some(inner) => inner.trim_start(),
+        None => s,
+    }
+}
+
+/// Lower case, single spaces, no trailing markup: how headings compare.
+fn normalize(head: &str) -> String {
+    head.trim_end_matches('*')
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// How many edits a misspelled heading may be from its label: none for
+/// short labels (`date`, `scope`: too many words are one edit away), one
+/// up to twelve characters, two beyond.
+fn edit_budget(label: &str) -> usize {
+    match label.chars().count() {
+        0..=5 => 0,
+        6..=12 => 1,
+        _ => 2,
+    }
+}
+
+/// The optimal-string-alignment distance between `a` and `b` (insertions,
+/// deletions, substitutions and swaps of neighbours), or `None` when it is
+/// more than `limit`.
+fn edit_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let width = b.len() + 1;
+    let mut prev2 = vec![0usize; width];
+    let mut prev: Vec<usize> = (0..width).collect();
+    let mut cur = vec![0usize; width];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(prev2[j - 2] + 1);
+            }
+            cur[j] = d;
+            row_min = row_min.min(d);
+        }
+        if row_min > limit {
+            return None;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    Some(prev[b.len()]).filter(|d| *d <= limit)
+}
+
+/// The heading `head` (normalized) is a misspelling of: the closest label
+/// within its edit budget, if no label of another field is as close.
+fn fuzzy_heading(head: &str) -> Option<(&'static str, &'static str, usize)> {
+    // Headings are a few words; a sentence ending in ':' is not one.
+    if head.chars().count() > 60 || head.split(' ').count() > 6 {
+        return None;
+    }
+    let chars: Vec<char> = head.chars().collect();
+    let mut best: Option<(&'static str, &'static str, usize)> = None;
+    let mut tie = false;
+    for (label, key) in HEADINGS {
+        let label_chars: Vec<char> = label.chars().collect();
+        let Some(d) = edit_distance(&chars, &label_chars, edit_budget(label)) else {
+            continue;
+        };
+        match best {
+            Some((_, k, bd)) if d == bd && k != *key => tie = true,
+            Some((_, _, bd)) if d >= bd => {}
+            _ => {
+                best = Some((label, key, d));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|_| !tie)
+}
+
+/// The heading on line `i`, if it is one. `nid` is the namespace's name
+/// when known, for headings such as `ISBN assignment:`.
+fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> {
     let line = lines[i];
     let indent = line.len() - line.trim_start().len();
     let (text, numbered) = strip_numbering(line.trim());
-    let lower = text.to_ascii_lowercase();
+    let text = strip_markup(text);
     let underlined = lines.get(i + 1).is_some_and(|l| is_underline(l));
-    for (label, key) in HEADINGS {
-        let Some(after) = lower.strip_prefix(label) else {
-            continue;
-        };
-        let after_trimmed = after.trim_start();
-        if let Some(rest) = after_trimmed.strip_prefix(':') {
-            let offset = text.len() - rest.len();
-            return Some(Heading {
-                line: i,
-                indent,
-                key,
-                rest: text[offset..].trim().to_string(),
-                underlined,
-                numbered,
-            });
-        }
-        if after_trimmed.is_empty() && (numbered || underlined || after.is_empty()) {
-            return Some(Heading {
-                line: i,
-                indent,
-                key,
-                rest: String::new(),
-                underlined,
-                numbered,
-            });
+    let (head, rest, colon) = match text.find(':') {
+        Some(p) => (
+            &text[..p],
+            text[p + 1..].trim().trim_start_matches("**").trim(),
+            true,
+        ),
+        None => (text, "", false),
+    };
+    let norm = normalize(head);
+    if norm.is_empty() {
+        return None;
+    }
+    let heading = |key: &'static str, how: HowFound| Heading {
+        line: i,
+        indent,
+        key,
+        written: head.trim().trim_end_matches('*').trim().to_string(),
+        how,
+        rest: rest.to_string(),
+        underlined,
+        numbered,
+    };
+    // urnreg's own description of a registration's rules (what `template
+    // render` writes under this heading) is never a template field.
+    if norm.eq_ignore_ascii_case(RULES_HEADING) {
+        return Some(heading("", HowFound::Rules));
+    }
+    if let Some((_, key)) = HEADINGS.iter().find(|(label, _)| *label == norm) {
+        // A bare line that is a heading's text is a heading only if it is
+        // nothing else: the whole line, numbered, or underlined.
+        if colon || numbered || underlined || text.trim() == head.trim() {
+            return Some(heading(key, HowFound::Exact));
         }
     }
-    None
+    // Guesses only for lines that look like headings.
+    if !(colon || numbered || underlined) {
+        return None;
+    }
+    if let Some(nid) = nid
+        && let Some((first, tail)) = norm.split_once(' ')
+        && first.eq_ignore_ascii_case(nid)
+        && let Some((_, key)) = NID_PREFIXED.iter().find(|(label, _)| *label == tail)
+    {
+        return Some(heading(key, HowFound::Prefixed));
+    }
+    let (label, key, distance) = fuzzy_heading(&norm)?;
+    Some(heading(key, HowFound::Fuzzy { label, distance }))
 }
 
 /// Removes the common indentation and the blank lines at both ends.
@@ -221,12 +684,9 @@ fn dedent(lines: &[&str]) -> String {
         .unwrap_or(0);
     let body: Vec<&str> = lines
         .iter()
-        .map(|l| {
-            if l.len() >= indent {
-                l[indent..].trim_end()
-            } else {
-                l.trim()
-            }
+        .map(|l| match l.get(indent..) {
+            Some(tail) if l.len() >= indent => tail.trim_end(),
+            _ => l.trim(),
         })
         .collect();
     let start = body.iter().position(|l| !l.is_empty()).unwrap_or(body.len());
@@ -234,26 +694,19 @@ fn dedent(lines: &[&str]) -> String {
     body[start..end].join("\n")
 }
 
-/// Reads template fields out of `text`.
-pub fn import_text(text: &str) -> ImportReport {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let normalized = text.replace("\r\n", "\n");
-    let lines: Vec<&str> = normalized.split('\n').collect();
-    let candidates: Vec<Heading> = (0..lines.len()).filter_map(|i| find_heading(&lines, i)).collect();
-    let mut report = ImportReport::default();
+/// The headings of `lines` that delimit fields: numbered headings
+/// (RFC-style sections) win over everything else; otherwise those at the
+/// outermost indentation.
+fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
+    let candidates: Vec<Heading> = (0..lines.len())
+        .filter_map(|i| find_heading(lines, i, nid))
+        .collect();
     let Some(outer) = candidates.iter().map(|h| h.indent).min() else {
-        if !text.trim().is_empty() {
-            report
-                .unplaced
-                .push("no template field headings found".to_string());
-        }
-        return report;
+        return Vec::new();
     };
-    // Numbered headings (RFC-style sections) win over everything else;
-    // otherwise the outermost indentation does.
     let any_numbered = candidates.iter().any(|h| h.numbered);
-    let headings: Vec<&Heading> = candidates
-        .iter()
+    candidates
+        .into_iter()
         .filter(|h| {
             if any_numbered {
                 h.numbered || h.underlined
@@ -261,16 +714,62 @@ pub fn import_text(text: &str) -> ImportReport {
                 h.indent == outer
             }
         })
-        .collect();
-    if let Some(first) = headings.first() {
-        let before = dedent(&lines[..first.line]);
-        if !before.is_empty() {
-            report.unplaced.push(format!(
+        .collect()
+}
+
+/// The display heading of a field key.
+fn heading_of(key: &str) -> &'static str {
+    FIELDS.iter().find(|f| f.0 == key).map_or("?", |f| f.1)
+}
+
+/// Reads template fields out of `text`.
+pub fn import_text(text: &str) -> ImportReport {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
+    // or, in a text with no LF at all, CR alone (old Mac files).
+    let lines: Vec<&str> = if text.contains('\n') {
+        text.split('\n').map(|l| l.trim_end_matches('\r')).collect()
+    } else {
+        text.split('\r').collect()
+    };
+    let mut report = ImportReport::default();
+    let mut headings = field_headings(&lines, None);
+    // Headings named after the namespace need its name: read it from the
+    // first pass, then look again.
+    let nid = headings
+        .iter()
+        .position(|h| h.key == "namespace_identifier")
+        .and_then(|n| {
+            let h = &headings[n];
+            let end = headings.get(n + 1).map_or(lines.len(), |next| next.line);
+            let body = dedent(&lines[(h.line + 1).min(end)..end]);
+            nid_in(&format!("{}\n{body}", h.rest))
+        });
+    if nid.is_some() {
+        headings = field_headings(&lines, nid.as_deref());
+    }
+    if headings.is_empty() {
+        if !text.trim().is_empty() {
+            report.notes.push(Note::new(
+                NoteKind::Unplaced,
+                None,
+                "no template field headings found",
+            ));
+        }
+        return report;
+    }
+    let first = &headings[0];
+    let before = dedent(&lines[..first.line]);
+    if !before.is_empty() {
+        report.notes.push(Note::new(
+            NoteKind::Unplaced,
+            Some(1),
+            format!(
                 "lines 1-{} before the first field: {}",
                 first.line,
                 preview(&before)
-            ));
-        }
+            ),
+        ));
     }
     for (n, h) in headings.iter().enumerate() {
         let body_start = h.line + 1 + usize::from(h.underlined);
@@ -283,14 +782,51 @@ pub fn import_text(text: &str) -> ImportReport {
                 format!("{}\n{value}", h.rest)
             };
         }
+        let line = Some(h.line + 1);
+        match &h.how {
+            HowFound::Exact => {}
+            HowFound::Rules => {
+                report.notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    line,
+                    format!(
+                        "'{}' is urnreg's description of a [rules] table, not a template field: \
+                         rules are read only from a registration file",
+                        h.written
+                    ),
+                ));
+                continue;
+            }
+            HowFound::Fuzzy { label, distance } => report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' read as '{}' ({distance} edit(s) from '{label}')",
+                    h.written,
+                    heading_of(h.key)
+                ),
+            )),
+            HowFound::Prefixed => report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' read as '{}' (the namespace's name before a template heading)",
+                    h.written,
+                    heading_of(h.key)
+                ),
+            )),
+        }
         let slot = report.fields.get_mut(h.key).expect("HEADINGS names known fields");
         match slot {
             None => *slot = Some(value),
             Some(existing) => {
-                report.unplaced.push(format!(
-                    "line {}: a second '{}' heading; its text was appended to the first",
-                    h.line + 1,
-                    h.key
+                report.notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    line,
+                    format!(
+                        "a second '{}' heading; its text was appended to the first",
+                        heading_of(h.key)
+                    ),
                 ));
                 if !value.is_empty() {
                     existing.push_str("\n\n");
@@ -324,7 +860,21 @@ mod tests {
         assert_eq!(r.fields.version.as_deref(), Some("1"));
         assert_eq!(r.fields.date.as_deref(), Some("2026-03-16"));
         assert_eq!(r.fields.registrant.as_deref(), Some("Sam Smith\nToIP"));
-        assert!(r.unplaced.is_empty());
+        assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn line_ends_lf_crlf_doubled_cr_and_cr_alone() {
+        for text in [
+            "Scope: a\nPurpose: b\n",
+            "Scope: a\r\nPurpose: b\r\n",
+            "Scope: a\r\r\nPurpose: b\r\r\n",
+            "Scope: a\rPurpose: b\r",
+        ] {
+            let r = import_text(text);
+            assert_eq!(r.fields.scope.as_deref(), Some("a"), "{text:?}");
+            assert_eq!(r.fields.purpose.as_deref(), Some("b"), "{text:?}");
+        }
     }
 
     #[test]
@@ -354,6 +904,139 @@ mod tests {
     fn text_before_the_first_heading_is_reported() {
         let r = import_text("A title\n\nSyntax: x\n");
         assert_eq!(r.fields.syntax.as_deref(), Some("x"));
-        assert_eq!(r.unplaced.len(), 1);
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(r.notes[0].kind, NoteKind::Unplaced);
+    }
+
+    #[test]
+    fn edit_distance_counts_swaps_as_one_and_stops_at_the_limit() {
+        let d = |a: &str, b: &str, l| {
+            edit_distance(&a.chars().collect::<Vec<_>>(), &b.chars().collect::<Vec<_>>(), l)
+        };
+        assert_eq!(d("namespace indentifier", "namespace identifier", 2), Some(1));
+        assert_eq!(d("versoin", "version", 1), Some(1));
+        assert_eq!(d("purpose", "purpose", 0), Some(0));
+        assert_eq!(d("syntax", "status", 2), None);
+        assert_eq!(d("", "abc", 3), Some(3));
+    }
+
+    #[test]
+    fn misspelled_headings_are_read_with_a_note_and_short_ones_never() {
+        let r = import_text("Namespace Indentifier: acme\nVersoin: 1\nData: 2024-01-01\nPurpose: x\n");
+        assert_eq!(r.fields.namespace_identifier.as_deref(), Some("acme"));
+        // "Data" is one edit from "Date", but short headings must match:
+        // the line stays in the value above it.
+        assert_eq!(r.fields.version.as_deref(), Some("1\nData: 2024-01-01"));
+        assert_eq!(r.fields.date, None);
+        let guessed: Vec<String> = r
+            .notes
+            .iter()
+            .filter(|n| n.kind == NoteKind::Guessed)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            guessed,
+            [
+                "line 1: heading 'Namespace Indentifier' read as 'Namespace Identifier' (1 edit(s) from 'namespace identifier')",
+                "line 2: heading 'Versoin' read as 'Version' (1 edit(s) from 'version')",
+            ]
+        );
+    }
+
+    #[test]
+    fn headings_of_other_things_are_not_guessed() {
+        for head in [
+            "registrant information",
+            "registration date",
+            "designated contact",
+            "rules for semantic equivalence",
+            "name",
+            "e-mail",
+            "the identifier structure is as follows",
+        ] {
+            assert_eq!(fuzzy_heading(head), None, "{head}");
+        }
+    }
+
+    #[test]
+    fn a_heading_named_after_the_namespace_is_its_field() {
+        let r = import_text(
+            "Namespace ID: ISBN\n\nISBN assignment:\n\n  Agencies assign them.\n\nFOO assignment: x\n",
+        );
+        assert_eq!(
+            r.fields.assignment.as_deref(),
+            Some("  Agencies assign them.\n\nFOO assignment: x")
+        );
+        assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+        assert!(
+            r.notes[0]
+                .message
+                .contains("'ISBN assignment' read as 'Assignment'")
+        );
+    }
+
+    #[test]
+    fn a_value_below_its_heading_after_other_text() {
+        let (file, _) = import_registration("Namespace ID: (assigned by IANA)\n\n      urn-5\n\nScope: x\n");
+        assert_eq!(file.nid.as_deref(), Some("urn-5"));
+        assert_eq!(file.kind, Some(Kind::Informal));
+        let (file, _) = import_registration("Namespace Identifier:\n   To be assigned:\n   acme\n");
+        assert_eq!(file.nid.as_deref(), Some("acme"));
+    }
+
+    #[test]
+    fn version_and_date_from_registration_information() {
+        let (file, notes) = import_registration(
+            "Namespace ID: urn-9\nRegistration Information:\n  Registration version number: 3\n  Registration date: 2001-02-03\n",
+        );
+        assert_eq!(file.version, Some(3));
+        assert_eq!(file.date.map(|d| d.as_text()).as_deref(), Some("2001-02-03"));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        let (file, _) = import_registration(
+            "Namespace ID: urn-9\nRegistration Information: TBD, see version 2.1; the\n  subversion 3 of the date of 2001-02-03\n",
+        );
+        assert_eq!(file.version, None);
+        assert_eq!(file.date, None);
+    }
+
+    #[test]
+    fn bytes_in_windows_1252_latin_1_and_utf_16() {
+        let (text, note) = decode(b"Name: Jyv\xe4skyl\xe4 \x93quoted\x94 \x80\n");
+        assert_eq!(
+            text,
+            "Name: Jyv\u{e4}skyl\u{e4} \u{201c}quoted\u{201d} \u{20ac}\n"
+        );
+        let note = note.unwrap();
+        assert_eq!(note.kind, NoteKind::Decoded);
+        assert!(note.message.contains("5 byte(s) read as Windows-1252"), "{note}");
+        assert!(note.message.contains("(0xE4) at byte 9"), "{note}");
+        // Mixed: the UTF-8 stays UTF-8.
+        let (text, note) = decode("é \u{2013} ".bytes().chain([0xE9]).collect::<Vec<_>>().as_slice());
+        assert_eq!(text, "é \u{2013} é");
+        assert!(note.unwrap().message.ends_with("the rest is UTF-8"));
+        // UTF-8 with a byte-order mark: no note.
+        assert_eq!(decode(b"\xEF\xBB\xBFok"), ("ok".to_string(), None));
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("Scope: é".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let (text, note) = decode(&utf16);
+        assert_eq!(text, "Scope: é");
+        assert!(note.unwrap().message.contains("UTF-16LE"));
+        // A lone surrogate and an odd byte are replaced, not a panic.
+        let (text, note) = decode(&[0xFE, 0xFF, 0xD8, 0x00, 0x00]);
+        assert_eq!(text, "\u{fffd}\u{fffd}");
+        assert!(note.unwrap().message.contains("2 invalid"));
+    }
+
+    #[test]
+    fn too_large_texts_are_refused() {
+        let big = vec![b'a'; MAX_TEXT_BYTES + 1];
+        assert_eq!(
+            import_bytes(&big).unwrap_err(),
+            ImportError::TooLarge {
+                size: MAX_TEXT_BYTES + 1
+            }
+        );
     }
 }

@@ -2,10 +2,20 @@
 //! section 4 form): their fields, and reading them out of free text.
 
 mod import;
+#[cfg(feature = "templates")]
 pub(crate) mod render;
 
-pub use import::{ImportReport, import_registration, import_text};
+pub use import::{
+    ImportError, ImportReport, MAX_TEXT_BYTES, Note, NoteKind, import_bytes, import_registration,
+    import_registration_bytes, import_text,
+};
+#[cfg(feature = "templates")]
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, skeleton};
+
+/// The heading under which the text forms describe a registration's
+/// rules; the importer knows it ([`super::import`]) and reads nothing
+/// from it.
+pub const RULES_HEADING: &str = "Namespace rules (urnreg)";
 
 use serde::{Deserialize, Serialize};
 

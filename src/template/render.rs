@@ -6,6 +6,7 @@
 //! Undefined variables are errors (strict mode), so a template can never
 //! print a blank where a field was expected; HTML is auto-escaped.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use minijinja::{Environment, UndefinedBehavior, Value};
@@ -13,6 +14,8 @@ use serde::Serialize;
 
 use super::{FIELDS, TemplateFields};
 use crate::registry::{Kind, RegistrationFile};
+use crate::rules::RulesFile;
+use crate::rules::describe::{Statement, describe, to_text};
 
 /// The templates, by name; the `.html` one is auto-escaped.
 const TEMPLATES: &[(&str, &str)] = &[
@@ -36,7 +39,7 @@ const TEMPLATES: &[(&str, &str)] = &[
 pub const WIDTH: usize = 72;
 
 /// The forms a registration renders to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
     /// RFC 8141 Appendix A, plain text, as sent for review.
     Rfc8141,
@@ -49,6 +52,19 @@ pub enum Form {
 }
 
 impl Form {
+    /// Every form, with its name.
+    pub const ALL: [(&'static str, Form); 4] = [
+        ("rfc8141", Form::Rfc8141),
+        ("rfc3406", Form::Rfc3406),
+        ("html", Form::Html),
+        ("markdown", Form::Markdown),
+    ];
+
+    /// The form named `name` (`rfc8141`, `rfc3406`, `html`, `markdown`).
+    pub fn from_name(name: &str) -> Option<Form> {
+        Form::ALL.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+    }
+
     fn template(self) -> &'static str {
         match self {
             Form::Rfc8141 => "rfc8141.txt",
@@ -87,11 +103,13 @@ impl std::error::Error for RenderError {}
 pub(crate) struct Shown<'a> {
     key: &'static str,
     heading: &'static str,
-    value: &'a str,
+    value: Cow<'a, str>,
 }
 
 /// What the identifying fields of a form need beside the body fields.
 const IDENTIFYING: &[&str] = &["namespace_identifier", "version", "date"];
+
+pub use super::RULES_HEADING;
 
 /// Appendix A fields `rfc8141` cannot render without (the required ones,
 /// and NID, version and date).
@@ -117,6 +135,7 @@ pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
 /// Every field `fields` fills, in the order of its form: RFC 8141
 /// Appendix A first, or the RFC 3406 fields first for an older text (the
 /// namespace pages of the `html` export).
+#[cfg_attr(not(feature = "snapshots"), allow(dead_code))]
 pub(crate) fn shown_fields(fields: &TemplateFields) -> Vec<Shown<'_>> {
     let present: BTreeMap<&str, &str> = fields.present().map(|(k, _, v)| (k, v)).collect();
     in_form_order(&present, !fields.is_legacy_form())
@@ -128,8 +147,144 @@ fn in_form_order<'a>(present: &BTreeMap<&str, &'a str>, appendix_a_first: bool) 
         .iter()
         .filter(|f| f.2 == appendix_a_first)
         .chain(FIELDS.iter().filter(|f| f.2 != appendix_a_first))
-        .filter_map(|(key, heading, _)| present.get(key).map(|value| Shown { key, heading, value }))
+        .filter_map(|(key, heading, _)| {
+            present.get(key).map(|value| Shown {
+                key,
+                heading,
+                value: Cow::Borrowed(value),
+            })
+        })
         .collect()
+}
+
+/// RFC 3406 section 4 fields and the RFC 8141 Appendix A field that asks
+/// for the same thing, for a registration in the RFC 8141 form rendered
+/// in the RFC 3406 form. "Conformance with URN Syntax" asks for the
+/// syntax issues that RFC 8141 section 6.4.5 puts under Interoperability;
+/// "Scope" is part of what section 6.4.1 puts under Purpose.
+const RFC3406_FROM_RFC8141: &[(&str, &str)] = &[
+    ("declared_registrant", "registrant"),
+    ("syntactic_structure", "syntax"),
+    ("ancillary_documentation", "documentation"),
+    ("assignment_process", "assignment"),
+    ("resolution_process", "resolution"),
+    ("conformance", "interoperability"),
+    ("scope", "purpose"),
+];
+
+/// The topics of [`describe`] that answer RFC 3406's "Validation
+/// mechanism" (what is checked) and "Rules for Lexical Equivalence".
+const VALIDATION_TOPICS: &[&str] = &[
+    "NSS syntax",
+    "NSS syntax (ABNF)",
+    "NSS syntax (regular expression)",
+    "Check digit",
+    "Components",
+];
+
+/// The RFC 3406 section 4 template filled from a registration in the
+/// RFC 8141 form: each RFC 3406 field from the field of its own name if
+/// the registration has one, else from the Appendix A field that asks for
+/// the same (RFC 8141 merged "Identifier uniqueness considerations",
+/// "Identifier persistence considerations" and "Process of identifier
+/// assignment" into Assignment, so the first two point to the third),
+/// "Registration Information" from the version and date, and the
+/// validation and equivalence fields from the registration's rules. The
+/// Appendix A fields no RFC 3406 field asks for follow under their own
+/// headings. Returns the fields and the rule statements not placed.
+fn rfc3406_from_rfc8141<'a>(
+    present: &BTreeMap<&str, &'a str>,
+    version: Option<i64>,
+    date: Option<&str>,
+    rules: Vec<Statement>,
+) -> (Vec<Shown<'a>>, Vec<Statement>) {
+    let mut used: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    let (mut equivalence, mut validation, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+    for s in rules {
+        if s.topic == "Equivalence" {
+            equivalence.push(s);
+        } else if VALIDATION_TOPICS.contains(&s.topic) {
+            validation.push(s);
+        } else {
+            rest.push(s);
+        }
+    }
+    let heading_of = |key: &str| FIELDS.iter().find(|f| f.0 == key).map_or("?", |f| f.1);
+    for (key, heading, _) in FIELDS.iter().filter(|f| !f.2) {
+        let value: Option<Cow<'a, str>> = if let Some(own) = present.get(key) {
+            Some(Cow::Borrowed(*own))
+        } else if let Some((_, from)) = RFC3406_FROM_RFC8141.iter().find(|(k, _)| k == key) {
+            present.get(from).map(|v| {
+                used.push(from);
+                Cow::Borrowed(*v)
+            })
+        } else {
+            match *key {
+                "registration_information" => {
+                    let lines: Vec<String> = version
+                        .map(|v| format!("Registration version number: {v}"))
+                        .into_iter()
+                        .chain(date.map(|d| format!("Registration date: {d}")))
+                        .collect();
+                    (!lines.is_empty()).then(|| Cow::Owned(lines.join("\n")))
+                }
+                "uniqueness" | "persistence" if present.contains_key("assignment") => {
+                    let what = if *key == "uniqueness" {
+                        "uniqueness"
+                    } else {
+                        "persistence"
+                    };
+                    Some(Cow::Owned(format!(
+                        "See \"{}\" (RFC 8141's Assignment field, which covers {what}).",
+                        heading_of("assignment_process")
+                    )))
+                }
+                "lexical_equivalence" if !equivalence.is_empty() => {
+                    Some(Cow::Owned(to_text(&std::mem::take(&mut equivalence), WIDTH - 3)))
+                }
+                "lexical_equivalence" if present.contains_key("syntax") => Some(Cow::Owned(format!(
+                    "See \"{}\" (RFC 8141's Syntax field, which states any namespace-specific \
+                     equivalence rules).",
+                    heading_of("syntactic_structure")
+                ))),
+                "validation" if !validation.is_empty() => {
+                    Some(Cow::Owned(to_text(&std::mem::take(&mut validation), WIDTH - 3)))
+                }
+                "validation" if present.contains_key("syntax") => Some(Cow::Owned(format!(
+                    "Not part of the RFC 8141 template; see \"{}\".",
+                    heading_of("syntactic_structure")
+                ))),
+                _ => None,
+            }
+        };
+        if let Some(value) = value {
+            out.push(Shown { key, heading, value });
+        }
+    }
+    for (key, heading, _) in FIELDS.iter().filter(|f| f.2) {
+        if let Some(v) = present.get(key).filter(|_| !used.contains(key)) {
+            out.push(Shown {
+                key,
+                heading,
+                value: Cow::Borrowed(v),
+            });
+        }
+    }
+    let unplaced = equivalence.into_iter().chain(validation).chain(rest).collect();
+    (out, unplaced)
+}
+
+/// The rules a registration file carries, as statements.
+fn rules_of(file: &RegistrationFile) -> Result<Vec<Statement>, RenderError> {
+    let Some(table) = &file.rules else {
+        return Ok(Vec::new());
+    };
+    let rules: RulesFile = toml::Value::Table(table.clone())
+        .try_into()
+        .map_err(|e| RenderError(format!("the [rules] table does not read: {e}")))?;
+    let nid = file.nid.as_deref().unwrap_or("urn-0");
+    Ok(describe(&rules, nid))
 }
 
 /// The template environment with our filters.
@@ -148,6 +303,8 @@ pub(crate) fn environment() -> Environment<'static> {
     }
     env.add_filter("block", |value: String| block(&value, 3, WIDTH));
     env.add_filter("fenced", |value: String| fenced(&value));
+    env.add_filter("md_text", |value: String| markdown_text(&value));
+    env.add_filter("md_code", |value: String| markdown_code(&value));
     env.add_filter("toml", |value: Value| -> String {
         let text = value.as_str().unwrap_or_default();
         toml_string(text)
@@ -196,6 +353,8 @@ pub fn render(file: &RegistrationFile, form: Form, status: Option<&str>) -> Resu
         .collect();
     ctx.insert("f", Value::from(minijinja::value::Serde(&present)));
     let shown = |appendix_a_first: bool| in_form_order(&present, appendix_a_first);
+    let mut rules = rules_of(file)?;
+    let mapped = form == Form::Rfc3406 && !fields.is_legacy_form();
     let (fields_list, others): (Vec<Shown<'_>>, Vec<Shown<'_>>) = match form {
         Form::Rfc8141 => (
             Vec::new(),
@@ -204,11 +363,25 @@ pub fn render(file: &RegistrationFile, form: Form, status: Option<&str>) -> Resu
                 .filter(|s| !is_appendix_a(s.key))
                 .collect(),
         ),
+        Form::Rfc3406 if mapped => {
+            let date = file.date.as_ref().map(|d| d.as_text());
+            let (list, unplaced) = rfc3406_from_rfc8141(&present, file.version, date.as_deref(), rules);
+            rules = unplaced;
+            (list, Vec::new())
+        }
         Form::Rfc3406 => (shown(false), Vec::new()),
         Form::Html | Form::Markdown => (shown(!fields.is_legacy_form()), Vec::new()),
     };
+    ctx.insert("mapped", Value::from(mapped));
     ctx.insert("fields", Value::from(minijinja::value::Serde(&fields_list)));
     ctx.insert("others", Value::from(minijinja::value::Serde(&others)));
+    if !rules.is_empty() {
+        ctx.insert("rules_heading", Value::from(RULES_HEADING));
+        // Wrapped here, to the width `block` indents it into, so that a
+        // long grammar line continues as ABNF continues a rule.
+        ctx.insert("rules_text", Value::from(to_text(&rules, WIDTH - 3)));
+        ctx.insert("rules", Value::from(minijinja::value::Serde(&rules)));
+    }
     let env = environment();
     let template = env.get_template(form.template()).expect("shipped template");
     template.render(ctx).map_err(|e| RenderError(template_error(&e)))
@@ -323,9 +496,59 @@ fn fenced(text: &str) -> String {
     format!("{fence}text\n{}\n{fence}", text.trim_end())
 }
 
+/// `text` as Markdown inline text that reads exactly as written, for a
+/// table cell or a heading: control characters (line breaks among them,
+/// which would end the cell) become spaces, and every ASCII punctuation
+/// character but `-`, `.`, `:` and `/` is backslash-escaped, which
+/// CommonMark allows for any ASCII punctuation (spec 0.31, section 2.4), so
+/// that nothing in it starts HTML, an entity, a link, emphasis, code or a
+/// new table cell. NIDs and dates, which use none of those, are unchanged.
+fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push(' ');
+        } else if c.is_ascii_punctuation() && !"-.:/".contains(c) {
+            out.push('\\');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown code span when nothing in it can end one or break
+/// a table cell (no backtick, `|`, backslash or control character: inside
+/// a code span nothing else is markup, CommonMark section 6.1); otherwise
+/// as [`markdown_text`].
+fn markdown_code(text: &str) -> String {
+    if text.is_empty() || text.chars().any(|c| c.is_control() || "`|\\".contains(c)) {
+        markdown_text(text)
+    } else {
+        format!("`{text}`")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_values_are_text_never_markup() {
+        assert_eq!(markdown_text("2026-11-02"), "2026-11-02");
+        assert_eq!(markdown_code("acme-parts"), "`acme-parts`");
+        assert_eq!(
+            markdown_text("<img src=x onerror=alert(1)>"),
+            "\\<img src\\=x onerror\\=alert\\(1\\)\\>"
+        );
+        assert_eq!(
+            markdown_text("a|b\nc &amp; [x](y)"),
+            "a\\|b c \\&amp\\; \\[x\\]\\(y\\)"
+        );
+        assert_eq!(markdown_code("a`b"), "a\\`b");
+        assert_eq!(markdown_code("a|b"), "a\\|b");
+    }
 
     #[test]
     fn block_indents_and_wraps_at_72() {

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 pub use namespace::{Kind, Namespace, Status};
 pub use registry::{NamespaceEntry, Registry};
 pub use report::{Finding, FindingKind, Report, Severity};
+#[cfg(feature = "store")]
 pub(crate) use suggest::edit_distance_within;
 
 use crate::urn::{Syntax, Urn};

@@ -134,6 +134,7 @@ impl Registry {
     }
 
     /// Reads the namespaces in force, with their rules, from a database.
+    #[cfg(feature = "store")]
     ///
     /// # Errors
     ///
