@@ -856,6 +856,55 @@ fn the_static_sites_names_lead_to_the_live_pages() {
     assert_eq!(get(&server.url("/ns/..%2fetc.html")).status, 404);
 }
 
+/// The relative links of a page, resolved against its path.
+fn links(page: &str, body: &str) -> Vec<String> {
+    let dir = &page[..=page.rfind('/').unwrap()];
+    body.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|h| h.replace("&#x2f;", "/").replace("&amp;", "&"))
+        .filter(|h| !h.starts_with("http") && !h.starts_with("mailto:") && !h.starts_with('#'))
+        .map(|h| {
+            let h = h.split('#').next().unwrap().to_string();
+            if h.starts_with('/') {
+                return h;
+            }
+            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+            for seg in h.split('/') {
+                match seg {
+                    ".." => {
+                        parts.pop();
+                    }
+                    "." | "" => {}
+                    s => parts.push(s),
+                }
+            }
+            format!("/{}", parts.join("/"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_link_of_the_live_site_leads_somewhere() {
+    let server = Server::start();
+    let mut seen = std::collections::BTreeSet::new();
+    for page in ["/", "/namespaces/isbn", "/namespaces/urn-7", "/check", "/file"] {
+        let a = get(&server.url(page));
+        assert_eq!(a.status, 200, "{page}");
+        for link in links(page, &a.body) {
+            if seen.insert(link.clone()) {
+                let mut status = get(&server.url(&link)).status;
+                if status == 308 {
+                    status = 200;
+                }
+                assert_eq!(status, 200, "{link} (from {page})");
+            }
+        }
+    }
+    assert!(seen.len() > 100, "{}", seen.len());
+    assert!(seen.contains("/data/urn-namespaces.xml"), "{seen:?}");
+}
+
 /// The built binary as a server: `urnreg serve --bind 127.0.0.1:0`.
 struct Process {
     child: std::process::Child,

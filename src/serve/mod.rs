@@ -143,6 +143,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/index.html", get(pages::to_index))
         .route("/ns/{page}", get(pages::to_namespace))
         .route("/namespaces/{nid}", get(pages::namespace))
+        .route("/data/{file}", get(pages::data_file))
         .route("/check", get(pages::check_form).post(pages::check))
         .route("/file", get(pages::file_form).post(pages::file))
         .route("/signin", get(pages::signin_form).post(pages::signin))

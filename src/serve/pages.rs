@@ -307,6 +307,25 @@ pub(crate) async fn namespace(
     }
 }
 
+/// `GET /data/{file}`: the exports the site links to (`data/` of the html
+/// export: the XML, CSV and JSON of the registry).
+pub(crate) async fn data_file(
+    State(state): State<Arc<AppState>>,
+    Path(file): Path<String>,
+) -> Result<Response, Response> {
+    let content_type = match file.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("xml") => "application/xml",
+        Some("csv") => "text/csv; charset=utf-8; header=present",
+        Some("json") => "application/json",
+        _ => return Err(error_page(StatusCode::NOT_FOUND, "no such file")),
+    };
+    let files = site(&state).await?;
+    match files.get(&format!("data/{file}")) {
+        Some(bytes) => Ok(([(header::CONTENT_TYPE, content_type)], bytes.clone()).into_response()),
+        None => Err(error_page(StatusCode::NOT_FOUND, "no such file")),
+    }
+}
+
 /// One row of the `/check` results.
 #[derive(Serialize)]
 struct Verdict {
