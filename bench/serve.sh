@@ -19,6 +19,7 @@ for tool in wrk nginx; do
   command -v "$tool" >/dev/null || { echo "bench/serve.sh needs $tool (apt-get install wrk nginx-light)" >&2; exit 2; }
 done
 work=$(mktemp -d)
+chmod 755 "$work"   # nginx workers read it as another user
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
@@ -84,8 +85,8 @@ wrk.method = "POST"
 wrk.body = f:read("*a")
 f:close()
 LUA
-run_wrk "urnreg serve POST /api/check" -t2 -c8 -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:$port_urnreg/api/check"
-served=$(awk -v r="$(cat "$work/rps-urnreg serve POST /api/check")" 'BEGIN{printf "%.0f", r*1000}')
+run_wrk "urnreg serve, POST check" -t2 -c8 -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:$port_urnreg/api/check"
+served=$(awk -v r="$(cat "$work/rps-urnreg serve, POST check")" 'BEGIN{printf "%.0f", r*1000}')
 "$bin/examples/gen_corpus" 1000000 > "$work/corpus.txt"
 best=""
 for _ in 1 2 3; do
