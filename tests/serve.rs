@@ -1043,3 +1043,267 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
     let local = run(&["--db", db_arg, "status", &id], &[]);
     assert!(stdout(&local).contains("approved"), "{}", stdout(&local));
 }
+
+/// A WebDriver session (W3C WebDriver, https://www.w3.org/TR/webdriver2/)
+/// with Debian's chromedriver driving headless Chromium.
+struct WebDriver {
+    driver: std::process::Child,
+    base: String,
+    session: String,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl WebDriver {
+    fn start(chromedriver: &Path, chromium: &Path) -> WebDriver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut ready = false;
+        for _ in 0..100 {
+            if agent()
+                .get(&format!("{base}/status"))
+                .call()
+                .is_ok_and(|r| r.status() == 200)
+            {
+                ready = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(ready, "chromedriver did not start");
+        let caps = serde_json::json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1200,900"]
+            }
+        }}});
+        let mut wd = WebDriver {
+            driver,
+            base,
+            session: String::new(),
+        };
+        let v = wd.call("POST", "/session", Some(caps));
+        wd.session = v["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {v}"))
+            .to_string();
+        wd
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = if path == "/session" {
+            format!("{}{path}", self.base)
+        } else {
+            format!("{}/session/{}{path}", self.base, self.session)
+        };
+        let body = body.map(|b| b.to_string());
+        let a = send(
+            method,
+            &url,
+            &[("content-type", "application/json")],
+            body.as_deref().map(str::as_bytes),
+        );
+        let v = a.json();
+        assert_eq!(a.status, 200, "{method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(serde_json::json!({ "url": url })));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(serde_json::json!({"using": "css selector", "value": css})),
+        );
+        v[ELEMENT].as_str().unwrap().to_string()
+    }
+
+    /// Waits (up to 10 s) until `css` matches an element: after a click
+    /// that loads another page, the old page may still be there.
+    fn wait(&self, css: &str) {
+        self.wait_until(css, |wd| {
+            let v = wd.call(
+                "POST",
+                "/elements",
+                Some(serde_json::json!({"using": "css selector", "value": css})),
+            );
+            !v.as_array().unwrap().is_empty()
+        });
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&WebDriver) -> bool) {
+        for _ in 0..100 {
+            if done(self) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("waited 10 s for {what}: {}", self.source());
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &format!("/element/{e}/click"),
+            Some(serde_json::json!({})),
+        );
+    }
+
+    fn type_in(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &format!("/element/{e}/clear"),
+            Some(serde_json::json!({})),
+        );
+        self.call(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(serde_json::json!({ "text": text })),
+        );
+    }
+
+    /// Sets a long text at once (typing 2 KB key by key is slow).
+    fn fill(&self, css: &str, text: &str) {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(serde_json::json!({
+                "script": "document.querySelector(arguments[0]).value = arguments[1];",
+                "args": [css, text]
+            })),
+        );
+    }
+
+    fn text(&self, css: &str) -> String {
+        let e = self.find(css);
+        self.call("GET", &format!("/element/{e}/text"), None)
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn source(&self) -> String {
+        self.call("GET", "/source", None).as_str().unwrap().to_string()
+    }
+
+    fn url(&self) -> String {
+        self.call("GET", "/url", None).as_str().unwrap().to_string()
+    }
+
+    fn delete_cookies(&self) {
+        self.call("DELETE", "/cookie", None);
+    }
+}
+
+impl Drop for WebDriver {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = send(
+                "DELETE",
+                &format!("{}/session/{}", self.base, self.session),
+                &[],
+                None,
+            );
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+#[test]
+fn a_registration_goes_from_the_form_through_review_to_check_in_headless_chromium() {
+    let test = "a_registration_goes_from_the_form_through_review_to_check_in_headless_chromium";
+    let Some(chromium) = crate::util::external_tool(&["chromium"], "URNREG_CHROMIUM", test) else {
+        return;
+    };
+    let Some(chromedriver) = crate::util::external_tool(&["chromedriver"], "URNREG_CHROMEDRIVER", test)
+    else {
+        return;
+    };
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let wd = WebDriver::start(&chromedriver, &chromium);
+
+    // A registrant files through the form; lint findings come back inline.
+    wd.open(&server.url("/file"));
+    wd.fill("#text", &data("bad.toml"));
+    wd.click("#file");
+    wd.wait("#findings");
+    assert!(wd.text("#findings").contains("nid-country-prefix"));
+    wd.fill("#text", &data("formal.toml"));
+    wd.click("#file");
+    wd.wait("#request-id");
+    let id = wd.text("#request-id");
+    let token = wd.text("#token");
+    assert!(token.starts_with("urnreg_r_"), "{token}");
+
+    // An expert signs in and asks for changes.
+    wd.delete_cookies();
+    wd.open(&server.url("/signin"));
+    wd.type_in("#token", &expert);
+    wd.click("#signin");
+    wd.wait("#queue");
+    assert!(wd.url().ends_with("/queue"), "{}", wd.url());
+    wd.click(&format!("a[href='/review/{id}']"));
+    wd.wait("#diff");
+    assert!(wd.text("#diff").contains("Syntax"));
+    wd.click("#ask-changes");
+    wd.type_in(
+        "#note",
+        "Please say how widget numbers are assigned in Assignment.",
+    );
+    wd.click("#decide");
+    wd.wait("#reviews");
+    assert!(wd.source().contains("changes-requested"));
+
+    // The registrant signs in with their token and reads the note.
+    wd.delete_cookies();
+    wd.open(&server.url("/signin"));
+    wd.type_in("#token", &token);
+    wd.click("#signin");
+    wd.wait("#status");
+    assert!(wd.url().ends_with(&format!("/requests/{id}")), "{}", wd.url());
+    assert_eq!(wd.text("#status"), "changes-requested");
+    assert!(wd.text("#reviews").contains("how widget numbers are assigned"));
+
+    // The expert approves.
+    wd.delete_cookies();
+    wd.open(&server.url("/signin"));
+    wd.type_in("#token", &expert);
+    wd.click("#signin");
+    wd.wait("#queue");
+    wd.open(&server.url(&format!("/review/{id}")));
+    wd.click("#approve");
+    wd.type_in("#note", "Registered.");
+    wd.click("#decide");
+    wd.wait_until("the approval", |wd| wd.source().contains("approve</strong>"));
+    assert!(wd.text("#reviews").contains("Registered."));
+
+    // The new namespace has its page, and /check applies its rules.
+    wd.open(&server.url("/namespaces/widgetnum"));
+    assert!(wd.source().contains("urn:widgetnum"));
+    wd.open(&server.url("/check"));
+    wd.fill("#urns", "urn:widgetnum:w-42\nurn:widgetnum:x-42");
+    wd.click("#check");
+    wd.wait("#results");
+    let results = wd.text("#results");
+    assert!(results.contains("urn:widgetnum:w-42 valid"), "{results}");
+    assert!(results.contains("nss-syntax"), "{results}");
+}
