@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use urnreg::lint::vet_request;
 use urnreg::registry::data::Xref;
 use urnreg::registry::{Decision, Store};
 
@@ -31,8 +32,11 @@ const HOSTILE: &str = "Mallory <script>document.body.setAttribute('data-pwned','
 fn site_database(dir: &Path) -> PathBuf {
     let path = busy_database(dir);
     let mut store = Store::open(&path, "tester").unwrap();
+    // A text of its own: busy_database filed informal.toml already.
+    let mut text = registration("informal.toml");
+    text.purpose = Some("Names the drafts of the site test's group.".into());
     let informal = store
-        .request(&registration("informal.toml"), None, "dave")
+        .request(&vet_request(&store, &text).unwrap(), None, "dave")
         .unwrap();
     store
         .review(&informal.id.to_string(), Decision::Approve, "Assigned.", "expert")
@@ -40,7 +44,13 @@ fn site_database(dir: &Path) -> PathBuf {
     let mut file = registration("formal.toml");
     file.nid = Some("evil-corp".into());
     file.registrant = Some(HOSTILE.into());
-    store.request(&file, None, "mallory").unwrap();
+    store
+        .request(
+            &urnreg::lint::vet_request(&store, &file).unwrap(),
+            None,
+            "mallory",
+        )
+        .unwrap();
     store
         .review("evil-corp", Decision::Approve, "<b>ok</b>", "expert")
         .unwrap();

@@ -1,7 +1,7 @@
 //! `urnreg lint`: one vector per rule (`tests/data/lint/cases.toml`), each
 //! a change to a registration that otherwise lints clean.
 
-use urnreg::lint::{RULES, lint};
+use urnreg::lint::{LintContext, RULES, lint, vet_request};
 use urnreg::registry::{RegistrationFile, Store};
 
 use crate::util::{code, stdout, urnreg};
@@ -43,14 +43,14 @@ fn apply(case: &Case) -> RegistrationFile {
 
 #[test]
 fn the_base_registration_lints_clean() {
-    let ctx = Store::open_embedded().unwrap().lint_context().unwrap();
+    let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
     let file = RegistrationFile::from_toml(BASE).unwrap();
     assert_eq!(lint(&file, &ctx), vec![]);
 }
 
 #[test]
 fn each_rule_fires_on_its_vector() {
-    let ctx = Store::open_embedded().unwrap().lint_context().unwrap();
+    let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
     for case in cases() {
         let findings = lint(&apply(&case), &ctx);
         let hit = findings
@@ -69,10 +69,22 @@ fn each_rule_fires_on_its_vector() {
     }
 }
 
+/// Rules that no registration file can trigger today, each with the unit
+/// test that shows it firing.
+const GUARDS: &[(&str, &str)] = &[(
+    // The equivalence steps urnreg knows read only the generic key, so they
+    // cannot split generic equivalents; the check guards steps added later.
+    "rules-merge",
+    "lint::rules::tests::a_refiner_that_splits_generic_equivalents_is_caught",
+)];
+
 #[test]
 fn every_rule_has_a_vector() {
     let cases = cases();
     for rule in RULES {
+        if GUARDS.iter().any(|(guard, _)| guard == rule) {
+            continue;
+        }
         assert!(
             cases.iter().any(|c| c.rule == *rule),
             "no vector for lint rule '{rule}'"
@@ -120,9 +132,10 @@ fn request_refuses_what_lint_calls_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("r.db"), "tester").unwrap();
     let bad = apply(&cases().into_iter().find(|c| c.rule == "syntax-abnf").unwrap());
-    let err = store.request(&bad, None, "tester").unwrap_err().to_string();
+    let err = vet_request(&store, &bad).unwrap_err().to_string();
     assert!(err.contains("syntax"), "{err}");
     // Warnings do not stop a request.
     let warned = apply(&cases().into_iter().find(|c| c.rule == "nid-uri-scheme").unwrap());
-    store.request(&warned, None, "tester").unwrap();
+    let vetted = vet_request(&store, &warned).unwrap();
+    store.request(&vetted, None, "tester").unwrap();
 }

@@ -1,32 +1,75 @@
 //! The registry store and the registration lifecycle (RFC 8141 sections 5
 //! and 6), through the library and through the command line.
 
+/// Every transition and refusal of the lifecycle, from
+/// `tests/data/registrations/lifecycle.toml`, and the commands around it.
+mod lifecycle;
+
+/// The rules of a registration: filed with it, put in force by approval.
+mod rules;
+
+/// Opening databases: first use by many processes, read-only files and
+/// directories, files that are not urnreg's.
+mod databases;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use urnreg::registry::{Decision, Error, ListFilter, MIGRATIONS, RegistrationFile, Store};
+use urnreg::lint::{vet_request, vet_revision};
+use urnreg::registry::{
+    Decision, Error, ListFilter, MIGRATIONS, Outcome, RegistrationFile, RequestStatus, Store,
+};
 
 use crate::util::{code, stderr, stdout};
 
-fn data(name: &str) -> PathBuf {
+pub(crate) fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/registrations")
         .join(name)
 }
 
-fn registration(name: &str) -> RegistrationFile {
+pub(crate) fn registration(name: &str) -> RegistrationFile {
     RegistrationFile::from_toml(&std::fs::read_to_string(data(name)).unwrap()).unwrap()
 }
 
-fn fresh() -> (tempfile::TempDir, Store) {
+pub(crate) fn fresh() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("registry.db"), "tester").unwrap();
     (dir, store)
 }
 
+/// Files `file` as a request, vetted by lint as the CLI does.
+pub(crate) fn request(
+    store: &mut Store,
+    file: &RegistrationFile,
+    actor: &str,
+) -> urnreg::registry::Result<Outcome> {
+    let vetted = vet_request(store, file)?;
+    store.request(&vetted, None, actor)
+}
+
+/// Files `file` as a revision of `nid`, vetted by lint as the CLI does.
+pub(crate) fn revise(
+    store: &mut Store,
+    nid: &str,
+    file: &RegistrationFile,
+    actor: &str,
+) -> urnreg::registry::Result<Outcome> {
+    let vetted = vet_revision(store, nid, file)?;
+    store.revise(nid, &vetted, None, actor)
+}
+
+/// An informal request's text with its own purpose (the same text twice
+/// is refused).
+pub(crate) fn informal(n: usize) -> RegistrationFile {
+    let mut file = registration("informal.toml");
+    file.purpose = Some(format!("Names the drafts of research group {n}."));
+    file
+}
+
 /// Every row of every table, as text: to show a database did not change.
-fn dump(store: &Store) -> Vec<String> {
+pub(crate) fn dump(store: &Store) -> Vec<String> {
     let conn = store.connection();
     let mut tables: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -57,7 +100,7 @@ fn dump(store: &Store) -> Vec<String> {
     out
 }
 
-fn refused_fields(err: Error) -> Vec<String> {
+pub(crate) fn refused_fields(err: Error) -> Vec<String> {
     match err {
         Error::Invalid(problems) => problems
             .into_iter()
@@ -107,17 +150,17 @@ fn rfc8141_section_5_1_rules_refuse_a_formal_request() {
     for (nid, why) in cases {
         let mut file = registration("formal.toml");
         file.nid = Some(nid.to_string());
-        let problems = refused_fields(store.request(&file, None, "t").unwrap_err());
+        let problems = refused_fields(request(&mut store, &file, "t").unwrap_err());
         assert!(
             problems.iter().any(|p| p.starts_with("nid:") && p.contains(why)),
             "{nid}: {problems:?}"
         );
     }
     // Already requested (case-insensitive).
-    store.request(&registration("formal.toml"), None, "t").unwrap();
+    request(&mut store, &registration("formal.toml"), "t").unwrap();
     let mut again = registration("formal.toml");
     again.nid = Some("ACME-PARTS".into());
-    let problems = refused_fields(store.request(&again, None, "t").unwrap_err());
+    let problems = refused_fields(request(&mut store, &again, "t").unwrap_err());
     assert!(problems[0].contains("already requested"), "{problems:?}");
 }
 
@@ -131,7 +174,7 @@ fn requests_need_every_required_field_a_date_and_version_1() {
     ));
     file.purpose = Some("  ".into());
     file.resolution = None;
-    let problems = refused_fields(store.request(&file, None, "t").unwrap_err());
+    let problems = refused_fields(request(&mut store, &file, "t").unwrap_err());
     let fields: Vec<_> = problems.iter().map(|p| p.split(':').next().unwrap()).collect();
     assert_eq!(
         fields,
@@ -141,7 +184,7 @@ fn requests_need_every_required_field_a_date_and_version_1() {
 
     let mut informal = registration("informal.toml");
     informal.nid = Some("urn-99".into());
-    let problems = refused_fields(store.request(&informal, None, "t").unwrap_err());
+    let problems = refused_fields(request(&mut store, &informal, "t").unwrap_err());
     assert!(problems[0].contains("assigned by the registry"));
 
     let err = RegistrationFile::from_toml("kind = \"formal\"\nnid = \"abc\"\nsyntaxx = \"x\"\n").unwrap_err();
@@ -151,26 +194,26 @@ fn requests_need_every_required_field_a_date_and_version_1() {
 #[test]
 fn lifecycle_formal_request_review_and_revision() {
     let (_dir, mut store) = fresh();
-    let req = store
-        .request(&registration("formal.toml"), None, "alice")
-        .unwrap();
+    let req = request(&mut store, &registration("formal.toml"), "alice").unwrap();
     assert_eq!(
         (req.nid.as_deref(), req.status.as_str()),
         (Some("acme-parts"), "submitted")
     );
-    assert!(
-        store.show("acme-parts", None).is_err(),
+    let shown = store.show("acme-parts", None).unwrap();
+    assert_eq!(
+        (shown.summary.status, shown.current_version),
+        (urnreg::registry::Standing::Requested, None),
         "not registered before approval"
     );
 
     let asked = store
         .review("acme-parts", Decision::AskChanges, "say more", "expert")
         .unwrap();
-    assert_eq!(asked.status, "changes-requested");
+    assert_eq!(asked.status, RequestStatus::ChangesRequested);
     let ok = store
         .review(&req.id.to_string(), Decision::Approve, "fine", "expert")
         .unwrap();
-    assert_eq!(ok.status, "approved");
+    assert_eq!(ok.status, RequestStatus::Approved);
     assert_eq!(store.show("acme-parts", None).unwrap().current_version, Some(1));
 
     // Decided requests stay decided.
@@ -183,15 +226,11 @@ fn lifecycle_formal_request_review_and_revision() {
     let mut bad = registration("revision.toml");
     bad.version = Some(3);
     bad.revision_information = None;
-    let problems = refused_fields(store.revise("acme-parts", &bad, None, "alice").unwrap_err());
+    let problems = refused_fields(revise(&mut store, "acme-parts", &bad, "alice").unwrap_err());
     assert_eq!(problems.len(), 2, "{problems:?}");
-    let rev = store
-        .revise("ACME-parts", &registration("revision.toml"), None, "alice")
-        .unwrap();
+    let rev = revise(&mut store, "ACME-parts", &registration("revision.toml"), "alice").unwrap();
     assert_eq!(rev.version, 2);
-    let pending = store
-        .revise("acme-parts", &registration("revision.toml"), None, "alice")
-        .unwrap_err();
+    let pending = revise(&mut store, "acme-parts", &registration("revision.toml"), "alice").unwrap_err();
     assert!(matches!(pending, Error::State(_)));
     store
         .review("acme-parts", Decision::Approve, "ok", "expert")
@@ -238,7 +277,7 @@ fn lifecycle_formal_request_review_and_revision() {
 #[test]
 fn rejected_requests_are_final_and_free_the_nid() {
     let (_dir, mut store) = fresh();
-    let req = store.request(&registration("formal.toml"), None, "a").unwrap();
+    let req = request(&mut store, &registration("formal.toml"), "a").unwrap();
     store.review("acme-parts", Decision::Reject, "no", "e").unwrap();
     assert!(matches!(
         store.review(&req.id.to_string(), Decision::Approve, "x", "e"),
@@ -248,15 +287,13 @@ fn rejected_requests_are_final_and_free_the_nid() {
         store.review("acme-parts", Decision::Approve, "x", "e"),
         Err(Error::NotFound(_))
     ));
-    store
-        .request(&registration("formal.toml"), None, "a")
-        .expect("the NID may be requested again");
+    request(&mut store, &registration("formal.toml"), "a").expect("the NID may be requested again");
     assert!(matches!(
         store.review("99999", Decision::Approve, "x", "e"),
         Err(Error::NotFound(_))
     ));
     assert!(matches!(
-        store.revise("nope", &registration("revision.toml"), None, "a"),
+        revise(&mut store, "nope", &registration("revision.toml"), "a"),
         Err(Error::NotFound(_))
     ));
 }
@@ -264,8 +301,8 @@ fn rejected_requests_are_final_and_free_the_nid() {
 #[test]
 fn informal_numbers_follow_the_highest_ever_assigned() {
     let (_dir, mut store) = fresh();
-    let a = store.request(&registration("informal.toml"), None, "a").unwrap();
-    let b = store.request(&registration("informal.toml"), None, "a").unwrap();
+    let a = request(&mut store, &informal(1), "a").unwrap();
+    let b = request(&mut store, &informal(2), "a").unwrap();
     assert_eq!(a.nid, None);
     let b_ok = store
         .review(&b.id.to_string(), Decision::Approve, "ok", "e")
@@ -287,7 +324,7 @@ fn informal_numbers_follow_the_highest_ever_assigned() {
             [],
         )
         .unwrap();
-    let c = store.request(&registration("informal.toml"), None, "a").unwrap();
+    let c = request(&mut store, &informal(3), "a").unwrap();
     assert_eq!(
         store
             .review(&c.id.to_string(), Decision::Approve, "ok", "e")
@@ -301,22 +338,18 @@ fn informal_numbers_follow_the_highest_ever_assigned() {
 #[test]
 fn a_failed_command_leaves_the_database_exactly_as_it_was() {
     let (_dir, mut store) = fresh();
-    let req = store.request(&registration("formal.toml"), None, "a").unwrap();
+    let req = request(&mut store, &registration("formal.toml"), "a").unwrap();
     let before = dump(&store);
     let mut bad = registration("formal.toml");
     bad.nid = Some("ab".into());
-    assert!(store.request(&bad, None, "a").is_err());
+    assert!(request(&mut store, &bad, "a").is_err());
     assert!(store.review("12345", Decision::Approve, "x", "e").is_err());
     assert!(
         store
             .review(&req.id.to_string(), Decision::Approve, " ", "e")
             .is_err()
     );
-    assert!(
-        store
-            .revise("isbn", &registration("revision.toml"), None, "a")
-            .is_err()
-    );
+    assert!(revise(&mut store, "isbn", &registration("revision.toml"), "a").is_err());
     assert_eq!(dump(&store), before);
 }
 
@@ -345,7 +378,7 @@ fn migrating_from_every_older_schema_version() {
             105,
             "data kept from {start}"
         );
-        let req = store.request(&registration("formal.toml"), None, "a").unwrap();
+        let req = request(&mut store, &registration("formal.toml"), "a").unwrap();
         store
             .review(&req.id.to_string(), Decision::Approve, "ok", "e")
             .unwrap();
@@ -392,7 +425,7 @@ fn a_database_from_a_newer_urnreg_is_refused_untouched() {
     assert_eq!(v, 99);
 }
 
-fn urnreg_db(db: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn urnreg_db(db: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_urnreg"))
         .arg("--db")
         .arg(db)
@@ -411,7 +444,15 @@ fn cli_lists_the_embedded_registry_without_creating_a_database() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let list: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(list.len(), 105);
-    for key in ["nid", "kind", "status", "date", "references"] {
+    for key in [
+        "nid",
+        "kind",
+        "status",
+        "date",
+        "references",
+        "has_rules",
+        "pending",
+    ] {
         assert!(list[0].get(key).is_some(), "{key}");
     }
     assert!(!db.exists(), "a read-only command created the database");
@@ -503,12 +544,7 @@ fn eight_processes_approving_informal_requests_get_distinct_consecutive_numbers(
     let db = dir.path().join("race.db");
     let mut store = Store::open(&db, "setup").unwrap();
     let ids: Vec<i64> = (0..8)
-        .map(|_| {
-            store
-                .request(&registration("informal.toml"), None, "a")
-                .unwrap()
-                .id
-        })
+        .map(|n| request(&mut store, &informal(n), "a").unwrap().id)
         .collect();
     drop(store);
     let children: Vec<_> = ids
@@ -576,14 +612,14 @@ examples.invalid = ["urn:acme-parts:123456789"]
         toml::Value::try_from(toml::toml! { abnf = "x = y" }).unwrap(),
     );
     let before = dump(&store);
-    let problems = refused_fields(store.request(&broken, None, "a").unwrap_err());
+    let problems = refused_fields(request(&mut store, &broken, "a").unwrap_err());
     assert!(
         problems[0].starts_with("rules:") && problems[0].contains("'y' is not defined"),
         "{problems:?}"
     );
     assert_eq!(dump(&store), before);
 
-    let req = store.request(&file, None, "a").unwrap();
+    let req = request(&mut store, &file, "a").unwrap();
     store
         .review(&req.id.to_string(), Decision::Approve, "ok", "e")
         .unwrap();

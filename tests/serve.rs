@@ -356,8 +356,17 @@ fn access_rules_hold_for_every_case_in_the_table() {
         if let Some(auth) = &auth {
             headers.push(("authorization", auth.as_str()));
         }
-        let body = case.get("body").and_then(|b| b.as_str()).map(str::as_bytes);
-        let a = send(method, &server.url(&path), &headers, body);
+        let body = match (case.get("body"), case.get("body_file")) {
+            (Some(b), _) => Some(b.as_str().unwrap().to_string()),
+            (None, Some(f)) => Some(data(f.as_str().unwrap())),
+            (None, None) => None,
+        };
+        let a = send(
+            method,
+            &server.url(&path),
+            &headers,
+            body.as_deref().map(str::as_bytes),
+        );
         let want = case["status"].as_integer().unwrap() as u16;
         assert_eq!(a.status, want, "{method} {path} as {who}: {}", a.body);
         if want == 401 && path.starts_with("/api/") {
@@ -533,9 +542,45 @@ fn approval_puts_the_new_rules_in_force_for_check_at_once() {
     assert_eq!(seen["reviews"][0]["note"], "please cite the numbering document");
     assert_eq!(seen["reviews"][0]["actor"], "ada");
 
+    // The registrant answers with an amended text; it goes back to review.
+    let amended = data("formal.toml").replace(
+        "assigns widget numbers sequentially",
+        "assigns widget numbers sequentially, as its numbering document says",
+    );
+    let auth = bearer(&registrant);
+    let a = send(
+        "PUT",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &auth)],
+        Some(amended.as_bytes()),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["status"], "submitted");
+    let seen = send(
+        "GET",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &auth)],
+        None,
+    )
+    .json();
+    assert!(
+        seen["fields"]["assignment"]
+            .as_str()
+            .unwrap()
+            .contains("numbering document")
+    );
+
     let a = review(&server, &expert, id, "approve", "registered");
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(a.json()["nid"], "widgetnum");
+    // Decided: the registrant can neither amend nor withdraw it now.
+    let a = send(
+        "DELETE",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &auth)],
+        None,
+    );
+    assert_eq!(a.status, 409, "{}", a.body);
     assert_eq!(review(&server, &expert, id, "approve", "again").status, 409);
 
     let good = get(&server.url("/api/check?urn=urn:widgetnum:w-12")).json();
@@ -560,6 +605,7 @@ fn approval_puts_the_new_rules_in_force_for_check_at_once() {
         .collect();
     assert!(actors.contains(&("request", "registrant")), "{actors:?}");
     assert!(actors.contains(&("review:ask-changes", "ada")), "{actors:?}");
+    assert!(actors.contains(&("amend", "registrant")), "{actors:?}");
     assert!(actors.contains(&("review:approve", "ada")), "{actors:?}");
     // No token is in the database, nor in the access log.
     let log = server.log.lock().unwrap().join("\n");
@@ -577,6 +623,31 @@ fn approval_puts_the_new_rules_in_force_for_check_at_once() {
             .unwrap();
         assert_eq!(found, 0);
     }
+}
+
+#[test]
+fn a_registrant_withdraws_with_their_token_and_the_expert_can_no_longer_decide() {
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let (id, token) = file(&server, &data("informal.toml"));
+    let body = br#"{"note": "filed by mistake"}"#;
+    let a = send(
+        "DELETE",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &bearer(&token))],
+        Some(body),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["status"], "withdrawn");
+    assert_eq!(review(&server, &expert, id, "approve", "too late").status, 409);
+    let queue = send(
+        "GET",
+        &server.url("/api/queue"),
+        &[("authorization", &bearer(&expert))],
+        None,
+    )
+    .json();
+    assert_eq!(queue.as_array().unwrap().len(), 0, "{queue}");
 }
 
 #[test]
@@ -1004,6 +1075,42 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
         stderr(&as_registrant)
     );
 
+    let queue = run(&["--server", &base, "queue"], &[("URNREG_TOKEN", &expert)]);
+    assert_eq!(code(&queue), 0, "{}", stderr(&queue));
+    assert!(
+        stdout(&queue).starts_with(&format!("{id}\twidgetnum\tversion 1\tsubmitted")),
+        "{}",
+        stdout(&queue)
+    );
+    let asked = run(
+        &[
+            "--server",
+            &base,
+            "review",
+            &id,
+            "--ask-changes",
+            "--note",
+            "cite the numbering document",
+        ],
+        &[("URNREG_TOKEN", &expert)],
+    );
+    assert_eq!(code(&asked), 0, "{}", stderr(&asked));
+    let amended_file = dir.path().join("amended.toml");
+    std::fs::write(
+        &amended_file,
+        data("formal.toml").replace("sequentially", "sequentially (see the numbering document)"),
+    )
+    .unwrap();
+    let amended = run(
+        &["--server", &base, "amend", &id, amended_file.to_str().unwrap()],
+        &[("URNREG_TOKEN", &token)],
+    );
+    assert_eq!(code(&amended), 0, "{}", stderr(&amended));
+    assert_eq!(
+        stdout(&amended).trim(),
+        format!("request {id}: widgetnum version 1 submitted")
+    );
+
     let approved = run(
         &["--server", &base, "review", &id, "--approve", "--note", "welcome"],
         &[("URNREG_TOKEN", &expert)],
@@ -1019,6 +1126,28 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
     assert!(stdout(&status).contains("approved") && stdout(&status).contains("welcome"));
     let no_token = run(&["--server", &base, "status", &id], &[("URNREG_TOKEN", "")]);
     assert_eq!(code(&no_token), 2);
+
+    let informal = Path::new(DATA).join("informal.toml");
+    let out = run(
+        &[
+            "--server",
+            &base,
+            "request",
+            informal.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let filed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let other = filed["id"].as_i64().unwrap().to_string();
+    let other_token = filed["token"].as_str().unwrap().to_string();
+    let withdrawn = run(
+        &["--server", &base, "withdraw", &other, "--note", "filed twice"],
+        &[("URNREG_TOKEN", &other_token)],
+    );
+    assert_eq!(code(&withdrawn), 0, "{}", stderr(&withdrawn));
+    assert!(stdout(&withdrawn).contains("withdrawn"), "{}", stdout(&withdrawn));
 
     // SIGTERM: the server finishes and says so; its log has no token.
     let pid = server.child.id().to_string();
@@ -1282,6 +1411,16 @@ fn a_registration_goes_from_the_form_through_review_to_check_in_headless_chromiu
     assert!(wd.url().ends_with(&format!("/requests/{id}")), "{}", wd.url());
     assert_eq!(wd.text("#status"), "changes-requested");
     assert!(wd.text("#reviews").contains("how widget numbers are assigned"));
+    // ... and amends the text as asked; it goes back to review.
+    let amended = data("formal.toml").replace(
+        "assigns widget numbers sequentially",
+        "assigns widget numbers sequentially, as its numbering document says",
+    );
+    wd.fill("#text", &amended);
+    wd.click("#amend");
+    wd.wait_until("the amendment", |wd| {
+        wd.source().contains("id=\"status\">submitted<")
+    });
 
     // The expert approves.
     wd.delete_cookies();
@@ -1290,6 +1429,7 @@ fn a_registration_goes_from_the_form_through_review_to_check_in_headless_chromiu
     wd.click("#signin");
     wd.wait("#queue");
     wd.open(&server.url(&format!("/review/{id}")));
+    assert!(wd.text("#diff").contains("numbering document"));
     wd.click("#approve");
     wd.type_in("#note", "Registered.");
     wd.click("#decide");

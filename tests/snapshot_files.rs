@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use urnreg::lint::{vet_request, vet_revision};
 use urnreg::registry::{Decision, RegistrationFile, Store};
 
 use crate::util::{code, stderr, stdout, urnreg};
@@ -55,16 +56,29 @@ pub(crate) fn busy_database(dir: &Path) -> PathBuf {
     let path = dir.join("busy.db");
     let mut store = Store::open(&path, "tester").unwrap();
     store
-        .request(&registration("formal.toml"), Some("formal.toml"), "alice")
+        .request(
+            &vet_request(&store, &registration("formal.toml")).unwrap(),
+            Some("formal.toml"),
+            "alice",
+        )
         .unwrap();
     store
         .review("acme-parts", Decision::Approve, "Fine.", "expert")
         .unwrap();
     store
-        .revise("acme-parts", &registration("revision.toml"), None, "alice")
+        .revise(
+            "acme-parts",
+            &vet_revision(&store, "acme-parts", &registration("revision.toml")).unwrap(),
+            None,
+            "alice",
+        )
         .unwrap();
+    // A second informal request, with a text of its own (the same text
+    // twice is refused).
+    let mut second = registration("informal.toml");
+    second.purpose = Some("Names the drafts of another research group.".into());
     let sent_back = store
-        .request(&registration("informal.toml"), None, "bob")
+        .request(&vet_request(&store, &second).unwrap(), None, "bob")
         .unwrap();
     store
         .review(
@@ -75,14 +89,20 @@ pub(crate) fn busy_database(dir: &Path) -> PathBuf {
         )
         .unwrap();
     let informal = store
-        .request(&registration("informal.toml"), None, "bob")
+        .request(
+            &vet_request(&store, &registration("informal.toml")).unwrap(),
+            None,
+            "bob",
+        )
         .unwrap();
     store
         .review(&informal.id.to_string(), Decision::Approve, "Assigned.", "expert")
         .unwrap();
     let mut other = registration("formal.toml");
     other.nid = Some("acme-tools".into());
-    let rejected = store.request(&other, None, "carol").unwrap();
+    let rejected = store
+        .request(&vet_request(&store, &other).unwrap(), None, "carol")
+        .unwrap();
     store
         .review(
             &rejected.id.to_string(),
@@ -131,8 +151,10 @@ fn json_and_toml_round_trips_are_byte_identical() {
         let history: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
         assert_eq!(history["versions"].as_array().unwrap().len(), 2, "{format}");
         let mut store = Store::open(&fresh, "t").unwrap();
+        let mut third = registration("informal.toml");
+        third.purpose = Some("Names the drafts of a third research group.".into());
         let again = store
-            .request(&registration("informal.toml"), None, "bob")
+            .request(&vet_request(&store, &third).unwrap(), None, "bob")
             .unwrap();
         let done = store
             .review(&again.id.to_string(), Decision::Approve, "ok", "e")
@@ -765,11 +787,16 @@ fn hostile_snapshots_are_refused_unopened_and_change_nothing() {
 
 // --- What snapshots carry: the informal sequence, request ids ---------------
 
-/// Approves a new informal request in `db`; returns the NID assigned.
+/// Approves a new informal request in `db`, with a text of its own (the
+/// same text twice is refused); returns the NID assigned.
 fn assign_informal(db: &Path) -> String {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let mut store = Store::open(db, "t").unwrap();
+    let mut file = registration("informal.toml");
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    file.purpose = Some(format!("Names the drafts of research group {n}."));
     let filed = store
-        .request(&registration("informal.toml"), None, "bob")
+        .request(&vet_request(&store, &file).unwrap(), None, "bob")
         .unwrap();
     store
         .review(&filed.id.to_string(), Decision::Approve, "ok", "e")
@@ -842,7 +869,9 @@ fn snapshots_keep_request_ids() {
         let mut store = Store::open(&fresh, "t").unwrap();
         let mut other = registration("formal.toml");
         other.nid = Some("acme-bolts".into());
-        let filed = store.request(&other, None, "carol").unwrap();
+        let filed = store
+            .request(&vet_request(&store, &other).unwrap(), None, "carol")
+            .unwrap();
         assert!(filed.id > pending, "{format}: {} after {pending}", filed.id);
     }
 }
@@ -910,8 +939,10 @@ fn the_informal_sequence_ends_cleanly_at_its_limit() {
     let out = run(&db, &["ns", "show", &last]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let mut store = Store::open(&db, "t").unwrap();
+    let mut file = registration("informal.toml");
+    file.purpose = Some("Names the drafts of one group too many.".into());
     let filed = store
-        .request(&registration("informal.toml"), None, "bob")
+        .request(&vet_request(&store, &file).unwrap(), None, "bob")
         .unwrap();
     let refused = store
         .review(&filed.id.to_string(), Decision::Approve, "ok", "e")
@@ -946,7 +977,9 @@ fn xml_exports_are_well_formed_whatever_a_registrant_typed() {
     let mut file = registration("informal.toml");
     file.registrant =
         Some("Evil\u{1} Co \u{1b}[31m\u{ffff} <evil\u{1}x@example.org> evil@example.org".into());
-    let filed = store.request(&file, None, "mallory").unwrap();
+    let filed = store
+        .request(&vet_request(&store, &file).unwrap(), None, "mallory")
+        .unwrap();
     let nid = store
         .review(&filed.id.to_string(), Decision::Approve, "ok", "e")
         .unwrap()

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::{Mutex, mpsc};
 
 use anyhow::Context as _;
-use urnreg::{Checker, Registry, Report, Syntax};
+use urnreg::{Checker, Namespace, Registry, Report, Syntax};
 
 use super::db::DbArgs;
 use super::input::{self, LineReader, MAX_LINE};
@@ -78,13 +78,36 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
 }
 
+/// Hashes a namespace's address: counting URNs by namespace costs one
+/// multiplication, not a hash of the NID's text.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7;
+    }
+}
+
+type ByAddress<'r> = HashMap<usize, (&'r str, u64), std::hash::BuildHasherDefault<AddressHasher>>;
+
 /// What a chunk of lines adds to the summary.
 #[derive(Default)]
 struct Stats<'r> {
     total: u64,
     invalid: u64,
-    /// Registered NIDs, by their registry spelling (no allocation).
-    by_namespace: HashMap<&'r str, u64>,
+    /// Registered namespaces, by address, with their NID.
+    by_namespace: ByAddress<'r>,
     /// Other NIDs, lower-cased.
     by_other_nid: HashMap<String, u64>,
     by_error: HashMap<&'static str, u64>,
@@ -98,7 +121,10 @@ impl<'r> Stats<'r> {
         }
         if detailed {
             match (report.namespace(), report.urn()) {
-                (Some(ns), _) => *self.by_namespace.entry(ns.nid()).or_default() += 1,
+                (Some(ns), _) => {
+                    let address = std::ptr::from_ref::<Namespace>(ns) as usize;
+                    self.by_namespace.entry(address).or_insert((ns.nid(), 0)).1 += 1;
+                }
                 (None, Some(urn)) => {
                     *self
                         .by_other_nid
@@ -116,8 +142,8 @@ impl<'r> Stats<'r> {
     fn merge(&mut self, other: Stats<'r>) {
         self.total += other.total;
         self.invalid += other.invalid;
-        for (k, v) in other.by_namespace {
-            *self.by_namespace.entry(k).or_default() += v;
+        for (k, (nid, v)) in other.by_namespace {
+            self.by_namespace.entry(k).or_insert((nid, 0)).1 += v;
         }
         for (k, v) in other.by_other_nid {
             *self.by_other_nid.entry(k).or_default() += v;
@@ -136,7 +162,7 @@ impl<'r> Stats<'r> {
             self.total - self.invalid,
             self.invalid
         )?;
-        let mut nids: Vec<(&str, u64)> = self.by_namespace.iter().map(|(k, v)| (*k, *v)).collect();
+        let mut nids: Vec<(&str, u64)> = self.by_namespace.values().copied().collect();
         nids.extend(self.by_other_nid.iter().map(|(k, v)| (k.as_str(), *v)));
         nids.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by NID:")?;
@@ -173,11 +199,17 @@ struct Job<'r> {
 
 impl<'r> Job<'r> {
     fn checker(&self) -> Checker<'r> {
-        match self.registry {
+        let checker = match self.registry {
             Some(r) => Checker::new(r),
             None => Checker::syntax_only(),
         }
-        .with_syntax(self.syntax)
+        .with_syntax(self.syntax);
+        // Nothing per URN is shown: only validity (and error kinds) count.
+        if self.shown == Shown::None {
+            checker.without_syntax_warnings()
+        } else {
+            checker
+        }
     }
 
     /// Checks one input and appends its output to `out`. In JSON format

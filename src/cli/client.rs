@@ -1,5 +1,5 @@
 //! The command line as a client of `urnreg serve`: with `--server URL`
-//! `request`, `review` and `status` go to the server
+//! `request`, `amend`, `withdraw`, `status`, `queue` and `review` go to the server
 //! instead of a local database, with the token from `$URNREG_TOKEN`. The
 //! answers are printed as the local commands print them; a refusal exits 2
 //! with the server's message and findings.
@@ -81,6 +81,18 @@ impl Client {
         self.finish(&format!("GET {path}"), req.call())
     }
 
+    /// PUT or DELETE with a body, as the request's registrant.
+    fn send(&self, method: &str, path: &str, content_type: &str, body: &[u8]) -> anyhow::Result<Answer> {
+        let request = ureq::http::Request::builder()
+            .method(method)
+            .uri(self.url(path))
+            .header("Content-Type", content_type)
+            .header("Authorization", format!("Bearer {}", self.token()?))
+            .body(body.to_vec())
+            .context("building the request")?;
+        self.finish(&format!("{method} {path}"), self.agent.run(request))
+    }
+
     fn post(&self, path: &str, auth: bool, content_type: &str, body: &[u8]) -> anyhow::Result<Answer> {
         let mut req = self
             .agent
@@ -138,6 +150,16 @@ fn print_outcome(value: &Value) -> anyhow::Result<()> {
         None => writeln!(out, "request {id}: informal, version {version} {status}")?,
     }
     Ok(())
+}
+
+/// The request id a remote command names (the server knows requests by id).
+fn request_id(target: &str, command: &str) -> anyhow::Result<i64> {
+    target.parse().map_err(|_| {
+        UsageError(format!(
+            "with --server, {command} takes a request id, not '{target}'"
+        ))
+        .into()
+    })
 }
 
 /// A registration file's text, from a path or stdin (`-`).
@@ -230,12 +252,7 @@ pub fn run(server: &str, command: Command, format: Option<Format>) -> anyhow::Re
         }
         Command::Review(args) => {
             let format = format_for(format, &[Format::Text, Format::Json], "review")?;
-            let id: i64 = args.target.parse().map_err(|_| {
-                UsageError(format!(
-                    "with --server, review takes a request id, not '{}'",
-                    args.target
-                ))
-            })?;
+            let id = request_id(&args.target, "review")?;
             let decision = if args.approve {
                 "approve"
             } else if args.reject {
@@ -271,8 +288,76 @@ pub fn run(server: &str, command: Command, format: Option<Format>) -> anyhow::Re
                 print_request(&answer.body)?;
             }
         }
+        Command::Amend(args) => {
+            let format = format_for(format, &[Format::Text, Format::Json], "amend")?;
+            let id = request_id(&args.target, "amend")?;
+            let text = read_text(&args.file)?;
+            let answer = client.send(
+                "PUT",
+                &format!("/api/requests/{id}"),
+                "application/toml",
+                text.as_bytes(),
+            )?;
+            if answer.status != 200 {
+                return Err(refusal(&answer));
+            }
+            if format == Format::Json {
+                print_json(&answer.body)?;
+            } else {
+                print_outcome(&answer.body)?;
+            }
+        }
+        Command::Withdraw(args) => {
+            let format = format_for(format, &[Format::Text, Format::Json], "withdraw")?;
+            let id = request_id(&args.target, "withdraw")?;
+            let body = serde_json::json!({ "note": args.note }).to_string();
+            let answer = client.send(
+                "DELETE",
+                &format!("/api/requests/{id}"),
+                "application/json",
+                body.as_bytes(),
+            )?;
+            if answer.status != 200 {
+                return Err(refusal(&answer));
+            }
+            if format == Format::Json {
+                print_json(&answer.body)?;
+            } else {
+                print_outcome(&answer.body)?;
+            }
+        }
+        Command::Queue(_) => {
+            let format = format_for(format, &[Format::Text, Format::Json], "queue")?;
+            let answer = client.get("/api/queue", true)?;
+            if answer.status != 200 {
+                return Err(refusal(&answer));
+            }
+            if format == Format::Json {
+                print_json(&answer.body)?;
+            } else {
+                let mut out = io::stdout().lock();
+                let entries = answer.body.as_array().cloned().unwrap_or_default();
+                if entries.is_empty() {
+                    writeln!(out, "no request waits for review")?;
+                }
+                for e in entries {
+                    let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+                    writeln!(
+                        out,
+                        "{}\t{}\tversion {}\t{}\tfiled {}\t{}",
+                        e.get("id").and_then(Value::as_i64).unwrap_or_default(),
+                        e.get("nid").and_then(Value::as_str).unwrap_or("(informal)"),
+                        e.get("version").and_then(Value::as_i64).unwrap_or_default(),
+                        s("status"),
+                        s("filed"),
+                        s("last_note")
+                    )?;
+                }
+            }
+        }
         _ => bail!(UsageError(
-            "this command does not work with --server (request, review and status do)".into()
+            "this command does not work with --server (request, amend, withdraw, status, queue and review do)"
+                .into()
         )),
     }
     Ok(ExitCode::SUCCESS)

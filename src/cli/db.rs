@@ -50,15 +50,23 @@ impl DbArgs {
         Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))
     }
 
-    /// Opens the database for reading; with no database yet, the embedded
-    /// registry (nothing is created).
+    /// Opens the database for reading only (it may be read-only, in a
+    /// read-only directory); with no database yet, the embedded registry
+    /// (nothing is created). A database with an older schema is opened for
+    /// writing once, to migrate it.
     pub fn open_for_read(&self) -> anyhow::Result<Store> {
         let path = self.path()?;
-        if path.exists() {
-            Store::open(&path, &self.actor()).with_context(|| format!("opening {}", path.display()))
-        } else {
-            Ok(Store::open_embedded()?)
+        if !path.exists() {
+            return Ok(Store::open_embedded()?);
         }
+        let opened = match Store::open_read_only(&path) {
+            Err(outdated @ urnreg::registry::Error::SchemaOutdated { .. }) => {
+                Store::open(&path, &self.actor())
+                    .map_err(|e| anyhow::Error::new(e).context(outdated.to_string()))
+            }
+            other => other.map_err(anyhow::Error::new),
+        };
+        opened.with_context(|| format!("opening {}", path.display()))
     }
 
     /// The registry to validate against: the database's records in force,

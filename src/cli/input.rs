@@ -102,7 +102,7 @@ impl<R: BufRead> LineReader<R> {
 }
 
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', bytes)
 }
 
 /// Readers that can tell whether they hold unread bytes.

@@ -1,15 +1,19 @@
-//! `urnreg init`, `request`, `review`, `revise`: the registration
-//! lifecycle of RFC 8141 section 6.
+//! `urnreg init`, `request`, `revise`, `amend`, `withdraw`, `review`,
+//! `queue`: the registration lifecycle of RFC 8141 section 6.
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{Decision, Outcome, RegistrationFile};
 
 use super::db::DbArgs;
 use super::{Format, format_for};
+
+/// The largest registration file read (a registration is a few pages).
+const MAX_REGISTRATION_BYTES: u64 = 1024 * 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct InitArgs {}
@@ -25,13 +29,15 @@ pub struct RequestArgs {
 pub struct ReviewArgs {
     /// The request id, or the NID whose pending request is meant.
     pub(super) target: String,
-    /// Approve: register the NID (formal) or assign the next urn-N (informal).
+    /// Approve: register the NID (formal) or assign the next urn-N
+    /// (informal), or put the revision in force, with its rules.
     #[arg(long)]
     pub(super) approve: bool,
     /// Reject the request.
     #[arg(long)]
     pub(super) reject: bool,
-    /// Send the request back to the registrant for changes.
+    /// Send the request back to the registrant for changes (they answer
+    /// with `urnreg amend`).
     #[arg(long)]
     pub(super) ask_changes: bool,
     /// The reviewer's note to the registrant.
@@ -47,40 +53,67 @@ pub struct ReviseArgs {
     file: PathBuf,
 }
 
-/// Reads a registration file from a path or stdin.
+#[derive(clap::Args, Debug)]
+pub struct AmendArgs {
+    /// The request id, or the NID whose pending request is meant.
+    pub(super) target: String,
+    /// The amended registration file (TOML), or `-` for stdin.
+    pub(super) file: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct WithdrawArgs {
+    /// The request id, or the NID whose pending request is meant.
+    pub(super) target: String,
+    /// Why, for the history.
+    #[arg(long, value_name = "TEXT")]
+    pub(super) note: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct QueueArgs {}
+
+/// Reads a registration file from a path or stdin (at most 1 MiB).
 pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationFile, String)> {
-    let (text, source) = if path.as_os_str() == "-" {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("reading the registration from stdin")?;
-        (text, "stdin".to_string())
+    let (mut reader, source): (Box<dyn Read>, String) = if path.as_os_str() == "-" {
+        (Box::new(io::stdin()), "stdin".to_string())
     } else {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        (text, path.display().to_string())
+        let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        (Box::new(file), path.display().to_string())
     };
+    let mut bytes = Vec::new();
+    reader
+        .by_ref()
+        .take(MAX_REGISTRATION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {source}"))?;
+    if bytes.len() as u64 > MAX_REGISTRATION_BYTES {
+        anyhow::bail!("{source}: a registration file is at most {MAX_REGISTRATION_BYTES} bytes");
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{source} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     let file = RegistrationFile::from_toml(&text).with_context(|| format!("in {source}"))?;
     Ok((file, source))
 }
 
-fn print_outcome(outcome: &Outcome, format: Format, what: &str) -> anyhow::Result<()> {
+fn print_outcome(outcome: &Outcome, format: Format) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     if format == Format::Json {
         serde_json::to_writer_pretty(&mut out, outcome)?;
         writeln!(out)?;
     } else {
-        match &outcome.nid {
-            Some(nid) => writeln!(
-                out,
-                "{what} {}: {nid} version {} {}",
-                outcome.id, outcome.version, outcome.status
-            )?,
-            None => writeln!(
-                out,
-                "{what} {}: informal, version {} {}",
-                outcome.id, outcome.version, outcome.status
-            )?,
-        }
+        writeln!(
+            out,
+            "request {}: {} version {} {}",
+            outcome.id,
+            outcome.nid.as_deref().unwrap_or("informal,"),
+            outcome.version,
+            outcome.status
+        )?;
     }
     Ok(())
 }
@@ -88,12 +121,11 @@ fn print_outcome(outcome: &Outcome, format: Format, what: &str) -> anyhow::Resul
 pub fn init(_args: InitArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
     format_for(format, &[Format::Text], "init")?;
     let path = db.path()?;
-    let existed = path.exists();
     let store = db.open_for_write()?;
     let count: i64 = store
         .connection()
         .query_row("SELECT count(*) FROM namespaces", [], |r| r.get(0))?;
-    let verb = if existed { "opened" } else { "created" };
+    let verb = if store.was_created() { "created" } else { "opened" };
     writeln!(
         io::stdout(),
         "{verb} {} (schema {}, {count} namespaces)",
@@ -107,8 +139,9 @@ pub fn request(args: RequestArgs, db: &DbArgs, format: Option<Format>) -> anyhow
     let format = format_for(format, &[Format::Text, Format::Json], "request")?;
     let (file, source) = read_registration(&args.file)?;
     let mut store = db.open_for_write()?;
-    let outcome = store.request(&file, Some(&source), &db.actor())?;
-    print_outcome(&outcome, format, "request")?;
+    let vetted = vet_request(&store, &file)?;
+    let outcome = store.request(&vetted, Some(&source), &db.actor())?;
+    print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -116,8 +149,27 @@ pub fn revise(args: ReviseArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     let format = format_for(format, &[Format::Text, Format::Json], "revise")?;
     let (file, source) = read_registration(&args.file)?;
     let mut store = db.open_for_write()?;
-    let outcome = store.revise(&args.nid, &file, Some(&source), &db.actor())?;
-    print_outcome(&outcome, format, "request")?;
+    let vetted = vet_revision(&store, &args.nid, &file)?;
+    let outcome = store.revise(&args.nid, &vetted, Some(&source), &db.actor())?;
+    print_outcome(&outcome, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn amend(args: AmendArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
+    let format = format_for(format, &[Format::Text, Format::Json], "amend")?;
+    let (file, source) = read_registration(&args.file)?;
+    let mut store = db.open_for_write()?;
+    let vetted = vet_amendment(&store, &args.target, &file)?;
+    let outcome = store.amend(&args.target, &vetted, Some(&source), &db.actor())?;
+    print_outcome(&outcome, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn withdraw(args: WithdrawArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
+    let format = format_for(format, &[Format::Text, Format::Json], "withdraw")?;
+    let mut store = db.open_for_write()?;
+    let outcome = store.withdraw(&args.target, args.note.as_deref(), &db.actor())?;
+    print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -132,6 +184,44 @@ pub fn review(args: ReviewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     };
     let mut store = db.open_for_write()?;
     let outcome = store.review(&args.target, decision, &args.note, &db.actor())?;
-    print_outcome(&outcome, format, "request")?;
+    print_outcome(&outcome, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn queue(_args: QueueArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<ExitCode> {
+    let format = format_for(format, &[Format::Text, Format::Json], "queue")?;
+    let store = db.open_for_read()?;
+    let queue = store.queue()?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    if format == Format::Json {
+        serde_json::to_writer_pretty(&mut out, &queue)?;
+        writeln!(out)?;
+    } else if queue.is_empty() {
+        writeln!(out, "no request waits for review")?;
+    } else {
+        writeln!(
+            out,
+            "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  last note",
+            "id", "NID", "version", "state", "filed"
+        )?;
+        for q in &queue {
+            let note = q.last_note.as_deref().unwrap_or("-");
+            let note = note.lines().next().unwrap_or_default();
+            let amended = match q.amendments {
+                0 => String::new(),
+                n => format!(" (amended {n}x)"),
+            };
+            writeln!(
+                out,
+                "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {note}{amended}",
+                q.id,
+                q.nid.as_deref().unwrap_or("informal"),
+                q.version,
+                q.status.as_str(),
+                q.filed
+            )?;
+        }
+    }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,8 +7,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use urnreg::lint::{Severity, lint};
-use urnreg::registry::RegistrationFile;
+use urnreg::lint::{LintContext, Severity, lint_as};
 
 use super::db::DbArgs;
 use super::{Format, format_for};
@@ -23,8 +22,9 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
     let format = format_for(format, &[Format::Text, Format::Json], "lint")?;
     let (file, source) = super::lifecycle::read_registration(&args.file)?;
     let store = db.open_for_read()?;
-    let ctx = store.lint_context()?;
-    let findings = lint(&file, &ctx);
+    let ctx = LintContext::of(&store)?;
+    let filing = ctx.filing_for(&file);
+    let findings = lint_as(&file, &ctx, &filing);
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = findings.len() - errors;
     let mut out = io::stdout().lock();
@@ -33,7 +33,7 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
             &mut out,
             &serde_json::json!({
                 "file": source,
-                "mode": mode_name(&file, &ctx),
+                "mode": filing.name(),
                 "errors": errors,
                 "warnings": warnings,
                 "findings": findings,
@@ -51,12 +51,18 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
                 "{source}: {level}[{}] {}: {} ({})",
                 f.rule, f.field, f.message, f.section
             )?;
+            if let Some(suggestion) = &f.suggestion {
+                writeln!(out, "  to paste into {source}:")?;
+                for line in suggestion.lines() {
+                    writeln!(out, "    {line}")?;
+                }
+            }
         }
         writeln!(
             out,
             "{source}: {} as a {}: {errors} error(s), {warnings} warning(s)",
             if errors == 0 { "ok" } else { "refused" },
-            mode_name(&file, &ctx)
+            filing.name()
         )?;
     }
     Ok(if errors == 0 {
@@ -64,11 +70,4 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
     } else {
         ExitCode::from(1)
     })
-}
-
-fn mode_name(file: &RegistrationFile, ctx: &urnreg::lint::LintContext) -> &'static str {
-    match ctx.mode_for(file) {
-        urnreg::lint::Mode::Request => "request",
-        urnreg::lint::Mode::Revision { .. } => "revision",
-    }
 }

@@ -37,7 +37,7 @@ pub struct Cli {
     #[command(flatten)]
     db: db::DbArgs,
 
-    /// Send request, review and status to this `urnreg serve` (e.g.
+    /// Send request, amend, withdraw, status, queue and review to this `urnreg serve` (e.g.
     /// https://registry.example.org) instead of a local database; the
     /// token comes from $URNREG_TOKEN.
     #[cfg(feature = "serve")]
@@ -87,7 +87,14 @@ enum Command {
     Review(lifecycle::ReviewArgs),
     /// File a revision (a new version) of a registered namespace.
     Revise(lifecycle::ReviseArgs),
-    /// Read the registry: list, show, history.
+    /// Replace the text of a request waiting for review (as the expert
+    /// asked); it goes back to review, and the old text stays in the history.
+    Amend(lifecycle::AmendArgs),
+    /// Withdraw a request waiting for review (the registrant's choice).
+    Withdraw(lifecycle::WithdrawArgs),
+    /// The expert's worklist: every request waiting for review.
+    Queue(lifecycle::QueueArgs),
+    /// Read the registry: list, show, history, diff.
     #[command(subcommand)]
     Ns(ns::NsCommand),
     /// Check a registration file as an expert reviewer would first (RFC 8141
@@ -210,6 +217,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Request(args) => lifecycle::request(args, &cli.db, cli.format),
         Command::Review(args) => lifecycle::review(args, &cli.db, cli.format),
         Command::Revise(args) => lifecycle::revise(args, &cli.db, cli.format),
+        Command::Amend(args) => lifecycle::amend(args, &cli.db, cli.format),
+        Command::Withdraw(args) => lifecycle::withdraw(args, &cli.db, cli.format),
+        Command::Queue(args) => lifecycle::queue(args, &cli.db, cli.format),
         Command::Ns(cmd) => ns::run(cmd, &cli.db, cli.format),
         Command::Lint(args) => lint::run(args, &cli.db, cli.format),
         Command::Template(cmd) => template::run(cmd, &cli.db, cli.format),

@@ -80,6 +80,15 @@ fn new(args: NewArgs, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Exi
         Some(nid) => {
             let store = db.open_for_read()?;
             match store.show(nid, None) {
+                // A NID only requested so far gets a new request, not a revision.
+                Ok(detail)
+                    if matches!(
+                        detail.summary.status,
+                        urnreg::registry::Standing::Requested | urnreg::registry::Standing::NotRegistered
+                    ) =>
+                {
+                    None
+                }
                 Ok(detail) => Some(super::ns::as_registration(&detail)?),
                 Err(urnreg::registry::Error::NotFound(_)) => None,
                 Err(e) => return Err(e.into()),
@@ -109,23 +118,11 @@ fn render_cmd(args: RenderArgs, db: &DbArgs, format: Option<Format>) -> anyhow::
     } else {
         let store = db.open_for_read()?;
         let detail = store.show(&args.target, args.version)?;
-        let status = detail.registration.as_ref().map(|v| v.status.clone());
-        let mut file = super::ns::as_registration(&detail)?;
-        // The version in force is checked with the namespace's rules
-        // (those of registry/<nid>.toml for a shipped text).
-        let in_force = detail.registration.as_ref().map(|v| v.version) == detail.current_version;
-        if file.rules.is_none() && in_force {
-            file.rules = store
-                .namespace_rules()?
-                .into_iter()
-                .find(|n| n.nid.eq_ignore_ascii_case(&detail.summary.nid))
-                .and_then(|n| n.rules)
-                .and_then(|r| toml::from_str(&r).ok());
-        }
-        (file, status)
+        let status = detail.registration.as_ref().map(|v| v.status.as_str());
+        (super::ns::as_registration(&detail)?, status)
     };
     let form = args.form.unwrap_or_else(|| Form::text_form_for(&file));
-    let text = render(&file, form, status.as_deref())?;
+    let text = render(&file, form, status)?;
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {

@@ -26,6 +26,32 @@ fn rule_definition(line: &str) -> Option<&str> {
     (rhs.is_empty() || rhs.starts_with([' ', '\t']) && is_abnf_elements(rhs)).then_some(rhs)
 }
 
+/// The rules of a grammar whose rules start in column 0, in order: each
+/// rule's name and its right-hand side, continuation lines joined with a
+/// newline and an indentation (so that the text stays a continuation).
+pub fn rule_definitions(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let in_column_0 = !line.starts_with([' ', '\t']);
+        match rule_definition(line).filter(|_| in_column_0) {
+            Some(rhs) => {
+                let name: String = line
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    .collect();
+                out.push((name, rhs.trim().to_string()));
+            }
+            None => {
+                if let Some((_, rhs)) = out.last_mut() {
+                    rhs.push_str("\n    ");
+                    rhs.push_str(line.trim());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Whether `text` reads as ABNF elements (RFC 5234 section 4): rule
 /// names, quoted strings, `%x`/`%d`/`%b` values, `%s`/`%i` strings,
 /// `<prose>`, repetitions, `/`, groups, options and `;` comments. A comma
@@ -160,6 +186,18 @@ mod tests {
         assert_eq!(found.text.lines().count(), 5);
         assert!(found.text.lines().nth(4).unwrap().contains("DIGIT"));
         assert!(crate::rules::abnf::compile(&found.text, None).is_ok());
+    }
+
+    #[test]
+    fn rule_definitions_keep_continuations() {
+        let rules = rule_definitions("nss = part *(\":\" part)\npart = 1*( ALPHA\n   / DIGIT )\n");
+        assert_eq!(
+            rules,
+            [
+                ("nss".to_string(), "part *(\":\" part)".to_string()),
+                ("part".to_string(), "1*( ALPHA\n    / DIGIT )".to_string())
+            ]
+        );
     }
 
     #[test]

@@ -3,13 +3,17 @@
 //!
 //! Errors are what the RFC requires (section 5.1 NID rules, required
 //! fields, version, date, revision information, an ABNF that does not
-//! compile); `request` and `revise` refuse a file with any. Warnings are
-//! what reviewers are asked to watch for: NIDs that look like country codes,
+//! compile, rules that do not compile, fail their examples or take an
+//! equivalence away, an ABNF for the NSS left without rules); `request`,
+//! `revise` and `amend` refuse a file with any ([`vet`]). Warnings are what
+//! reviewers are asked to watch for: NIDs that look like country codes,
 //! URI schemes or registered NIDs, a Syntax that never speaks of
-//! equivalence, vague Resolution or Interoperability sections. Every
-//! finding names its rule, the field and the RFC section.
+//! equivalence, vague Resolution or Interoperability sections, a revision
+//! that drops the rules in force. Every finding names its rule, the field
+//! and the RFC section.
 
 mod abnf_text;
+mod rules;
 
 use std::collections::BTreeMap;
 
@@ -17,10 +21,9 @@ use serde::Serialize;
 
 pub use abnf_text::find_abnf;
 
-use crate::registry::Kind;
 use crate::registry::clock::is_valid_date;
-use crate::registry::registration::{REQUIRED_FIELDS, RegistrationFile};
-use crate::rules::RulesFile;
+use crate::registry::registration::REQUIRED_FIELDS;
+use crate::registry::{Error, Filing, Kind, Problem, RegistrationFile, Store, Vetted};
 
 /// ISO 3166-1 alpha-3 codes, shipped as data.
 const ISO_3166_ALPHA3: &str = include_str!("iso3166-alpha3.txt");
@@ -45,6 +48,9 @@ pub const RULES: &[&str] = &[
     "revision-information",
     "syntax-abnf",
     "rules",
+    "rules-missing",
+    "rules-merge",
+    "rules-informal-examples",
     "rfc3406-field",
     "syntax-abnf-prose",
     "syntax-equivalence",
@@ -53,6 +59,7 @@ pub const RULES: &[&str] = &[
     "nid-similar",
     "nid-confusable",
     "vague-section",
+    "rules-dropped",
 ];
 
 /// How serious a finding is.
@@ -78,6 +85,10 @@ pub struct Finding {
     pub section: &'static str,
     /// What is wrong, for people.
     pub message: String,
+    /// Text to paste into the registration file to fix it, if lint can
+    /// write it (e.g. the `[rules]` table for the Syntax field's ABNF).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
 }
 
 impl std::fmt::Display for Finding {
@@ -86,69 +97,81 @@ impl std::fmt::Display for Finding {
     }
 }
 
+/// What lint knows of a registered NID.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Registered {
+    /// The version in force (`None` when the registry holds no
+    /// registration text for it).
+    pub version: Option<i64>,
+    /// Whether rules are in force for it.
+    pub has_rules: bool,
+    /// Whether it is withdrawn (never to be reused).
+    pub withdrawn: bool,
+}
+
 /// What lint knows of the registry.
 #[derive(Clone, Debug, Default)]
 pub struct LintContext {
-    /// Registered NIDs (lower case) and the version in force (`None` when
-    /// the registry holds no registration text for it).
-    pub registered: BTreeMap<String, Option<i64>>,
-}
-
-/// Whether the file is a first request or a revision.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// A first registration: version 1, NID not taken.
-    Request,
-    /// A revision of `nid`, whose version in force is `current`.
-    Revision {
-        /// The registered NID.
-        nid: String,
-        /// Its version in force (`None`: registered before texts were kept
-        /// here, counted as version 1).
-        current: Option<i64>,
-    },
-}
-
-impl Mode {
-    fn expected_version(&self) -> i64 {
-        match self {
-            Mode::Request => 1,
-            Mode::Revision { current, .. } => current.unwrap_or(1) + 1,
-        }
-    }
+    /// Registered (and withdrawn) NIDs, lower case.
+    pub registered: BTreeMap<String, Registered>,
 }
 
 impl LintContext {
+    /// What `store` holds: every NID ever registered (withdrawn ones are
+    /// not reused either), its version in force and whether it has rules.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub fn of(store: &Store) -> crate::registry::Result<LintContext> {
+        let registered = store
+            .in_force()?
+            .into_iter()
+            .map(|n| {
+                (
+                    n.nid.to_ascii_lowercase(),
+                    Registered {
+                        version: n.version,
+                        has_rules: n.rules.is_some(),
+                        withdrawn: n.status == crate::registry::NamespaceStatus::Withdrawn,
+                    },
+                )
+            })
+            .collect();
+        Ok(LintContext { registered })
+    }
+
     /// A file naming a registered NID is a revision of it; anything else
     /// is a request.
-    pub fn mode_for(&self, file: &RegistrationFile) -> Mode {
+    pub fn filing_for(&self, file: &RegistrationFile) -> Filing {
         match file.nid.as_deref().map(str::to_ascii_lowercase) {
             Some(nid) if self.registered.contains_key(&nid) && file.version.is_none_or(|v| v > 1) => {
-                Mode::Revision {
-                    current: self.registered[&nid],
+                Filing::Revision {
+                    current: self.registered[&nid].version,
                     nid,
                 }
             }
-            _ => Mode::Request,
+            _ => Filing::Request,
         }
     }
 }
 
-/// Lints `file`, as a request or revision according to [`LintContext::mode_for`].
+/// Lints `file`, as a request or revision according to
+/// [`LintContext::filing_for`].
 pub fn lint(file: &RegistrationFile, ctx: &LintContext) -> Vec<Finding> {
-    lint_as(file, ctx, &ctx.mode_for(file))
+    lint_as(file, ctx, &ctx.filing_for(file))
 }
 
 /// Lints `file` as the given kind of filing; errors first, then warnings,
 /// each in field order.
-pub fn lint_as(file: &RegistrationFile, ctx: &LintContext, mode: &Mode) -> Vec<Finding> {
+pub fn lint_as(file: &RegistrationFile, ctx: &LintContext, filing: &Filing) -> Vec<Finding> {
     let mut out = Findings(Vec::new());
-    check_kind_and_nid(file, ctx, mode, &mut out);
-    check_version_and_date(file, mode, &mut out);
-    check_fields(file, mode, &mut out);
+    check_kind_and_nid(file, ctx, filing, &mut out);
+    check_version_and_date(file, filing, &mut out);
+    check_fields(file, filing, &mut out);
     check_syntax(file, &mut out);
-    check_rules(file, &mut out);
-    if *mode == Mode::Request {
+    rules::check(file, ctx, filing, &mut out);
+    if *filing == Filing::Request {
         if let (Some(Kind::Formal), Some(nid)) = (file.kind, file.nid.as_deref()) {
             nid_lookalikes(nid, ctx, &mut out);
         }
@@ -159,12 +182,85 @@ pub fn lint_as(file: &RegistrationFile, ctx: &LintContext, mode: &Mode) -> Vec<F
     findings
 }
 
+/// Lints `file` as `filing` and, when it has no errors, vouches for it
+/// to the store ([`Store::request`], [`Store::revise`], [`Store::amend`]).
+///
+/// # Errors
+///
+/// [`Error::Invalid`] with every error, each naming its field.
+pub fn vet<'f>(file: &'f RegistrationFile, ctx: &LintContext, filing: Filing) -> Result<Vetted<'f>, Error> {
+    let problems: Vec<Problem> = lint_as(file, ctx, &filing)
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| Problem {
+            message: f.to_string(),
+            field: f.field,
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(Vetted::new(file, filing))
+    } else {
+        Err(Error::Invalid(problems))
+    }
+}
+
+/// Vets `file` as a first request against what `store` holds now (for
+/// [`Store::request`]).
+///
+/// # Errors
+///
+/// [`Error::Invalid`] with every lint error, or the store's error.
+pub fn vet_request<'f>(store: &Store, file: &'f RegistrationFile) -> Result<Vetted<'f>, Error> {
+    vet(file, &LintContext::of(store)?, Filing::Request)
+}
+
+/// Vets `file` as a revision of `nid` (for [`Store::revise`]).
+///
+/// # Errors
+///
+/// Those of [`Store::revision_filing`] (a NID that cannot be revised),
+/// then [`Error::Invalid`] with every lint error.
+pub fn vet_revision<'f>(store: &Store, nid: &str, file: &'f RegistrationFile) -> Result<Vetted<'f>, Error> {
+    let filing = store.revision_filing(nid)?;
+    vet(file, &LintContext::of(store)?, filing)
+}
+
+/// Vets `file` as the new text of the pending request `target` (an id or
+/// a NID; for [`Store::amend`]).
+///
+/// # Errors
+///
+/// Those of [`Store::amendment_filing`] (no such request pending), then
+/// [`Error::Invalid`] with every lint error.
+pub fn vet_amendment<'f>(
+    store: &Store,
+    target: &str,
+    file: &'f RegistrationFile,
+) -> Result<Vetted<'f>, Error> {
+    let filing = store.amendment_filing(target)?;
+    vet(file, &LintContext::of(store)?, filing)
+}
+
 /// The findings collected so far.
 struct Findings(Vec<Finding>);
 
 impl Findings {
     fn error(&mut self, rule: &'static str, field: &str, section: &'static str, message: String) {
         self.push(Severity::Error, rule, field, section, message);
+    }
+
+    fn error_with(
+        &mut self,
+        rule: &'static str,
+        field: &str,
+        section: &'static str,
+        message: String,
+        suggestion: String,
+    ) {
+        self.push(Severity::Error, rule, field, section, message);
+        if let Some(last) = self.0.last_mut() {
+            last.suggestion = Some(suggestion);
+        }
     }
 
     fn warning(&mut self, rule: &'static str, field: &str, section: &'static str, message: String) {
@@ -185,6 +281,7 @@ impl Findings {
             field: field.to_string(),
             section,
             message,
+            suggestion: None,
         });
     }
 }
@@ -196,35 +293,39 @@ const S6: &str = "RFC 8141 section 6";
 const S6_4: &str = "RFC 8141 section 6.4, Appendix A";
 const APPENDIX_A: &str = "RFC 8141 Appendix A";
 
-fn check_kind_and_nid(file: &RegistrationFile, ctx: &LintContext, mode: &Mode, out: &mut Findings) {
-    match (file.kind, file.nid.as_deref(), mode) {
+fn check_kind_and_nid(file: &RegistrationFile, ctx: &LintContext, filing: &Filing, out: &mut Findings) {
+    match (file.kind, file.nid.as_deref(), filing) {
         (None, _, _) => out.error(
             "kind-missing",
             "kind",
             S6,
             "missing: 'formal' or 'informal'".into(),
         ),
-        (Some(Kind::Formal), None, Mode::Request) => out.error(
+        (Some(Kind::Formal), None, Filing::Request) => out.error(
             "nid-missing",
             "nid",
             S5_1,
             "missing: a formal registration requests a NID".into(),
         ),
-        (Some(Kind::Formal), Some(nid), Mode::Request) => {
+        (Some(Kind::Formal), Some(nid), Filing::Request) => {
             formal_nid_rules(nid, out);
-            if let Some(current) = ctx.registered.get(&nid.to_ascii_lowercase()) {
+            if let Some(known) = ctx.registered.get(&nid.to_ascii_lowercase()) {
                 out.error(
                     "nid-registered",
                     "nid",
                     S5_1,
-                    format!(
-                        "'{nid}' is already registered; to revise it, file version {} with `urnreg revise`",
-                        current.unwrap_or(1) + 1
-                    ),
+                    if known.withdrawn {
+                        format!("'{nid}' was registered and is withdrawn: a NID is never reused")
+                    } else {
+                        format!(
+                            "'{nid}' is already registered; to revise it, file version {} with `urnreg revise`",
+                            known.version.unwrap_or(1) + 1
+                        )
+                    },
                 );
             }
         }
-        (Some(Kind::Informal), Some(nid), Mode::Request) => out.error(
+        (Some(Kind::Informal), Some(nid), Filing::Request) => out.error(
             "nid-informal-given",
             "nid",
             S5_2,
@@ -298,14 +399,14 @@ fn formal_nid_rules(nid: &str, out: &mut Findings) {
     }
 }
 
-fn check_version_and_date(file: &RegistrationFile, mode: &Mode, out: &mut Findings) {
-    let expected = mode.expected_version();
+fn check_version_and_date(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
+    let expected = filing.expected_version();
     match file.version {
         None => out.error("version", "version", S6, format!("missing: expected {expected}")),
         Some(v) if v != expected => {
-            let why = match mode {
-                Mode::Request => "a first registration is version 1".to_string(),
-                Mode::Revision { nid, .. } => {
+            let why = match filing {
+                Filing::Request => "a first registration is version 1".to_string(),
+                Filing::Revision { nid, .. } => {
                     format!("a revision of '{nid}' is the version in force + 1")
                 }
             };
@@ -330,13 +431,13 @@ fn check_version_and_date(file: &RegistrationFile, mode: &Mode, out: &mut Findin
     }
 }
 
-fn check_fields(file: &RegistrationFile, mode: &Mode, out: &mut Findings) {
+fn check_fields(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
     for key in REQUIRED_FIELDS {
         if file.field(key).is_none_or(|v| v.trim().is_empty()) {
             out.error("required-field", key, S6_4, "required and empty".into());
         }
     }
-    if matches!(mode, Mode::Revision { .. })
+    if matches!(filing, Filing::Revision { .. })
         && file
             .revision_information
             .as_deref()
@@ -407,21 +508,6 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
              (or that it adds none)"
                 .into(),
         );
-    }
-}
-
-fn check_rules(file: &RegistrationFile, out: &mut Findings) {
-    let Some(table) = &file.rules else {
-        return;
-    };
-    let nid = file.nid.as_deref().unwrap_or("urn-0");
-    let parsed: Result<RulesFile, _> = table.clone().try_into();
-    let result = match parsed {
-        Ok(rules) => rules.compile(nid).map(|_| ()).map_err(|e| e.to_string()),
-        Err(e) => Err(format!("not a valid rules table: {e}")),
-    };
-    if let Err(message) = result {
-        out.error("rules", "rules", "RFC 8141 section 5", message);
     }
 }
 

@@ -28,6 +28,10 @@ pub enum Error {
     /// The operation does not fit the current state (e.g. reviewing an
     /// approved request).
     State(String),
+    /// The file is not an urnreg database (another application's SQLite
+    /// file, a `user_version` no urnreg writes, not SQLite at all): it is
+    /// left untouched.
+    NotUrnreg(String),
     /// The database was written by a newer urnreg.
     SchemaTooNew {
         /// The database's `user_version`.
@@ -35,6 +39,17 @@ pub enum Error {
         /// The newest this binary knows.
         known: i64,
     },
+    /// The database has an older schema and was opened read-only, so it
+    /// cannot be migrated.
+    SchemaOutdated {
+        /// The database's `user_version`.
+        found: i64,
+        /// The schema this urnreg uses.
+        known: i64,
+    },
+    /// A write to a store opened read-only, or a database that cannot be
+    /// read where it is.
+    ReadOnly(String),
     /// A migration failed; nothing of it was applied.
     Migration {
         /// The migration file.
@@ -65,6 +80,13 @@ impl fmt::Display for Error {
             }
             Error::NotFound(what) => write!(f, "{what}"),
             Error::State(what) => write!(f, "{what}"),
+            Error::NotUrnreg(why) => write!(f, "not an urnreg database: {why}; it was left untouched"),
+            Error::SchemaOutdated { found, known } => write!(
+                f,
+                "the database has schema version {found}, older than this urnreg's ({known}), and was opened \
+                 read-only: open it once for writing (e.g. `urnreg init`) to upgrade it"
+            ),
+            Error::ReadOnly(what) => write!(f, "{what}"),
             Error::SchemaTooNew { found, known } => write!(
                 f,
                 "the database has schema version {found}, newer than this urnreg knows ({known}): upgrade urnreg"

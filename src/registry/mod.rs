@@ -1,6 +1,11 @@
 //! The registry of URN namespaces: the shipped data (`registry/`), the
 //! SQLite store with its migrations, and the registration lifecycle of
 //! RFC 8141 section 6.
+//!
+//! The registry does not judge the text of a registration: [`crate::lint`]
+//! does, and hands the store a [`Vetted`] file. The store checks what
+//! depends on its own state (NIDs taken or requested, versions in
+//! sequence) inside the transaction that writes.
 
 pub mod data;
 #[cfg(feature = "snapshots")]
@@ -13,6 +18,7 @@ mod error;
 pub mod registration;
 #[cfg(feature = "snapshots")]
 mod snapshot;
+mod status;
 mod store;
 
 /// The highest informal number (`urn-N`, RFC 8141 section 5.2) a snapshot
@@ -22,10 +28,12 @@ mod store;
 pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
 
 pub use error::{Error, Problem, Result};
-pub use registration::RegistrationFile;
+pub use registration::{Filing, RegistrationFile, Vetted};
 #[cfg(feature = "snapshots")]
 pub use snapshot::{ImportPlan, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Snapshot};
+pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
 pub use store::{
-    AuditEvent, Decision, History, ListFilter, MIGRATIONS, NamespaceDetail, NamespaceRules, NamespaceSummary,
-    Outcome, Store, Version,
+    AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,
+    NamespaceRules, NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version,
+    VersionDiff,
 };

@@ -1,13 +1,13 @@
 //! The registration file a maintainer writes (RFC 8141 Appendix A fields in
-//! snake_case, as TOML), and the checks of sections 5 and 6 on it.
+//! snake_case, as TOML), what kind of filing it is, and the proof that lint
+//! found no error in it ([`Vetted`]).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::Kind;
-use super::error::{Error, Problem, Result};
-use crate::lint::{LintContext, Mode, Severity, lint_as};
+use super::error::{Error, Result};
 use crate::template::{FIELDS, TemplateFields};
 
 /// A registration request or revision, as written in `FILE.toml`.
@@ -103,18 +103,66 @@ impl RegistrationFile {
             _ => None,
         }
     }
+}
 
-    /// The lint errors of this file as a filing of the given `mode`
-    /// (warnings are left out), as problems for [`Error::Invalid`].
-    pub fn problems(&self, ctx: &LintContext, mode: &Mode) -> Vec<Problem> {
-        lint_as(self, ctx, mode)
-            .into_iter()
-            .filter(|f| f.severity == Severity::Error)
-            .map(|f| Problem {
-                message: f.to_string(),
-                field: f.field,
-            })
-            .collect()
+/// What kind of filing a registration file is (RFC 8141 section 6).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Filing {
+    /// A first registration: version 1 of a formal NID that is not
+    /// registered, or an informal request.
+    Request,
+    /// A new version of a registered namespace.
+    Revision {
+        /// The registered NID.
+        nid: String,
+        /// Its version in force (`None`: registered before texts were kept
+        /// here, counted as version 1).
+        current: Option<i64>,
+    },
+}
+
+impl Filing {
+    /// The version the filing must have: 1 for a request, the version in
+    /// force + 1 for a revision.
+    pub fn expected_version(&self) -> i64 {
+        match self {
+            Filing::Request => 1,
+            Filing::Revision { current, .. } => current.unwrap_or(1) + 1,
+        }
+    }
+
+    /// `request` or `revision`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Filing::Request => "request",
+            Filing::Revision { .. } => "revision",
+        }
+    }
+}
+
+/// A registration file in which [`crate::lint::vet`] found no error, as a
+/// given kind of filing. The store files nothing else; it re-checks, in
+/// its transaction, what depends on the registry's state.
+#[derive(Clone, Debug)]
+pub struct Vetted<'f> {
+    file: &'f RegistrationFile,
+    filing: Filing,
+}
+
+impl<'f> Vetted<'f> {
+    /// Only lint makes these.
+    pub(crate) fn new(file: &'f RegistrationFile, filing: Filing) -> Self {
+        Vetted { file, filing }
+    }
+
+    /// The file.
+    pub fn file(&self) -> &'f RegistrationFile {
+        self.file
+    }
+
+    /// The filing it was vetted as.
+    pub fn filing(&self) -> &Filing {
+        &self.filing
     }
 }
 

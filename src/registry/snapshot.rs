@@ -15,12 +15,14 @@ use super::Kind;
 use super::clock::is_valid_date;
 use super::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref, leading_number};
 use super::error::{Error, Problem, Result};
+use super::registration::Filing;
 use super::registration::RegistrationFile;
+use super::status::UnknownValue;
 use super::store::{
     RegistrationRow, Store, appendix_a_columns, audit, informal_number, insert_row, seed_record,
     stored_fields,
 };
-use crate::lint::{LintContext, Mode, Severity, formal_nid_problems, lint_as};
+use crate::lint::{LintContext, Severity, formal_nid_problems, lint_as};
 use crate::rules::RulesFile;
 
 /// The version of the snapshot format (the JSON `schema` key). Schema 2
@@ -538,23 +540,31 @@ fn check_filed(v: &FiledVersion, owner: Option<&RecordFile>, p: &mut Problems) {
     // the registry's, not the registrant's, and the registry's state
     // (registered NIDs, the version in force) is checked above.
     let lint_nid = v.nid.clone().filter(|_| v.kind == Kind::Formal);
-    let file = RegistrationFile::from_fields(
+    let mut file = RegistrationFile::from_fields(
         Some(v.kind),
         lint_nid.clone(),
         Some(v.version),
         Some(v.date.clone()),
         &v.fields,
     );
+    file.rules = v
+        .rules
+        .as_ref()
+        .and_then(|r| toml::Value::try_from(r).ok())
+        .and_then(|v| v.as_table().cloned());
     let mode = if v.version == 1 {
-        Mode::Request
+        Filing::Request
     } else {
-        Mode::Revision {
+        Filing::Revision {
             nid: lint_nid.unwrap_or_default(),
             current: Some(v.version - 1),
         }
     };
     for finding in lint_as(&file, &LintContext::default(), &mode) {
-        if finding.severity == Severity::Error {
+        // A version filed before rules travelled with registrations has
+        // none: what the registry accepted then is kept, not re-judged by
+        // that later filing rule.
+        if finding.severity == Severity::Error && finding.rule != "rules-missing" {
             p.add(format!("{at}: {}", finding.field), finding.to_string());
         }
     }
@@ -580,6 +590,8 @@ fn check_review_state(v: &FiledVersion, at: &str, p: &mut Problems) {
         "changes-requested" => (&[Some("ask-changes")], false),
         "approved" => (&[Some("approve")], true),
         "rejected" => (&[Some("reject")], true),
+        // Withdrawn by the registrant, before or after changes were asked.
+        "withdrawn" => (&[None, Some("ask-changes")], true),
         other => {
             p.add(at, format!("unknown status '{other}'"));
             return;
@@ -1107,7 +1119,10 @@ fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
             nid: v.nid.as_deref(),
             kind: v.kind,
             version: v.version,
-            status: &v.status,
+            status: v
+                .status
+                .parse()
+                .map_err(|e: UnknownValue| Error::Data(e.to_string()))?,
             date: &v.date,
             fields: &v.fields,
             source: v.source.as_deref(),

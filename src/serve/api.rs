@@ -16,8 +16,8 @@ use super::requests;
 use super::state::{AppState, Rendered, export_format};
 use super::tokens::{self, Principal};
 use crate::Checker;
-use crate::lint::{self, LintContext, Mode, Severity};
-use crate::registry::{Decision, Error, ListFilter, Outcome, RegistrationFile, Store};
+use crate::lint::{self, LintContext, Severity};
+use crate::registry::{Decision, Error, Filing, ListFilter, Outcome, RegistrationFile, Store};
 
 /// `Content-Type` of JSON answers.
 const JSON: &str = "application/json";
@@ -281,43 +281,53 @@ pub(crate) struct Filed {
     pub warnings: Vec<lint::Finding>,
 }
 
-/// What filing a registration file came to.
-pub(crate) enum Filing {
+/// A registration file from its text, or lint's refusal of a text that
+/// is not one.
+fn parse_file(text: &str) -> Result<RegistrationFile, Lodged> {
+    RegistrationFile::from_toml(text).map_err(|e| {
+        Lodged::Refused(vec![lint::Finding {
+            severity: Severity::Error,
+            rule: "toml",
+            field: "file".into(),
+            section: "RFC 8141 Appendix A",
+            message: e.to_string(),
+            suggestion: None,
+        }])
+    })
+}
+
+/// What filing (or amending) a registration file came to.
+pub(crate) enum Lodged {
     Filed(Filed),
+    /// Amended, with lint's warnings.
+    Amended(Outcome, Vec<lint::Finding>),
     /// Lint errors (and warnings): nothing was stored.
     Refused(Vec<lint::Finding>),
 }
 
 /// Files `text` as `urnreg request` (or `urnreg revise`, for a file
 /// naming a registered NID with a later version) would, as the registrant.
-pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Filing, ApiError> {
-    let file = match RegistrationFile::from_toml(&text) {
+pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Lodged, ApiError> {
+    let file = match parse_file(&text) {
         Ok(file) => file,
-        Err(e) => {
-            return Ok(Filing::Refused(vec![lint::Finding {
-                severity: Severity::Error,
-                rule: "toml",
-                field: "file".into(),
-                section: "RFC 8141 Appendix A",
-                message: e.to_string(),
-            }]));
-        }
+        Err(refused) => return Ok(refused),
     };
-    let filing = state
+    let lodged = state
         .writer
         .run(move |store| {
-            let ctx: LintContext = store.lint_context()?;
-            let mode = ctx.mode_for(&file);
-            let findings = lint::lint_as(&file, &ctx, &mode);
+            let ctx = LintContext::of(store)?;
+            let filing = ctx.filing_for(&file);
+            let findings = lint::lint_as(&file, &ctx, &filing);
             if findings.iter().any(|f| f.severity == Severity::Error) {
-                return Ok(Filing::Refused(findings));
+                return Ok(Lodged::Refused(findings));
             }
-            let outcome = match &mode {
-                Mode::Request => store.request(&file, Some("http"), "registrant")?,
-                Mode::Revision { nid, .. } => store.revise(nid, &file, Some("http"), "registrant")?,
+            let vetted = lint::vet(&file, &ctx, filing.clone())?;
+            let outcome = match &filing {
+                Filing::Request => store.request(&vetted, Some("http"), "registrant")?,
+                Filing::Revision { nid, .. } => store.revise(nid, &vetted, Some("http"), "registrant")?,
             };
             let token = tokens::issue_request_token(store.connection(), outcome.id)?;
-            Ok(Filing::Filed(Filed {
+            Ok(Lodged::Filed(Filed {
                 outcome,
                 token: token.reveal().to_string(),
                 warnings: findings,
@@ -325,7 +335,118 @@ pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Fil
         })
         .await?;
     state.refresh().await?;
-    Ok(filing)
+    Ok(lodged)
+}
+
+/// Amends pending request `id` with `text`, as `urnreg amend` would, as
+/// its registrant: the text is linted as the filing it amends.
+pub(crate) async fn amend_text(state: &Arc<AppState>, id: i64, text: String) -> Result<Lodged, ApiError> {
+    let file = match parse_file(&text) {
+        Ok(file) => file,
+        Err(refused) => return Ok(refused),
+    };
+    let lodged = state
+        .writer
+        .run(move |store| {
+            let target = id.to_string();
+            let filing = store.amendment_filing(&target)?;
+            let ctx = LintContext::of(store)?;
+            let findings = lint::lint_as(&file, &ctx, &filing);
+            if findings.iter().any(|f| f.severity == Severity::Error) {
+                return Ok(Lodged::Refused(findings));
+            }
+            let vetted = lint::vet(&file, &ctx, filing)?;
+            let outcome = store.amend(&target, &vetted, Some("http"), "registrant")?;
+            Ok(Lodged::Amended(outcome, findings))
+        })
+        .await?;
+    state.refresh().await?;
+    Ok(lodged)
+}
+
+/// Withdraws pending request `id`, as its registrant.
+pub(crate) async fn withdraw_request(
+    state: &Arc<AppState>,
+    id: i64,
+    note: Option<String>,
+) -> Result<Outcome, ApiError> {
+    let outcome = state
+        .writer
+        .run(move |store| store.withdraw(&id.to_string(), note.as_deref(), "registrant"))
+        .await?;
+    state.refresh().await?;
+    Ok(outcome)
+}
+
+/// A refusal by lint as an answer: 422 with every finding.
+fn lint_refusal(findings: Vec<lint::Finding>) -> ApiError {
+    let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "registration refused by lint");
+    e.findings = serde_json::to_value(findings).ok();
+    e
+}
+
+/// The registrant of request `id` (401 without a valid token, 403 for
+/// anyone else's, experts' included: amending and withdrawing are the
+/// registrant's).
+async fn registrant_of(state: &Arc<AppState>, headers: &HeaderMap, id: i64) -> Result<(), ApiError> {
+    match principal(state, headers).await? {
+        Principal::Registrant { request } if request == id => Ok(()),
+        Principal::Registrant { .. } => Err(ApiError::forbidden("this token is for another request")),
+        Principal::Expert { .. } => Err(ApiError::forbidden(
+            "only the registrant (with the request's token) amends or withdraws a request",
+        )),
+    }
+}
+
+/// `PUT /api/requests/{id}`: an amended registration file (TOML).
+pub(crate) async fn amend(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    registrant_of(&state, &headers, id).await?;
+    let text = String::from_utf8(body.to_vec())
+        .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
+    match amend_text(&state, id, text).await? {
+        Lodged::Amended(outcome, warnings) => Ok(Json(
+            serde_json::json!({ "id": outcome.id, "nid": outcome.nid, "status": outcome.status,
+                "version": outcome.version, "warnings": warnings }),
+        )
+        .into_response()),
+        Lodged::Refused(findings) => Err(lint_refusal(findings)),
+        Lodged::Filed(_) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")),
+    }
+}
+
+/// The optional body of `DELETE /api/requests/{id}`.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WithdrawBody {
+    note: Option<String>,
+}
+
+/// `DELETE /api/requests/{id}`: withdraws the request (optional body
+/// `{"note": "..."}`).
+pub(crate) async fn withdraw(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    registrant_of(&state, &headers, id).await?;
+    let body: WithdrawBody = if body.is_empty() {
+        WithdrawBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("the body is not {{\"note\"}}: {e}"),
+            )
+        })?
+    };
+    let outcome = withdraw_request(&state, id, body.note).await?;
+    Ok(Json(outcome).into_response())
 }
 
 /// `POST /api/requests`: a registration file (TOML) in the body.
@@ -349,7 +470,7 @@ pub(crate) async fn file(
     let text = String::from_utf8(body.to_vec())
         .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
     match file_text(&state, text).await? {
-        Filing::Filed(filed) => {
+        Lodged::Filed(filed) => {
             let location = format!("/api/requests/{}", filed.outcome.id);
             let mut response = (StatusCode::CREATED, Json(filed)).into_response();
             if let Ok(v) = HeaderValue::from_str(&location) {
@@ -357,11 +478,8 @@ pub(crate) async fn file(
             }
             Ok(response)
         }
-        Filing::Refused(findings) => {
-            let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "registration refused by lint");
-            e.findings = serde_json::to_value(findings).ok();
-            Err(e)
-        }
+        Lodged::Refused(findings) => Err(lint_refusal(findings)),
+        Lodged::Amended(..) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")),
     }
 }
 
@@ -458,9 +576,6 @@ pub(crate) async fn queue(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     expert(&state, &headers).await?;
-    let pending = state
-        .readers
-        .run(|store| requests::pending(store.connection()))
-        .await?;
-    Ok(Json(pending).into_response())
+    let queue = state.readers.run(|store| store.queue()).await?;
+    Ok(Json(queue).into_response())
 }

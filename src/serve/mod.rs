@@ -10,8 +10,10 @@
 //! - Filing: `POST /api/requests` with a registration file (TOML) runs the
 //!   same lint as `urnreg request`: 422 with the findings, or 201 with
 //!   `{id, nid, status, version, token}`. The token (shown once, stored
-//!   hashed) reads the request (`GET /api/requests/{id}`). Rate-limited
-//!   per client address.
+//!   hashed) lets its holder read the request's state and review notes
+//!   (`GET /api/requests/{id}`), amend it (`PUT`, a new TOML text, linted
+//!   as `urnreg amend` lints it) and withdraw it (`DELETE`). Filing is
+//!   rate-limited per client address.
 //! - Review: experts (`urnreg expert add NAME`) send
 //!   `Authorization: Bearer TOKEN` to `GET /api/queue` and
 //!   `POST /api/requests/{id}/review`; 401 without a valid token, 403 for a
@@ -151,12 +153,17 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/queue", get(pages::queue))
         .route("/review/{id}", get(pages::review_form).post(pages::review))
         .route("/requests/{id}", get(pages::request_page))
+        .route("/requests/{id}/amend", post(pages::amend))
+        .route("/requests/{id}/withdraw", post(pages::withdraw))
         .route("/api/namespaces", get(api::namespaces))
         .route("/api/namespaces/{nid}", get(api::namespace))
         .route("/api/namespaces/{nid}/versions/{n}", get(api::version))
         .route("/api/snapshot", get(api::snapshot))
         .route("/api/requests", post(api::file))
-        .route("/api/requests/{id}", get(api::request))
+        .route(
+            "/api/requests/{id}",
+            get(api::request).put(api::amend).delete(api::withdraw),
+        )
         .route("/api/requests/{id}/review", post(api::review))
         .route("/api/queue", get(api::queue))
         .layer(DefaultBodyLimit::max(max_body))

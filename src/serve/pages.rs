@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::api::{self, Filing};
+use super::api::{self, Lodged};
 use super::http::{ApiError, client_ip, cookie, set_cookie};
 use super::requests::{self, RequestView};
 use super::state::{AppState, MAX_SESSIONS, Session, Site};
@@ -460,14 +460,14 @@ pub(crate) async fn file(
     }
     let text = form.text.clone();
     Ok(match api::file_text(&state, form.text).await? {
-        Filing::Filed(filed) => page(
+        Lodged::Filed(filed) => page(
             StatusCode::CREATED,
             "file.html",
             who.as_ref(),
             &csrf,
             context! { filed => v(&filed) },
         ),
-        Filing::Refused(findings) => {
+        Lodged::Refused(findings) => {
             let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
             page(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -477,6 +477,7 @@ pub(crate) async fn file(
                 context! { text, findings => v(&findings), errors },
             )
         }
+        Lodged::Amended(..) => error_page(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
     })
 }
 
@@ -625,7 +626,7 @@ pub(crate) async fn queue(
     let csrf = csrf(&state, &headers)?;
     let pending = state
         .readers
-        .run(|store| requests::pending(store.connection()))
+        .run(|store| store.queue())
         .await
         .map_err(ApiError::from)?;
     Ok(page(
@@ -658,9 +659,9 @@ struct ReviewView {
 fn review_view(store: &mut Store, id: i64) -> Result<ReviewView, Error> {
     let request = requests::request(store.connection(), id)?;
     let file = request.to_file();
-    let ctx = store.lint_context()?;
-    let mode = ctx.mode_for(&file);
-    let findings = lint::lint_as(&file, &ctx, &mode);
+    let ctx = lint::LintContext::of(store)?;
+    let filing = ctx.filing_for(&file);
+    let findings = lint::lint_as(&file, &ctx, &filing);
     let in_force = match (&request.nid, request.version > 1) {
         (Some(nid), true) => store.show(nid, None)?.registration,
         _ => None,
@@ -775,14 +776,9 @@ pub(crate) async fn review(
     }
 }
 
-/// `GET /requests/{id}`: a registrant's view of their request (experts
-/// see every request).
-pub(crate) async fn request_page(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-) -> Result<Response, Response> {
-    let Some(who) = session(&state, &headers).await? else {
+/// The signed-in principal allowed to see request `id`, or the refusal.
+async fn request_session(state: &Arc<AppState>, headers: &HeaderMap, id: i64) -> Result<Session, Response> {
+    let Some(who) = session(state, headers).await? else {
         return Err(error_page(
             StatusCode::UNAUTHORIZED,
             "sign in with the request's token first",
@@ -794,7 +790,20 @@ pub(crate) async fn request_page(
             "you are signed in for another request",
         ));
     }
-    let csrf = csrf(&state, &headers)?;
+    Ok(who)
+}
+
+/// Renders the registrant's page of request `id`; `amending` is the text
+/// and findings of a refused amendment.
+async fn render_request(
+    state: &Arc<AppState>,
+    headers: &HeaderMap,
+    who: &Session,
+    id: i64,
+    status: StatusCode,
+    amending: Option<(String, Vec<lint::Finding>)>,
+) -> Result<Response, Response> {
+    let csrf = csrf(state, headers)?;
     let request = state
         .readers
         .run(move |store| requests::request(store.connection(), id))
@@ -810,13 +819,111 @@ pub(crate) async fn request_page(
             changed: false,
         })
         .collect();
+    let is_registrant = matches!(who.principal, Principal::Registrant { .. });
+    let (text, findings) = match amending {
+        Some((text, findings)) => (text, findings),
+        None => (
+            toml::to_string(&request.to_file()).unwrap_or_default(),
+            Vec::new(),
+        ),
+    };
     Ok(page(
-        StatusCode::OK,
+        status,
         "request.html",
-        Some(&who),
+        Some(who),
         &csrf,
-        context! { r => v(&request), review => false, diff => v(&diff) },
+        context! {
+            r => v(&request),
+            review => false,
+            diff => v(&diff),
+            may_amend => is_registrant && request.is_pending(),
+            text,
+            findings => v(&findings),
+        },
     ))
+}
+
+/// `GET /requests/{id}`: a registrant's view of their request, with the
+/// amend and withdraw forms while it is pending (experts see every
+/// request, without them).
+pub(crate) async fn request_page(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Response, Response> {
+    let who = request_session(&state, &headers, id).await?;
+    render_request(&state, &headers, &who, id, StatusCode::OK, None).await
+}
+
+/// The registrant's session for request `id`, or the refusal.
+async fn registrant_session(
+    state: &Arc<AppState>,
+    headers: &HeaderMap,
+    id: i64,
+) -> Result<Session, Response> {
+    let who = request_session(state, headers, id).await?;
+    match who.principal {
+        Principal::Registrant { .. } => Ok(who),
+        Principal::Expert { .. } => Err(error_page(
+            StatusCode::FORBIDDEN,
+            "only the registrant amends or withdraws a request",
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct AmendForm {
+    csrf: String,
+    text: String,
+}
+
+/// `POST /requests/{id}/amend`: the registrant's new text; lint findings
+/// inline when refused.
+pub(crate) async fn amend(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    Form(form): Form<AmendForm>,
+) -> Result<Response, Response> {
+    let who = registrant_session(&state, &headers, id).await?;
+    check_csrf(&headers, &form.csrf, Some(&who))?;
+    let text = form.text.clone();
+    match api::amend_text(&state, id, form.text).await {
+        Ok(Lodged::Refused(findings)) => {
+            render_request(
+                &state,
+                &headers,
+                &who,
+                id,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some((text, findings)),
+            )
+            .await
+        }
+        Ok(_) => Ok(Redirect::to(&format!("/requests/{id}")).into_response()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct WithdrawForm {
+    csrf: String,
+    #[serde(default)]
+    note: String,
+}
+
+/// `POST /requests/{id}/withdraw`.
+pub(crate) async fn withdraw(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    Form(form): Form<WithdrawForm>,
+) -> Result<Response, Response> {
+    let who = registrant_session(&state, &headers, id).await?;
+    check_csrf(&headers, &form.csrf, Some(&who))?;
+    let note = Some(form.note).filter(|n| !n.trim().is_empty());
+    api::withdraw_request(&state, id, note).await?;
+    Ok(Redirect::to(&format!("/requests/{id}")).into_response())
 }
 
 #[cfg(test)]

@@ -149,19 +149,3 @@ pub fn request(conn: &Connection, id: i64) -> Result<RequestView> {
         .collect::<rusqlite::Result<_>>()?;
     Ok(view)
 }
-
-/// The requests waiting for an expert (submitted or changes requested),
-/// oldest first.
-///
-/// # Errors
-///
-/// The SQLite error.
-pub fn pending(conn: &Connection) -> Result<Vec<RequestView>> {
-    let ids: Vec<i64> = conn
-        .prepare_cached(
-            "SELECT id FROM registrations WHERE status IN ('submitted', 'changes-requested') ORDER BY id",
-        )?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    ids.into_iter().map(|id| request(conn, id)).collect()
-}

@@ -4,7 +4,7 @@
 //! A token is `urnreg_<e|r>_<selector>_<secret>`: 8 random bytes of
 //! selector and 32 of secret, in hex, from the operating system's random
 //! source. Only the SHA-256 of the whole token is stored (migration
-//! `0005-add_service_tokens.sql`), so a copy of the database hands out no
+//! `0006-add_service_tokens.sql`), so a copy of the database hands out no
 //! token. The selector finds the row; the stored hash is then compared with
 //! the hash of the token presented in constant time ([`subtle`]), so the
 //! answer time says nothing about how much of a guess was right.

@@ -416,6 +416,17 @@ pub fn skeleton(
         .map(|f| (f.0, text_of(f.0)))
         .collect();
     let version = current.and_then(|c| c.version).map_or(1, |v| v + 1);
+    // A revision starts from the rules of the version it revises.
+    let rules = current
+        .and_then(|c| c.rules.clone())
+        .and_then(|t| {
+            toml::to_string(&toml::Table::from_iter([(
+                "rules".to_string(),
+                toml::Value::Table(t),
+            )]))
+            .ok()
+        })
+        .unwrap_or_default();
     let ctx = minijinja::context! {
         kind => kind.as_str(),
         nid => nid.unwrap_or_default(),
@@ -423,6 +434,7 @@ pub fn skeleton(
         revising => current.is_some(),
         file_hint => file_hint,
         f => f,
+        rules => rules,
     };
     let env = environment();
     env.get_template("registration.toml")

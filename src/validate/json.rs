@@ -86,6 +86,17 @@ impl fmt::Write for Escaping<'_> {
     }
 }
 
+/// Writes text known to need no JSON escaping.
+struct Plain<'o>(&'o mut Vec<u8>);
+
+impl fmt::Write for Plain<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?}");
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
 /// Any text as a JSON string.
 pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
     out.push(b'"');
@@ -105,7 +116,13 @@ fn push_findings<'f>(out: &mut Vec<u8>, findings: impl Iterator<Item = &'f Findi
         out.extend_from_slice(b"\",\"offset\":");
         push_u64(out, f.offset() as u64);
         out.extend_from_slice(b",\"message\":");
-        push_escaped(out, f);
+        if f.is_plain_text() {
+            out.push(b'"');
+            let _ = write!(Plain(out), "{f}");
+            out.push(b'"');
+        } else {
+            push_escaped(out, f);
+        }
         out.push(b'}');
     }
     out.push(b']');

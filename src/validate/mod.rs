@@ -48,6 +48,7 @@ use crate::urn::{Syntax, Urn};
 pub struct Checker<'r> {
     registry: Option<&'r Registry>,
     syntax: Syntax,
+    warnings: bool,
     /// Suggestions already made for unregistered NIDs (lower-cased).
     suggestions: HashMap<Box<[u8]>, Option<&'r Namespace>>,
 }
@@ -61,6 +62,7 @@ impl<'r> Checker<'r> {
         Checker {
             registry: Some(registry),
             syntax: Syntax::Rfc8141,
+            warnings: true,
             suggestions: HashMap::new(),
         }
     }
@@ -70,6 +72,7 @@ impl<'r> Checker<'r> {
         Checker {
             registry: None,
             syntax: Syntax::Rfc8141,
+            warnings: true,
             suggestions: HashMap::new(),
         }
     }
@@ -80,13 +83,21 @@ impl<'r> Checker<'r> {
         self
     }
 
+    /// The same checker, without the generic parser's warnings (upper-case
+    /// `URN:`, `%2c`, ...) when only validity matters: it skips their scan.
+    /// Errors and the namespace's findings are unchanged.
+    pub fn without_syntax_warnings(mut self) -> Checker<'r> {
+        self.warnings = false;
+        self
+    }
+
     /// Checks one input (any bytes; they need not be UTF-8).
     pub fn check<'a>(&mut self, input: &'a [u8]) -> Report<'a, 'r> {
         let urn = match Urn::parse_bytes(input, self.syntax) {
             Ok(urn) => urn,
             Err(e) => return Report::unparsed(input, e, self.registry.is_some()),
         };
-        let mut report = Report::parsed(input, urn);
+        let mut report = Report::parsed(input, urn, self.warnings);
         if let Some(registry) = self.registry {
             report.set_registry_checked();
             self.check_namespace(registry, &urn, &mut report);

@@ -19,6 +19,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every spelling, in declaration order.
+    pub const NAMES: &'static [&'static str] = &["formal", "informal"];
+
     /// `formal` or `informal`.
     pub fn as_str(self) -> &'static str {
         match self {

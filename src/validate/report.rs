@@ -133,6 +133,13 @@ impl Finding {
     pub fn offset(&self) -> usize {
         self.offset
     }
+
+    /// Returns true if and only if the message is made only of our own
+    /// words and registered NIDs (no input byte in it), so it needs no
+    /// escaping in JSON: the parser's warnings and the shared notes.
+    pub(crate) fn is_plain_text(&self) -> bool {
+        matches!(self.message, Message::Warning(_) | Message::Shared(_))
+    }
 }
 
 impl From<ParseError> for Finding {
@@ -184,9 +191,11 @@ pub struct Report<'a, 'r> {
 
 impl<'a, 'r> Report<'a, 'r> {
     /// A report on a URN that parsed, before any registry check.
-    pub(crate) fn parsed(input: &'a [u8], urn: Urn<'a>) -> Report<'a, 'r> {
+    pub(crate) fn parsed(input: &'a [u8], urn: Urn<'a>, warnings: bool) -> Report<'a, 'r> {
         let mut findings = Vec::new();
-        urn.for_each_warning(|w| findings.push(Finding::from(w)));
+        if warnings {
+            urn.for_each_warning(|w| findings.push(Finding::from(w)));
+        }
         Report {
             input,
             urn: Some(urn),

@@ -1,0 +1,294 @@
+//! Opening the database: for writing (creating it on first use), for
+//! reading only, or in memory from the embedded registry; and refusing
+//! files that are not urnreg databases, untouched.
+//!
+//! First use is safe with many processes at once: a new database is built
+//! in a temporary file beside the target and linked into place atomically
+//! (`link(2)` fails if the target exists), so no process ever sees a
+//! half-made database; the ones that lose the race open the winner's.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+
+use super::super::error::{Error, Result};
+use super::Store;
+use super::migrate::{MIGRATIONS, migrate};
+
+/// How long a process waits for another one's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// `PRAGMA application_id` of an urnreg database: "URNR".
+pub(super) const APPLICATION_ID: i32 = 0x5552_4E52;
+
+/// What the SQLite header and schema say about a database file.
+pub(super) struct Header {
+    user_version: i64,
+    application_id: i32,
+    tables: Vec<String>,
+}
+
+/// Reads the header fields and table names.
+pub(super) fn read_header(conn: &Connection) -> Result<Header> {
+    let read = || -> rusqlite::Result<Header> {
+        let user_version = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let application_id = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let mut stmt = conn.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'
+             ORDER BY name",
+        )?;
+        let tables = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(Header {
+            user_version,
+            application_id,
+            tables,
+        })
+    };
+    read().map_err(|e| match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => Error::NotUrnreg("it is not an SQLite database".into()),
+        _ => e.into(),
+    })
+}
+
+/// The schema version of an urnreg database, or why the file is not one
+/// this urnreg may use: another application's (its `application_id`, or
+/// tables without urnreg's `user_version`), a `user_version` that no urnreg
+/// writes (negative), or a newer schema.
+pub(super) fn check_header(h: &Header) -> Result<i64> {
+    let known = MIGRATIONS.len() as i64;
+    if h.application_id != 0 && h.application_id != APPLICATION_ID {
+        return Err(Error::NotUrnreg(format!(
+            "its application_id is {:#010x}, not urnreg's ({APPLICATION_ID:#010x}): it belongs to another application",
+            h.application_id
+        )));
+    }
+    if h.user_version < 0 {
+        return Err(Error::NotUrnreg(format!(
+            "its user_version is {}, which no urnreg writes (schema versions are 0 to {known})",
+            h.user_version
+        )));
+    }
+    if h.user_version > known {
+        return Err(Error::SchemaTooNew {
+            found: h.user_version,
+            known,
+        });
+    }
+    let ours = ["namespaces", "registrations"]
+        .iter()
+        .all(|t| h.tables.iter().any(|have| have == t));
+    if h.user_version == 0 && !h.tables.is_empty() {
+        return Err(Error::NotUrnreg(format!(
+            "it has tables ({}) but no urnreg schema (user_version 0): another application's database",
+            h.tables.join(", ")
+        )));
+    }
+    if h.user_version > 0 && h.application_id == 0 && !ours {
+        return Err(Error::NotUrnreg(format!(
+            "its user_version is {} but it lacks urnreg's tables (it has: {})",
+            h.user_version,
+            if h.tables.is_empty() {
+                "none".to_string()
+            } else {
+                h.tables.join(", ")
+            }
+        )));
+    }
+    Ok(h.user_version)
+}
+
+/// Removes a temporary database (and its rollback journal) when dropped.
+struct TempDatabase(PathBuf);
+
+impl Drop for TempDatabase {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+        let mut journal = self.0.clone().into_os_string();
+        journal.push("-journal");
+        let _ = std::fs::remove_file(journal);
+    }
+}
+
+/// A name for a temporary file beside `path`, unique among processes and
+/// threads.
+fn temporary_beside(path: &Path) -> Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::Data(format!("{} names no file", path.display())))?;
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let unique = format!(
+        ".{}.{}-{nanos}-{}.new",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    Ok(path.with_file_name(unique))
+}
+
+/// Creates the database at `path` from the embedded registry unless
+/// another process does first; returns true if and only if this one did.
+fn create_new(path: &Path, actor: &str, target: usize) -> Result<bool> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = temporary_beside(path)?;
+    let guard = TempDatabase(tmp);
+    {
+        let mut conn = Connection::open_with_flags(
+            &guard.0,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        migrate(&mut conn, actor, target)?;
+        conn.close().map_err(|(_, e)| e)?;
+    }
+    match std::fs::hard_link(&guard.0, path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        // A file system without hard links: rename, unless the database
+        // appeared meanwhile (a narrower race than opening in place).
+        Err(_) if path.exists() => Ok(false),
+        Err(_) => {
+            std::fs::rename(&guard.0, path)?;
+            Ok(true)
+        }
+    }
+}
+
+fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    Ok(())
+}
+
+/// Databases of older urnreg versions are in WAL mode, which a reader can
+/// open only where it may create the `-shm` file: a writer switches them to
+/// the rollback journal, which any reader can read. Best effort: while
+/// other processes hold the database the mode stays, to switch next time.
+fn prefer_rollback_journal(conn: &Connection) {
+    let mode: rusqlite::Result<String> = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0));
+    if mode.is_ok_and(|m| m.eq_ignore_ascii_case("wal")) {
+        let _ = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| r.get::<_, String>(0));
+    }
+}
+
+/// Whether the file at `path` is an SQLite database in WAL mode (header
+/// bytes 18 and 19 are 2, https://sqlite.org/fileformat2.html).
+fn is_wal_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok_and(|()| header[18] == 2 && header[19] == 2)
+}
+
+impl Store {
+    /// Opens the database at `path` for writing, migrating it to the
+    /// newest schema; creates it from the embedded registry if it does not
+    /// exist (safely, with any number of processes at once).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotUrnreg`] for another application's SQLite file or an
+    /// unknown `user_version`, [`Error::SchemaTooNew`] for a database from
+    /// a newer urnreg (both untouched), [`Error::Migration`] if a
+    /// migration fails (nothing is applied), or the SQLite or I/O error.
+    pub fn open(path: &Path, actor: &str) -> Result<Store> {
+        Self::open_at_version(path, actor, MIGRATIONS.len())
+    }
+
+    /// Opens (creating if needed) `path` and migrates it only up to schema
+    /// version `target` (to test migrations from older versions).
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::open`].
+    pub fn open_at_version(path: &Path, actor: &str, target: usize) -> Result<Store> {
+        let created = !path.exists() && create_new(path, actor, target)?;
+        let mut conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        configure(&conn)?;
+        // Refuse a foreign file before anything, even the journal mode, is written.
+        check_header(&read_header(&conn)?)?;
+        // SQLite opens a file the system will not let it write read-only.
+        let read_only = conn.is_readonly(rusqlite::MAIN_DB)?;
+        if !read_only {
+            prefer_rollback_journal(&conn);
+        }
+        migrate(&mut conn, actor, target)?;
+        Ok(Store {
+            conn,
+            read_only,
+            created,
+        })
+    }
+
+    /// Opens the database at `path` for reading only
+    /// (`SQLITE_OPEN_READ_ONLY`): it works on a read-only file or in a
+    /// read-only directory, and never changes the file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SchemaOutdated`] when the database needs a migration
+    /// (open it for writing once), the errors of [`Store::open`] for files
+    /// that are not urnreg's, [`Error::ReadOnly`] for a WAL-mode database
+    /// in a directory where its `-shm` file cannot be made, or the SQLite
+    /// error.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let header = read_header(&conn).map_err(|e| match e {
+            Error::Sqlite(ref s)
+                if s.sqlite_error_code() == Some(ErrorCode::CannotOpen) && is_wal_file(path) =>
+            {
+                Error::ReadOnly(format!(
+                    "{} is in WAL mode and its directory is read-only, so SQLite cannot read it; \
+                     run a writing command (e.g. `urnreg init`) on it once where it can be written",
+                    path.display()
+                ))
+            }
+            e => e,
+        })?;
+        let found = check_header(&header)?;
+        let known = MIGRATIONS.len() as i64;
+        if found < known {
+            return Err(Error::SchemaOutdated { found, known });
+        }
+        Ok(Store {
+            conn,
+            read_only: true,
+            created: false,
+        })
+    }
+
+    /// An in-memory registry filled from the embedded data, for read-only
+    /// commands when no database exists yet.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::open`].
+    pub fn open_embedded() -> Result<Store> {
+        let mut conn = Connection::open_in_memory()?;
+        configure(&conn)?;
+        migrate(&mut conn, "urnreg", MIGRATIONS.len())?;
+        Ok(Store {
+            conn,
+            read_only: false,
+            created: true,
+        })
+    }
+}
