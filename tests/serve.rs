@@ -78,6 +78,23 @@ impl Server {
         format!("{}{path}", self.base)
     }
 
+    /// Tells the server to stop (as SIGTERM does) without waiting for it.
+    pub fn begin_stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// Waits (up to 10 s) for the server to finish; true if it did.
+    pub fn finished(&mut self) -> bool {
+        match (&self.runtime, self.done.take()) {
+            (Some(rt), Some(done)) => rt
+                .block_on(async { tokio::time::timeout(Duration::from_secs(10), done).await })
+                .is_ok_and(|r| r.is_ok_and(|r| r.is_ok())),
+            _ => false,
+        }
+    }
+
     /// A new expert's token, made as `urnreg expert add` makes it.
     pub fn expert(&self, name: &str) -> String {
         let store = Store::open(&self.db, "test").unwrap();
@@ -657,6 +674,37 @@ fn a_registrant_withdraws_with_their_token_and_the_expert_can_no_longer_decide()
 }
 
 #[test]
+fn on_shutdown_a_request_in_flight_finishes_and_new_ones_are_refused() {
+    let mut server = Server::start();
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let body = "urn:isbn:0451450523\nurn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66\n";
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+        body.len(),
+        &body[..10]
+    )
+    .unwrap();
+    stream.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    server.begin_stop();
+    std::thread::sleep(Duration::from_millis(200));
+    // The rest of the body arrives after the stop: the answer is complete.
+    stream.write_all(&body.as_bytes()[10..]).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(answer.matches("\"valid\":true").count(), 2, "{answer}");
+    assert!(server.finished(), "the server stops once the request is answered");
+    assert!(
+        std::net::TcpStream::connect(&addr).is_err(),
+        "nothing listens any more"
+    );
+}
+
+#[test]
 fn concurrent_filing_and_approval_lose_nothing_and_never_reuse_an_informal_number() {
     let server = Server::start_with(|c| c.filing_burst = 1000);
     let experts: Vec<String> = (0..4).map(|i| server.expert(&format!("expert{i}"))).collect();
@@ -684,8 +732,39 @@ fn concurrent_filing_and_approval_lose_nothing_and_never_reuse_an_informal_numbe
             })
         })
         .collect();
+    // Meanwhile, maintainers on the server host file with the command line
+    // (other processes, the same database).
+    let db = server.db.clone();
+    let local: Vec<_> = (0..4)
+        .map(|i| {
+            let db = db.clone();
+            let text = informal.replace("widget number", &format!("widget number (local {i})"));
+            std::thread::spawn(move || {
+                let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+                    .args([
+                        "--db",
+                        db.to_str().unwrap(),
+                        "--actor",
+                        "maintainer",
+                        "request",
+                        "-",
+                    ])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+                child.wait_with_output().unwrap()
+            })
+        })
+        .collect();
     let ids: Vec<i64> = filers.into_iter().flat_map(|h| h.join().unwrap()).collect();
     assert_eq!(ids.len(), 40);
+    for out in local.into_iter().map(|h| h.join().unwrap()) {
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(!stderr(&out).contains("locked"));
+    }
     // 4 experts approve all of them at once, each trying every request.
     let approvers: Vec<_> = experts
         .into_iter()
@@ -728,6 +807,15 @@ fn concurrent_filing_and_approval_lose_nothing_and_never_reuse_an_informal_numbe
         )
         .unwrap();
     assert_eq!(approved as usize, ids.len());
+    let local: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE status = 'submitted' AND source = 'stdin'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(local, 4, "the command line's filings are there too");
 }
 
 /// A browser's cookies, kept by hand.
