@@ -48,19 +48,35 @@ fn embed(dir: &str, ext: &str, out_name: &str) {
 /// of that NID).
 fn read_model() {
     let mut code = String::from("&[\n");
+    let mut seen = std::collections::HashSet::new();
     for (name, path) in files("registry", ".toml") {
         if name.starts_with('_') {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
         let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let nid = table["nid"].as_str().unwrap_or_else(|| panic!("{name}: no nid"));
-        let kind = match table["kind"].as_str() {
+        let nid = table
+            .get("nid")
+            .and_then(|v| v.as_str())
+            .unwrap_or_else(|| panic!("registry/{name}: no nid"));
+        assert!(
+            nid.len() >= 2 && nid.len() <= 32 && nid.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+            "registry/{name}: '{nid}' is not a NID (RFC 8141 section 2)"
+        );
+        assert!(
+            seen.insert(nid.to_ascii_lowercase()),
+            "registry/{name}: the NID '{nid}' is given twice"
+        );
+        let kind = match table.get("kind").and_then(|v| v.as_str()) {
             Some("formal") => "Formal",
             Some("informal") => "Informal",
-            other => panic!("{name}: kind {other:?}"),
+            other => panic!("registry/{name}: unknown kind {other:?}"),
         };
-        let withdrawn = table.get("status").and_then(|s| s.as_str()) == Some("withdrawn");
+        let withdrawn = match table.get("status").and_then(|s| s.as_str()) {
+            None | Some("registered") => false,
+            Some("withdrawn") => true,
+            Some(other) => panic!("registry/{name}: unknown status '{other}'"),
+        };
         let rules = table
             .get("rules")
             .map(|r| toml::to_string(r).unwrap_or_else(|e| panic!("{name}: {e}")));

@@ -94,3 +94,8 @@ pub use urn::{
     Component, DisplayForm, GenericEquivalence, KeyRefiner, ParseError, ParseErrorKind, Syntax, Urn, Warning,
     WarningKind, check_nid,
 };
+
+/// The README's Rust examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

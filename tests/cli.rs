@@ -516,3 +516,44 @@ fn check_line_limit_is_the_same_for_lf_and_crlf() {
         assert_eq!(jsonl(&out)[0]["errors"][0]["kind"], "line-too-long", "{end:?}");
     }
 }
+
+/// With input that comes slowly (a pipe kept open), a closed stdout still
+/// ends every `--jobs` setting at once: idle workers do not wait for input
+/// that may never come.
+#[test]
+fn check_stops_when_stdout_closes_while_input_waits() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    for jobs in ["1", "4"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(["check", "--jobs", jobs, "-"])
+            .env(
+                "URNREG_DB",
+                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // stdout closed before anything is written
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"urn:isbn:0451450523\n").unwrap();
+        stdin.flush().unwrap();
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                child.kill().unwrap();
+                panic!("--jobs {jobs}: still running 10 s after stdout closed, input still open");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(stdin);
+        assert_eq!(status.code(), Some(0), "--jobs {jobs}");
+    }
+}

@@ -13,7 +13,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
+use std::time::Duration;
 
 use anyhow::Context as _;
 use urnreg::{Checker, Namespace, Registry, Report, Syntax};
@@ -95,11 +97,17 @@ impl std::hash::Hasher for AddressHasher {
     }
 
     fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7;
+        // Addresses are aligned: mix their bits up into the top ones too.
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
     }
 }
 
 type ByAddress<'r> = HashMap<usize, (&'r str, u64), std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// How many distinct unregistered NIDs the summary counts one by one...
+const MAX_OTHER_NIDS: usize = 10_000;
+/// ... before it counts the rest under this line.
+const OTHER_NIDS: &str = "(other unregistered NIDs)";
 
 /// What a chunk of lines adds to the summary.
 #[derive(Default)]
@@ -125,18 +133,24 @@ impl<'r> Stats<'r> {
                     let address = std::ptr::from_ref::<Namespace>(ns) as usize;
                     self.by_namespace.entry(address).or_insert((ns.nid(), 0)).1 += 1;
                 }
-                (None, Some(urn)) => {
-                    *self
-                        .by_other_nid
-                        .entry(urn.nid().to_ascii_lowercase())
-                        .or_default() += 1
-                }
-                (None, None) => *self.by_other_nid.entry("(not a URN)".into()).or_default() += 1,
+                (None, Some(urn)) => self.count_other(urn.nid().to_ascii_lowercase(), 1),
+                (None, None) => self.count_other("(not a URN)".into(), 1),
             }
             for e in report.errors() {
                 *self.by_error.entry(e.code()).or_default() += 1;
             }
         }
+    }
+
+    /// Counts `n` URNs of an unregistered NID (or no URN at all): a stream
+    /// of random NIDs must not grow the summary without bound.
+    fn count_other(&mut self, nid: String, n: u64) {
+        let key = if self.by_other_nid.len() < MAX_OTHER_NIDS || self.by_other_nid.contains_key(&nid) {
+            nid
+        } else {
+            OTHER_NIDS.to_string()
+        };
+        *self.by_other_nid.entry(key).or_default() += n;
     }
 
     fn merge(&mut self, other: Stats<'r>) {
@@ -146,7 +160,7 @@ impl<'r> Stats<'r> {
             self.by_namespace.entry(k).or_insert((nid, 0)).1 += v;
         }
         for (k, v) in other.by_other_nid {
-            *self.by_other_nid.entry(k).or_default() += v;
+            self.count_other(k, v);
         }
         for (k, v) in other.by_error {
             *self.by_error.entry(k).or_default() += v;
@@ -224,7 +238,7 @@ impl<'r> Job<'r> {
         stats: &mut Stats<'r>,
     ) {
         let report = if truncated {
-            Report::line_too_long(raw, MAX_LINE)
+            Report::line_too_long(raw, MAX_LINE, self.registry.is_some())
         } else {
             checker.check(raw)
         };
@@ -310,6 +324,18 @@ impl Chunk {
     fn len(&self) -> u64 {
         self.bytes.len() as u64 + self.lines.len() as u64
     }
+
+    /// Gives back memory a chunk of huge lines took, so that the pool
+    /// holds at most a few MiB per chunk between such lines.
+    fn shrink(&mut self) {
+        const KEEP: usize = 4 * CHUNK_BYTES;
+        if self.bytes.capacity() > KEEP {
+            self.bytes = Vec::with_capacity(CHUNK_BYTES);
+        }
+        if self.out.capacity() > 4 * KEEP {
+            self.out = Vec::with_capacity(4 * CHUNK_BYTES);
+        }
+    }
 }
 
 /// Writes JSON array brackets and drops the comma before the first object;
@@ -374,6 +400,7 @@ where
             next_line += chunk.lines.len() as u64;
             chunk.process(ctx, &mut checker, &mut stats);
             sink.write(&chunk.out).context(STDOUT)?;
+            chunk.shrink();
             if let Some(p) = progress {
                 p.inc(chunk.len());
             }
@@ -413,24 +440,41 @@ where
         })
         .context("starting the reader thread")?;
     let work_rx = Mutex::new(work_rx);
+    // Set when the writer gives up (stdout closed): workers waiting for
+    // input that may never come (a slow pipe) look at it every 50 ms.
+    let stop = AtomicBool::new(false);
     let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
         // Owned here, so that returning early (the output closed) drops it
         // before the scope waits for the workers: the reader then runs out
         // of chunks and stops, and so do the workers.
         let free_tx = free_tx;
-        let (done_tx, done_rx) = mpsc::sync_channel::<(u64, Chunk, Stats<'r>)>(pool);
+        type Done<'r> = (u64, Result<(Chunk, Stats<'r>), String>);
+        let (done_tx, done_rx) = mpsc::sync_channel::<Done<'r>>(pool);
         for i in 0..jobs {
-            let (work_rx, done_tx) = (&work_rx, done_tx.clone());
+            let (work_rx, done_tx, stop) = (&work_rx, done_tx.clone(), &stop);
             std::thread::Builder::new()
                 .name(format!("urnreg-check-{i}"))
                 .spawn_scoped(scope, move || {
                     let mut checker = ctx.checker();
-                    loop {
-                        let next = work_rx.lock().map(|rx| rx.recv());
-                        let Ok(Ok((seq, mut chunk))) = next else { break };
-                        let mut stats = Stats::default();
-                        chunk.process(ctx, &mut checker, &mut stats);
-                        if done_tx.send((seq, chunk, stats)).is_err() {
+                    while !stop.load(Ordering::Relaxed) {
+                        let next = match work_rx.lock() {
+                            Ok(rx) => rx.recv_timeout(Duration::from_millis(50)),
+                            Err(_) => break,
+                        };
+                        let (seq, mut chunk) = match next {
+                            Ok(work) => work,
+                            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        };
+                        // A bug must not leave the writer waiting for this
+                        // chunk forever: it becomes an error.
+                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            let mut stats = Stats::default();
+                            chunk.process(ctx, &mut checker, &mut stats);
+                            (chunk, stats)
+                        }))
+                        .map_err(|_| format!("worker thread {} failed", i + 1));
+                        if done_tx.send((seq, result)).is_err() {
                             break;
                         }
                     }
@@ -440,25 +484,33 @@ where
         drop(done_tx);
         let mut pending = BTreeMap::new();
         let mut next = 0u64;
-        for (seq, chunk, chunk_stats) in &done_rx {
-            stats.merge(chunk_stats);
-            pending.insert(seq, chunk);
-            while let Some(chunk) = pending.remove(&next) {
-                // On a write error, returning drops `done_rx` and `free_tx`:
-                // the workers' sends and the reader's wait fail, and they stop.
-                sink.write(&chunk.out).context(STDOUT)?;
-                if let Some(p) = progress {
-                    p.inc(chunk.len());
+        let written = (|| -> anyhow::Result<()> {
+            for (seq, result) in &done_rx {
+                let (chunk, chunk_stats) = result.map_err(anyhow::Error::msg)?;
+                stats.merge(chunk_stats);
+                pending.insert(seq, chunk);
+                while let Some(mut chunk) = pending.remove(&next) {
+                    sink.write(&chunk.out).context(STDOUT)?;
+                    if let Some(p) = progress {
+                        p.inc(chunk.len());
+                    }
+                    chunk.shrink();
+                    let _ = free_tx.send(chunk);
+                    next += 1;
                 }
-                let _ = free_tx.send(chunk);
-                next += 1;
+                // Caught up with the workers: let a slow producer see results.
+                if pending.is_empty() {
+                    sink.flush().context(STDOUT)?;
+                }
             }
-            // Caught up with the workers: let a slow producer see results.
-            if pending.is_empty() {
-                sink.flush().context(STDOUT)?;
-            }
+            Ok(())
+        })();
+        if written.is_err() {
+            // Dropping `done_rx` and `free_tx` on return makes the workers'
+            // sends and the reader's wait fail; idle workers see `stop`.
+            stop.store(true, Ordering::Relaxed);
         }
-        Ok(())
+        written
     });
     outcome?;
     reader

@@ -59,11 +59,15 @@ pub fn run(args: Args, db: &DbArgs, format: Option<Format>) -> anyhow::Result<Ex
         while let Some(line) = lines.next_line()? {
             n += 1;
             let report = if line.truncated {
-                Report::line_too_long(line.bytes, MAX_LINE)
+                Report::line_too_long(line.bytes, MAX_LINE, registry.is_some())
             } else {
                 checker.check(line.bytes)
             };
             one(report, format!("line {n}"), &mut out)?;
+            // Answer at once when the input comes slowly (a co-process).
+            if lines.would_block() {
+                out.flush().context("writing to standard output")?;
+            }
         }
     } else {
         if args.urns.is_empty() {

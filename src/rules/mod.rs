@@ -321,7 +321,16 @@ impl CompiledRules {
     /// the whole URN).
     pub fn check(&self, urn: &Urn<'_>) -> Vec<RuleViolation> {
         let mut out = Vec::new();
-        let nss = urn.nss();
+        // The rules see the NSS as the generic key has it (upper-case
+        // `%HH`, RFC 8141 section 3.1), so that URNs that are equivalent
+        // get the same verdict; the length, and so every offset, is the same.
+        let upper;
+        let nss = if has_lower_case_hex(urn.nss()) {
+            upper = upper_case_hex(urn.nss());
+            upper.as_str()
+        } else {
+            urn.nss()
+        };
         let base = urn.nss_start();
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
@@ -390,6 +399,29 @@ fn describe(b: u8) -> String {
     }
 }
 
+/// Returns true if and only if a `%hh` triplet of `nss` has a lower-case
+/// hex digit.
+fn has_lower_case_hex(nss: &str) -> bool {
+    let b = nss.as_bytes();
+    memchr::memchr_iter(b'%', b).any(|i| b[i + 1..].iter().take(2).any(u8::is_ascii_lowercase))
+}
+
+/// `nss` with the hex digits of its `%HH` triplets in upper case.
+fn upper_case_hex(nss: &str) -> String {
+    let mut b = nss.as_bytes().to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let end = (i + 3).min(b.len());
+            b[i + 1..end].make_ascii_uppercase();
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8(b).unwrap_or_default()
+}
+
 /// Lower-cases the ASCII letters of `s` outside `%HH` triplets, in place
 /// (the hex digits of a triplet stay upper case, as the generic key has
 /// them: RFC 8141 section 3.1).
@@ -405,19 +437,26 @@ fn lower_outside_escapes(s: &mut [u8]) {
     }
 }
 
-impl KeyRefiner for CompiledRules {
-    /// Applies the equivalence steps to the NSS of the generic key, in one
-    /// buffer. Only the key is read, so generic-equivalent URNs stay
-    /// equivalent.
-    fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
+impl CompiledRules {
+    /// Returns true if and only if the rules change the generic key.
+    pub fn refines_keys(&self) -> bool {
+        !self.equivalence.is_empty()
+    }
+
+    /// Applies the equivalence steps, in place, to the generic key that
+    /// `buf[start..]` holds (`urn:` + lower-case NID + `:` + NSS). Only the
+    /// key is read, so generic-equivalent URNs stay equivalent.
+    pub fn refine_in_place(&self, buf: &mut Vec<u8>, start: usize) {
         if self.equivalence.is_empty() {
-            return key;
+            return;
         }
-        // key = "urn:" nid ":" nss, with a lower-case NID.
-        let Some(split) = key.get(4..).and_then(|k| k.find(':')).map(|i| i + 5) else {
-            return key;
+        let Some(split) = buf
+            .get(start + 4..)
+            .and_then(|k| k.iter().position(|&b| b == b':'))
+            .map(|i| start + i + 5)
+        else {
+            return;
         };
-        let mut buf = key.into_owned().into_bytes();
         for step in &self.equivalence {
             let nss = &mut buf[split..];
             match step {
@@ -442,21 +481,17 @@ impl KeyRefiner for CompiledRules {
                     }
                 }
                 EquivalenceStep::Remove { chars } => {
-                    let mut kept = Vec::with_capacity(nss.len());
-                    let mut i = 0;
+                    // Compact in place: `kept` never passes `i`.
+                    let (mut i, mut kept) = (0, 0);
                     while i < nss.len() {
-                        if nss[i] == b'%' {
-                            kept.extend_from_slice(&nss[i..(i + 3).min(nss.len())]);
-                            i += 3;
-                        } else {
-                            if !chars.as_bytes().contains(&nss[i]) {
-                                kept.push(nss[i]);
-                            }
-                            i += 1;
+                        let take = if nss[i] == b'%' { 3.min(nss.len() - i) } else { 1 };
+                        if take == 3 || !chars.as_bytes().contains(&nss[i]) {
+                            nss.copy_within(i..i + take, kept);
+                            kept += take;
                         }
+                        i += take;
                     }
-                    buf.truncate(split);
-                    buf.extend_from_slice(&kept);
+                    buf.truncate(split + kept);
                 }
                 EquivalenceStep::Builtin { name } => {
                     let normalized = std::str::from_utf8(nss)
@@ -469,7 +504,37 @@ impl KeyRefiner for CompiledRules {
                 }
             }
         }
+    }
+}
+
+impl KeyRefiner for CompiledRules {
+    /// Applies the equivalence steps to the generic key ([`Self::refine_in_place`]).
+    fn refine<'k>(&self, _urn: &Urn<'_>, key: Cow<'k, str>) -> Cow<'k, str> {
+        if self.equivalence.is_empty() {
+            return key;
+        }
+        let mut buf = key.into_owned().into_bytes();
+        self.refine_in_place(&mut buf, 0);
         // Every step maps ASCII to ASCII (the key is ASCII: RFC 8141 section 2).
         Cow::Owned(String::from_utf8(buf).unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod hex_case_tests {
+    use super::*;
+
+    /// RFC 8141 section 3.1: `%2c` and `%2C` are the same URN, so a rule
+    /// that accepts one accepts the other.
+    #[test]
+    fn rules_judge_percent_encodings_case_insensitively() {
+        let file: RulesFile =
+            toml::from_str("source = \"test\"\n[syntax]\nregex = '([a-z]|%[0-9A-F]{2})+'\n").unwrap();
+        let rules = file.compile("xy").unwrap();
+        for urn in ["urn:xy:a%2C", "urn:xy:a%2c", "urn:xy:%c3%a9t%C3%A9"] {
+            assert!(rules.check(&Urn::parse(urn).unwrap()).is_empty(), "{urn}");
+        }
+        let refused = rules.check(&Urn::parse("urn:xy:aB").unwrap());
+        assert_eq!(refused[0].offset, 8);
     }
 }

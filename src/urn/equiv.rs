@@ -59,6 +59,16 @@ impl<'a> Urn<'a> {
         Cow::Owned(key)
     }
 
+    /// Appends the section 3.1 equivalence key to `out` (no allocation
+    /// beyond `out`'s own growth).
+    pub fn push_equivalence_key(&self, out: &mut Vec<u8>) {
+        if self.is_canonical_assigned_name() {
+            out.extend_from_slice(self.assigned_name().as_bytes());
+        } else {
+            out.extend(self.key_bytes());
+        }
+    }
+
     /// The equivalence key refined by a namespace's rules.
     pub fn equivalence_key_with(&self, refiner: &dyn KeyRefiner) -> Cow<'a, str> {
         refiner.refine(self, self.equivalence_key())

@@ -230,7 +230,7 @@ impl<'a> Urn<'a> {
         });
         // Only '%' and '?' can start a finding: skip to them.
         let mut i = self.nss_start();
-        while let Some(skip) = bytes[i..].iter().position(|&b| b == b'%' || b == b'?') {
+        while let Some(skip) = memchr::memchr2(b'%', b'?', &bytes[i..]) {
             i += skip;
             if bytes[i] == b'%' {
                 let (hi, lo) = (bytes[i + 1], bytes[i + 2]);

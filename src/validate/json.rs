@@ -159,7 +159,19 @@ impl Report<'_, '_> {
         out.extend_from_slice(b",\"f\":");
         push_plain_opt(out, urn.and_then(|u| u.f_component()));
         out.extend_from_slice(b",\"key\":");
-        push_plain_opt(out, self.key().as_deref());
+        // The key is written straight into `out` and refined there.
+        match urn.filter(|_| self.is_valid()) {
+            Some(urn) => {
+                out.push(b'"');
+                let start = out.len();
+                urn.push_equivalence_key(out);
+                if let Some(rules) = self.rules() {
+                    rules.refine_in_place(out, start);
+                }
+                out.push(b'"');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
         out.extend_from_slice(b",\"errors\":");
         push_findings(out, self.errors());
         out.extend_from_slice(b",\"warnings\":");

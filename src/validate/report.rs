@@ -221,8 +221,9 @@ impl<'a, 'r> Report<'a, 'r> {
     }
 
     /// A report on an input line that was cut at `limit` bytes by a stream
-    /// reader: invalid whatever it holds.
-    pub fn line_too_long(input: &'a [u8], limit: usize) -> Report<'a, 'r> {
+    /// reader: invalid whatever it holds. `registry_checked` says whether
+    /// the stream is checked against a registry (for the JSON form).
+    pub fn line_too_long(input: &'a [u8], limit: usize, registry_checked: bool) -> Report<'a, 'r> {
         Report {
             input,
             urn: None,
@@ -234,7 +235,7 @@ impl<'a, 'r> Report<'a, 'r> {
             errors: 1,
             namespace: None,
             rules: None,
-            registry_checked: false,
+            registry_checked,
         }
     }
 
@@ -306,6 +307,11 @@ impl<'a, 'r> Report<'a, 'r> {
     /// NID, or when checked for syntax only).
     pub fn namespace(&self) -> Option<&'r Namespace> {
         self.namespace
+    }
+
+    /// The namespace's usable rules, if any.
+    pub(crate) fn rules(&self) -> Option<&'r CompiledRules> {
+        self.rules
     }
 
     /// Returns true if and only if the URN was checked against a registry

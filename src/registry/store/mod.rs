@@ -62,7 +62,9 @@ impl Store {
         Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
-    /// The underlying connection (read-only use, e.g. tests and exports).
+    /// The underlying connection: a test hook (read-only use), not part of
+    /// the API.
+    #[doc(hidden)]
     pub fn connection(&self) -> &Connection {
         &self.conn
     }

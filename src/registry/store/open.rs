@@ -212,6 +212,7 @@ impl Store {
     /// # Errors
     ///
     /// As [`Store::open`].
+    #[doc(hidden)]
     pub fn open_at_version(path: &Path, actor: &str, target: usize) -> Result<Store> {
         let created = !path.exists() && create_new(path, actor, target)?;
         let mut conn = Connection::open_with_flags(
