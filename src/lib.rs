@@ -83,6 +83,9 @@ pub mod template;
 mod urn;
 mod validate;
 
+#[cfg(feature = "serve")]
+pub mod serve;
+
 pub use validate::{
     Checker, Finding, FindingKind, Kind, Namespace, NamespaceEntry, Registry, Report, Severity, Status,
 };

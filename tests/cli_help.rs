@@ -222,7 +222,16 @@ fn an_unlisted_format_is_a_usage_error() {
 #[test]
 fn color_everywhere_actor_and_db_only_where_they_apply() {
     let writes = [
-        "init", "request", "review", "revise", "amend", "withdraw", "import",
+        "init",
+        "request",
+        "review",
+        "revise",
+        "amend",
+        "withdraw",
+        "import",
+        "serve",
+        "expert add",
+        "expert remove",
     ];
     let without_db = ["completions", "man", "template import"];
     for path in command_paths() {

@@ -31,7 +31,7 @@ pub struct OutcomeArgs {
     /// Output format: text, or json ({id, nid, status, version}).
     #[arg(long, value_name = "FORMAT", default_value = "text",
           value_parser = FormatParser(&[Format::Text, Format::Json]))]
-    format: Format,
+    pub(super) format: Format,
     #[command(flatten)]
     db: DbArgs,
     #[command(flatten)]
@@ -41,32 +41,32 @@ pub struct OutcomeArgs {
 #[derive(clap::Args, Debug)]
 pub struct RequestArgs {
     /// The registration file (TOML), or `-` for stdin.
-    file: PathBuf,
+    pub(super) file: PathBuf,
     #[command(flatten)]
-    common: OutcomeArgs,
+    pub(super) common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("decision").required(true).args(["approve", "reject", "ask_changes"])))]
 pub struct ReviewArgs {
     /// The request id, or the NID whose pending request is meant.
-    target: String,
+    pub(super) target: String,
     /// Approve: register the NID (formal) or assign the next urn-N
     /// (informal), or put the revision in force, with its rules.
     #[arg(long)]
-    approve: bool,
+    pub(super) approve: bool,
     /// Reject the request.
     #[arg(long)]
-    reject: bool,
+    pub(super) reject: bool,
     /// Send the request back to the registrant for changes (they answer
     /// with `urnreg amend`).
     #[arg(long)]
-    ask_changes: bool,
+    pub(super) ask_changes: bool,
     /// The reviewer's note to the registrant.
     #[arg(long, required = true, value_name = "TEXT")]
-    note: String,
+    pub(super) note: String,
     #[command(flatten)]
-    common: OutcomeArgs,
+    pub(super) common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -82,22 +82,22 @@ pub struct ReviseArgs {
 #[derive(clap::Args, Debug)]
 pub struct AmendArgs {
     /// The request id, or the NID whose pending request is meant.
-    target: String,
+    pub(super) target: String,
     /// The amended registration file (TOML), or `-` for stdin.
-    file: PathBuf,
+    pub(super) file: PathBuf,
     #[command(flatten)]
-    common: OutcomeArgs,
+    pub(super) common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct WithdrawArgs {
     /// The request id, or the NID whose pending request is meant.
-    target: String,
+    pub(super) target: String,
     /// Why, for the history.
     #[arg(long, value_name = "TEXT")]
-    note: Option<String>,
+    pub(super) note: Option<String>,
     #[command(flatten)]
-    common: OutcomeArgs,
+    pub(super) common: OutcomeArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -105,7 +105,7 @@ pub struct QueueArgs {
     /// Output format.
     #[arg(long, value_name = "FORMAT", default_value = "text",
           value_parser = FormatParser(&[Format::Text, Format::Json]))]
-    format: Format,
+    pub(super) format: Format,
     #[command(flatten)]
     db: DbArgs,
 }

@@ -8,9 +8,13 @@
 //! command has, since every command can print an error.
 
 mod check;
+#[cfg(feature = "serve")]
+mod client;
 mod completions;
 mod db;
 mod eq;
+#[cfg(feature = "serve")]
+mod expert;
 mod files;
 mod input;
 mod lifecycle;
@@ -21,6 +25,8 @@ mod ns;
 mod output;
 mod parse;
 mod report;
+#[cfg(feature = "serve")]
+mod serve;
 mod snapshot;
 mod template;
 
@@ -38,6 +44,13 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, value_name = "WHEN",
           default_value_t = output::Color::Auto, display_order = 900)]
     color: output::Color,
+
+    /// Send request, amend, withdraw, status, queue and review to this
+    /// `urnreg serve` (e.g. https://registry.example.org) instead of a
+    /// local database; the token comes from $URNREG_TOKEN.
+    #[cfg(feature = "serve")]
+    #[arg(long, global = true, value_name = "URL", display_order = 901)]
+    server: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -168,6 +181,17 @@ enum Command {
     ///
     /// For example: `urnreg man | man -l -`, `urnreg man ns show`.
     Man(man::Args),
+    /// Serve the registry over HTTP: pages, the JSON API, filing and review.
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
+    /// The experts who may review over HTTP: add (prints a token once),
+    /// list, remove.
+    #[cfg(feature = "serve")]
+    #[command(subcommand)]
+    Expert(expert::ExpertCommand),
+    /// Show a request: its state and the review notes on it.
+    #[cfg(feature = "serve")]
+    Status(client::StatusArgs),
 }
 
 /// The grammar options shared by every command that parses URNs.
@@ -224,7 +248,14 @@ pub fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     cli.color.apply();
-    match run(cli.command) {
+    #[cfg(feature = "serve")]
+    let outcome = match cli.server.as_deref().filter(|s| !s.is_empty()) {
+        Some(server) => client::run(server, cli.command),
+        None => run(cli.command),
+    };
+    #[cfg(not(feature = "serve"))]
+    let outcome = run(cli.command);
+    match outcome {
         Ok(code) => code,
         Err(err) => {
             if let Some(QuietExit(code)) = err.downcast_ref::<QuietExit>() {
@@ -260,6 +291,12 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Import(args) => snapshot::import(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
+        #[cfg(feature = "serve")]
+        Command::Expert(cmd) => expert::run(cmd),
+        #[cfg(feature = "serve")]
+        Command::Status(args) => client::status(args),
     }
 }
 
@@ -279,7 +316,16 @@ mod tests {
     #[test]
     fn options_appear_only_where_they_apply() {
         let writes = [
-            "init", "request", "review", "revise", "amend", "withdraw", "import",
+            "init",
+            "request",
+            "review",
+            "revise",
+            "amend",
+            "withdraw",
+            "import",
+            "serve",
+            "expert add",
+            "expert remove",
         ];
         let no_db = ["completions", "man", "template import"];
         let mut cmd = super::Cli::command();

@@ -1,0 +1,86 @@
+//! `urnreg serve`: the registry as an HTTP service (see `urnreg::serve`).
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use urnreg::serve::{self, AccessLogLine, AppState, Config};
+
+use super::db::{ActorArgs, DbArgs};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The address to listen on (TLS belongs to a reverse proxy in front:
+    /// see docs/serve/).
+    #[arg(long, default_value = "127.0.0.1:8141", value_name = "ADDR:PORT")]
+    bind: SocketAddr,
+    /// Behind a reverse proxy: take the client's address (for the filing
+    /// rate limit) from the last X-Forwarded-For entry.
+    #[arg(long)]
+    trust_forwarded_for: bool,
+    /// Mark cookies Secure (when the proxy in front speaks HTTPS).
+    #[arg(long)]
+    secure_cookies: bool,
+    /// Filings one client address may make at once.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    filing_burst: u32,
+    /// Filings one client address regains per hour.
+    #[arg(long, default_value_t = 30, value_name = "N")]
+    filings_per_hour: u32,
+    /// No access log on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    actor: ActorArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut config = Config::new(args.db.path()?);
+    config.actor = args.actor.actor();
+    config.trust_forwarded_for = args.trust_forwarded_for;
+    config.secure_cookies = args.secure_cookies;
+    config.filing_burst = args.filing_burst;
+    config.filings_per_hour = args.filings_per_hour;
+    if !args.quiet {
+        // Method, path without its query, status, time: never a header or
+        // a body, so never a token.
+        config.access_log = Some(Arc::new(|l: &AccessLogLine| {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "{} {} {} {} {:.1}ms",
+                l.client.ip(),
+                l.method,
+                l.path,
+                l.status,
+                l.elapsed.as_secs_f64() * 1000.0
+            );
+        }));
+    }
+    let db_path = config.db.clone();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the server's runtime")?;
+    runtime.block_on(async move {
+        let state = AppState::open(config).with_context(|| format!("opening {}", db_path.display()))?;
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("listening on {}", args.bind))?;
+        let addr = listener.local_addr()?;
+        {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "urnreg serve: {} on http://{addr}/", db_path.display())?;
+            out.flush()?;
+        }
+        serve::run(state, listener, serve::shutdown_signal())
+            .await
+            .context("serving")?;
+        writeln!(std::io::stdout(), "urnreg serve: stopped")?;
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,262 @@
+//! What every answer shares: errors as JSON, the time limit, security
+//! headers, the access log, the client's address, bearer tokens and
+//! cookies.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::AccessLogLine;
+use super::state::AppState;
+use crate::registry::{Error, Problem};
+
+/// The Content-Security-Policy of every answer that sets none of its own:
+/// nothing loads but inline styles, forms post only here, no framing.
+pub(crate) const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; \
+                              frame-ancestors 'none'; base-uri 'none'";
+
+/// An error answer of the JSON API: `{"error": {"status", "message"}}`,
+/// with the lint findings or problems when a filing is refused.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    pub findings: Option<serde_json::Value>,
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            findings: None,
+            retry_after: None,
+        }
+    }
+
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this needs 'Authorization: Bearer TOKEN' with a valid token",
+        )
+    }
+
+    pub fn forbidden(why: &str) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, why)
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: ErrorInner<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorInner<'a> {
+    status: u16,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    findings: Option<&'a serde_json::Value>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorInner {
+                status: self.status.as_u16(),
+                message: &self.message,
+                findings: self.findings.as_ref(),
+            },
+        };
+        let mut response = (self.status, Json(body)).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        match e {
+            Error::Invalid(problems) => refused(&problems),
+            Error::NotFound(what) => ApiError::new(StatusCode::NOT_FOUND, what),
+            Error::State(what) => ApiError::new(StatusCode::CONFLICT, what),
+            // A database or I/O failure: the details are the operator's.
+            _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+        }
+    }
+}
+
+/// 422 with the problems that refused a registration.
+pub(crate) fn refused(problems: &[Problem]) -> ApiError {
+    let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "registration refused");
+    e.findings = serde_json::to_value(problems).ok();
+    e
+}
+
+/// The answer to a path no route knows.
+pub(crate) async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such page")
+}
+
+/// The client's address: the peer, or behind a trusted proxy the last
+/// address of `X-Forwarded-For` (the one the proxy added).
+pub(crate) fn client_ip(state: &AppState, headers: &HeaderMap, peer: SocketAddr) -> IpAddr {
+    if state.config.trust_forwarded_for
+        && let Some(ip) = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .next_back()
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|v| v.trim().parse().ok())
+    {
+        return ip;
+    }
+    peer.ip()
+}
+
+/// Applies the time limit, adds the security headers and logs the answer.
+pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().to_string();
+    let path = request.uri().path().to_string();
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    // A body announced over the limit is refused before any of it is read.
+    let limit = if path == "/api/check" {
+        state.config.max_check_body
+    } else {
+        state.config.max_body
+    };
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > limit as u64) {
+        let mut response = ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than the server's limit of {limit} bytes for {path}"),
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return finish(&state, response, peer, method, path, started).await;
+    }
+    let response = match tokio::time::timeout(state.config.request_timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the request took longer than the server's limit of {} s",
+                state.config.request_timeout.as_secs()
+            ),
+        )
+        .into_response(),
+    };
+    finish(&state, response, peer, method, path, started).await
+}
+
+/// Makes API refusals JSON, adds the security headers, logs the answer.
+async fn finish(
+    state: &AppState,
+    mut response: Response,
+    peer: Option<SocketAddr>,
+    method: String,
+    path: String,
+    started: Instant,
+) -> Response {
+    // Every refusal of the API is JSON, the extractors' (a malformed query
+    // or path, a body over the limit) too.
+    if path.starts_with("/api/")
+        && response.status().as_u16() >= 400
+        && response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            != Some("application/json")
+    {
+        let status = response.status();
+        let text = axum::body::to_bytes(response.into_body(), 64 * 1024)
+            .await
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let message = if text.is_empty() {
+            status.canonical_reason().unwrap_or("error").to_ascii_lowercase()
+        } else {
+            text
+        };
+        response = ApiError::new(status, message).into_response();
+    }
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    }
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if let (Some(log), Some(client)) = (&state.config.access_log, peer) {
+        log(&AccessLogLine {
+            client,
+            method,
+            path,
+            status: response.status().as_u16(),
+            elapsed: started.elapsed(),
+        });
+    }
+    response
+}
+
+/// The bearer token of a request, if it sends one.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// The value of cookie `name`.
+pub(crate) fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+/// A `Set-Cookie` value: HttpOnly, SameSite=Strict, the whole site.
+pub(crate) fn set_cookie(state: &AppState, name: &str, value: &str, max_age: Option<u64>) -> HeaderValue {
+    let mut text = format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict");
+    if let Some(age) = max_age {
+        text.push_str(&format!("; Max-Age={age}"));
+    }
+    if state.config.secure_cookies {
+        text.push_str("; Secure");
+    }
+    HeaderValue::from_str(&text).expect("cookie values are hex")
+}

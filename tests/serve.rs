@@ -1,0 +1,1543 @@
+//! `urnreg serve` over HTTP on 127.0.0.1: every endpoint, every refusal,
+//! filing and review, concurrency, and the command line as a client.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use urnreg::registry::Store;
+use urnreg::serve::{self, AppState, Config, tokens};
+
+use crate::util::{code, stderr, stdout};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/serve");
+
+fn data(name: &str) -> String {
+    std::fs::read_to_string(Path::new(DATA).join(name)).expect("test data")
+}
+
+/// A server on 127.0.0.1 with its own database, stopped on drop.
+pub struct Server {
+    pub base: String,
+    pub db: PathBuf,
+    pub log: Arc<Mutex<Vec<String>>>,
+    runtime: Option<tokio::runtime::Runtime>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        Server::start_with(|_| {})
+    }
+
+    pub fn start_with(tweak: impl FnOnce(&mut Config)) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("registry.db");
+        let mut config = Config::new(db.clone());
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
+        config.access_log = Some(Arc::new(move |l: &serve::AccessLogLine| {
+            sink.lock()
+                .unwrap()
+                .push(format!("{} {} {}", l.method, l.path, l.status));
+        }));
+        tweak(&mut config);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (base, done) = runtime.block_on(async {
+            let state = AppState::open(config).unwrap();
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let base = format!("http://{}", listener.local_addr().unwrap());
+            let done = tokio::spawn(serve::run(state, listener, async {
+                let _ = stopped.await;
+            }));
+            (base, done)
+        });
+        Server {
+            base,
+            db,
+            log,
+            runtime: Some(runtime),
+            stop: Some(stop),
+            done: Some(done),
+            _dir: dir,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Tells the server to stop (as SIGTERM does) without waiting for it.
+    pub fn begin_stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// Waits (up to 10 s) for the server to finish; true if it did.
+    pub fn finished(&mut self) -> bool {
+        match (&self.runtime, self.done.take()) {
+            (Some(rt), Some(done)) => rt
+                .block_on(async { tokio::time::timeout(Duration::from_secs(10), done).await })
+                .is_ok_and(|r| r.is_ok_and(|r| r.is_ok())),
+            _ => false,
+        }
+    }
+
+    /// A new expert's token, made as `urnreg expert add` makes it.
+    pub fn expert(&self, name: &str) -> String {
+        let store = Store::open(&self.db, "test").unwrap();
+        let (_, token) = tokens::add_expert(store.connection(), name).unwrap();
+        token.reveal().to_string()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let (Some(rt), Some(done)) = (self.runtime.take(), self.done.take()) {
+            let _ = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), done).await });
+            rt.shutdown_timeout(Duration::from_secs(1));
+        }
+    }
+}
+
+/// An answer: status, headers (lower-case names; repeated ones joined
+/// with "\n") and body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: BTreeMap<String, String>,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).map(String::as_str)
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into()
+}
+
+/// Sends one request; `headers` as (name, value).
+pub fn send(method: &str, url: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Answer {
+    let agent = agent();
+    let mut builder = ureq::http::Request::builder().method(method).uri(url);
+    for (k, v) in headers {
+        builder = builder.header(*k, *v);
+    }
+    let response = match body {
+        Some(b) => agent.run(builder.body(b.to_vec()).unwrap()),
+        None => agent.run(builder.body(()).unwrap()),
+    };
+    let mut response = response.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let mut headers: BTreeMap<String, String> = BTreeMap::new();
+    for (k, v) in response.headers() {
+        let v = v.to_str().unwrap_or_default().to_string();
+        headers
+            .entry(k.as_str().to_string())
+            .and_modify(|old| {
+                old.push('\n');
+                old.push_str(&v);
+            })
+            .or_insert(v);
+    }
+    let body = response
+        .body_mut()
+        .with_config()
+        .limit(64 * 1024 * 1024)
+        .read_to_string()
+        .unwrap_or_default();
+    Answer {
+        status: response.status().as_u16(),
+        headers,
+        body,
+    }
+}
+
+pub fn get(url: &str) -> Answer {
+    send("GET", url, &[], None)
+}
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+/// Files `text`; returns (id, token) after asserting 201.
+pub fn file(server: &Server, text: &str) -> (i64, String) {
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[("content-type", "application/toml")],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(a.status, 201, "{}", a.body);
+    let v = a.json();
+    let id = v["id"].as_i64().unwrap();
+    assert_eq!(a.header("location"), Some(format!("/api/requests/{id}").as_str()));
+    (id, v["token"].as_str().unwrap().to_string())
+}
+
+fn review(server: &Server, token: &str, id: i64, decision: &str, note: &str) -> Answer {
+    let body = serde_json::json!({ "decision": decision, "note": note }).to_string();
+    send(
+        "POST",
+        &server.url(&format!("/api/requests/{id}/review")),
+        &[
+            ("authorization", &bearer(token)),
+            ("content-type", "application/json"),
+        ],
+        Some(body.as_bytes()),
+    )
+}
+
+#[test]
+fn public_json_endpoints_answer_from_the_registry() {
+    let server = Server::start();
+    let list = get(&server.url("/api/namespaces"));
+    assert_eq!(list.status, 200);
+    assert_eq!(list.header("content-type"), Some("application/json"));
+    let list = list.json();
+    let nids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["nid"].as_str().unwrap())
+        .collect();
+    assert!(nids.contains(&"isbn") && nids.contains(&"urn-7"), "{nids:?}");
+
+    let isbn = get(&server.url("/api/namespaces/ISBN")).json();
+    assert_eq!(isbn["nid"], "isbn");
+    assert_eq!(isbn["current_version"], 2);
+    assert!(
+        isbn["registration"]["fields"]["syntax"]
+            .as_str()
+            .unwrap()
+            .contains("ISBN")
+    );
+    assert!(
+        isbn["rules"].as_str().unwrap().contains("source"),
+        "{}",
+        isbn["rules"]
+    );
+
+    let v1 = get(&server.url("/api/namespaces/isbn/versions/2"));
+    assert_eq!(v1.status, 200, "{}", v1.body);
+    assert_eq!(v1.json()["version"], 2);
+
+    let one = get(&server.url("/api/check?urn=urn:isbn:978-0-306-40615-8"));
+    assert_eq!(one.status, 200);
+    let one = one.json();
+    assert_eq!(one["valid"], false);
+    assert_eq!(one["errors"][0]["kind"], "nss-check");
+}
+
+#[test]
+fn post_check_answers_exactly_what_check_format_jsonl_writes() {
+    let server = Server::start();
+    let input = "urn:isbn:0451450523\r\nURN:ISNB:1\n\nurn:example:a%2cb?=q#f\nurn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66\nnot a urn\n";
+    let a = send("POST", &server.url("/api/check"), &[], Some(input.as_bytes()));
+    assert_eq!(a.status, 200);
+    assert_eq!(a.header("content-type"), Some("application/jsonl"));
+    // The same input through the command line, against the same (embedded) registry.
+    let cli = crate::util::urnreg(&["check", "--format", "jsonl", "-"], input.as_bytes());
+    assert_eq!(a.body, stdout(&cli));
+    assert_eq!(a.body.lines().count(), 6);
+}
+
+#[test]
+fn snapshots_carry_entity_tags_that_change_with_the_registry() {
+    let server = Server::start();
+    for (format, content_type, start) in [
+        ("json", "application/json", "{"),
+        ("xml", "application/xml", "<?xml"),
+        ("csv", "text/csv; charset=utf-8; header=present", "Namespace,Kind"),
+    ] {
+        let a = get(&server.url(&format!("/api/snapshot?format={format}")));
+        assert_eq!(a.status, 200, "{format}");
+        assert_eq!(a.header("content-type"), Some(content_type));
+        assert!(a.body.starts_with(start), "{format}");
+        let etag = a.header("etag").unwrap().to_string();
+        let again = send(
+            "GET",
+            &server.url(&format!("/api/snapshot?format={format}")),
+            &[("if-none-match", &etag)],
+            None,
+        );
+        assert_eq!(again.status, 304, "{format}");
+        assert_eq!(again.body, "");
+        assert_eq!(again.header("etag"), Some(etag.as_str()));
+    }
+    let before = get(&server.url("/api/snapshot?format=json"));
+    let etag = before.header("etag").unwrap().to_string();
+    file(&server, &data("formal.toml"));
+    let after = send(
+        "GET",
+        &server.url("/api/snapshot?format=json"),
+        &[("if-none-match", &etag)],
+        None,
+    );
+    assert_eq!(after.status, 200, "a filing changes the snapshot");
+    assert_ne!(after.header("etag"), Some(etag.as_str()));
+    assert!(after.body.contains("widgetnum"));
+}
+
+#[test]
+fn every_answer_carries_the_security_headers() {
+    let server = Server::start();
+    for path in [
+        "/",
+        "/namespaces/isbn",
+        "/check",
+        "/file",
+        "/signin",
+        "/api/namespaces",
+        "/nope",
+        "/api/queue",
+    ] {
+        let a = get(&server.url(path));
+        assert_eq!(a.header("x-content-type-options"), Some("nosniff"), "{path}");
+        let csp = a
+            .header("content-security-policy")
+            .unwrap_or_else(|| panic!("{path}: no CSP"));
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("default-src 'none'"), "{path}: {csp}");
+        assert!(!csp.contains("script-src 'unsafe-inline'"), "{path}: {csp}");
+    }
+    // The index's one inline script is allowed by its hash, nothing else.
+    let index = get(&server.url("/"));
+    assert!(
+        index
+            .header("content-security-policy")
+            .unwrap()
+            .contains("script-src 'sha256-")
+    );
+    assert!(index.body.contains("href=\"/check\""));
+}
+
+#[test]
+fn access_rules_hold_for_every_case_in_the_table() {
+    let server = Server::start();
+    let (id, registrant) = file(&server, &data("informal.toml"));
+    let (other, other_registrant) = file(&server, &data("formal.toml"));
+    let expert = server.expert("ada");
+    let removed = server.expert("bob");
+    tokens::remove_expert(Store::open(&server.db, "test").unwrap().connection(), "bob").unwrap();
+    let bogus = format!("urnreg_e_{}_{}", "0".repeat(16), "0".repeat(64));
+    let table: toml::Table = toml::from_str(&data("access.toml")).unwrap();
+    let cases = table["case"].as_array().unwrap();
+    assert!(cases.len() >= 20);
+    for case in cases {
+        let path = case["path"]
+            .as_str()
+            .unwrap()
+            .replace("{id}", &id.to_string())
+            .replace("{other}", &other.to_string());
+        let method = case["method"].as_str().unwrap();
+        let who = case["as"].as_str().unwrap();
+        let token = match who {
+            "none" => None,
+            "bogus" => Some(bogus.as_str()),
+            "registrant" => Some(registrant.as_str()),
+            "other-registrant" => Some(other_registrant.as_str()),
+            "expert" => Some(expert.as_str()),
+            "removed-expert" => Some(removed.as_str()),
+            _ => panic!("unknown 'as' {who}"),
+        };
+        let auth = token.map(bearer);
+        let mut headers = vec![];
+        if let Some(auth) = &auth {
+            headers.push(("authorization", auth.as_str()));
+        }
+        let body = match (case.get("body"), case.get("body_file")) {
+            (Some(b), _) => Some(b.as_str().unwrap().to_string()),
+            (None, Some(f)) => Some(data(f.as_str().unwrap())),
+            (None, None) => None,
+        };
+        let a = send(
+            method,
+            &server.url(&path),
+            &headers,
+            body.as_deref().map(str::as_bytes),
+        );
+        let want = case["status"].as_integer().unwrap() as u16;
+        assert_eq!(a.status, want, "{method} {path} as {who}: {}", a.body);
+        if want == 401 && path.starts_with("/api/") {
+            assert_eq!(a.header("www-authenticate"), Some("Bearer"), "{path}");
+        }
+        if path.starts_with("/api/") && want >= 400 {
+            assert_eq!(a.json()["error"]["status"], want, "{path}");
+        }
+    }
+}
+
+#[test]
+fn lint_refuses_a_filing_with_every_finding_and_stores_nothing() {
+    let server = Server::start();
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[],
+        Some(data("bad.toml").as_bytes()),
+    );
+    assert_eq!(a.status, 422, "{}", a.body);
+    let findings = a.json()["error"]["findings"].clone();
+    let rules: Vec<&str> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"nid-country-prefix"), "{rules:?}");
+    assert!(rules.contains(&"date"), "{rules:?}");
+    assert_eq!(
+        rules.iter().filter(|r| **r == "required-field").count(),
+        7,
+        "{rules:?}"
+    );
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[],
+        Some(b"kind = [unclosed"),
+    );
+    assert_eq!(a.status, 422);
+    assert_eq!(a.json()["error"]["findings"][0]["rule"], "toml");
+    let a = send("POST", &server.url("/api/requests"), &[], Some(b"\xff\xfe"));
+    assert_eq!(a.status, 400);
+    let store = Store::open(&server.db, "test").unwrap();
+    let n: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE source = 'http'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 0);
+}
+
+/// Announces a body of `len` bytes on a raw socket, sends none of it,
+/// and returns the whole answer.
+fn announce(server: &Server, path: &str, len: usize) -> String {
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+#[test]
+fn oversized_bodies_are_refused_with_413() {
+    let server = Server::start_with(|c| {
+        c.max_check_lines = 100;
+    });
+    // Bodies announced over the limits are refused before they are read.
+    let a = announce(&server, "/api/requests", 256 * 1024 + 1);
+    assert!(a.starts_with("HTTP/1.1 413"), "{a}");
+    assert!(a.contains("limit of 262144 bytes"), "{a}");
+    let a = announce(&server, "/api/check", 5 * 1024 * 1024);
+    assert!(a.starts_with("HTTP/1.1 413"), "{a}");
+    assert!(
+        a.contains("{\"error\":{\"status\":413"),
+        "refusals of the API are JSON: {a}"
+    );
+    // Too many URNs in a body within the byte limit.
+    let urns = "urn:isbn:0451450523\n".repeat(101);
+    let a = send("POST", &server.url("/api/check"), &[], Some(urns.as_bytes()));
+    assert_eq!(a.status, 413);
+    assert!(
+        a.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 100 URNs")
+    );
+    let urns = "urn:isbn:0451450523\n".repeat(100);
+    assert_eq!(
+        send("POST", &server.url("/api/check"), &[], Some(urns.as_bytes())).status,
+        200
+    );
+}
+
+#[test]
+fn filing_is_rate_limited_per_client() {
+    let server = Server::start_with(|c| {
+        c.filing_burst = 2;
+        c.filings_per_hour = 1;
+    });
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[],
+        Some(data("bad.toml").as_bytes()),
+    );
+    assert_eq!(a.status, 422);
+    file(&server, &data("informal.toml"));
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[],
+        Some(data("formal.toml").as_bytes()),
+    );
+    assert_eq!(a.status, 429, "{}", a.body);
+    let wait: u64 = a.header("retry-after").unwrap().parse().unwrap();
+    assert!(wait > 0 && wait <= 3600, "{wait}");
+}
+
+#[test]
+fn a_slow_request_is_cut_at_the_time_limit() {
+    let server = Server::start_with(|c| c.request_timeout = Duration::from_millis(500));
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // A body announced and never sent.
+    write!(
+        stream,
+        "POST /api/requests HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 1000\r\n\r\nkind ="
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer.contains("limit of 0 s") || answer.contains("limit"),
+        "{answer}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn approval_puts_the_new_rules_in_force_for_check_at_once() {
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let before = get(&server.url("/api/check?urn=urn:widgetnum:w-12")).json();
+    assert_eq!(before["errors"][0]["kind"], "unregistered-nid");
+    let (id, registrant) = file(&server, &data("formal.toml"));
+
+    let a = review(
+        &server,
+        &expert,
+        id,
+        "ask-changes",
+        "please cite the numbering document",
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["status"], "changes-requested");
+    let seen = send(
+        "GET",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &bearer(&registrant))],
+        None,
+    )
+    .json();
+    assert_eq!(seen["status"], "changes-requested");
+    assert_eq!(seen["reviews"][0]["note"], "please cite the numbering document");
+    assert_eq!(seen["reviews"][0]["actor"], "ada");
+
+    // The registrant answers with an amended text; it goes back to review.
+    let amended = data("formal.toml").replace(
+        "assigns widget numbers sequentially",
+        "assigns widget numbers sequentially, as its numbering document says",
+    );
+    let auth = bearer(&registrant);
+    let a = send(
+        "PUT",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &auth)],
+        Some(amended.as_bytes()),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["status"], "submitted");
+    let seen = send(
+        "GET",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &auth)],
+        None,
+    )
+    .json();
+    assert!(
+        seen["fields"]["assignment"]
+            .as_str()
+            .unwrap()
+            .contains("numbering document")
+    );
+
+    let a = review(&server, &expert, id, "approve", "registered");
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["nid"], "widgetnum");
+    // Decided: the registrant can neither amend nor withdraw it now.
+    let a = send(
+        "DELETE",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &auth)],
+        None,
+    );
+    assert_eq!(a.status, 409, "{}", a.body);
+    assert_eq!(review(&server, &expert, id, "approve", "again").status, 409);
+
+    let good = get(&server.url("/api/check?urn=urn:widgetnum:w-12")).json();
+    assert_eq!(good["valid"], true, "{good}");
+    let bad = get(&server.url("/api/check?urn=urn:widgetnum:x-12")).json();
+    assert_eq!(bad["errors"][0]["kind"], "nss-syntax", "{bad}");
+    let page = get(&server.url("/namespaces/widgetnum"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("urn:widgetnum"));
+    assert_eq!(
+        get(&server.url("/api/namespaces/widgetnum")).json()["current_version"],
+        1
+    );
+
+    // The audit log names the expert and "registrant".
+    let store = Store::open(&server.db, "test").unwrap();
+    let history = store.history("widgetnum").unwrap();
+    let actors: Vec<(&str, &str)> = history
+        .events
+        .iter()
+        .map(|e| (e.action.as_str(), e.actor.as_str()))
+        .collect();
+    assert!(actors.contains(&("request", "registrant")), "{actors:?}");
+    assert!(actors.contains(&("review:ask-changes", "ada")), "{actors:?}");
+    assert!(actors.contains(&("amend", "registrant")), "{actors:?}");
+    assert!(actors.contains(&("review:approve", "ada")), "{actors:?}");
+    // No token is in the database, nor in the access log.
+    let log = server.log.lock().unwrap().join("\n");
+    assert!(log.contains("POST /api/requests 201"), "{log}");
+    for token in [&expert, &registrant] {
+        assert!(!log.contains(token.as_str()));
+        let secret = &token[26..];
+        let found: i64 = store
+            .connection()
+            .query_row(
+                "SELECT count(*) FROM request_tokens WHERE instr(lower(hex(token_hash)), ?1) OR instr(selector, ?1)",
+                [secret],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(found, 0);
+    }
+}
+
+#[test]
+fn a_registrant_withdraws_with_their_token_and_the_expert_can_no_longer_decide() {
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let (id, token) = file(&server, &data("informal.toml"));
+    let body = br#"{"note": "filed by mistake"}"#;
+    let a = send(
+        "DELETE",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &bearer(&token))],
+        Some(body),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["status"], "withdrawn");
+    assert_eq!(review(&server, &expert, id, "approve", "too late").status, 409);
+    let queue = send(
+        "GET",
+        &server.url("/api/queue"),
+        &[("authorization", &bearer(&expert))],
+        None,
+    )
+    .json();
+    assert_eq!(queue.as_array().unwrap().len(), 0, "{queue}");
+}
+
+#[test]
+fn on_shutdown_a_request_in_flight_finishes_and_new_ones_are_refused() {
+    let mut server = Server::start();
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let body = "urn:isbn:0451450523\nurn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66\n";
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+        body.len(),
+        &body[..10]
+    )
+    .unwrap();
+    stream.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    server.begin_stop();
+    std::thread::sleep(Duration::from_millis(200));
+    // The rest of the body arrives after the stop: the answer is complete.
+    stream.write_all(&body.as_bytes()[10..]).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(answer.matches("\"valid\":true").count(), 2, "{answer}");
+    assert!(server.finished(), "the server stops once the request is answered");
+    assert!(
+        std::net::TcpStream::connect(&addr).is_err(),
+        "nothing listens any more"
+    );
+}
+
+#[test]
+fn concurrent_filing_and_approval_lose_nothing_and_never_reuse_an_informal_number() {
+    let server = Server::start_with(|c| c.filing_burst = 1000);
+    let experts: Vec<String> = (0..4).map(|i| server.expert(&format!("expert{i}"))).collect();
+    let base = server.base.clone();
+    let informal = data("informal.toml");
+    // 8 registrants file 5 requests each, each varied so none is a duplicate.
+    let filers: Vec<_> = (0..8)
+        .map(|t| {
+            let base = base.clone();
+            let text = informal.clone();
+            std::thread::spawn(move || {
+                (0..5)
+                    .map(|i| {
+                        let text = text.replace("widget number", &format!("widget number (series {t}-{i})"));
+                        let a = send(
+                            "POST",
+                            &format!("{base}/api/requests"),
+                            &[],
+                            Some(text.as_bytes()),
+                        );
+                        assert_eq!(a.status, 201, "{}", a.body);
+                        a.json()["id"].as_i64().unwrap()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    // Meanwhile, maintainers on the server host file with the command line
+    // (other processes, the same database).
+    let db = server.db.clone();
+    let local: Vec<_> = (0..4)
+        .map(|i| {
+            let db = db.clone();
+            let text = informal.replace("widget number", &format!("widget number (local {i})"));
+            std::thread::spawn(move || {
+                let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+                    .args([
+                        "request",
+                        "-",
+                        "--db",
+                        db.to_str().unwrap(),
+                        "--actor",
+                        "maintainer",
+                    ])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+                child.wait_with_output().unwrap()
+            })
+        })
+        .collect();
+    let ids: Vec<i64> = filers.into_iter().flat_map(|h| h.join().unwrap()).collect();
+    assert_eq!(ids.len(), 40);
+    for out in local.into_iter().map(|h| h.join().unwrap()) {
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(!stderr(&out).contains("locked"));
+    }
+    // 4 experts approve all of them at once, each trying every request.
+    let approvers: Vec<_> = experts
+        .into_iter()
+        .map(|token| {
+            let base = base.clone();
+            let ids = ids.clone();
+            std::thread::spawn(move || {
+                let mut mine = Vec::new();
+                for id in ids {
+                    let body = serde_json::json!({"decision": "approve", "note": "ok"}).to_string();
+                    let auth = format!("Bearer {token}");
+                    let a = send(
+                        "POST",
+                        &format!("{base}/api/requests/{id}/review"),
+                        &[("authorization", &auth)],
+                        Some(body.as_bytes()),
+                    );
+                    assert!(a.status == 200 || a.status == 409, "{} {}", a.status, a.body);
+                    assert!(!a.body.contains("locked"), "{}", a.body);
+                    if a.status == 200 {
+                        mine.push(a.json()["nid"].as_str().unwrap().to_string());
+                    }
+                }
+                mine
+            })
+        })
+        .collect();
+    let mut nids: Vec<String> = approvers.into_iter().flat_map(|h| h.join().unwrap()).collect();
+    assert_eq!(nids.len(), ids.len(), "every request approved exactly once");
+    nids.sort();
+    nids.dedup();
+    assert_eq!(nids.len(), ids.len(), "no urn-N handed out twice");
+    let store = Store::open(&server.db, "test").unwrap();
+    let approved: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE status = 'approved' AND source = 'http'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(approved as usize, ids.len());
+    let local: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE status = 'submitted' AND source = 'stdin'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(local, 4, "the command line's filings are there too");
+}
+
+/// A browser's cookies, kept by hand.
+#[derive(Default)]
+struct Browser {
+    cookies: BTreeMap<String, String>,
+}
+
+impl Browser {
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn keep(&mut self, a: &Answer) {
+        for line in a.header("set-cookie").unwrap_or_default().lines() {
+            let pair = line.split(';').next().unwrap();
+            let (k, v) = pair.split_once('=').unwrap();
+            if line.contains("Max-Age=0") {
+                self.cookies.remove(k);
+            } else {
+                self.cookies.insert(k.to_string(), v.to_string());
+            }
+            assert!(
+                line.contains("HttpOnly") && line.contains("SameSite=Strict"),
+                "{line}"
+            );
+        }
+    }
+
+    fn get(&mut self, url: &str) -> Answer {
+        let cookies = self.cookie_header();
+        let a = send("GET", url, &[("cookie", &cookies)], None);
+        self.keep(&a);
+        a
+    }
+
+    fn post(&mut self, url: &str, form: &[(&str, &str)]) -> Answer {
+        let body = form
+            .iter()
+            .map(|(k, v)| format!("{k}={}", encode(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let cookies = self.cookie_header();
+        let a = send(
+            "POST",
+            url,
+            &[
+                ("cookie", &cookies),
+                ("content-type", "application/x-www-form-urlencoded"),
+            ],
+            Some(body.as_bytes()),
+        );
+        self.keep(&a);
+        a
+    }
+
+    fn csrf(&self) -> String {
+        self.cookies["urnreg_csrf"].clone()
+    }
+}
+
+/// application/x-www-form-urlencoded.
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'*' => (b as char).to_string(),
+            b' ' => "+".into(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn browser_forms_need_their_csrf_token_and_sessions_keep_roles_apart() {
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let mut b = Browser::default();
+    let form = b.get(&server.url("/file"));
+    assert_eq!(form.status, 200);
+    let csrf = b.csrf();
+    assert!(form.body.contains(&format!("value=\"{csrf}\"")));
+    // Without the token, or with another, nothing is filed.
+    let a = b.post(
+        &server.url("/file"),
+        &[("csrf", "0"), ("text", &data("informal.toml"))],
+    );
+    assert_eq!(a.status, 403);
+    let mut stranger = Browser::default();
+    let a = stranger.post(
+        &server.url("/file"),
+        &[("csrf", &csrf), ("text", &data("informal.toml"))],
+    );
+    assert_eq!(a.status, 403, "a token without its cookie is refused");
+    // Lint findings inline, the text kept.
+    let a = b.post(
+        &server.url("/file"),
+        &[("csrf", &csrf), ("text", &data("bad.toml"))],
+    );
+    assert_eq!(a.status, 422);
+    assert!(a.body.contains("nid-country-prefix"), "{}", a.body);
+    assert!(a.body.contains("de-books"));
+    let a = b.post(
+        &server.url("/file"),
+        &[("csrf", &csrf), ("text", &data("informal.toml"))],
+    );
+    assert_eq!(a.status, 201, "{}", a.body);
+    let token = a
+        .body
+        .split("id=\"token\">")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(token.starts_with("urnreg_r_"));
+
+    // A registrant's session sees its request, not the queue.
+    let mut registrant = Browser::default();
+    registrant.get(&server.url("/signin"));
+    let csrf = registrant.csrf();
+    let a = registrant.post(&server.url("/signin"), &[("csrf", &csrf), ("token", &token)]);
+    assert_eq!(a.status, 303, "{}", a.body);
+    let to = a.header("location").unwrap().to_string();
+    assert!(to.starts_with("/requests/"), "{to}");
+    let csrf = registrant.csrf();
+    assert_ne!(csrf, b.csrf(), "signing in gives a new CSRF token");
+    assert_eq!(registrant.get(&server.url(&to)).status, 200);
+    assert_eq!(registrant.get(&server.url("/queue")).status, 403);
+    let id = to.trim_start_matches("/requests/");
+    assert_eq!(registrant.get(&server.url(&format!("/review/{id}"))).status, 403);
+
+    // An expert signs in, sees the queue and the review page, decides.
+    let mut e = Browser::default();
+    e.get(&server.url("/signin"));
+    let csrf = e.csrf();
+    let a = e.post(
+        &server.url("/signin"),
+        &[("csrf", &csrf), ("token", "urnreg_e_nope")],
+    );
+    assert_eq!(a.status, 401);
+    let a = e.post(&server.url("/signin"), &[("csrf", &csrf), ("token", &expert)]);
+    assert_eq!(a.status, 303);
+    assert_eq!(a.header("location"), Some("/queue"));
+    let queue = e.get(&server.url("/queue"));
+    assert_eq!(queue.status, 200);
+    assert!(
+        queue.body.contains(&format!("href=\"/review/{id}\"")),
+        "{}",
+        queue.body
+    );
+    let page = e.get(&server.url(&format!("/review/{id}")));
+    assert!(page.body.contains("id=\"diff\"") && page.body.contains("id=\"findings\""));
+    let csrf = e.csrf();
+    let a = e.post(
+        &server.url(&format!("/review/{id}")),
+        &[("csrf", "bad"), ("decision", "approve"), ("note", "ok")],
+    );
+    assert_eq!(a.status, 403);
+    let a = e.post(
+        &server.url(&format!("/review/{id}")),
+        &[("csrf", &csrf), ("decision", "approve"), ("note", "welcome")],
+    );
+    assert_eq!(a.status, 303, "{}", a.body);
+    let page = e.get(&server.url(&format!("/review/{id}")));
+    assert!(page.body.contains("approved"), "{}", page.body);
+    // Removing the expert ends the session.
+    tokens::remove_expert(Store::open(&server.db, "test").unwrap().connection(), "ada").unwrap();
+    assert_eq!(e.get(&server.url("/queue")).status, 401);
+}
+
+#[test]
+fn the_check_page_shows_each_verdict_escaped() {
+    let server = Server::start();
+    let mut b = Browser::default();
+    b.get(&server.url("/check"));
+    let csrf = b.csrf();
+    let a = b.post(
+        &server.url("/check"),
+        &[
+            ("csrf", &csrf),
+            ("urns", "urn:isbn:0451450523\nurn:x:<script>alert(1)</script>"),
+        ],
+    );
+    assert_eq!(a.status, 200);
+    assert!(a.body.contains("urn:isbn:9780451450524"), "the key is shown");
+    assert!(!a.body.contains("<script>alert(1)"));
+    assert!(a.body.contains("&lt;script&gt;"));
+    assert_eq!(a.body.matches("class=\"invalid\"").count(), 1);
+}
+
+#[test]
+fn the_static_sites_names_lead_to_the_live_pages() {
+    let server = Server::start();
+    let a = get(&server.url("/ns/isbn.html"));
+    assert_eq!(a.status, 308);
+    assert_eq!(a.header("location"), Some("/namespaces/isbn"));
+    assert_eq!(get(&server.url("/index.html")).header("location"), Some("/"));
+    assert_eq!(get(&server.url("/ns/..%2fetc.html")).status, 404);
+}
+
+/// The relative links of a page, resolved against its path.
+fn links(page: &str, body: &str) -> Vec<String> {
+    let dir = &page[..=page.rfind('/').unwrap()];
+    body.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|h| h.replace("&#x2f;", "/").replace("&amp;", "&"))
+        .filter(|h| !h.starts_with("http") && !h.starts_with("mailto:") && !h.starts_with('#'))
+        .map(|h| {
+            let h = h.split('#').next().unwrap().to_string();
+            if h.starts_with('/') {
+                return h;
+            }
+            let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+            for seg in h.split('/') {
+                match seg {
+                    ".." => {
+                        parts.pop();
+                    }
+                    "." | "" => {}
+                    s => parts.push(s),
+                }
+            }
+            format!("/{}", parts.join("/"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_link_of_the_live_site_leads_somewhere() {
+    let server = Server::start();
+    let mut seen = std::collections::BTreeSet::new();
+    for page in ["/", "/namespaces/isbn", "/namespaces/urn-7", "/check", "/file"] {
+        let a = get(&server.url(page));
+        assert_eq!(a.status, 200, "{page}");
+        for link in links(page, &a.body) {
+            if seen.insert(link.clone()) {
+                let mut status = get(&server.url(&link)).status;
+                if status == 308 {
+                    status = 200;
+                }
+                assert_eq!(status, 200, "{link} (from {page})");
+            }
+        }
+    }
+    assert!(seen.len() > 100, "{}", seen.len());
+    assert!(seen.contains("/data/urn-namespaces.xml"), "{seen:?}");
+}
+
+/// The built binary as a server: `urnreg serve --bind 127.0.0.1:0`.
+struct Process {
+    child: std::process::Child,
+    base: String,
+}
+
+fn spawn_server(db: &Path) -> Process {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--db", db.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let base = line
+        .split("on ")
+        .nth(1)
+        .unwrap()
+        .trim()
+        .trim_end_matches('/')
+        .to_string();
+    // Keep reading stdout so the server never blocks on it.
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+    });
+    Process { child, base }
+}
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_urnreg"));
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("registry.db");
+    let db_arg = db.to_str().unwrap();
+    let added = run(&["expert", "add", "ada", "--db", db_arg], &[]);
+    assert_eq!(code(&added), 0, "{}", stderr(&added));
+    let expert = stdout(&added).trim().to_string();
+    assert!(expert.starts_with("urnreg_e_"));
+    let listed = run(&["expert", "list", "--db", db_arg], &[]);
+    assert!(stdout(&listed).starts_with("ada\t"));
+    assert!(!stdout(&listed).contains(&expert));
+
+    let server = spawn_server(&db);
+    let base = server.base.clone();
+    let filing = Path::new(DATA).join("formal.toml");
+    let out = run(
+        &[
+            "--server",
+            &base,
+            "request",
+            filing.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let filed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let id = filed["id"].as_i64().unwrap().to_string();
+    let token = filed["token"].as_str().unwrap().to_string();
+
+    let refused = run(&["--server", &base, "request", &format!("{DATA}/bad.toml")], &[]);
+    assert_eq!(code(&refused), 2);
+    assert!(
+        stderr(&refused).contains("[nid-country-prefix]"),
+        "{}",
+        stderr(&refused)
+    );
+
+    let as_registrant = run(
+        &[
+            "--server",
+            &base,
+            "review",
+            &id,
+            "--approve",
+            "--note",
+            "self-approval",
+        ],
+        &[("URNREG_TOKEN", &token)],
+    );
+    assert_eq!(code(&as_registrant), 2);
+    assert!(
+        stderr(&as_registrant).contains("403"),
+        "{}",
+        stderr(&as_registrant)
+    );
+
+    let queue = run(&["--server", &base, "queue"], &[("URNREG_TOKEN", &expert)]);
+    assert_eq!(code(&queue), 0, "{}", stderr(&queue));
+    assert!(
+        stdout(&queue).starts_with(&format!("{id}\twidgetnum\tversion 1\tsubmitted")),
+        "{}",
+        stdout(&queue)
+    );
+    let asked = run(
+        &[
+            "--server",
+            &base,
+            "review",
+            &id,
+            "--ask-changes",
+            "--note",
+            "cite the numbering document",
+        ],
+        &[("URNREG_TOKEN", &expert)],
+    );
+    assert_eq!(code(&asked), 0, "{}", stderr(&asked));
+    let amended_file = dir.path().join("amended.toml");
+    std::fs::write(
+        &amended_file,
+        data("formal.toml").replace("sequentially", "sequentially (see the numbering document)"),
+    )
+    .unwrap();
+    let amended = run(
+        &["--server", &base, "amend", &id, amended_file.to_str().unwrap()],
+        &[("URNREG_TOKEN", &token)],
+    );
+    assert_eq!(code(&amended), 0, "{}", stderr(&amended));
+    assert_eq!(
+        stdout(&amended).trim(),
+        format!("request {id}: widgetnum version 1 submitted")
+    );
+
+    let approved = run(
+        &["--server", &base, "review", &id, "--approve", "--note", "welcome"],
+        &[("URNREG_TOKEN", &expert)],
+    );
+    assert_eq!(code(&approved), 0, "{}", stderr(&approved));
+    assert_eq!(
+        stdout(&approved).trim(),
+        format!("request {id}: widgetnum version 1 approved")
+    );
+
+    let status = run(&["--server", &base, "status", &id], &[("URNREG_TOKEN", &token)]);
+    assert_eq!(code(&status), 0, "{}", stderr(&status));
+    assert!(stdout(&status).contains("approved") && stdout(&status).contains("welcome"));
+    let no_token = run(&["--server", &base, "status", &id], &[("URNREG_TOKEN", "")]);
+    assert_eq!(code(&no_token), 2);
+
+    let informal = Path::new(DATA).join("informal.toml");
+    let out = run(
+        &[
+            "--server",
+            &base,
+            "request",
+            informal.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let filed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let other = filed["id"].as_i64().unwrap().to_string();
+    let other_token = filed["token"].as_str().unwrap().to_string();
+    let withdrawn = run(
+        &["--server", &base, "withdraw", &other, "--note", "filed twice"],
+        &[("URNREG_TOKEN", &other_token)],
+    );
+    assert_eq!(code(&withdrawn), 0, "{}", stderr(&withdrawn));
+    assert!(stdout(&withdrawn).contains("withdrawn"), "{}", stdout(&withdrawn));
+
+    // SIGTERM: the server finishes and says so; its log has no token.
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let output = server.child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(log.contains("POST /api/requests 201"), "{log}");
+    assert!(
+        log.contains(&format!("POST /api/requests/{id}/review 200")),
+        "{log}"
+    );
+    assert!(!log.contains(&token) && !log.contains(&expert), "{log}");
+
+    // The local database has it too: `status` without --server.
+    let local = run(&["status", &id, "--db", db_arg], &[]);
+    assert!(stdout(&local).contains("approved"), "{}", stdout(&local));
+}
+
+/// A WebDriver session (W3C WebDriver, https://www.w3.org/TR/webdriver2/)
+/// with Debian's chromedriver driving headless Chromium.
+struct WebDriver {
+    driver: std::process::Child,
+    base: String,
+    session: String,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl WebDriver {
+    fn start(chromedriver: &Path, chromium: &Path) -> WebDriver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut ready = false;
+        for _ in 0..100 {
+            if agent()
+                .get(&format!("{base}/status"))
+                .call()
+                .is_ok_and(|r| r.status() == 200)
+            {
+                ready = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(ready, "chromedriver did not start");
+        let caps = serde_json::json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1200,900"]
+            }
+        }}});
+        let mut wd = WebDriver {
+            driver,
+            base,
+            session: String::new(),
+        };
+        let v = wd.call("POST", "/session", Some(caps));
+        wd.session = v["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {v}"))
+            .to_string();
+        wd
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = if path == "/session" {
+            format!("{}{path}", self.base)
+        } else {
+            format!("{}/session/{}{path}", self.base, self.session)
+        };
+        let body = body.map(|b| b.to_string());
+        let a = send(
+            method,
+            &url,
+            &[("content-type", "application/json")],
+            body.as_deref().map(str::as_bytes),
+        );
+        let v = a.json();
+        assert_eq!(a.status, 200, "{method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(serde_json::json!({ "url": url })));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            "/element",
+            Some(serde_json::json!({"using": "css selector", "value": css})),
+        );
+        v[ELEMENT].as_str().unwrap().to_string()
+    }
+
+    /// Waits (up to 10 s) until `css` matches an element: after a click
+    /// that loads another page, the old page may still be there.
+    fn wait(&self, css: &str) {
+        self.wait_until(css, |wd| {
+            let v = wd.call(
+                "POST",
+                "/elements",
+                Some(serde_json::json!({"using": "css selector", "value": css})),
+            );
+            !v.as_array().unwrap().is_empty()
+        });
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&WebDriver) -> bool) {
+        for _ in 0..100 {
+            if done(self) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("waited 10 s for {what}: {}", self.source());
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &format!("/element/{e}/click"),
+            Some(serde_json::json!({})),
+        );
+    }
+
+    fn type_in(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &format!("/element/{e}/clear"),
+            Some(serde_json::json!({})),
+        );
+        self.call(
+            "POST",
+            &format!("/element/{e}/value"),
+            Some(serde_json::json!({ "text": text })),
+        );
+    }
+
+    /// Sets a long text at once (typing 2 KB key by key is slow).
+    fn fill(&self, css: &str, text: &str) {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(serde_json::json!({
+                "script": "document.querySelector(arguments[0]).value = arguments[1];",
+                "args": [css, text]
+            })),
+        );
+    }
+
+    fn text(&self, css: &str) -> String {
+        let e = self.find(css);
+        self.call("GET", &format!("/element/{e}/text"), None)
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    fn source(&self) -> String {
+        self.call("GET", "/source", None).as_str().unwrap().to_string()
+    }
+
+    fn url(&self) -> String {
+        self.call("GET", "/url", None).as_str().unwrap().to_string()
+    }
+
+    fn delete_cookies(&self) {
+        self.call("DELETE", "/cookie", None);
+    }
+}
+
+impl Drop for WebDriver {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = send(
+                "DELETE",
+                &format!("{}/session/{}", self.base, self.session),
+                &[],
+                None,
+            );
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+#[test]
+fn a_registration_goes_from_the_form_through_review_to_check_in_headless_chromium() {
+    let test = "a_registration_goes_from_the_form_through_review_to_check_in_headless_chromium";
+    let Some(chromium) = crate::util::external_tool(&["chromium"], "URNREG_CHROMIUM", test) else {
+        return;
+    };
+    let Some(chromedriver) = crate::util::external_tool(&["chromedriver"], "URNREG_CHROMEDRIVER", test)
+    else {
+        return;
+    };
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let wd = WebDriver::start(&chromedriver, &chromium);
+
+    // A registrant files through the form; lint findings come back inline.
+    wd.open(&server.url("/file"));
+    wd.fill("#text", &data("bad.toml"));
+    wd.click("#file");
+    wd.wait("#findings");
+    assert!(wd.text("#findings").contains("nid-country-prefix"));
+    wd.fill("#text", &data("formal.toml"));
+    wd.click("#file");
+    wd.wait("#request-id");
+    let id = wd.text("#request-id");
+    let token = wd.text("#token");
+    assert!(token.starts_with("urnreg_r_"), "{token}");
+
+    // An expert signs in and asks for changes.
+    wd.delete_cookies();
+    wd.open(&server.url("/signin"));
+    wd.type_in("#token", &expert);
+    wd.click("#signin");
+    wd.wait("#queue");
+    assert!(wd.url().ends_with("/queue"), "{}", wd.url());
+    wd.click(&format!("a[href='/review/{id}']"));
+    wd.wait("#diff");
+    assert!(wd.text("#diff").contains("Syntax"));
+    wd.click("#ask-changes");
+    wd.type_in(
+        "#note",
+        "Please say how widget numbers are assigned in Assignment.",
+    );
+    wd.click("#decide");
+    wd.wait("#reviews");
+    assert!(wd.source().contains("changes-requested"));
+
+    // The registrant signs in with their token and reads the note.
+    wd.delete_cookies();
+    wd.open(&server.url("/signin"));
+    wd.type_in("#token", &token);
+    wd.click("#signin");
+    wd.wait("#status");
+    assert!(wd.url().ends_with(&format!("/requests/{id}")), "{}", wd.url());
+    assert_eq!(wd.text("#status"), "changes-requested");
+    assert!(wd.text("#reviews").contains("how widget numbers are assigned"));
+    // ... and amends the text as asked; it goes back to review.
+    let amended = data("formal.toml").replace(
+        "assigns widget numbers sequentially",
+        "assigns widget numbers sequentially, as its numbering document says",
+    );
+    wd.fill("#text", &amended);
+    wd.click("#amend");
+    wd.wait_until("the amendment", |wd| {
+        wd.source().contains("id=\"status\">submitted<")
+    });
+
+    // The expert approves.
+    wd.delete_cookies();
+    wd.open(&server.url("/signin"));
+    wd.type_in("#token", &expert);
+    wd.click("#signin");
+    wd.wait("#queue");
+    wd.open(&server.url(&format!("/review/{id}")));
+    assert!(wd.text("#diff").contains("numbering document"));
+    wd.click("#approve");
+    wd.type_in("#note", "Registered.");
+    wd.click("#decide");
+    wd.wait_until("the approval", |wd| wd.source().contains("approve</strong>"));
+    assert!(wd.text("#reviews").contains("Registered."));
+
+    // The new namespace has its page, and /check applies its rules.
+    wd.open(&server.url("/namespaces/widgetnum"));
+    assert!(wd.source().contains("urn:widgetnum"));
+    wd.open(&server.url("/check"));
+    wd.fill("#urns", "urn:widgetnum:w-42\nurn:widgetnum:x-42");
+    wd.click("#check");
+    wd.wait("#results");
+    let results = wd.text("#results");
+    assert!(results.contains("urn:widgetnum:w-42 valid"), "{results}");
+    assert!(results.contains("nss-syntax"), "{results}");
+}
