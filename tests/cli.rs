@@ -1097,3 +1097,61 @@ fn lint_findings_carry_the_line_and_column_of_the_file() {
         (Some(2), Some(7))
     );
 }
+
+/// Memory stays bounded by the chunk pool even when every line is near the
+/// 1 MiB limit (it used to grow with the input: 300 such lines took 2 GB).
+/// The peak is read from /proc while the command runs (Linux only).
+#[test]
+fn check_memory_stays_bounded_with_huge_lines() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    if !std::path::Path::new("/proc/self/status").exists() {
+        return;
+    }
+    let mut line = b"urn:example:".to_vec();
+    line.resize(1_000_000, b'a');
+    line.push(b'\n');
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(["check", "--jobs", "2", "--format", "jsonl", "-"])
+        .env(
+            "URNREG_DB",
+            std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..150 {
+            if stdin.write_all(&line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()).unwrap());
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0u64;
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(status) = std::fs::read_to_string(&status_file) {
+            let hwm = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
+            peak_kb = peak_kb.max(hwm.unwrap_or(0));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    writer.join().unwrap();
+    let written = reader.join().unwrap();
+    assert!(written > 150_000_000, "every line was answered ({written} bytes)");
+    assert!(peak_kb > 0, "the peak was read");
+    assert!(
+        peak_kb < 96 * 1024,
+        "peak memory {peak_kb} kB for 150 lines of 1 MB: the pool should bound it"
+    );
+}
