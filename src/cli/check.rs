@@ -18,7 +18,7 @@ use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use urnreg::{Checker, Namespace, Registry, Report, Syntax};
+use urnreg::{Checker, Registry, Report, Syntax};
 
 use super::db::DbArgs;
 use super::input::{self, LineReader, MAX_LINE};
@@ -90,30 +90,6 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
 }
 
-/// Hashes a namespace's address: counting URNs by namespace costs one
-/// multiplication, not a hash of the NID's text.
-#[derive(Default)]
-struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        // Addresses are aligned: mix their bits up into the top ones too.
-        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
-    }
-}
-
-type ByAddress<'r> = HashMap<usize, (&'r str, u64), std::hash::BuildHasherDefault<AddressHasher>>;
-
 /// How many distinct unregistered NIDs the summary counts one by one...
 const MAX_OTHER_NIDS: usize = 10_000;
 /// ... before it counts the rest under this line.
@@ -124,8 +100,8 @@ const OTHER_NIDS: &str = "(other unregistered NIDs)";
 struct Stats<'r> {
     total: u64,
     invalid: u64,
-    /// Registered namespaces, by address, with their NID.
-    by_namespace: ByAddress<'r>,
+    /// Registered namespaces, by [`Namespace::index`], with their NID.
+    by_namespace: Vec<(&'r str, u64)>,
     /// Other NIDs, lower-cased.
     by_other_nid: HashMap<String, u64>,
     by_error: HashMap<&'static str, u64>,
@@ -140,8 +116,12 @@ impl<'r> Stats<'r> {
         if detailed {
             match (report.namespace(), report.urn()) {
                 (Some(ns), _) => {
-                    let address = std::ptr::from_ref::<Namespace>(ns) as usize;
-                    self.by_namespace.entry(address).or_insert((ns.nid(), 0)).1 += 1;
+                    let i = ns.index();
+                    if i >= self.by_namespace.len() {
+                        self.by_namespace.resize(i + 1, ("", 0));
+                    }
+                    let slot = &mut self.by_namespace[i];
+                    *slot = (ns.nid(), slot.1 + 1);
                 }
                 (None, Some(urn)) => self.count_other(urn.nid().to_ascii_lowercase(), 1),
                 (None, None) => self.count_other("(not a URN)".into(), 1),
@@ -166,8 +146,13 @@ impl<'r> Stats<'r> {
     fn merge(&mut self, other: Stats<'r>) {
         self.total += other.total;
         self.invalid += other.invalid;
-        for (k, (nid, v)) in other.by_namespace {
-            self.by_namespace.entry(k).or_insert((nid, 0)).1 += v;
+        if other.by_namespace.len() > self.by_namespace.len() {
+            self.by_namespace.resize(other.by_namespace.len(), ("", 0));
+        }
+        for (mine, (nid, n)) in self.by_namespace.iter_mut().zip(other.by_namespace) {
+            if n > 0 {
+                *mine = (nid, mine.1 + n);
+            }
         }
         for (k, v) in other.by_other_nid {
             self.count_other(k, v);
@@ -186,7 +171,7 @@ impl<'r> Stats<'r> {
             self.total - self.invalid,
             self.invalid
         )?;
-        let mut nids: Vec<(&str, u64)> = self.by_namespace.values().copied().collect();
+        let mut nids: Vec<(&str, u64)> = self.by_namespace.iter().copied().filter(|(_, n)| *n > 0).collect();
         nids.extend(self.by_other_nid.iter().map(|(k, v)| (k.as_str(), *v)));
         nids.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by NID:")?;

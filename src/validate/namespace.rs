@@ -68,6 +68,7 @@ pub struct Namespace {
     rules_text: Option<Cow<'static, str>>,
     compiled: OnceLock<Result<Option<CompiledRules>, RuleError>>,
     generic_note: OnceLock<Arc<str>>,
+    index: usize,
 }
 
 impl Namespace {
@@ -86,7 +87,19 @@ impl Namespace {
             rules_text: rules,
             compiled: OnceLock::new(),
             generic_note: OnceLock::new(),
+            index: 0,
         }
+    }
+
+    /// Its position in its [`Registry`](super::Registry) (0 to
+    /// `len() - 1`, in the order of [`Registry::namespaces`](super::Registry::namespaces)):
+    /// a key for per-namespace counts without hashing.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    pub(crate) fn set_index(&mut self, index: usize) {
+        self.index = index;
     }
 
     /// The NID as registered.

@@ -117,12 +117,16 @@ impl Registry {
                     slots[slot] = i as u32;
                 }
             }
+            let mut ns = ns;
             let slot = free_or_same_slot(&slots, &list, ns.nid().as_bytes());
             if slots[slot] == EMPTY {
+                ns.set_index(list.len());
                 slots[slot] = list.len() as u32;
                 list.push(ns);
             } else {
-                list[slots[slot] as usize] = ns;
+                let at = slots[slot] as usize;
+                ns.set_index(at);
+                list[at] = ns;
             }
         }
         Registry {
@@ -247,6 +251,9 @@ mod tests {
         assert_eq!(r.len(), 40);
         assert_eq!(r.namespace("ns7").map(Namespace::status), Some(Status::Withdrawn));
         assert_eq!(r.namespace("Ns39").map(Namespace::nid), Some("ns39"));
+        for (i, ns) in r.namespaces().enumerate() {
+            assert_eq!(ns.index(), i);
+        }
         assert!(Registry::from_entries([]).namespace("x").is_none());
     }
 
