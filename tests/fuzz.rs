@@ -446,26 +446,11 @@ fn registry_tables() -> Vec<(String, toml::Table)> {
 /// reproducer. Remove an entry when its fix lands; the smoke run then
 /// covers the namespace again.
 const KNOWN_FAILURES: &[(&str, &str)] = &[
-    // Debug builds panic ("attempt to subtract with overflow", builtin.rs
-    // normalize_isbn: `b - b'0'` on a non-digit); release builds make a key
-    // of garbage digits: `urnreg normalize 'urn:isbn:!!!!!!!!!!'`.
-    // And the key is not its own key: `urnreg normalize urn:isbn:9xx7895101`
-    // gives urn:isbn:9789xx7895101, which normalizes to urn:isbn:9789XX7895101.
-    (
-        "isbn",
-        "normalize_isbn: u8 underflow on non-digits; not idempotent",
-    ),
-    // The key is not a URN: `urnreg normalize 'urn:ISSN:%2d%2d03'` gives
-    // urn:issn:%2D%-2D03 (normalize_issn puts a hyphen inside a %HH).
-    (
-        "issn",
-        "normalize_issn: hyphen inserted inside a percent-encoding",
-    ),
-    // Debug builds panic ("attempt to add with overflow" in
-    // nbn_de_check_digit's u32 sum), release builds compute a wrong check
-    // digit, for an NSS of more than about 30,000 characters:
-    // `python3 -c "print('urn:nbn:de:a-' + '9'*40000 + '1')" | urnreg check -`.
-    ("nbn", "nbn_de_check_digit: u32 sum overflows on long NSSs"),
+    // Empty: the isbn, issn and nbn built-ins this run found (a u8 underflow
+    // on non-digits, a key that was not its own key, a hyphen inside a
+    // %HH, a u32 overflow on long NSSs) are fixed, with unit tests in
+    // src/rules/builtin.rs. Add a namespace here, with its reproducer,
+    // only while its fix is under way.
 ];
 
 /// The namespaces with rules: NID, compiled rules, valid examples.

@@ -104,7 +104,8 @@ struct Stats<'r> {
     by_namespace: Vec<(&'r str, u64)>,
     /// Other NIDs, lower-cased.
     by_other_nid: HashMap<String, u64>,
-    by_error: HashMap<&'static str, u64>,
+    /// Error kinds: a few dozen codes, so a list beats a hash.
+    by_error: Vec<(&'static str, u64)>,
 }
 
 impl<'r> Stats<'r> {
@@ -127,7 +128,7 @@ impl<'r> Stats<'r> {
                 (None, None) => self.count_other("(not a URN)".into(), 1),
             }
             for e in report.errors() {
-                *self.by_error.entry(e.code()).or_default() += 1;
+                self.count_error(e.code(), 1);
             }
         }
     }
@@ -141,6 +142,13 @@ impl<'r> Stats<'r> {
             OTHER_NIDS.to_string()
         };
         *self.by_other_nid.entry(key).or_default() += n;
+    }
+
+    fn count_error(&mut self, code: &'static str, n: u64) {
+        match self.by_error.iter_mut().find(|(k, _)| *k == code) {
+            Some((_, count)) => *count += n,
+            None => self.by_error.push((code, n)),
+        }
     }
 
     fn merge(&mut self, other: Stats<'r>) {
@@ -158,12 +166,13 @@ impl<'r> Stats<'r> {
             self.count_other(k, v);
         }
         for (k, v) in other.by_error {
-            *self.by_error.entry(k).or_default() += v;
+            self.count_error(k, v);
         }
     }
 
     fn print(&self) -> io::Result<()> {
-        let mut err = io::stderr().lock();
+        // Buffered: the list of NIDs can be thousands of lines.
+        let mut err = BufWriter::new(io::stderr().lock());
         writeln!(
             err,
             "{} checked, {} valid, {} invalid",
@@ -171,20 +180,25 @@ impl<'r> Stats<'r> {
             self.total - self.invalid,
             self.invalid
         )?;
-        let mut nids: Vec<(&str, u64)> = self.by_namespace.iter().copied().filter(|(_, n)| *n > 0).collect();
+        let mut nids: Vec<(&str, u64)> = self
+            .by_namespace
+            .iter()
+            .copied()
+            .filter(|(_, n)| *n > 0)
+            .collect();
         nids.extend(self.by_other_nid.iter().map(|(k, v)| (k.as_str(), *v)));
         nids.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by NID:")?;
         for (nid, n) in nids {
             writeln!(err, "  {n:>10}  {nid}")?;
         }
-        let mut kinds: Vec<_> = self.by_error.iter().collect();
+        let mut kinds: Vec<_> = self.by_error.iter().map(|(k, n)| (k, n)).collect();
         kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by error kind:")?;
         for (kind, n) in kinds {
             writeln!(err, "  {n:>10}  {kind}")?;
         }
-        Ok(())
+        err.flush()
     }
 }
 

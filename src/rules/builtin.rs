@@ -164,17 +164,28 @@ fn check_isbn(nss: &str) -> Result<(), Violation> {
 /// remove hyphens; an ISBN-10 becomes its ISBN-13 (978 + first nine digits
 /// + new mod-10 check digit).
 fn normalize_isbn(nss: &str) -> Option<String> {
-    let digits: String = nss.chars().filter(|c| *c != '-').collect();
-    if digits.len() == 10 {
-        let body = format!("978{}", &digits[..9]);
-        let sum: u32 = body
-            .bytes()
-            .enumerate()
-            .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
-            .sum();
-        Some(format!("{body}{}", (10 - sum % 10) % 10))
-    } else {
-        Some(digits.to_ascii_uppercase())
+    // Only an NSS of the shape check_isbn accepts has an ISBN-13 form; any
+    // other keeps its generic key (so the key stays its own key).
+    let digits = digits_with_hyphens(nss, true).ok()?;
+    match digits.len() {
+        10 => {
+            let body: String = std::iter::once("978".to_string())
+                .chain(digits[..9].iter().map(|(d, _)| d.to_string()))
+                .collect();
+            if digits[..9].iter().any(|(d, _)| *d > 9) {
+                return None;
+            }
+            let sum: u32 = body
+                .bytes()
+                .enumerate()
+                .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
+                .sum();
+            Some(format!("{body}{}", (10 - sum % 10) % 10))
+        }
+        13 if digits.iter().all(|(d, _)| *d <= 9) => {
+            Some(digits.iter().map(|(d, _)| d.to_string()).collect())
+        }
+        _ => None,
     }
 }
 
@@ -236,6 +247,9 @@ fn check_issn(nss: &str) -> Result<(), Violation> {
 /// ISSN equivalence (IANA template): `x` becomes `X`, the hyphen may be
 /// omitted: the key is `NNNN-NNNC`.
 fn normalize_issn(nss: &str) -> Option<String> {
+    // Only `4DIGIT ["-"] 3DIGIT (DIGIT / "X" / "x")` is rewritten: anything
+    // else (a `%HH` among others) keeps its generic key.
+    check_issn(nss).ok()?;
     let compact: String = nss
         .chars()
         .filter(|c| *c != '-')
@@ -387,9 +401,15 @@ pub fn nbn_de_check_digit(urn_without_check: &str) -> Option<u32> {
         }
         digits.push(v % 10);
     }
-    let sum: u32 = digits.iter().enumerate().map(|(i, d)| d * (i as u32 + 1)).sum();
-    let last = *digits.last()?;
-    (last != 0).then(|| (sum / last) % 10)
+    // u64: a line of 1 MiB gives about two million digits, whose weighted
+    // sum passes u32 but stays far below u64.
+    let sum: u64 = digits
+        .iter()
+        .enumerate()
+        .map(|(i, d)| u64::from(*d) * (i as u64 + 1))
+        .sum();
+    let last = u64::from(*digits.last()?);
+    (last != 0).then(|| ((sum / last) % 10) as u32)
 }
 
 /// `urn:nbn:de` check digit: the NSS (`de:...`) ends in the digit computed
@@ -889,6 +909,34 @@ mod rules_c_tests {
         );
         assert_eq!(n("umid:060A2B34.01010105"), None);
         assert_eq!(n("u"), None);
+    }
+}
+
+#[cfg(test)]
+mod hostile_input_tests {
+    use super::*;
+
+    /// Found by fuzzing (tests/fuzz.rs): normalizers see NSSs that fail the
+    /// namespace's syntax too; they must neither panic nor make a key that
+    /// is not its own key, or not a URN.
+    #[test]
+    fn normalizers_leave_what_they_do_not_understand() {
+        assert_eq!(normalize_isbn("!!!!!!!!!!"), None);
+        assert_eq!(normalize_isbn("9xx7895101"), None);
+        assert_eq!(normalize_isbn("0-451-45052-3").as_deref(), Some("9780451450524"));
+        assert_eq!(
+            normalize_isbn("978-0-451-45052-4").as_deref(),
+            Some("9780451450524")
+        );
+        assert_eq!(normalize_issn("%2D%2D03"), None);
+        assert_eq!(normalize_issn("03785955").as_deref(), Some("0378-5955"));
+    }
+
+    /// The urn:nbn:de check digit of a very long NSS does not overflow.
+    #[test]
+    fn nbn_de_check_digit_of_a_long_nss() {
+        let long = format!("urn:nbn:de:a-{}", "9".repeat(40_000));
+        assert!(nbn_de_check_digit(&long).is_some());
     }
 }
 
