@@ -173,6 +173,11 @@ fn normalize_prints_keys() {
     assert!(stderr(&out).contains("not registered"), "{}", stderr(&out));
     let out = urnreg(&["normalize", "--generic", "urn:Ab:c"], b"");
     assert_eq!((code(&out), stdout(&out).as_str()), (0, "urn:ab:c\n"));
+    // One name for one idea: --syntax-only, as on check and parse.
+    let out = urnreg(&["normalize", "--syntax-only", "urn:Ab:c"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "urn:ab:c\n"));
+    let out = urnreg(&["eq", "--syntax-only", "urn:Ab:c", "URN:AB:c"], b"");
+    assert_eq!((code(&out), stdout(&out).as_str()), (0, "equivalent\n"));
 }
 
 #[test]

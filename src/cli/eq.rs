@@ -1,5 +1,5 @@
 //! `urnreg eq`: are two URNs URN-equivalent (RFC 8141 section 3.1, refined
-//! by the namespace's own rules unless `--generic`)?
+//! by the namespace's own rules unless `--syntax-only`)?
 //!
 //! A URN that fails its namespace's rules is equivalent to nothing: `eq`
 //! then says which side is invalid and why, and exits 2.
@@ -20,10 +20,11 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
-    /// Compare by RFC 8141 section 3.1 only: no registry lookup, no
-    /// namespace rules.
-    #[arg(long)]
-    generic: bool,
+    /// Compare by the generic RFC 8141 syntax and section 3.1 only: no
+    /// registry lookup, no namespace rules (as `check --syntax-only`).
+    /// (`--generic` is the old name.)
+    #[arg(long, alias = "generic")]
+    syntax_only: bool,
 
     #[command(flatten)]
     db: DbArgs,
@@ -35,7 +36,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let registry = if args.generic {
+    let registry = if args.syntax_only {
         None
     } else {
         Some(args.db.registry()?)

@@ -1,5 +1,5 @@
 //! `urnreg normalize`: the equivalence key of each URN, one output line per
-//! input (refined by the namespace's rules unless `--generic`).
+//! input (refined by the namespace's rules unless `--syntax-only`).
 //!
 //! An invalid URN has no key: its output line is empty, so outputs stay
 //! aligned with inputs, and its error goes to stderr naming the line.
@@ -21,10 +21,11 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
-    /// The RFC 8141 section 3.1 key only: no registry lookup, no namespace
-    /// rules.
-    #[arg(long)]
-    generic: bool,
+    /// The generic RFC 8141 syntax and section 3.1 key only: no registry
+    /// lookup, no namespace rules (as `check --syntax-only`).
+    /// (`--generic` is the old name.)
+    #[arg(long, alias = "generic")]
+    syntax_only: bool,
 
     #[command(flatten)]
     db: DbArgs,
@@ -35,7 +36,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let registry = if args.generic {
+    let registry = if args.syntax_only {
         None
     } else {
         Some(args.db.registry()?)
