@@ -232,32 +232,55 @@ pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints a filing's outcome and its registrant token, shown this once.
+fn print_filed(value: &Value) -> anyhow::Result<()> {
+    print_outcome(value)?;
+    if let Some(token) = value.get("token").and_then(Value::as_str) {
+        writeln!(io::stdout(), "token: {token}")?;
+        let _ = writeln!(
+            io::stderr(),
+            "keep the token: it is shown this once, and {TOKEN_VAR}={{token}} lets you follow the request"
+        );
+    }
+    Ok(())
+}
+
+/// Prints the expert's worklist.
+fn print_queue(value: &Value) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    let entries = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    if entries.is_empty() {
+        writeln!(out, "no request waits for review")?;
+    }
+    for e in entries {
+        let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+        writeln!(
+            out,
+            "{}\t{}\tversion {}\t{}\tfiled {}\t{}",
+            e.get("id").and_then(Value::as_i64).unwrap_or_default(),
+            e.get("nid").and_then(Value::as_str).unwrap_or("(informal)"),
+            e.get("version").and_then(Value::as_i64).unwrap_or_default(),
+            s("status"),
+            s("filed"),
+            s("last_note")
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs `command` against the server at `server`.
 pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
     let client = Client::new(server)?;
-    match command {
+    // Each command: the server's answer, the status that means success,
+    // the output format, and how the answer is printed for people.
+    type Printer = fn(&Value) -> anyhow::Result<()>;
+    let (answer, success, format, print): (Answer, u16, Format, Printer) = match command {
         Command::Request(args) => {
-            let format = args.common.format;
             let text = read_text(&args.file)?;
             let answer = client.post("/api/requests", false, "application/toml", text.as_bytes())?;
-            if answer.status != 201 {
-                return Err(refusal(&answer));
-            }
-            if format == Format::Json {
-                print_json(&answer.body)?;
-            } else {
-                print_outcome(&answer.body)?;
-                if let Some(token) = answer.body.get("token").and_then(Value::as_str) {
-                    writeln!(io::stdout(), "token: {token}")?;
-                    let _ = writeln!(
-                        io::stderr(),
-                        "keep the token: it is shown this once, and {TOKEN_VAR}={{token}} lets you follow the request"
-                    );
-                }
-            }
+            (answer, 201, args.common.format, print_filed)
         }
         Command::Review(args) => {
-            let format = args.common.format;
             let id = request_id(&args.target, "review")?;
             let decision = if args.approve {
                 "approve"
@@ -273,29 +296,13 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
                 "application/json",
                 body.to_string().as_bytes(),
             )?;
-            if answer.status != 200 {
-                return Err(refusal(&answer));
-            }
-            if format == Format::Json {
-                print_json(&answer.body)?;
-            } else {
-                print_outcome(&answer.body)?;
-            }
+            (answer, 200, args.common.format, print_outcome)
         }
         Command::Status(args) => {
-            let format = args.format;
             let answer = client.get(&format!("/api/requests/{}", args.id), true)?;
-            if answer.status != 200 {
-                return Err(refusal(&answer));
-            }
-            if format == Format::Json {
-                print_json(&answer.body)?;
-            } else {
-                print_request(&answer.body)?;
-            }
+            (answer, 200, args.format, print_request)
         }
         Command::Amend(args) => {
-            let format = args.common.format;
             let id = request_id(&args.target, "amend")?;
             let text = read_text(&args.file)?;
             let answer = client.send(
@@ -304,17 +311,9 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
                 "application/toml",
                 text.as_bytes(),
             )?;
-            if answer.status != 200 {
-                return Err(refusal(&answer));
-            }
-            if format == Format::Json {
-                print_json(&answer.body)?;
-            } else {
-                print_outcome(&answer.body)?;
-            }
+            (answer, 200, args.common.format, print_outcome)
         }
         Command::Withdraw(args) => {
-            let format = args.common.format;
             let id = request_id(&args.target, "withdraw")?;
             let body = serde_json::json!({ "note": args.note }).to_string();
             let answer = client.send(
@@ -323,48 +322,21 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
                 "application/json",
                 body.as_bytes(),
             )?;
-            if answer.status != 200 {
-                return Err(refusal(&answer));
-            }
-            if format == Format::Json {
-                print_json(&answer.body)?;
-            } else {
-                print_outcome(&answer.body)?;
-            }
+            (answer, 200, args.common.format, print_outcome)
         }
-        Command::Queue(args) => {
-            let format = args.format;
-            let answer = client.get("/api/queue", true)?;
-            if answer.status != 200 {
-                return Err(refusal(&answer));
-            }
-            if format == Format::Json {
-                print_json(&answer.body)?;
-            } else {
-                let mut out = io::stdout().lock();
-                let entries = answer.body.as_array().cloned().unwrap_or_default();
-                if entries.is_empty() {
-                    writeln!(out, "no request waits for review")?;
-                }
-                for e in entries {
-                    let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-                    writeln!(
-                        out,
-                        "{}\t{}\tversion {}\t{}\tfiled {}\t{}",
-                        e.get("id").and_then(Value::as_i64).unwrap_or_default(),
-                        e.get("nid").and_then(Value::as_str).unwrap_or("(informal)"),
-                        e.get("version").and_then(Value::as_i64).unwrap_or_default(),
-                        s("status"),
-                        s("filed"),
-                        s("last_note")
-                    )?;
-                }
-            }
-        }
+        Command::Queue(args) => (client.get("/api/queue", true)?, 200, args.format, print_queue),
         _ => bail!(UsageError(
             "this command does not work with --server (request, amend, withdraw, status, queue and review do)"
                 .into()
         )),
+    };
+    if answer.status != success {
+        return Err(refusal(&answer));
+    }
+    if format == Format::Json {
+        print_json(&answer.body)?;
+    } else {
+        print(&answer.body)?;
     }
     Ok(ExitCode::SUCCESS)
 }

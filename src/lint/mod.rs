@@ -196,19 +196,31 @@ pub fn lint_as(file: &RegistrationFile, ctx: &LintContext, filing: &Filing) -> V
 ///
 /// [`Error::Invalid`] with every error, each naming its field.
 pub fn vet<'f>(file: &'f RegistrationFile, ctx: &LintContext, filing: Filing) -> Result<Vetted<'f>, Error> {
-    let problems: Vec<Problem> = lint_as(file, ctx, &filing)
-        .into_iter()
-        .filter(|f| f.severity == Severity::Error)
-        .map(|f| Problem {
-            message: f.to_string(),
-            field: f.field,
-        })
-        .collect();
-    if problems.is_empty() {
-        Ok(Vetted::new(file, filing))
-    } else {
-        Err(Error::Invalid(problems))
+    match lint_and_vet(file, ctx, filing) {
+        (_, Some(vetted)) => Ok(vetted),
+        (findings, None) => Err(Error::Invalid(
+            findings
+                .into_iter()
+                .filter(|f| f.severity == Severity::Error)
+                .map(|f| Problem {
+                    message: f.to_string(),
+                    field: f.field,
+                })
+                .collect(),
+        )),
     }
+}
+
+/// Lints `file` as `filing`, once: every finding (to show), and the vetted
+/// file when none is an error.
+pub fn lint_and_vet<'f>(
+    file: &'f RegistrationFile,
+    ctx: &LintContext,
+    filing: Filing,
+) -> (Vec<Finding>, Option<Vetted<'f>>) {
+    let findings = lint_as(file, ctx, &filing);
+    let clean = !findings.iter().any(|f| f.severity == Severity::Error);
+    (findings, clean.then(|| Vetted::new(file, filing)))
 }
 
 /// Vets `file` as a first request against what `store` holds now (for

@@ -318,11 +318,10 @@ pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Lod
         .run(move |store| {
             let ctx = LintContext::of(store)?;
             let filing = ctx.filing_for(&file);
-            let findings = lint::lint_as(&file, &ctx, &filing);
-            if findings.iter().any(|f| f.severity == Severity::Error) {
+            let (findings, vetted) = lint::lint_and_vet(&file, &ctx, filing.clone());
+            let Some(vetted) = vetted else {
                 return Ok(Lodged::Refused(findings));
-            }
-            let vetted = lint::vet(&file, &ctx, filing.clone())?;
+            };
             let outcome = match &filing {
                 Filing::Request => store.request(&vetted, Some("http"), "registrant")?,
                 Filing::Revision { nid, .. } => store.revise(nid, &vetted, Some("http"), "registrant")?,
@@ -352,11 +351,10 @@ pub(crate) async fn amend_text(state: &Arc<AppState>, id: i64, text: String) -> 
             let target = id.to_string();
             let filing = store.amendment_filing(&target)?;
             let ctx = LintContext::of(store)?;
-            let findings = lint::lint_as(&file, &ctx, &filing);
-            if findings.iter().any(|f| f.severity == Severity::Error) {
+            let (findings, vetted) = lint::lint_and_vet(&file, &ctx, filing);
+            let Some(vetted) = vetted else {
                 return Ok(Lodged::Refused(findings));
-            }
-            let vetted = lint::vet(&file, &ctx, filing)?;
+            };
             let outcome = store.amend(&target, &vetted, Some("http"), "registrant")?;
             Ok(Lodged::Amended(outcome, findings))
         })
