@@ -10,7 +10,7 @@
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use super::super::Kind;
-use super::super::data::{EMBEDDED, REGISTRY_FILE, RegistryFile};
+use super::super::data::{EMBEDDED, REGISTRY_FILE, RecordFile, RegistryFile};
 use super::super::error::{Error, Result};
 use super::open::{APPLICATION_ID, check_header, read_header};
 use super::rows::{audit, embedded_records, iana_json, informal_number, rules_text, seed_record};
@@ -50,18 +50,20 @@ fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
     }
     tx.pragma_update(None, "user_version", target)?;
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+    // The shipped records, parsed once for every step below that needs them.
+    let records = if found < 4 { embedded_records()? } else { Vec::new() };
     if found == 0 {
-        seed(&tx, actor, target)?;
+        seed(&tx, actor, target, &records)?;
     }
     // Migration 3 gives namespaces a home for their rules: fill it with the
     // shipped rules, for new and for upgraded databases alike.
     if found < 3 && target >= 3 {
-        fill_shipped_rules(&tx)?;
+        fill_shipped_rules(&tx, &records)?;
     }
     // Migration 4 keeps what a snapshot needs to give the shipped registry
     // back: the full records and the registry's metadata.
     if found < 4 && target >= 4 {
-        fill_snapshot_sources(&tx)?;
+        fill_snapshot_sources(&tx, &records)?;
     }
     // Migration 5: the rules in force are those of the version in force.
     if found < 5 && target >= 5 {
@@ -78,8 +80,8 @@ fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
 }
 
 /// Fills `namespaces.iana` of the shipped namespaces and `registry_meta`.
-fn fill_snapshot_sources(tx: &Transaction<'_>) -> Result<()> {
-    for record in embedded_records()? {
+fn fill_snapshot_sources(tx: &Transaction<'_>, records: &[RecordFile]) -> Result<()> {
+    for record in records {
         tx.execute(
             "UPDATE namespaces SET iana = ?1 WHERE nid = ?2 AND iana IS NULL",
             params![iana_json(&record)?, record.nid],
@@ -99,8 +101,8 @@ fn fill_snapshot_sources(tx: &Transaction<'_>) -> Result<()> {
 }
 
 /// Sets the rules of shipped namespaces that have none yet.
-fn fill_shipped_rules(tx: &Transaction<'_>) -> Result<()> {
-    for record in embedded_records()? {
+fn fill_shipped_rules(tx: &Transaction<'_>, records: &[RecordFile]) -> Result<()> {
+    for record in records {
         if let Some(rules) = &record.rules {
             tx.execute(
                 "UPDATE namespaces SET rules = ?1 WHERE nid = ?2 AND rules IS NULL",
@@ -129,10 +131,10 @@ fn attach_rules_in_force(tx: &Transaction<'_>) -> Result<()> {
 }
 
 /// Fills a new database with the embedded `registry/`.
-fn seed(tx: &Transaction<'_>, actor: &str, schema: i64) -> Result<()> {
+fn seed(tx: &Transaction<'_>, actor: &str, schema: i64, records: &[RecordFile]) -> Result<()> {
     let mut count = 0;
     let mut highest_informal = 0;
-    for record in embedded_records()? {
+    for record in records {
         if record.kind == Kind::Informal {
             highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
         }
