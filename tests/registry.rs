@@ -639,7 +639,7 @@ fn upgraded_databases_get_the_shipped_rules() {
     let path = dir.path().join("old.db");
     drop(Store::open_at_version(&path, "old", 2).unwrap());
     let store = Store::open(&path, "new").unwrap();
-    let rules = store.namespace_rules().unwrap();
+    let rules = store.in_force().unwrap();
     let isbn = rules.iter().find(|r| r.nid == "isbn").unwrap();
     assert!(isbn.rules.as_deref().unwrap().contains("builtin"));
 }

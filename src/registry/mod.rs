@@ -34,6 +34,5 @@ pub use snapshot::{ImportPlan, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Sna
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
 pub use store::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,
-    NamespaceRules, NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version,
-    VersionDiff,
+    NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version, VersionDiff,
 };

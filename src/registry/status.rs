@@ -58,7 +58,7 @@ macro_rules! spelled {
 }
 
 /// Implements `Display` and `FromStr` for an enum with `NAMES` and
-/// `as_str` (the validator's [`Kind`] has those of its own).
+/// `as_str` (the validator's [`Kind`] and status have those of their own).
 macro_rules! parsed {
     ($ty:ident, $what:literal, [$($variant:ident => $text:literal),+ $(,)?]) => {
         impl fmt::Display for $ty {
@@ -107,17 +107,11 @@ macro_rules! stored {
 parsed!(Kind, "kind", [Formal => "formal", Informal => "informal"]);
 stored!(Kind);
 
-/// Where a namespace stands in the registry (`namespaces.status`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum NamespaceStatus {
-    /// Registered: its NID may be used (RFC 8141 section 5).
-    Registered,
-    /// Withdrawn: kept, never reused, no longer to be used for new names.
-    Withdrawn,
-}
+/// Where a namespace stands in the registry (`namespaces.status`): the
+/// validator's status, stored.
+pub use crate::validate::Status as NamespaceStatus;
 
-spelled!(NamespaceStatus, "namespace status", [
+parsed!(NamespaceStatus, "namespace status", [
     Registered => "registered",
     Withdrawn => "withdrawn",
 ]);

@@ -31,8 +31,10 @@ impl Kind {
     }
 }
 
-/// Whether a namespace is in use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Whether a namespace is in use (the registry stores it as
+/// `namespaces.status`; `registry::NamespaceStatus` is this type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Registered and in force.
     Registered,
@@ -41,20 +43,14 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every spelling, in declaration order.
+    pub const NAMES: &'static [&'static str] = &["registered", "withdrawn"];
+
     /// `registered` or `withdrawn`.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Registered => "registered",
             Status::Withdrawn => "withdrawn",
-        }
-    }
-
-    /// The status named `s` (`registered` or `withdrawn`).
-    pub fn from_name(s: &str) -> Option<Status> {
-        match s {
-            "registered" => Some(Status::Registered),
-            "withdrawn" => Some(Status::Withdrawn),
-            _ => None,
         }
     }
 }

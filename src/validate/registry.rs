@@ -144,12 +144,12 @@ impl Registry {
     ///
     /// The store's error.
     pub fn from_store(store: &crate::registry::Store) -> crate::registry::Result<Registry> {
-        let rows = store.namespace_rules()?;
+        let rows = store.in_force()?;
         Ok(Registry::from_entries(rows.into_iter().map(|row| {
             NamespaceEntry {
                 nid: row.nid,
                 kind: row.kind,
-                status: Status::from_name(&row.status).unwrap_or(Status::Registered),
+                status: row.status,
                 rules: row.rules,
             }
         })))

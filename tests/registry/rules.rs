@@ -240,14 +240,14 @@ fn approval_refuses_rules_that_do_not_compile() {
     assert_eq!(super::dump(&store), before);
 }
 
-/// `namespace_rules()` (what the validator reads) gives the rules of the
+/// `in_force()` (what the validator reads) gives the rules of the
 /// version in force.
 #[test]
 fn namespace_rules_are_those_of_the_version_in_force() {
     let (_dir, store) = fresh();
-    let rows = store.namespace_rules().unwrap();
+    let rows = store.in_force().unwrap();
     let isbn = rows.iter().find(|r| r.nid == "isbn").unwrap();
-    assert_eq!(isbn.status, "registered");
+    assert_eq!(isbn.status.as_str(), "registered");
     let shown = store.show("isbn", None).unwrap();
     assert_eq!(
         shown.registration.unwrap().rules.as_ref(),

@@ -51,7 +51,11 @@ fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
     tx.pragma_update(None, "user_version", target)?;
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     // The shipped records, parsed once for every step below that needs them.
-    let records = if found < 4 { embedded_records()? } else { Vec::new() };
+    let records = if found < 4 {
+        embedded_records()?
+    } else {
+        Vec::new()
+    };
     if found == 0 {
         seed(&tx, actor, target, &records)?;
     }

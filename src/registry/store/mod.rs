@@ -37,7 +37,7 @@ pub use lifecycle::Outcome;
 pub use migrate::MIGRATIONS;
 pub use query::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, NamespaceDetail,
-    NamespaceRules, NamespaceSummary, PendingRef, QueueEntry, ReplacedText, Version, VersionDiff,
+    NamespaceSummary, PendingRef, QueueEntry, ReplacedText, Version, VersionDiff,
 };
 // For the snapshot module.
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]

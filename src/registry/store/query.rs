@@ -15,19 +15,6 @@ use super::rows::{informal_number, parse_rules, read_version, reference_labels, 
 use crate::rules::RulesFile;
 use crate::template::{FIELDS, TemplateFields};
 
-/// A namespace's rules in force, as stored (the shape the validator reads).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NamespaceRules {
-    /// The NID.
-    pub nid: String,
-    /// Formal or informal.
-    pub kind: Kind,
-    /// `registered` or `withdrawn`.
-    pub status: String,
-    /// The `[rules]` table as TOML, if it has rules.
-    pub rules: Option<String>,
-}
-
 /// A registered (or withdrawn) namespace with what is in force for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InForce {
@@ -313,25 +300,6 @@ fn sort_nids<T>(rows: &mut [T], key: impl Fn(&T) -> (Kind, &str)) {
 }
 
 impl Store {
-    /// Every namespace with its kind, status and rules in force, in the
-    /// shape the validator reads (status as text).
-    ///
-    /// # Errors
-    ///
-    /// The SQLite error.
-    pub fn namespace_rules(&self) -> Result<Vec<NamespaceRules>> {
-        Ok(self
-            .in_force()?
-            .into_iter()
-            .map(|n| NamespaceRules {
-                nid: n.nid,
-                kind: n.kind,
-                status: n.status.as_str().to_string(),
-                rules: n.rules,
-            })
-            .collect())
-    }
-
     /// Every namespace (registered or withdrawn) with its version in force
     /// and the rules of that version.
     ///
