@@ -260,7 +260,7 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
             let held = snapshot
                 .records
                 .iter()
-                .filter_map(|r| informal_number(&r.nid))
+                .filter_map(|r| crate::registry::informal_number(&r.nid))
                 .max()
                 .unwrap_or(0);
             if let Some(last) = snapshot.last_informal.filter(|last| *last > held) {
@@ -298,13 +298,6 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
         }
     }
     Ok(files)
-}
-
-/// The number of an informal NID (`urn-12` -> 12).
-fn informal_number(nid: &str) -> Option<i64> {
-    nid.get(..4)
-        .filter(|p| p.eq_ignore_ascii_case("urn-"))
-        .and_then(|_| nid[4..].parse().ok())
 }
 
 /// `value` as the bytes of a TOML file called `what`.

@@ -32,6 +32,8 @@ pub use registration::{Filing, RegistrationFile, Vetted};
 #[cfg(feature = "snapshots")]
 pub use snapshot::{ImportPlan, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Snapshot};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
+#[cfg(feature = "snapshots")]
+pub(crate) use store::informal_number;
 pub use store::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,
     NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version, VersionDiff,

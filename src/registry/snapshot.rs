@@ -15,12 +15,12 @@ use super::Kind;
 use super::clock::is_valid_date;
 use super::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref, leading_number};
 use super::error::{Error, Problem, Result};
+use super::informal_number;
 use super::registration::Filing;
 use super::registration::RegistrationFile;
 use super::status::UnknownValue;
 use super::store::{
-    RegistrationRow, Store, appendix_a_columns, audit, informal_number, insert_row, seed_record,
-    stored_fields,
+    RegistrationRow, Store, appendix_a_columns, audit, insert_row, seed_record, stored_fields,
 };
 use crate::lint::{LintContext, Severity, formal_nid_problems, lint_as};
 use crate::rules::RulesFile;

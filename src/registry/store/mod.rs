@@ -39,10 +39,12 @@ pub use query::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, NamespaceDetail,
     NamespaceSummary, PendingRef, QueueEntry, ReplacedText, Version, VersionDiff,
 };
+#[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
+pub(crate) use rows::informal_number;
 // For the snapshot module.
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(in crate::registry) use rows::{
-    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, seed_record, stored_fields,
+    RegistrationRow, appendix_a_columns, audit, insert_row, seed_record, stored_fields,
 };
 
 /// The registry database.

@@ -15,7 +15,7 @@ use crate::rules::RulesFile;
 use crate::template::{FIELDS, TemplateFields};
 
 /// The number of an informal NID (`urn-12` -> 12).
-pub(in crate::registry) fn informal_number(nid: &str) -> Option<i64> {
+pub(crate) fn informal_number(nid: &str) -> Option<i64> {
     let digits = nid
         .get(..4)
         .filter(|p| p.eq_ignore_ascii_case("urn-"))
