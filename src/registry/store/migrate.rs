@@ -88,7 +88,7 @@ fn fill_snapshot_sources(tx: &Transaction<'_>, records: &[RecordFile]) -> Result
     for record in records {
         tx.execute(
             "UPDATE namespaces SET iana = ?1 WHERE nid = ?2 AND iana IS NULL",
-            params![iana_json(&record)?, record.nid],
+            params![iana_json(record)?, record.nid],
         )?;
     }
     let meta = EMBEDDED
@@ -142,7 +142,7 @@ fn seed(tx: &Transaction<'_>, actor: &str, schema: i64, records: &[RecordFile]) 
         if record.kind == Kind::Informal {
             highest_informal = highest_informal.max(informal_number(&record.nid).unwrap_or(0));
         }
-        seed_record(tx, &record, schema >= 4)?;
+        seed_record(tx, record, schema >= 4)?;
         count += 1;
     }
     tx.execute("UPDATE informal_sequence SET last = ?1", [highest_informal])?;
