@@ -223,11 +223,7 @@ struct Job<'r> {
 
 impl<'r> Job<'r> {
     fn checker(&self) -> Checker<'r> {
-        let checker = match self.registry {
-            Some(r) => Checker::new(r),
-            None => Checker::syntax_only(),
-        }
-        .with_syntax(self.syntax);
+        let checker = Checker::with_registry(self.registry).with_syntax(self.syntax);
         // Nothing per URN is shown: only validity (and error kinds) count.
         if self.shown == Shown::None {
             checker.without_syntax_warnings()
@@ -248,7 +244,7 @@ impl<'r> Job<'r> {
         stats: &mut Stats<'r>,
     ) {
         let report = if truncated {
-            Report::line_too_long(raw, MAX_LINE, self.registry.is_some())
+            checker.line_too_long(raw, MAX_LINE)
         } else {
             checker.check(raw)
         };

@@ -41,11 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let mut checker = match &registry {
-        Some(r) => Checker::new(r),
-        None => Checker::syntax_only(),
-    }
-    .with_syntax(args.syntax.syntax());
+    let mut checker = Checker::with_registry(registry.as_ref()).with_syntax(args.syntax.syntax());
     let a = checker.check(args.a.as_encoded_bytes());
     let b = checker.check(args.b.as_encoded_bytes());
     let mut invalid = false;

@@ -41,21 +41,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let mut checker = match &registry {
-        Some(r) => Checker::new(r),
-        None => Checker::syntax_only(),
-    }
-    .with_syntax(args.syntax.syntax());
+    let mut checker = Checker::with_registry(registry.as_ref()).with_syntax(args.syntax.syntax());
     let mut out = output::stdout();
     let mut failed = false;
-    let mut one = |report: Report<'_, '_>, what: String, out: &mut Stdout| -> anyhow::Result<()> {
+    // `what` names the input in an error ("line 7", "URN 2"): made only
+    // for an invalid one.
+    let mut one = |report: Report<'_, '_>, what: (&str, u64), out: &mut Stdout| -> anyhow::Result<()> {
         match report.key() {
             Some(key) => Ok(writeln!(out, "{key}")?),
             None => {
                 failed = true;
                 writeln!(out)?;
                 out.flush()?;
-                write_invalid(&report, &what)?;
+                write_invalid(&report, &format!("{} {}", what.0, what.1))?;
                 Ok(())
             }
         }
@@ -66,11 +64,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         while let Some(line) = lines.next_line()? {
             n += 1;
             let report = if line.truncated {
-                Report::line_too_long(line.bytes, MAX_LINE, registry.is_some())
+                checker.line_too_long(line.bytes, MAX_LINE)
             } else {
                 checker.check(line.bytes)
             };
-            one(report, format!("line {n}"), &mut out)?;
+            one(report, ("line", n), &mut out)?;
             // Answer at once when the input comes slowly (a co-process).
             if lines.would_block() {
                 out.flush()?;
@@ -86,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for (i, arg) in args.urns.iter().enumerate() {
             one(
                 checker.check(arg.as_encoded_bytes()),
-                format!("URN {}", i + 1),
+                ("URN", i as u64 + 1),
                 &mut out,
             )?;
         }

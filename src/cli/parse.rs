@@ -64,11 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let mut checker = match &registry {
-        Some(r) => Checker::new(r),
-        None => Checker::syntax_only(),
-    }
-    .with_syntax(args.syntax.syntax());
+    let mut checker = Checker::with_registry(registry.as_ref()).with_syntax(args.syntax.syntax());
     let raw = args.urn.as_encoded_bytes();
     let report = checker.check(raw);
     let code = ExitCode::from(u8::from(!report.is_valid()));

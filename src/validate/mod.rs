@@ -59,8 +59,14 @@ const SUGGESTION_CACHE: usize = 16 * 1024;
 impl<'r> Checker<'r> {
     /// A checker against `registry`, with the RFC 8141 grammar.
     pub fn new(registry: &'r Registry) -> Checker<'r> {
+        Checker::with_registry(Some(registry))
+    }
+
+    /// A checker against `registry`, or of the generic syntax only when
+    /// there is none.
+    pub fn with_registry(registry: Option<&'r Registry>) -> Checker<'r> {
         Checker {
-            registry: Some(registry),
+            registry,
             syntax: Syntax::Rfc8141,
             warnings: true,
             suggestions: HashMap::new(),
@@ -69,12 +75,7 @@ impl<'r> Checker<'r> {
 
     /// A checker of the generic syntax only (no registry).
     pub fn syntax_only() -> Checker<'static> {
-        Checker {
-            registry: None,
-            syntax: Syntax::Rfc8141,
-            warnings: true,
-            suggestions: HashMap::new(),
-        }
+        Checker::with_registry(None)
     }
 
     /// The same checker with another grammar (e.g. the legacy RFC 2141).
@@ -89,6 +90,12 @@ impl<'r> Checker<'r> {
     pub fn without_syntax_warnings(mut self) -> Checker<'r> {
         self.warnings = false;
         self
+    }
+
+    /// The report on an input line a stream reader cut at `limit` bytes
+    /// (see [`Report::line_too_long`]).
+    pub fn line_too_long<'a>(&self, input: &'a [u8], limit: usize) -> Report<'a, 'r> {
+        Report::line_too_long(input, limit, self.registry.is_some())
     }
 
     /// Checks one input (any bytes; they need not be UTF-8).
