@@ -54,20 +54,23 @@ pub enum Level {
 }
 
 /// Input made printable: control characters and bytes that are not UTF-8
-/// are shown as `\xNN`; `columns[i]` is the screen column of byte `i`.
-pub struct Shown {
-    pub text: String,
+/// are shown as `\xNN`; `columns[i]` is the screen column of byte `i`
+/// (empty when every byte is printable ASCII: then byte `i` is column `i`).
+pub struct Shown<'a> {
+    pub text: std::borrow::Cow<'a, str>,
     columns: Vec<usize>,
 }
 
-impl Shown {
-    pub fn new(raw: &[u8]) -> Self {
+impl<'a> Shown<'a> {
+    pub fn new(raw: &'a [u8]) -> Self {
         // Printable ASCII (nearly every URN) is shown as it is, one column
-        // per byte.
-        if raw.iter().all(|b| (0x20..0x7f).contains(b)) {
+        // per byte: borrowed, nothing to map.
+        if raw.iter().all(|b| (0x20..0x7f).contains(b))
+            && let Ok(text) = std::str::from_utf8(raw)
+        {
             return Shown {
-                text: raw.iter().map(|&b| char::from(b)).collect(),
-                columns: (0..=raw.len()).collect(),
+                text: std::borrow::Cow::Borrowed(text),
+                columns: Vec::new(),
             };
         }
         let mut text = String::with_capacity(raw.len());
@@ -95,10 +98,16 @@ impl Shown {
             }
         }
         columns.push(col);
-        Shown { text, columns }
+        Shown {
+            text: std::borrow::Cow::Owned(text),
+            columns,
+        }
     }
 
     pub fn column(&self, offset: usize) -> usize {
+        if self.columns.is_empty() {
+            return offset.min(self.text.len());
+        }
         self.columns
             .get(offset)
             .copied()
