@@ -167,26 +167,28 @@ fn normalize_isbn(nss: &str) -> Option<String> {
     // Only an NSS of the shape check_isbn accepts has an ISBN-13 form; any
     // other keeps its generic key (so the key stays its own key).
     let digits = digits_with_hyphens(nss, true).ok()?;
-    match digits.len() {
-        10 => {
-            let body: String = std::iter::once("978".to_string())
-                .chain(digits[..9].iter().map(|(d, _)| d.to_string()))
-                .collect();
-            if digits[..9].iter().any(|(d, _)| *d > 9) {
-                return None;
-            }
-            let sum: u32 = body
-                .bytes()
-                .enumerate()
-                .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
-                .sum();
-            Some(format!("{body}{}", (10 - sum % 10) % 10))
-        }
-        13 if digits.iter().all(|(d, _)| *d <= 9) => {
-            Some(digits.iter().map(|(d, _)| d.to_string()).collect())
-        }
-        _ => None,
+    let body: &[(u32, usize)] = match digits.len() {
+        10 => &digits[..9],
+        13 => &digits,
+        _ => return None,
+    };
+    if body.iter().any(|(d, _)| *d > 9) {
+        return None;
     }
+    let mut out = String::with_capacity(13);
+    if digits.len() == 10 {
+        out.push_str("978");
+    }
+    out.extend(body.iter().map(|(d, _)| char::from(b'0' + *d as u8)));
+    if digits.len() == 10 {
+        let sum: u32 = out
+            .bytes()
+            .enumerate()
+            .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
+            .sum();
+        out.push(char::from(b'0' + ((10 - sum % 10) % 10) as u8));
+    }
+    Some(out)
 }
 
 /// ISSN (ISO 3297; URN form RFC 3044 / RFC 8254 and the IANA template):

@@ -324,11 +324,16 @@ impl CompiledRules {
     pub fn check(&self, urn: &Urn<'_>) -> Vec<RuleViolation> {
         let mut out = Vec::new();
         // The rules see the NSS as the generic key has it (upper-case
-        // `%HH`, RFC 8141 section 3.1), so that URNs that are equivalent
-        // get the same verdict; the length, and so every offset, is the same.
-        let key = urn.equivalence_key();
+        // `%HH`, RFC 8141 section 3.1): only the hex digits change, so the
+        // length and every offset stay; nothing is copied in the common case.
+        let upper;
+        let nss = if has_lower_case_hex(urn.nss()) {
+            upper = upper_case_hex(urn.nss());
+            upper.as_str()
+        } else {
+            urn.nss()
+        };
         let base = urn.nss_start();
-        let nss = &key[base..];
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
         {
@@ -394,6 +399,29 @@ fn describe(b: u8) -> String {
     } else {
         format!("byte 0x{b:02x}")
     }
+}
+
+/// Returns true if and only if a `%hh` triplet of `nss` has a lower-case
+/// hex digit.
+fn has_lower_case_hex(nss: &str) -> bool {
+    let b = nss.as_bytes();
+    memchr::memchr_iter(b'%', b).any(|i| b[i + 1..].iter().take(2).any(u8::is_ascii_lowercase))
+}
+
+/// `nss` with the hex digits of its `%HH` triplets in upper case.
+fn upper_case_hex(nss: &str) -> String {
+    let mut b = nss.as_bytes().to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let end = (i + 3).min(b.len());
+            b[i + 1..end].make_ascii_uppercase();
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8(b).unwrap_or_default()
 }
 
 /// Lower-cases the ASCII letters of `s` outside `%HH` triplets, in place
