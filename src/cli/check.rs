@@ -1,16 +1,15 @@
 //! `urnreg check`: validate URNs given as arguments or streamed one per
 //! line, against the registry (or the generic syntax only).
 //!
-//! Streaming keeps memory bounded: lines are read in chunks (at most
-//! [`CHUNK_LINES`] lines or [`CHUNK_BYTES`] bytes, and always whole lines)
-//! into a fixed pool of reused buffers, checked by `--jobs` worker
-//! threads, and written in input order. When stdout closes, every thread
-//! stops at once.
+//! Streaming keeps memory bounded: lines are read in chunks of whole lines
+//! ([`super::chunks`]) into a fixed pool of reused buffers, checked by
+//! `--jobs` worker threads, and written in input order. When stdout
+//! closes, every thread stops at once.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,8 +19,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use urnreg::{Checker, Registry, Report, Syntax};
 
+use super::chunks::{Chunk, ChunkReader};
 use super::db::DbArgs;
-use super::input::{self, LineReader, MAX_LINE};
+use super::input::{self, MAX_LINE};
 use super::output::{Palette, STDOUT};
 use super::report::write_text;
 use super::{Format, FormatParser, SyntaxArgs, UsageError};
@@ -234,19 +234,21 @@ impl<'r> Job<'r> {
 
     /// Checks one input and appends its output to `out`. In JSON format
     /// every object is preceded by ",\n" (the sink drops the first comma).
+    #[allow(clippy::too_many_arguments)]
     fn one(
         &self,
         checker: &mut Checker<'r>,
         raw: &[u8],
+        text: Option<&str>,
         truncated: bool,
         line: Option<u64>,
         out: &mut Vec<u8>,
         stats: &mut Stats<'r>,
     ) {
-        let report = if truncated {
-            checker.line_too_long(raw, MAX_LINE)
-        } else {
-            checker.check(raw)
+        let report = match text {
+            _ if truncated => checker.line_too_long(raw, MAX_LINE),
+            Some(text) => checker.check_str(text),
+            None => checker.check(raw),
         };
         stats.add(&report, self.summary);
         match self.shown {
@@ -269,79 +271,22 @@ impl<'r> Job<'r> {
     }
 }
 
-/// A chunk of input lines: their bytes, one after another, where each ends
-/// and whether it was cut, the number of its first line, and the output
-/// written for it.
-#[derive(Default)]
-struct Chunk {
-    bytes: Vec<u8>,
-    lines: Vec<(usize, bool)>,
-    first_line: u64,
-    out: Vec<u8>,
-}
-
-/// A chunk ends after this many lines...
-const CHUNK_LINES: usize = 4096;
-/// ... or once it holds this many bytes (a single longer line still fits:
-/// lines are never split).
-const CHUNK_BYTES: usize = 256 * 1024;
-
-impl Chunk {
-    /// Reads the next chunk; false at the end of input.
-    fn read<R: BufRead + input::HasBuffer>(
-        &mut self,
-        lines: &mut LineReader<R>,
-        first_line: u64,
-    ) -> io::Result<bool> {
-        self.bytes.clear();
-        self.lines.clear();
-        self.first_line = first_line;
-        while self.lines.len() < CHUNK_LINES && self.bytes.len() < CHUNK_BYTES {
-            let Some(truncated) = lines.next_line_into(&mut self.bytes)? else {
-                break;
-            };
-            self.lines.push((self.bytes.len(), truncated));
-            // Give results back promptly when the input comes slowly.
-            if lines.would_block() {
-                break;
-            }
-        }
-        Ok(!self.lines.is_empty())
-    }
-
-    /// Checks every line, writing into `self.out`.
-    fn process<'r>(&mut self, ctx: &Job<'r>, checker: &mut Checker<'r>, stats: &mut Stats<'r>) {
-        self.out.clear();
-        let mut start = 0;
-        for (i, &(end, truncated)) in self.lines.iter().enumerate() {
-            let line = self.first_line + i as u64;
-            ctx.one(
-                checker,
-                &self.bytes[start..end],
-                truncated,
-                Some(line),
-                &mut self.out,
-                stats,
-            );
-            start = end;
-        }
-    }
-
-    fn len(&self) -> u64 {
-        self.bytes.len() as u64 + self.lines.len() as u64
-    }
-
-    /// Gives back memory a chunk of huge lines took, so that the pool
-    /// holds at most a few MiB per chunk between such lines.
-    fn shrink(&mut self) {
-        const KEEP: usize = 4 * CHUNK_BYTES;
-        if self.bytes.capacity() > KEEP {
-            self.bytes = Vec::with_capacity(CHUNK_BYTES);
-        }
-        if self.out.capacity() > 4 * KEEP {
-            self.out = Vec::with_capacity(4 * CHUNK_BYTES);
-        }
-    }
+/// Checks every line of `chunk`, writing into its `out`.
+fn process<'r>(chunk: &mut Chunk, ctx: &Job<'r>, checker: &mut Checker<'r>, stats: &mut Stats<'r>) {
+    let mut out = std::mem::take(&mut chunk.out);
+    out.clear();
+    chunk.for_each_line(|line| {
+        ctx.one(
+            checker,
+            line.bytes,
+            line.text,
+            line.truncated,
+            Some(line.number),
+            &mut out,
+            stats,
+        );
+    });
+    chunk.out = out;
 }
 
 /// Writes JSON array brackets and drops the comma before the first object;
@@ -394,25 +339,22 @@ fn stream<'r, R>(
     progress: Option<&indicatif::ProgressBar>,
 ) -> anyhow::Result<Stats<'r>>
 where
-    R: BufRead + input::HasBuffer + Send + 'static,
+    R: Read + Send + 'static,
 {
-    let mut lines = LineReader::new(reader);
+    let mut lines = ChunkReader::new(reader);
     let mut stats = Stats::default();
     if jobs <= 1 {
         let mut checker = ctx.checker();
         let mut chunk = Chunk::default();
-        let mut next_line = 1;
-        while chunk.read(&mut lines, next_line)? {
-            next_line += chunk.lines.len() as u64;
-            chunk.process(ctx, &mut checker, &mut stats);
+        while lines.fill(&mut chunk)? {
+            process(&mut chunk, ctx, &mut checker, &mut stats);
             sink.write(&chunk.out).context(STDOUT)?;
             chunk.shrink();
             if let Some(p) = progress {
                 p.inc(chunk.len());
             }
-            if lines.would_block() {
-                sink.flush().context(STDOUT)?;
-            }
+            // The input may come slowly: let its producer see results.
+            sink.flush().context(STDOUT)?;
         }
         return Ok(stats);
     }
@@ -431,12 +373,11 @@ where
     let reader = std::thread::Builder::new()
         .name("urnreg-reader".into())
         .spawn(move || -> io::Result<()> {
-            let (mut seq, mut next_line) = (0, 1);
+            let mut seq = 0;
             while let Ok(mut chunk) = free_rx.recv() {
-                if !chunk.read(&mut lines, next_line)? {
+                if !lines.fill(&mut chunk)? {
                     break;
                 }
-                next_line += chunk.lines.len() as u64;
                 if work_tx.send((seq, chunk)).is_err() {
                     break;
                 }
@@ -476,7 +417,7 @@ where
                         // chunk forever: it becomes an error.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             let mut stats = Stats::default();
-                            chunk.process(ctx, &mut checker, &mut stats);
+                            process(&mut chunk, ctx, &mut checker, &mut stats);
                             (chunk, stats)
                         }))
                         .map_err(|_| format!("worker thread {} failed", i + 1));
@@ -568,25 +509,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             bar
         });
-        let stats = stream(
-            BufReader::with_capacity(1 << 16, file),
-            &ctx,
-            jobs,
-            &mut sink,
-            progress.as_ref(),
-        )?;
+        let stats = stream(file, &ctx, jobs, &mut sink, progress.as_ref())?;
         if let Some(p) = progress {
             p.finish_and_clear();
         }
         stats
     } else if input::wants_stdin(&args.urns) {
-        stream(
-            BufReader::with_capacity(1 << 16, io::stdin()),
-            &ctx,
-            jobs,
-            &mut sink,
-            None,
-        )?
+        stream(io::stdin(), &ctx, jobs, &mut sink, None)?
     } else if args.urns.is_empty() {
         return Err(
             UsageError("no URN given: pass URNs as arguments, '-' for stdin, or --file PATH".into()).into(),
@@ -600,6 +529,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ctx.one(
                 &mut checker,
                 arg.as_encoded_bytes(),
+                arg.to_str(),
                 false,
                 None,
                 &mut out,

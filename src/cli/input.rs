@@ -54,7 +54,7 @@ impl<R: BufRead> LineReader<R> {
     /// `Some(truncated)`, or `None` at the end of input. A line is cut at
     /// [`MAX_LINE`] bytes, not counting its terminator, and the rest of it
     /// is skipped without being kept.
-    pub fn next_line_into(&mut self, dest: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    fn next_line_into(&mut self, dest: &mut Vec<u8>) -> io::Result<Option<bool>> {
         let start = dest.len();
         // One byte more than the limit may be kept: a '\r' before '\n'.
         let keep = MAX_LINE + 1;

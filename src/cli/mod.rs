@@ -8,6 +8,7 @@
 //! command has, since every command can print an error.
 
 mod check;
+mod chunks;
 #[cfg(feature = "serve")]
 mod client;
 mod completions;

@@ -327,7 +327,7 @@ impl CompiledRules {
         // `%HH`, RFC 8141 section 3.1): only the hex digits change, so the
         // length and every offset stay; nothing is copied in the common case.
         let upper;
-        let nss = if has_lower_case_hex(urn.nss()) {
+        let nss = if urn.nss_has_lower_hex() {
             upper = upper_case_hex(urn.nss());
             upper.as_str()
         } else {
@@ -399,13 +399,6 @@ fn describe(b: u8) -> String {
     } else {
         format!("byte 0x{b:02x}")
     }
-}
-
-/// Returns true if and only if a `%hh` triplet of `nss` has a lower-case
-/// hex digit.
-fn has_lower_case_hex(nss: &str) -> bool {
-    let b = nss.as_bytes();
-    memchr::memchr_iter(b'%', b).any(|i| b[i + 1..].iter().take(2).any(u8::is_ascii_lowercase))
 }
 
 /// `nss` with the hex digits of its `%HH` triplets in upper case.

@@ -82,23 +82,9 @@ impl<'a> Urn<'a> {
 
     /// Returns true if and only if the assigned-name is already its own key.
     fn is_canonical_assigned_name(&self) -> bool {
-        let bytes = self.assigned_name().as_bytes();
-        if &bytes[..3] != b"urn" || self.nid().bytes().any(|b| b.is_ascii_uppercase()) {
-            return false;
-        }
-        let nss = &bytes[self.nss_start()..];
-        let mut i = 0;
-        while i < nss.len() {
-            if nss[i] == b'%' {
-                if nss[i + 1].is_ascii_lowercase() || nss[i + 2].is_ascii_lowercase() {
-                    return false;
-                }
-                i += 3;
-            } else {
-                i += 1;
-            }
-        }
-        true
+        &self.as_str().as_bytes()[..3] == b"urn"
+            && !self.nid().bytes().any(|b| b.is_ascii_uppercase())
+            && !self.nss_has_lower_hex()
     }
 
     /// The bytes of the equivalence key, produced on the fly.

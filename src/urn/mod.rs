@@ -14,7 +14,7 @@ pub use display::DisplayForm;
 pub use equiv::{GenericEquivalence, KeyRefiner};
 pub use error::{Component, ParseError, ParseErrorKind, Warning, WarningKind};
 
-use parse::{NID_START, Offsets};
+use parse::{NID_START, NSS_LOWER_HEX, Offsets, PCT_AFTER_NID};
 
 /// Which grammar to parse with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -198,6 +198,12 @@ impl<'a> Urn<'a> {
         (start != 0).then(|| &self.text[start as usize..])
     }
 
+    /// Returns true if and only if some `%hh` of the NSS has a lower-case
+    /// hex digit (noted by the parser: no second scan).
+    pub(crate) fn nss_has_lower_hex(&self) -> bool {
+        self.offsets.flags & NSS_LOWER_HEX != 0
+    }
+
     /// Calls `visit` for each non-fatal finding, in order of offset.
     pub fn for_each_warning(&self, mut visit: impl FnMut(Warning)) {
         let bytes = self.text.as_bytes();
@@ -222,7 +228,12 @@ impl<'a> Urn<'a> {
         }
         // Percent-encodings everywhere after the NID (RFC 3986 sections 2.1
         // and 2.3), the r-component (RFC 8141 section 2.3.1) and `?+` inside
-        // the q-component, in one pass.
+        // the q-component, in one pass; none of them without a `%`, an r-
+        // or a q-component, which the parser noted.
+        let offsets = self.offsets;
+        if offsets.flags & PCT_AFTER_NID == 0 && offsets.r_start == 0 && offsets.q_start == 0 {
+            return;
+        }
         let r_mark = (self.offsets.r_start as usize).checked_sub(2);
         let q_range = self.q_component().map(|q| {
             let start = self.offsets.q_start as usize;

@@ -17,7 +17,15 @@ pub(crate) struct Offsets {
     pub r_start: u32,
     pub q_start: u32,
     pub f_start: u32,
+    /// Facts the scan noticed on the way ([`PCT_AFTER_NID`],
+    /// [`NSS_LOWER_HEX`]), so that later passes can skip work.
+    pub flags: u8,
 }
+
+/// Some `%` after the NID (in the NSS or a component).
+pub(crate) const PCT_AFTER_NID: u8 = 1;
+/// Some `%hh` in the NSS with a lower-case hex digit.
+pub(crate) const NSS_LOWER_HEX: u8 = 2;
 
 /// Offset where the NID starts: right after `urn:`.
 pub(crate) const NID_START: usize = 4;
@@ -66,13 +74,14 @@ pub(crate) fn parse(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError>
     match syntax {
         Syntax::Rfc8141 => parse_rfc8141_rest(bytes, nid_end, nss_start),
         Syntax::Rfc2141 => {
-            let nss_end = parse_rfc2141_nss(bytes, nss_start)?;
+            let (nss_end, flags) = parse_rfc2141_nss(bytes, nss_start)?;
             Ok(Offsets {
                 nid_end: nid_end as u32,
                 nss_end: nss_end as u32,
                 r_start: 0,
                 q_start: 0,
                 f_start: 0,
+                flags,
             })
         }
     }
@@ -157,10 +166,21 @@ enum Stop {
     FStart(usize),
 }
 
+/// The flags a `%hh` at `at` sets in `component`.
+#[inline]
+fn percent_flags(bytes: &[u8], at: usize, component: Component) -> u8 {
+    let lower = bytes[at + 1].is_ascii_lowercase() || bytes[at + 2].is_ascii_lowercase();
+    if lower && component == Component::Nss {
+        PCT_AFTER_NID | NSS_LOWER_HEX
+    } else {
+        PCT_AFTER_NID
+    }
+}
+
 /// Scans one component from `start`: the first byte must be `pchar`; then
 /// `pchar`, `/`, and (where `question_ok`) `?`. `?+` / `?=` / `#` stop it
-/// as far as `component` allows.
-fn scan(bytes: &[u8], start: usize, component: Component) -> Result<Stop, ParseError> {
+/// as far as `component` allows. Adds what it notices to `flags`.
+fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Result<Stop, ParseError> {
     let question_ok = matches!(
         component,
         Component::RComponent | Component::QComponent | Component::FComponent
@@ -202,6 +222,7 @@ fn scan(bytes: &[u8], start: usize, component: Component) -> Result<Stop, ParseE
         match b {
             b'%' => {
                 check_percent(bytes, i, component)?;
+                *flags |= percent_flags(bytes, i, component);
                 i += 3;
             }
             b'#' if component != Component::FComponent => return Ok(Stop::FStart(i)),
@@ -233,26 +254,27 @@ fn parse_rfc8141_rest(bytes: &[u8], nid_end: usize, nss_start: usize) -> Result<
         r_start: 0,
         q_start: 0,
         f_start: 0,
+        flags: 0,
     };
-    let mut stop = scan(bytes, nss_start, Component::Nss)?;
+    let mut stop = scan(bytes, nss_start, Component::Nss, &mut offsets.flags)?;
     if let Stop::RStart(at) = stop {
         offsets.nss_end = at as u32;
         offsets.r_start = (at + 2) as u32;
-        stop = scan(bytes, at + 2, Component::RComponent)?;
+        stop = scan(bytes, at + 2, Component::RComponent, &mut offsets.flags)?;
     }
     if let Stop::QStart(at) = stop {
         if offsets.r_start == 0 {
             offsets.nss_end = at as u32;
         }
         offsets.q_start = (at + 2) as u32;
-        stop = scan(bytes, at + 2, Component::QComponent)?;
+        stop = scan(bytes, at + 2, Component::QComponent, &mut offsets.flags)?;
     }
     if let Stop::FStart(at) = stop {
         if offsets.r_start == 0 && offsets.q_start == 0 {
             offsets.nss_end = at as u32;
         }
         offsets.f_start = (at + 1) as u32;
-        stop = scan(bytes, at + 1, Component::FComponent)?;
+        stop = scan(bytes, at + 1, Component::FComponent, &mut offsets.flags)?;
     }
     debug_assert!(matches!(stop, Stop::End));
     Ok(offsets)
@@ -260,17 +282,19 @@ fn parse_rfc8141_rest(bytes: &[u8], nid_end: usize, nss_start: usize) -> Result<
 
 /// RFC 2141: NSS = 1*<URN chars>, URN chars = <trans> / "%" hex hex, where
 /// the reserved `/ ? #` must be percent-encoded (section 2.3.2).
-fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<usize, ParseError> {
+fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<(usize, u8), ParseError> {
     if start == bytes.len() {
         return Err(err(ParseErrorKind::EmptyNss, Component::Nss, start));
     }
     let mut i = start;
+    let mut flags = 0;
     while i < bytes.len() {
         let b = bytes[i];
         if chars::is(b, RFC2141_TRANS) {
             i += 1;
         } else if b == b'%' {
             check_percent(bytes, i, Component::Nss)?;
+            flags |= percent_flags(bytes, i, Component::Nss);
             i += 3;
         } else if matches!(b, b'/' | b'?' | b'#') {
             return Err(err(ParseErrorKind::ReservedChar { found: b }, Component::Nss, i));
@@ -278,5 +302,5 @@ fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<usize, ParseError> {
             return Err(unexpected(bytes, i, Component::Nss));
         }
     }
-    Ok(i)
+    Ok((i, flags))
 }

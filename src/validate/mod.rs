@@ -100,10 +100,22 @@ impl<'r> Checker<'r> {
 
     /// Checks one input (any bytes; they need not be UTF-8).
     pub fn check<'a>(&mut self, input: &'a [u8]) -> Report<'a, 'r> {
-        let urn = match Urn::parse_bytes(input, self.syntax) {
-            Ok(urn) => urn,
-            Err(e) => return Report::unparsed(input, e, self.registry.is_some()),
-        };
+        match Urn::parse_bytes(input, self.syntax) {
+            Ok(urn) => self.check_parsed(input, urn),
+            Err(e) => Report::unparsed(input, e, self.registry.is_some()),
+        }
+    }
+
+    /// Checks one input given as text (the same as [`Checker::check`],
+    /// without a UTF-8 check of its own).
+    pub fn check_str<'a>(&mut self, input: &'a str) -> Report<'a, 'r> {
+        match Urn::parse_with(input, self.syntax) {
+            Ok(urn) => self.check_parsed(input.as_bytes(), urn),
+            Err(e) => Report::unparsed(input.as_bytes(), e, self.registry.is_some()),
+        }
+    }
+
+    fn check_parsed<'a>(&mut self, input: &'a [u8], urn: Urn<'a>) -> Report<'a, 'r> {
         let mut report = Report::parsed(input, urn, self.warnings);
         if let Some(registry) = self.registry {
             report.set_registry_checked();

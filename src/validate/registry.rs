@@ -193,7 +193,7 @@ impl Registry {
 
     /// Checks one URN (RFC 8141 syntax) against this registry.
     pub fn check<'a>(&self, input: &'a str) -> Report<'a, '_> {
-        super::Checker::new(self).check(input.as_bytes())
+        super::Checker::new(self).check_str(input)
     }
 
     /// Checks one URN, given as bytes (they need not be UTF-8), with the

@@ -1,0 +1,330 @@
+//! A stream cut into chunks of whole lines, for `check`.
+//!
+//! The reader reads large blocks straight into a chunk's buffer and only
+//! looks for the last line break and counts line breaks (both vectorized);
+//! the worker that checks a chunk splits it into lines. A chunk holds at
+//! most [`CHUNK_LINES`] lines and about [`CHUNK_BYTES`] bytes, so memory
+//! stays bounded by the number of chunks in flight whatever the input.
+//!
+//! A line is cut at [`MAX_LINE`] bytes, not counting its `\n` or `\r\n`:
+//! the reader keeps one byte more than that of a longer line (so that the
+//! worker sees it is too long) and skips the rest without keeping it.
+
+use std::io::{self, Read};
+
+use super::input::MAX_LINE;
+
+/// A chunk ends once it holds this many lines...
+pub const CHUNK_LINES: usize = 4096;
+/// ... or this many bytes (a longer line still fits whole, up to the cut).
+pub const CHUNK_BYTES: usize = 256 * 1024;
+/// How much one `read` asks for.
+const READ_SIZE: usize = 64 * 1024;
+
+/// Lines read from the input: their bytes, terminators included, the
+/// number of the first one, and the output written for them.
+#[derive(Default)]
+pub struct Chunk {
+    bytes: Vec<u8>,
+    first_line: u64,
+    lines: u64,
+    pub out: Vec<u8>,
+}
+
+/// One line of a chunk.
+pub struct Line<'c> {
+    /// Its number in the input, from 1.
+    pub number: u64,
+    /// Its bytes, without the `\n` or `\r\n`, and at most [`MAX_LINE`].
+    pub bytes: &'c [u8],
+    /// The same as text, when the whole chunk is UTF-8.
+    pub text: Option<&'c str>,
+    /// True if and only if the line was longer than [`MAX_LINE`] and cut.
+    pub truncated: bool,
+}
+
+impl Chunk {
+    /// Calls `each` for every line, in order.
+    pub fn for_each_line(&self, mut each: impl FnMut(Line<'_>)) {
+        // One UTF-8 check for the whole chunk instead of one per line.
+        let text = std::str::from_utf8(&self.bytes).ok();
+        let mut start = 0;
+        let mut number = self.first_line;
+        while start < self.bytes.len() {
+            let (end, next) = match memchr::memchr(b'\n', &self.bytes[start..]) {
+                Some(i) => {
+                    let end = start + i;
+                    // "\r\n" ends a line too; a lone "\r" is part of it.
+                    let end = if end > start && self.bytes[end - 1] == b'\r' {
+                        end - 1
+                    } else {
+                        end
+                    };
+                    (end, start + i + 1)
+                }
+                None => (self.bytes.len(), self.bytes.len()),
+            };
+            let truncated = end - start > MAX_LINE;
+            let end = if truncated { start + MAX_LINE } else { end };
+            each(Line {
+                number,
+                bytes: &self.bytes[start..end],
+                // A cut may split a character: only whole lines as text.
+                text: text.filter(|_| !truncated).map(|t| &t[start..end]),
+                truncated,
+            });
+            number += 1;
+            start = next;
+        }
+    }
+
+    /// How many lines it holds.
+    #[cfg(test)]
+    pub fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    /// How many input bytes it holds.
+    pub fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    /// Gives back memory a chunk of huge lines took, so that the pool
+    /// holds at most a few MiB per chunk between such lines.
+    pub fn shrink(&mut self) {
+        const KEEP: usize = 4 * CHUNK_BYTES;
+        if self.bytes.capacity() > KEEP {
+            self.bytes = Vec::with_capacity(CHUNK_BYTES + READ_SIZE);
+        }
+        if self.out.capacity() > 4 * KEEP {
+            self.out = Vec::with_capacity(4 * CHUNK_BYTES);
+        }
+    }
+}
+
+/// Counts the line breaks in `bytes` (a loop the compiler vectorizes).
+fn count_newlines(bytes: &[u8]) -> usize {
+    bytes.iter().map(|&b| usize::from(b == b'\n')).sum()
+}
+
+/// Cuts a stream into [`Chunk`]s.
+pub struct ChunkReader<R> {
+    reader: R,
+    /// Bytes read past the end of the last chunk: the start of the next.
+    carry: Vec<u8>,
+    /// Skipping the rest of a line longer than [`MAX_LINE`].
+    skipping: bool,
+    at_end: bool,
+    last_read_short: bool,
+    next_line: u64,
+}
+
+impl<R: Read> ChunkReader<R> {
+    pub fn new(reader: R) -> Self {
+        ChunkReader {
+            reader,
+            carry: Vec::new(),
+            skipping: false,
+            at_end: false,
+            last_read_short: false,
+            next_line: 1,
+        }
+    }
+
+    /// Reads more into `bytes`, dropping what belongs to a line being
+    /// skipped. Returns true if the read came back short (the source had
+    /// no more ready, or its end was reached).
+    fn read_more(&mut self, bytes: &mut Vec<u8>) -> io::Result<bool> {
+        let start = bytes.len();
+        bytes.resize(start + READ_SIZE, 0);
+        let n = loop {
+            match self.reader.read(&mut bytes[start..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    bytes.truncate(start);
+                    return Err(e);
+                }
+            }
+        };
+        bytes.truncate(start + n);
+        if n == 0 {
+            self.at_end = true;
+        }
+        if self.skipping {
+            match memchr::memchr(b'\n', &bytes[start..]) {
+                Some(i) => {
+                    bytes.drain(start..=start + i);
+                    self.skipping = false;
+                }
+                None => bytes.truncate(start),
+            }
+        }
+        Ok(n < READ_SIZE)
+    }
+
+    /// Fills `chunk` with the next lines; false at the end of input.
+    pub fn fill(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
+        let bytes = &mut chunk.bytes;
+        bytes.clear();
+        bytes.extend_from_slice(&self.carry);
+        self.carry.clear();
+        // Bytes up to `scanned` are counted: `lines` line breaks, the last
+        // ending at `complete` (0: none yet).
+        let (mut scanned, mut lines, mut complete) = (0, 0, 0);
+        // Whether the last read came back short: the source has nothing
+        // more ready, so whole lines already read are given back at once.
+        let mut short = self.last_read_short;
+        let cut = loop {
+            let fresh = &bytes[scanned..];
+            let found = count_newlines(fresh);
+            if lines + found >= CHUNK_LINES {
+                // Cut right after the CHUNK_LINES-th line break.
+                let nth = CHUNK_LINES - lines - 1;
+                let at = memchr::memchr_iter(b'\n', fresh)
+                    .nth(nth)
+                    .map_or(bytes.len(), |i| scanned + i + 1);
+                lines = CHUNK_LINES;
+                break at;
+            }
+            if found > 0 {
+                lines += found;
+                complete = scanned + memchr::memrchr(b'\n', fresh).map_or(0, |i| i + 1);
+            }
+            scanned = bytes.len();
+            if bytes.len() - complete > MAX_LINE + 1 {
+                // The line after the last break is too long: keep enough of
+                // it to say so, skip the rest up to its line break.
+                let keep = complete + MAX_LINE + 1;
+                match memchr::memchr(b'\n', &bytes[keep..]) {
+                    Some(i) => self.carry.extend_from_slice(&bytes[keep + i + 1..]),
+                    None => self.skipping = true,
+                }
+                bytes.truncate(keep);
+                lines += 1;
+                break keep;
+            }
+            if self.at_end {
+                if bytes.len() > complete {
+                    lines += 1; // the last line, without a line break
+                }
+                break bytes.len();
+            }
+            if complete > 0 && (short || bytes.len() >= CHUNK_BYTES) {
+                break complete;
+            }
+            short = self.read_more(bytes)?;
+        };
+        self.last_read_short = short;
+        if cut < bytes.len() {
+            self.carry.extend_from_slice(&bytes[cut..]);
+            bytes.truncate(cut);
+        }
+        chunk.first_line = self.next_line;
+        chunk.lines = lines as u64;
+        self.next_line += lines as u64;
+        Ok(!bytes.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out its bytes a few at a time, like a pipe.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn all_lines(input: &[u8], step: usize) -> Vec<(u64, Vec<u8>, bool)> {
+        let mut reader = ChunkReader::new(Trickle(input, step));
+        let mut chunk = Chunk::default();
+        let mut seen = Vec::new();
+        while reader.fill(&mut chunk).unwrap() {
+            let before = seen.len();
+            chunk.for_each_line(|l| {
+                if let Some(t) = l.text {
+                    assert_eq!(t.as_bytes(), l.bytes);
+                }
+                seen.push((l.number, l.bytes.to_vec(), l.truncated));
+            });
+            assert_eq!(seen.len() - before, chunk.lines() as usize);
+            assert!(chunk.lines() as usize <= CHUNK_LINES);
+        }
+        seen
+    }
+
+    #[test]
+    fn lines_are_numbered_and_terminators_dropped() {
+        for step in [1, 3, 7, READ_SIZE] {
+            let got = all_lines(b"a\nb\r\n\nc\rd\nlast", step);
+            let want: Vec<(u64, Vec<u8>, bool)> = vec![
+                (1, b"a".to_vec(), false),
+                (2, b"b".to_vec(), false),
+                (3, b"".to_vec(), false),
+                (4, b"c\rd".to_vec(), false),
+                (5, b"last".to_vec(), false),
+            ];
+            assert_eq!(got, want, "step {step}");
+        }
+        assert!(all_lines(b"", 5).is_empty());
+        assert_eq!(all_lines(b"\n", 5), vec![(1, Vec::new(), false)]);
+    }
+
+    #[test]
+    fn many_short_lines_make_several_chunks() {
+        let input = "x\n".repeat(3 * CHUNK_LINES + 5);
+        for step in [100, READ_SIZE] {
+            let got = all_lines(input.as_bytes(), step);
+            assert_eq!(got.len(), 3 * CHUNK_LINES + 5);
+            assert!(
+                got.iter()
+                    .enumerate()
+                    .all(|(i, l)| l.0 == i as u64 + 1 && l.1 == b"x")
+            );
+        }
+    }
+
+    /// The limit excludes the terminator; longer lines are cut at it, and
+    /// the rest of them is skipped, not taken for lines of its own.
+    #[test]
+    fn long_lines_are_cut_at_the_limit() {
+        let exact = "a".repeat(MAX_LINE);
+        let over = "b".repeat(MAX_LINE + 1);
+        let huge = "c".repeat(3 * MAX_LINE + 17);
+        let input = format!("{exact}\r\n{over}\n{huge}\nok\n{exact}\n{huge}");
+        for step in [READ_SIZE, 100_000] {
+            let got = all_lines(input.as_bytes(), step);
+            let summary: Vec<(u64, usize, bool)> = got.iter().map(|l| (l.0, l.1.len(), l.2)).collect();
+            assert_eq!(
+                summary,
+                vec![
+                    (1, MAX_LINE, false),
+                    (2, MAX_LINE, true),
+                    (3, MAX_LINE, true),
+                    (4, 2, false),
+                    (5, MAX_LINE, false),
+                    (6, MAX_LINE, true),
+                ],
+                "step {step}"
+            );
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_gives_bytes_only() {
+        let got = all_lines(b"ok\n\xff\n", 10);
+        assert_eq!(got.len(), 2);
+        let mut reader = ChunkReader::new(Trickle(b"ok\n\xff\n", 10));
+        let mut chunk = Chunk::default();
+        assert!(reader.fill(&mut chunk).unwrap());
+        chunk.for_each_line(|l| assert!(l.text.is_none()));
+    }
+}
