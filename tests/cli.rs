@@ -408,6 +408,48 @@ fn check_stops_at_once_when_stdout_closes() {
     }
 }
 
+/// The summary counts unregistered NIDs lower-cased, one by one up to its
+/// cap, and the rest on one line, whatever the number of workers.
+#[test]
+fn check_summary_caps_unregistered_nids() {
+    let mut input = String::new();
+    for i in 0..12_000 {
+        input.push_str(&format!("urn:N{i}x:a\n"));
+    }
+    input.push_str("urn:n5x:b\n");
+    for jobs in ["1", "2", "3"] {
+        let out = urnreg(
+            &["check", "-q", "--summary", "--jobs", jobs, "-"],
+            input.as_bytes(),
+        );
+        let summary = stderr(&out);
+        assert!(
+            summary.starts_with("12001 checked, 0 valid, 12001 invalid\n"),
+            "{summary}"
+        );
+        let nid_lines: Vec<&str> = summary
+            .lines()
+            .skip_while(|l| *l != "by NID:")
+            .skip(1)
+            .take_while(|l| l.starts_with(' '))
+            .collect();
+        assert_eq!(nid_lines.len(), 10_001, "--jobs {jobs}");
+        let counted: u64 = nid_lines
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(counted, 12_001, "--jobs {jobs}");
+        assert_eq!(
+            nid_lines
+                .iter()
+                .filter(|l| l.contains("(other unregistered NIDs)"))
+                .count(),
+            1
+        );
+        assert!(!summary.contains("N5x"), "lower-cased: {summary}");
+    }
+}
+
 #[test]
 fn check_quiet_and_only_invalid() {
     let input = b"urn:isbn:0451450523\nurn:isbn:0451450524\nnot a urn\nurn:issn:0378-5955\n";

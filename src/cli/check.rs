@@ -124,8 +124,12 @@ impl<'r> Stats<'r> {
                     let slot = &mut self.by_namespace[i];
                     *slot = (ns.nid(), slot.1 + 1);
                 }
-                (None, Some(urn)) => self.count_other(urn.nid().to_ascii_lowercase(), 1),
-                (None, None) => self.count_other("(not a URN)".into(), 1),
+                // Counted lower-cased (NIDs are case-insensitive).
+                (None, Some(urn)) if urn.nid().bytes().any(|b| b.is_ascii_uppercase()) => {
+                    self.count_other(&urn.nid().to_ascii_lowercase(), 1);
+                }
+                (None, Some(urn)) => self.count_other(urn.nid(), 1),
+                (None, None) => self.count_other("(not a URN)", 1),
             }
             for e in report.errors() {
                 self.count_error(e.code(), 1);
@@ -135,13 +139,18 @@ impl<'r> Stats<'r> {
 
     /// Counts `n` URNs of an unregistered NID (or no URN at all): a stream
     /// of random NIDs must not grow the summary without bound.
-    fn count_other(&mut self, nid: String, n: u64) {
-        let key = if self.by_other_nid.len() < MAX_OTHER_NIDS || self.by_other_nid.contains_key(&nid) {
+    /// A new key is the only allocation.
+    fn count_other(&mut self, nid: &str, n: u64) {
+        if let Some(count) = self.by_other_nid.get_mut(nid) {
+            *count += n;
+            return;
+        }
+        let key = if self.by_other_nid.len() < MAX_OTHER_NIDS {
             nid
         } else {
-            OTHER_NIDS.to_string()
+            OTHER_NIDS
         };
-        *self.by_other_nid.entry(key).or_default() += n;
+        *self.by_other_nid.entry(key.to_string()).or_default() += n;
     }
 
     fn count_error(&mut self, code: &'static str, n: u64) {
@@ -162,8 +171,8 @@ impl<'r> Stats<'r> {
                 *mine = (nid, mine.1 + n);
             }
         }
-        for (k, v) in other.by_other_nid {
-            self.count_other(k, v);
+        for (k, v) in &other.by_other_nid {
+            self.count_other(k, *v);
         }
         for (k, v) in other.by_error {
             self.count_error(k, v);
@@ -395,14 +404,17 @@ where
         // before the scope waits for the workers: the reader then runs out
         // of chunks and stops, and so do the workers.
         let free_tx = free_tx;
-        type Done<'r> = (u64, Result<(Chunk, Stats<'r>), String>);
-        let (done_tx, done_rx) = mpsc::sync_channel::<Done<'r>>(pool);
+        let (done_tx, done_rx) = mpsc::sync_channel::<(u64, Result<Chunk, String>)>(pool);
+        // Each worker counts for the summary on its own; the counts are
+        // added up once at the end.
+        let mut workers = Vec::with_capacity(jobs);
         for i in 0..jobs {
             let (work_rx, done_tx, stop) = (&work_rx, done_tx.clone(), &stop);
-            std::thread::Builder::new()
+            let worker = std::thread::Builder::new()
                 .name(format!("urnreg-check-{i}"))
                 .spawn_scoped(scope, move || {
                     let mut checker = ctx.checker();
+                    let mut stats = Stats::default();
                     while !stop.load(Ordering::Relaxed) {
                         let next = match work_rx.lock() {
                             Ok(rx) => rx.recv_timeout(Duration::from_millis(50)),
@@ -416,25 +428,25 @@ where
                         // A bug must not leave the writer waiting for this
                         // chunk forever: it becomes an error.
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            let mut stats = Stats::default();
                             process(&mut chunk, ctx, &mut checker, &mut stats);
-                            (chunk, stats)
+                            chunk
                         }))
                         .map_err(|_| format!("worker thread {} failed", i + 1));
                         if done_tx.send((seq, result)).is_err() {
                             break;
                         }
                     }
+                    stats
                 })
                 .with_context(|| format!("starting worker thread {}", i + 1))?;
+            workers.push(worker);
         }
         drop(done_tx);
         let mut pending = BTreeMap::new();
         let mut next = 0u64;
         let written = (|| -> anyhow::Result<()> {
             for (seq, result) in &done_rx {
-                let (chunk, chunk_stats) = result.map_err(anyhow::Error::msg)?;
-                stats.merge(chunk_stats);
+                let chunk = result.map_err(anyhow::Error::msg)?;
                 pending.insert(seq, chunk);
                 while let Some(mut chunk) = pending.remove(&next) {
                     sink.write(&chunk.out).context(STDOUT)?;
@@ -449,6 +461,12 @@ where
                 if pending.is_empty() {
                     sink.flush().context(STDOUT)?;
                 }
+            }
+            for (i, worker) in workers.drain(..).enumerate() {
+                let counted = worker
+                    .join()
+                    .map_err(|_| anyhow::anyhow!("worker thread {} failed", i + 1))?;
+                stats.merge(counted);
             }
             Ok(())
         })();

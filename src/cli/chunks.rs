@@ -15,9 +15,9 @@ use std::io::{self, Read};
 use super::input::MAX_LINE;
 
 /// A chunk ends once it holds this many lines...
-pub const CHUNK_LINES: usize = 4096;
+pub const CHUNK_LINES: usize = 8192;
 /// ... or this many bytes (a longer line still fits whole, up to the cut).
-pub const CHUNK_BYTES: usize = 256 * 1024;
+pub const CHUNK_BYTES: usize = 128 * 1024;
 /// How much one `read` asks for.
 const READ_SIZE: usize = 64 * 1024;
 
@@ -96,15 +96,34 @@ impl Chunk {
         if self.bytes.capacity() > KEEP {
             self.bytes = Vec::with_capacity(CHUNK_BYTES + READ_SIZE);
         }
-        if self.out.capacity() > 4 * KEEP {
-            self.out = Vec::with_capacity(4 * CHUNK_BYTES);
+        if self.out.capacity() > 4 << 20 {
+            self.out = Vec::with_capacity(1 << 20);
         }
     }
 }
 
-/// Counts the line breaks in `bytes` (a loop the compiler vectorizes).
+/// Counts the line breaks in `bytes`: byte-wide counters over blocks of
+/// 255 bytes, a loop the compiler vectorizes.
 fn count_newlines(bytes: &[u8]) -> usize {
-    bytes.iter().map(|&b| usize::from(b == b'\n')).sum()
+    bytes
+        .chunks(255)
+        .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
+}
+
+/// The offset of the `n`-th line break (from 0) in `bytes`, if any:
+/// counts whole blocks first, then looks inside the one that holds it.
+fn nth_newline(bytes: &[u8], mut n: usize) -> Option<usize> {
+    let mut start = 0;
+    for block in bytes.chunks(255) {
+        let found = count_newlines(block);
+        if n < found {
+            return memchr::memchr_iter(b'\n', block).nth(n).map(|i| start + i);
+        }
+        n -= found;
+        start += block.len();
+    }
+    None
 }
 
 /// Cuts a stream into [`Chunk`]s.
@@ -180,10 +199,7 @@ impl<R: Read> ChunkReader<R> {
             let found = count_newlines(fresh);
             if lines + found >= CHUNK_LINES {
                 // Cut right after the CHUNK_LINES-th line break.
-                let nth = CHUNK_LINES - lines - 1;
-                let at = memchr::memchr_iter(b'\n', fresh)
-                    .nth(nth)
-                    .map_or(bytes.len(), |i| scanned + i + 1);
+                let at = nth_newline(fresh, CHUNK_LINES - lines - 1).map_or(bytes.len(), |i| scanned + i + 1);
                 lines = CHUNK_LINES;
                 break at;
             }
@@ -316,6 +332,25 @@ mod tests {
                 "step {step}"
             );
         }
+    }
+
+    #[test]
+    fn line_breaks_are_counted_and_found() {
+        let text: Vec<u8> = (0..2000u32)
+            .map(|i| if i % 7 == 3 { b'\n' } else { b'a' })
+            .collect();
+        let naive: Vec<usize> = text
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(count_newlines(&text), naive.len());
+        for (n, at) in naive.iter().enumerate() {
+            assert_eq!(nth_newline(&text, n), Some(*at));
+        }
+        assert_eq!(nth_newline(&text, naive.len()), None);
+        assert_eq!(count_newlines(&[b'\n'; 1000]), 1000);
     }
 
     #[test]
