@@ -37,26 +37,38 @@ pub const NORMALIZERS: &[&str] = &[
     "urn-6",
 ];
 
+/// A built-in checker: the first violation in an NSS, if any.
+pub type CheckFn = fn(&str) -> Result<(), Violation>;
+
+/// The checker called `name` (one of [`CHECKERS`]), resolved once when
+/// rules are compiled.
+pub fn checker(name: &str) -> Option<CheckFn> {
+    Some(match name {
+        "eidr" => check_eidr,
+        "gs1" => check_gs1,
+        "isbn" => check_isbn,
+        "issn" => check_issn,
+        "isni" => check_isni,
+        "lei" => check_lei,
+        "nbn-de" => check_nbn_de,
+        "ddi" => check_ddi,
+        "isan" => check_isan,
+        "eic" => ns_b::check_eic,
+        "trivore" => ns_b::check_trivore,
+        "urn-6" => ns_b::check_urn_6,
+        _ => return None,
+    })
+}
+
 /// Runs the checker `name` on an NSS.
 ///
 /// # Errors
 ///
 /// The first violation; an unknown checker name is a violation at 0.
 pub fn check(name: &str, nss: &str) -> Result<(), Violation> {
-    match name {
-        "eidr" => check_eidr(nss),
-        "gs1" => check_gs1(nss),
-        "isbn" => check_isbn(nss),
-        "issn" => check_issn(nss),
-        "isni" => check_isni(nss),
-        "lei" => check_lei(nss),
-        "nbn-de" => check_nbn_de(nss),
-        "ddi" => check_ddi(nss),
-        "isan" => check_isan(nss),
-        "eic" => ns_b::check_eic(nss),
-        "trivore" => ns_b::check_trivore(nss),
-        "urn-6" => ns_b::check_urn_6(nss),
-        other => Err(violation(0, format!("unknown built-in checker '{other}'"))),
+    match checker(name) {
+        Some(check) => check(nss),
+        None => Err(violation(0, format!("unknown built-in checker '{name}'"))),
     }
 }
 
@@ -79,11 +91,47 @@ pub fn normalize(name: &str, nss: &str) -> Option<String> {
     }
 }
 
+/// The first `N` digits of an identifier, with their offsets, and how many
+/// there were in all: no allocation per NSS.
+struct Digits<const N: usize> {
+    items: [(u32, usize); N],
+    count: usize,
+}
+
+/// The digits of an ISBN: up to 13.
+type IsbnDigits = Digits<13>;
+
+impl<const N: usize> Digits<N> {
+    fn new() -> Self {
+        Digits {
+            items: [(0, 0); N],
+            count: 0,
+        }
+    }
+
+    fn push(&mut self, digit: (u32, usize)) {
+        if self.count < N {
+            self.items[self.count] = digit;
+        }
+        self.count += 1;
+    }
+
+    /// The digits kept (all of them when `count() <= N`).
+    fn kept(&self) -> &[(u32, usize)] {
+        &self.items[..self.count.min(N)]
+    }
+
+    /// How many digits there were in all.
+    fn count(&self) -> usize {
+        self.count
+    }
+}
+
 /// The digits of an identifier with optional hyphens: (value, offset) for
-/// each digit or check character, or the first bad byte.
-fn digits_with_hyphens(nss: &str, last_may_be_x: bool) -> Result<Vec<(u32, usize)>, Violation> {
+/// each digit or check character (the first 13 kept, all counted), or the
+/// first bad byte.
+fn digits_with_hyphens(nss: &str, last_may_be_x: bool, out: &mut IsbnDigits) -> Result<(), Violation> {
     let bytes = nss.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
     for (i, &b) in bytes.iter().enumerate() {
         match b {
             b'0'..=b'9' => out.push((u32::from(b - b'0'), i)),
@@ -97,15 +145,17 @@ fn digits_with_hyphens(nss: &str, last_may_be_x: bool) -> Result<Vec<(u32, usize
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// ISBN (ISO 2108; URN form RFC 3187 / RFC 8254 and the 2017 registration):
 /// ISBN-13 with a mod-10 check digit (weights 1, 3), or ISBN-10 with a
 /// mod-11 check character (weights 10..1, `X` = 10); optional hyphens.
 fn check_isbn(nss: &str) -> Result<(), Violation> {
-    let digits = digits_with_hyphens(nss, true)?;
-    match digits.len() {
+    let mut found = IsbnDigits::new();
+    digits_with_hyphens(nss, true, &mut found)?;
+    let digits = found.kept();
+    match found.count() {
         10 => {
             let sum: u32 = digits
                 .iter()
@@ -166,10 +216,12 @@ fn check_isbn(nss: &str) -> Result<(), Violation> {
 fn normalize_isbn(nss: &str) -> Option<String> {
     // Only an NSS of the shape check_isbn accepts has an ISBN-13 form; any
     // other keeps its generic key (so the key stays its own key).
-    let digits = digits_with_hyphens(nss, true).ok()?;
-    let body: &[(u32, usize)] = match digits.len() {
+    let mut found = IsbnDigits::new();
+    digits_with_hyphens(nss, true, &mut found).ok()?;
+    let digits = found.kept();
+    let body: &[(u32, usize)] = match found.count() {
         10 => &digits[..9],
-        13 => &digits,
+        13 => digits,
         _ => return None,
     };
     if body.iter().any(|(d, _)| *d > 9) {
@@ -196,12 +248,12 @@ fn normalize_isbn(nss: &str) -> Option<String> {
 /// 8..2. The template asks for `x` to be read as `X`.
 fn check_issn(nss: &str) -> Result<(), Violation> {
     let bytes = nss.as_bytes();
-    let mut digits = Vec::with_capacity(8);
+    let mut found = Digits::<8>::new();
     for (i, &b) in bytes.iter().enumerate() {
-        let pos = digits.len();
+        let pos = found.count();
         match b {
-            b'0'..=b'9' if pos < 8 => digits.push((u32::from(b - b'0'), i)),
-            b'X' | b'x' if pos == 7 => digits.push((10, i)),
+            b'0'..=b'9' if pos < 8 => found.push((u32::from(b - b'0'), i)),
+            b'X' | b'x' if pos == 7 => found.push((10, i)),
             b'-' if pos == 4 && i == 4 => {}
             _ => {
                 let what = if pos == 4 && i == 4 {
@@ -215,12 +267,13 @@ fn check_issn(nss: &str) -> Result<(), Violation> {
             }
         }
     }
-    if digits.len() != 8 {
+    if found.count() != 8 {
         return Err(violation(
             bytes.len(),
             "expected 8 characters (ISSN is NNNN-NNNC)",
         ));
     }
+    let digits = found.kept();
     let sum: u32 = digits
         .iter()
         .enumerate()

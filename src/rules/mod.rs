@@ -178,7 +178,7 @@ pub struct CompiledRules {
     source: String,
     matcher: Option<Matcher>,
     syntax_kind: Option<SyntaxKind>,
-    builtin: Option<String>,
+    builtin: Option<builtin::CheckFn>,
     equivalence: Vec<EquivalenceStep>,
     components: Option<ComponentsRule>,
 }
@@ -218,14 +218,15 @@ impl RulesFile {
                 if s.start.is_some() && s.abnf.is_none() {
                     return Err(err("'start' names an ABNF rule, but there is no abnf".into()));
                 }
-                if let Some(b) = &s.builtin
-                    && !builtin::CHECKERS.contains(&b.as_str())
-                {
-                    return Err(err(format!(
-                        "unknown built-in checker '{b}' (known: {})",
-                        builtin::CHECKERS.join(", ")
-                    )));
-                }
+                let check = match &s.builtin {
+                    None => None,
+                    Some(b) => Some(builtin::checker(b).ok_or_else(|| {
+                        err(format!(
+                            "unknown built-in checker '{b}' (known: {})",
+                            builtin::CHECKERS.join(", ")
+                        ))
+                    })?),
+                };
                 let kind = match (&s.abnf, &s.regex, &s.builtin) {
                     (Some(_), _, _) => Some(SyntaxKind::Abnf),
                     (_, Some(_), _) => Some(SyntaxKind::Regex),
@@ -237,7 +238,7 @@ impl RulesFile {
                         Matcher::new(&p).map_err(|e| err(format!("the NSS syntax does not compile: {e}")))
                     })
                     .transpose()?;
-                (matcher, kind, s.builtin.clone())
+                (matcher, kind, check)
             }
         };
         for step in &self.equivalence {
@@ -358,8 +359,8 @@ impl CompiledRules {
             });
             return out;
         }
-        if let Some(name) = &self.builtin
-            && let Err(v) = builtin::check(name, nss)
+        if let Some(check) = self.builtin
+            && let Err(v) = check(nss)
         {
             out.push(RuleViolation {
                 kind: "nss-check",

@@ -292,49 +292,55 @@ pub struct Warning {
     pub offset: usize,
 }
 
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = self.offset;
+impl Warning {
+    /// Its message around the offset: the text before and after it, so
+    /// that a writer can put the number in between without formatting.
+    pub(crate) fn message_parts(&self) -> (&'static str, &'static str) {
         match self.kind {
-            WarningKind::SchemeCase => {
-                write!(f, "scheme not in lower case at byte {at}: 'urn:' is canonical")
-            }
-            WarningKind::NidCase => write!(
-                f,
-                "NID not in lower case at byte {at}: NIDs are case-insensitive and lower case is canonical"
+            WarningKind::SchemeCase => ("scheme not in lower case at byte ", ": 'urn:' is canonical"),
+            WarningKind::NidCase => (
+                "NID not in lower case at byte ",
+                ": NIDs are case-insensitive and lower case is canonical",
             ),
-            WarningKind::HexCase => write!(
-                f,
-                "lower-case hex digits in percent-encoding at byte {at}: '%HH' in upper case is canonical (RFC 3986 section 2.1)"
+            WarningKind::HexCase => (
+                "lower-case hex digits in percent-encoding at byte ",
+                ": '%HH' in upper case is canonical (RFC 3986 section 2.1)",
             ),
-            WarningKind::EncodedUnreserved => write!(
-                f,
-                "percent-encoded unreserved character at byte {at}: it should appear unencoded (RFC 3986 section 2.3); '%HH' is not equivalent to the character (RFC 8141 section 3.1)"
+            WarningKind::EncodedUnreserved => (
+                "percent-encoded unreserved character at byte ",
+                ": it should appear unencoded (RFC 3986 section 2.3); '%HH' is not equivalent to the character (RFC 8141 section 3.1)",
             ),
-            WarningKind::EncodedNul => write!(
-                f,
-                "'%00' at byte {at}: the zero octet should never be used (RFC 2141 section 2.4)"
+            WarningKind::EncodedNul => (
+                "'%00' at byte ",
+                ": the zero octet should never be used (RFC 2141 section 2.4)",
             ),
-            WarningKind::RComponent => write!(
-                f,
-                "r-component at byte {at}: r-components should not be used until they are standardized (RFC 8141 section 2.3.1)"
+            WarningKind::RComponent => (
+                "r-component at byte ",
+                ": r-components should not be used until they are standardized (RFC 8141 section 2.3.1)",
             ),
-            WarningKind::RAfterQ => write!(
-                f,
-                "'?+' inside the q-component at byte {at}: it is part of the q-component, an r-component must come before '?=' (RFC 8141 section 2)"
+            WarningKind::RAfterQ => (
+                "'?+' inside the q-component at byte ",
+                ": it is part of the q-component, an r-component must come before '?=' (RFC 8141 section 2)",
             ),
-            WarningKind::ReservedNid => write!(
-                f,
-                "the NID 'urn' at byte {at} is reserved (2012 URN draft section 2.1)"
+            WarningKind::ReservedNid => (
+                "the NID 'urn' at byte ",
+                " is reserved (2012 URN draft section 2.1)",
             ),
-            WarningKind::ExperimentalNid => write!(
-                f,
-                "NID starting with 'X-' at byte {at}: experimental NIDs are obsolete and cannot be registered (RFC 8141 section 5.1)"
+            WarningKind::ExperimentalNid => (
+                "NID starting with 'X-' at byte ",
+                ": experimental NIDs are obsolete and cannot be registered (RFC 8141 section 5.1)",
             ),
-            WarningKind::CountryCodeNid => write!(
-                f,
-                "NID starting with two letters and '-' at byte {at}: reserved for country-code namespaces (RFC 8141 section 5.1)"
+            WarningKind::CountryCodeNid => (
+                "NID starting with two letters and '-' at byte ",
+                ": reserved for country-code namespaces (RFC 8141 section 5.1)",
             ),
         }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (before, after) = self.message_parts();
+        write!(f, "{before}{}{after}", self.offset)
     }
 }

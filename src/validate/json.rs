@@ -10,6 +10,7 @@
 
 use std::fmt::{self, Write as _};
 
+use super::namespace::Namespace;
 use super::report::{Finding, Report};
 
 /// Appends the decimal digits of `n`.
@@ -105,6 +106,36 @@ pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
     out.push(b'"');
 }
 
+/// Text that may need escaping: copied as it is when it does not.
+fn push_text(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]) {
+        push_escaped(out, s);
+    } else {
+        push_plain(out, s);
+    }
+}
+
+/// A finding's message as a JSON string, formatted only when it has to be.
+fn push_message(out: &mut Vec<u8>, f: &Finding) {
+    if let Some(w) = f.warning() {
+        // Our own words around a number.
+        let (before, after) = w.message_parts();
+        out.push(b'"');
+        out.extend_from_slice(before.as_bytes());
+        push_u64(out, w.offset as u64);
+        out.extend_from_slice(after.as_bytes());
+        out.push(b'"');
+    } else if let Some(text) = f.text() {
+        push_text(out, text);
+    } else if f.is_plain_text() {
+        out.push(b'"');
+        let _ = write!(Plain(out), "{f}");
+        out.push(b'"');
+    } else {
+        push_escaped(out, f);
+    }
+}
+
 fn push_findings<'f>(out: &mut Vec<u8>, findings: impl Iterator<Item = &'f Finding>) {
     out.push(b'[');
     for (i, f) in findings.enumerate() {
@@ -116,84 +147,109 @@ fn push_findings<'f>(out: &mut Vec<u8>, findings: impl Iterator<Item = &'f Findi
         out.extend_from_slice(b"\",\"offset\":");
         push_u64(out, f.offset() as u64);
         out.extend_from_slice(b",\"message\":");
-        if f.is_plain_text() {
-            out.push(b'"');
-            let _ = write!(Plain(out), "{f}");
-            out.push(b'"');
-        } else {
-            push_escaped(out, f);
-        }
+        push_message(out, f);
         out.push(b'}');
     }
     out.push(b']');
 }
 
+/// The `namespace` object of a registered namespace (made once per
+/// namespace: see [`Namespace::json_object`]).
+pub(crate) fn namespace_object(ns: &Namespace) -> Box<str> {
+    let mut out = Vec::with_capacity(96);
+    out.extend_from_slice(b"{\"nid\":");
+    push_text(&mut out, ns.nid());
+    out.extend_from_slice(b",\"kind\":\"");
+    out.extend_from_slice(ns.kind().as_str().as_bytes());
+    out.extend_from_slice(b"\",\"status\":\"");
+    out.extend_from_slice(ns.status().as_str().as_bytes());
+    out.extend_from_slice(b"\",\"syntax\":\"");
+    out.extend_from_slice(ns.syntax_name().as_bytes());
+    out.extend_from_slice(b"\"}");
+    // Escaped above: ASCII, so UTF-8.
+    String::from_utf8(out).unwrap_or_default().into_boxed_str()
+}
+
 impl Report<'_, '_> {
     /// Appends the report as one JSON object (no newline); `line` is the
     /// input's line number in a stream.
+    ///
+    /// Runs of constant text are written at once (a URN with no
+    /// components, findings or odd bytes is a handful of copies).
     pub fn write_json(&self, out: &mut Vec<u8>, line: Option<u64>) {
-        out.push(b'{');
-        if let Some(n) = line {
-            out.extend_from_slice(b"\"line\":");
-            push_u64(out, n);
-            out.push(b',');
+        out.reserve(3 * self.input_bytes().len() + 320);
+        match line {
+            Some(n) => {
+                out.extend_from_slice(b"{\"line\":");
+                push_u64(out, n);
+                out.extend_from_slice(b",\"input\":");
+            }
+            None => out.extend_from_slice(b"{\"input\":"),
         }
-        out.extend_from_slice(b"\"input\":");
+        let valid = self.is_valid();
         match self.urn() {
-            Some(urn) => push_plain(out, urn.as_str()),
-            None => push_escaped(out, String::from_utf8_lossy(self.input_bytes())),
-        }
-        out.extend_from_slice(if self.is_valid() {
-            b",\"valid\":true,\"nid\":"
-        } else {
-            b",\"valid\":false,\"nid\":"
-        });
-        let urn = self.urn();
-        push_plain_opt(out, urn.map(|u| u.nid()));
-        out.extend_from_slice(b",\"nss\":");
-        push_plain_opt(out, urn.map(|u| u.nss()));
-        out.extend_from_slice(b",\"r\":");
-        push_plain_opt(out, urn.and_then(|u| u.r_component()));
-        out.extend_from_slice(b",\"q\":");
-        push_plain_opt(out, urn.and_then(|u| u.q_component()));
-        out.extend_from_slice(b",\"f\":");
-        push_plain_opt(out, urn.and_then(|u| u.f_component()));
-        out.extend_from_slice(b",\"key\":");
-        // The key is written straight into `out` and refined there.
-        match urn.filter(|_| self.is_valid()) {
             Some(urn) => {
-                out.push(b'"');
-                let start = out.len();
-                urn.push_equivalence_key(out);
-                if let Some(rules) = self.rules() {
-                    rules.refine_in_place(out, start);
+                push_plain(out, urn.as_str());
+                out.extend_from_slice(if valid {
+                    b",\"valid\":true,\"nid\":\""
+                } else {
+                    b",\"valid\":false,\"nid\":\""
+                });
+                out.extend_from_slice(urn.nid().as_bytes());
+                out.extend_from_slice(b"\",\"nss\":\"");
+                out.extend_from_slice(urn.nss().as_bytes());
+                let (r, q, f) = (urn.r_component(), urn.q_component(), urn.f_component());
+                if r.is_none() && q.is_none() && f.is_none() {
+                    out.extend_from_slice(b"\",\"r\":null,\"q\":null,\"f\":null,\"key\":");
+                } else {
+                    out.extend_from_slice(b"\",\"r\":");
+                    push_plain_opt(out, r);
+                    out.extend_from_slice(b",\"q\":");
+                    push_plain_opt(out, q);
+                    out.extend_from_slice(b",\"f\":");
+                    push_plain_opt(out, f);
+                    out.extend_from_slice(b",\"key\":");
                 }
-                out.push(b'"');
+                // The key is written straight into `out` and refined there.
+                if valid {
+                    out.push(b'"');
+                    let start = out.len();
+                    urn.push_equivalence_key(out);
+                    if let Some(rules) = self.rules() {
+                        rules.refine_in_place(out, start);
+                    }
+                    out.push(b'"');
+                } else {
+                    out.extend_from_slice(b"null");
+                }
             }
-            None => out.extend_from_slice(b"null"),
+            None => {
+                push_escaped(out, String::from_utf8_lossy(self.input_bytes()));
+                out.extend_from_slice(
+                    b",\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null,\"key\":null",
+                );
+            }
         }
-        out.extend_from_slice(b",\"errors\":");
-        push_findings(out, self.errors());
-        out.extend_from_slice(b",\"warnings\":");
-        push_findings(out, self.warnings());
+        if self.findings().is_empty() {
+            out.extend_from_slice(b",\"errors\":[],\"warnings\":[]");
+        } else {
+            out.extend_from_slice(b",\"errors\":");
+            push_findings(out, self.errors());
+            out.extend_from_slice(b",\"warnings\":");
+            push_findings(out, self.warnings());
+        }
         if self.is_registry_checked() {
-            out.extend_from_slice(b",\"namespace\":");
             match self.namespace() {
-                None => out.extend_from_slice(b"null"),
+                None => out.extend_from_slice(b",\"namespace\":null}"),
                 Some(ns) => {
-                    out.extend_from_slice(b"{\"nid\":");
-                    push_escaped(out, ns.nid());
-                    out.extend_from_slice(b",\"kind\":\"");
-                    out.extend_from_slice(ns.kind().as_str().as_bytes());
-                    out.extend_from_slice(b"\",\"status\":\"");
-                    out.extend_from_slice(ns.status().as_str().as_bytes());
-                    out.extend_from_slice(b"\",\"syntax\":\"");
-                    out.extend_from_slice(ns.syntax_name().as_bytes());
-                    out.extend_from_slice(b"\"}");
+                    out.extend_from_slice(b",\"namespace\":");
+                    out.extend_from_slice(ns.json_object().as_bytes());
+                    out.push(b'}');
                 }
             }
+        } else {
+            out.push(b'}');
         }
-        out.push(b'}');
     }
 }
 

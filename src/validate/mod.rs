@@ -20,6 +20,7 @@ mod report;
 mod suggest;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 pub use namespace::{Kind, Namespace, Status};
 pub use registry::{NamespaceEntry, Registry};
@@ -49,12 +50,13 @@ pub struct Checker<'r> {
     registry: Option<&'r Registry>,
     syntax: Syntax,
     warnings: bool,
-    /// Suggestions already made for unregistered NIDs (lower-cased).
-    suggestions: HashMap<Box<[u8]>, Option<&'r Namespace>>,
+    /// The `unregistered-nid` message (with its suggestion) already made
+    /// for an unregistered NID, as written.
+    unregistered: HashMap<Box<[u8]>, Arc<str>>,
 }
 
-/// How many unregistered NIDs a checker remembers its suggestion for.
-const SUGGESTION_CACHE: usize = 16 * 1024;
+/// How many unregistered NIDs a checker remembers its message for.
+const UNREGISTERED_CACHE: usize = 16 * 1024;
 
 impl<'r> Checker<'r> {
     /// A checker against `registry`, with the RFC 8141 grammar.
@@ -69,7 +71,7 @@ impl<'r> Checker<'r> {
             registry,
             syntax: Syntax::Rfc8141,
             warnings: true,
-            suggestions: HashMap::new(),
+            unregistered: HashMap::default(),
         }
     }
 
@@ -108,6 +110,7 @@ impl<'r> Checker<'r> {
 
     /// Checks one input given as text (the same as [`Checker::check`],
     /// without a UTF-8 check of its own).
+    #[inline]
     pub fn check_str<'a>(&mut self, input: &'a str) -> Report<'a, 'r> {
         match Urn::parse_with(input, self.syntax) {
             Ok(urn) => self.check_parsed(input.as_bytes(), urn),
@@ -115,6 +118,7 @@ impl<'r> Checker<'r> {
         }
     }
 
+    #[inline]
     fn check_parsed<'a>(&mut self, input: &'a [u8], urn: Urn<'a>) -> Report<'a, 'r> {
         let mut report = Report::parsed(input, urn, self.warnings);
         if let Some(registry) = self.registry {
@@ -126,18 +130,8 @@ impl<'r> Checker<'r> {
 
     fn check_namespace<'a>(&mut self, registry: &'r Registry, urn: &Urn<'a>, report: &mut Report<'a, 'r>) {
         let Some(ns) = registry.namespace(urn.nid()) else {
-            let hint = self
-                .suggestion(registry, urn.nid())
-                .map(|s| format!(" (did you mean '{}'?)", s.nid()))
-                .unwrap_or_default();
-            report.push(Finding::new(
-                FindingKind::UnregisteredNid,
-                4,
-                format!(
-                    "the NID '{}' at byte 4 is not registered{hint} (RFC 8141 sections 1 and 5)",
-                    urn.nid()
-                ),
-            ));
+            let message = self.unregistered_message(registry, urn.nid());
+            report.push_shared(FindingKind::UnregisteredNid, 4, message);
             return;
         };
         if ns.status() != Status::Registered {
@@ -180,22 +174,23 @@ impl<'r> Checker<'r> {
         }
     }
 
-    /// The suggestion for an unregistered NID, remembered per NID.
-    fn suggestion(&mut self, registry: &'r Registry, nid: &str) -> Option<&'r Namespace> {
-        // NIDs are at most 32 bytes (RFC 8141 section 2): look up without
-        // allocating.
-        let mut lower = [0u8; 32];
-        let key = &mut lower[..nid.len().min(32)];
-        key.copy_from_slice(&nid.as_bytes()[..key.len()]);
-        key.make_ascii_lowercase();
-        if let Some(found) = self.suggestions.get(&*key) {
-            return *found;
+    /// The message for an unregistered NID, with the nearest registered
+    /// one as a suggestion: made once per NID (the search compares it with
+    /// every registered NID).
+    fn unregistered_message(&mut self, registry: &'r Registry, nid: &str) -> Arc<str> {
+        if let Some(message) = self.unregistered.get(nid.as_bytes()) {
+            return message.clone();
         }
-        let found = registry.suggest(nid);
-        if self.suggestions.len() >= SUGGESTION_CACHE {
-            self.suggestions.clear();
+        let hint = registry
+            .suggest(nid)
+            .map(|s| format!(" (did you mean '{}'?)", s.nid()))
+            .unwrap_or_default();
+        let message: Arc<str> =
+            format!("the NID '{nid}' at byte 4 is not registered{hint} (RFC 8141 sections 1 and 5)").into();
+        if self.unregistered.len() >= UNREGISTERED_CACHE {
+            self.unregistered.clear();
         }
-        self.suggestions.insert(key.to_vec().into_boxed_slice(), found);
-        found
+        self.unregistered.insert(nid.as_bytes().into(), message.clone());
+        message
     }
 }

@@ -64,6 +64,7 @@ pub struct Namespace {
     rules_text: Option<Cow<'static, str>>,
     compiled: OnceLock<Result<Option<CompiledRules>, RuleError>>,
     generic_note: OnceLock<Arc<str>>,
+    json: OnceLock<Box<str>>,
     index: usize,
 }
 
@@ -83,6 +84,7 @@ impl Namespace {
             rules_text: rules,
             compiled: OnceLock::new(),
             generic_note: OnceLock::new(),
+            json: OnceLock::new(),
             index: 0,
         }
     }
@@ -145,6 +147,11 @@ impl Namespace {
             Ok(Some(r)) => r.syntax_kind().map_or("generic", SyntaxKind::as_str),
             _ => "generic",
         }
+    }
+
+    /// Its `namespace` object in the JSON of a report, made once.
+    pub(crate) fn json_object(&self) -> &str {
+        self.json.get_or_init(|| super::json::namespace_object(self))
     }
 
     /// The message of the `generic-rules` warning, made once.

@@ -257,6 +257,31 @@ mod tests {
         assert!(Registry::from_entries([]).namespace("x").is_none());
     }
 
+    /// NIDs of any length (even longer than a valid NID, from hand-made
+    /// entries) are found in any case, and no prefix matches.
+    #[test]
+    fn nids_of_every_length_are_found_exactly() {
+        let entry = |nid: String| NamespaceEntry {
+            nid,
+            kind: Kind::Formal,
+            status: Status::Registered,
+            rules: None,
+        };
+        let nids: Vec<String> = (1..=40)
+            .map(|n| "Ab".repeat(n).chars().take(n).collect())
+            .collect();
+        let r = Registry::from_entries(nids.iter().cloned().map(entry));
+        for nid in &nids {
+            assert_eq!(r.namespace(nid).map(Namespace::nid), Some(nid.as_str()));
+            assert_eq!(
+                r.namespace(&nid.to_ascii_lowercase()).map(Namespace::nid),
+                Some(nid.as_str())
+            );
+            assert!(r.namespace(&format!("{nid}x")).is_none());
+        }
+        assert!(r.namespace(&"ab".repeat(30)).is_none());
+    }
+
     #[test]
     fn suggestions_count_a_swap_as_one_edit() {
         let r = Registry::embedded();

@@ -98,6 +98,8 @@ enum Message {
     Warning(Warning),
     Shared(Arc<str>),
     Owned(Box<str>),
+    /// An unused slot of [`Findings`]; never shown.
+    Unused,
 }
 
 impl Finding {
@@ -140,6 +142,83 @@ impl Finding {
     pub(crate) fn is_plain_text(&self) -> bool {
         matches!(self.message, Message::Warning(_) | Message::Shared(_))
     }
+
+    /// The message when it is held as text already.
+    pub(crate) fn text(&self) -> Option<&str> {
+        match &self.message {
+            Message::Shared(s) => Some(s),
+            Message::Owned(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The parser warning it is, if any.
+    pub(crate) fn warning(&self) -> Option<&Warning> {
+        match &self.message {
+            Message::Warning(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+/// How many findings a report holds without a heap allocation: most URNs
+/// have none or one, and a larger report costs every URN a longer copy
+/// (measured: one beats two and three).
+const INLINE_FINDINGS: usize = 1;
+
+/// The findings of one report: the first lives in place, and only more
+/// than that go to the heap.
+#[derive(Clone, Debug)]
+struct Findings {
+    inline: [Finding; INLINE_FINDINGS],
+    len: usize,
+    /// All of them, once there are more than fit in place.
+    spilled: Vec<Finding>,
+}
+
+impl Findings {
+    const UNUSED: Finding = Finding {
+        kind: FindingKind::LineTooLong,
+        offset: 0,
+        message: Message::Unused,
+    };
+
+    fn new() -> Findings {
+        Findings {
+            inline: [Self::UNUSED; INLINE_FINDINGS],
+            len: 0,
+            spilled: Vec::new(),
+        }
+    }
+
+    fn one(finding: Finding) -> Findings {
+        let mut all = Findings::new();
+        all.push(finding);
+        all
+    }
+
+    fn push(&mut self, finding: Finding) {
+        if self.len < INLINE_FINDINGS {
+            self.inline[self.len] = finding;
+        } else {
+            if self.len == INLINE_FINDINGS {
+                self.spilled.reserve(2 * INLINE_FINDINGS);
+                for slot in &mut self.inline {
+                    self.spilled.push(std::mem::replace(slot, Self::UNUSED));
+                }
+            }
+            self.spilled.push(finding);
+        }
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Finding] {
+        if self.len <= INLINE_FINDINGS {
+            &self.inline[..self.len]
+        } else {
+            &self.spilled
+        }
+    }
 }
 
 impl From<ParseError> for Finding {
@@ -169,6 +248,7 @@ impl fmt::Display for Finding {
             Message::Warning(w) => w.fmt(f),
             Message::Shared(s) => f.write_str(s),
             Message::Owned(s) => f.write_str(s),
+            Message::Unused => Ok(()),
         }
     }
 }
@@ -182,7 +262,7 @@ impl fmt::Display for Finding {
 pub struct Report<'a, 'r> {
     input: &'a [u8],
     urn: Option<Urn<'a>>,
-    findings: Vec<Finding>,
+    findings: Findings,
     errors: usize,
     namespace: Option<&'r Namespace>,
     rules: Option<&'r CompiledRules>,
@@ -191,8 +271,9 @@ pub struct Report<'a, 'r> {
 
 impl<'a, 'r> Report<'a, 'r> {
     /// A report on a URN that parsed, before any registry check.
+    #[inline]
     pub(crate) fn parsed(input: &'a [u8], urn: Urn<'a>, warnings: bool) -> Report<'a, 'r> {
-        let mut findings = Vec::new();
+        let mut findings = Findings::new();
         if warnings {
             urn.for_each_warning(|w| findings.push(Finding::from(w)));
         }
@@ -212,7 +293,7 @@ impl<'a, 'r> Report<'a, 'r> {
         Report {
             input,
             urn: None,
-            findings: vec![Finding::from(error)],
+            findings: Findings::one(Finding::from(error)),
             errors: 1,
             namespace: None,
             rules: None,
@@ -227,11 +308,11 @@ impl<'a, 'r> Report<'a, 'r> {
         Report {
             input,
             urn: None,
-            findings: vec![Finding::new(
+            findings: Findings::one(Finding::new(
                 FindingKind::LineTooLong,
                 limit,
                 format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
-            )],
+            )),
             errors: 1,
             namespace: None,
             rules: None,
@@ -290,17 +371,17 @@ impl<'a, 'r> Report<'a, 'r> {
 
     /// Every finding, in the order found.
     pub fn findings(&self) -> &[Finding] {
-        &self.findings
+        self.findings.as_slice()
     }
 
     /// The errors.
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| f.is_error())
+        self.findings().iter().filter(|f| f.is_error())
     }
 
     /// The warnings.
     pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| !f.is_error())
+        self.findings().iter().filter(|f| !f.is_error())
     }
 
     /// The registered namespace of the URN (`None` for an unregistered
