@@ -580,7 +580,7 @@ fn check_urn(
     else {
         return Ok(());
     };
-    for v in rules.check(&urn) {
+    if let Some(v) = rules.check(&urn) {
         check(v.offset <= s.len(), || {
             format!("{nid}: violation offset {} beyond '{s}'", v.offset)
         })?;

@@ -12,12 +12,10 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, mpsc};
 
 use anyhow::Context as _;
-use urnreg::{Checker, Registry, Report, Syntax};
+use urnreg::{Checker, FindingKind, Registry, Report, Syntax};
 
 use super::chunks::{Chunk, ChunkReader};
 use super::db::DbArgs;
@@ -95,21 +93,21 @@ const MAX_OTHER_NIDS: usize = 10_000;
 /// ... before it counts the rest under this line.
 const OTHER_NIDS: &str = "(other unregistered NIDs)";
 
-/// What a chunk of lines adds to the summary.
+/// The counts of the summary (each worker keeps its own).
 #[derive(Default)]
-struct Stats<'r> {
+struct Stats {
     total: u64,
     invalid: u64,
-    /// Registered namespaces, by [`Namespace::index`], with their NID.
-    by_namespace: Vec<(&'r str, u64)>,
+    /// Registered namespaces, by [`urnreg::Namespace::index`].
+    by_namespace: Vec<u64>,
     /// Other NIDs, lower-cased.
     by_other_nid: HashMap<String, u64>,
     /// Error kinds: a few dozen codes, so a list beats a hash.
-    by_error: Vec<(&'static str, u64)>,
+    by_error: Vec<(FindingKind, u64)>,
 }
 
-impl<'r> Stats<'r> {
-    fn add(&mut self, report: &Report<'_, 'r>, detailed: bool) {
+impl Stats {
+    fn add(&mut self, report: &Report<'_, '_>, detailed: bool) {
         self.total += 1;
         if !report.is_valid() {
             self.invalid += 1;
@@ -119,10 +117,9 @@ impl<'r> Stats<'r> {
                 (Some(ns), _) => {
                     let i = ns.index();
                     if i >= self.by_namespace.len() {
-                        self.by_namespace.resize(i + 1, ("", 0));
+                        self.by_namespace.resize(i + 1, 0);
                     }
-                    let slot = &mut self.by_namespace[i];
-                    *slot = (ns.nid(), slot.1 + 1);
+                    self.by_namespace[i] += 1;
                 }
                 // Counted lower-cased (NIDs are case-insensitive).
                 (None, Some(urn)) if urn.nid().bytes().any(|b| b.is_ascii_uppercase()) => {
@@ -132,7 +129,7 @@ impl<'r> Stats<'r> {
                 (None, None) => self.count_other("(not a URN)", 1),
             }
             for e in report.errors() {
-                self.count_error(e.code(), 1);
+                self.count_error(e.kind(), 1);
             }
         }
     }
@@ -153,23 +150,21 @@ impl<'r> Stats<'r> {
         *self.by_other_nid.entry(key.to_string()).or_default() += n;
     }
 
-    fn count_error(&mut self, code: &'static str, n: u64) {
-        match self.by_error.iter_mut().find(|(k, _)| *k == code) {
+    fn count_error(&mut self, kind: FindingKind, n: u64) {
+        match self.by_error.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, count)) => *count += n,
-            None => self.by_error.push((code, n)),
+            None => self.by_error.push((kind, n)),
         }
     }
 
-    fn merge(&mut self, other: Stats<'r>) {
+    fn merge(&mut self, other: Stats) {
         self.total += other.total;
         self.invalid += other.invalid;
         if other.by_namespace.len() > self.by_namespace.len() {
-            self.by_namespace.resize(other.by_namespace.len(), ("", 0));
+            self.by_namespace.resize(other.by_namespace.len(), 0);
         }
-        for (mine, (nid, n)) in self.by_namespace.iter_mut().zip(other.by_namespace) {
-            if n > 0 {
-                *mine = (nid, mine.1 + n);
-            }
+        for (mine, n) in self.by_namespace.iter_mut().zip(other.by_namespace) {
+            *mine += n;
         }
         for (k, v) in &other.by_other_nid {
             self.count_other(k, *v);
@@ -179,7 +174,8 @@ impl<'r> Stats<'r> {
         }
     }
 
-    fn print(&self) -> io::Result<()> {
+    /// Prints the summary; `registry` names the registered namespaces.
+    fn print(&self, registry: Option<&Registry>) -> io::Result<()> {
         // Buffered: the list of NIDs can be thousands of lines.
         let mut err = BufWriter::new(io::stderr().lock());
         writeln!(
@@ -189,19 +185,22 @@ impl<'r> Stats<'r> {
             self.total - self.invalid,
             self.invalid
         )?;
-        let mut nids: Vec<(&str, u64)> = self
-            .by_namespace
-            .iter()
-            .copied()
-            .filter(|(_, n)| *n > 0)
-            .collect();
+        let mut nids: Vec<(&str, u64)> = registry
+            .map(|r| {
+                r.namespaces()
+                    .zip(&self.by_namespace)
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(ns, n)| (ns.nid(), *n))
+                    .collect()
+            })
+            .unwrap_or_default();
         nids.extend(self.by_other_nid.iter().map(|(k, v)| (k.as_str(), *v)));
         nids.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by NID:")?;
         for (nid, n) in nids {
             writeln!(err, "  {n:>10}  {nid}")?;
         }
-        let mut kinds: Vec<_> = self.by_error.iter().map(|(k, n)| (k, n)).collect();
+        let mut kinds: Vec<_> = self.by_error.iter().map(|(k, n)| (k.code(), n)).collect();
         kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by error kind:")?;
         for (kind, n) in kinds {
@@ -221,18 +220,18 @@ enum Shown {
 
 /// Everything needed to check and write one line (shared by the workers;
 /// each makes its own [`Checker`]).
-struct Job<'r> {
+struct Job {
     syntax: Syntax,
-    registry: Option<&'r Registry>,
+    registry: Option<Registry>,
     format: Format,
     shown: Shown,
     summary: bool,
     palette: Palette,
 }
 
-impl<'r> Job<'r> {
-    fn checker(&self) -> Checker<'r> {
-        let checker = Checker::with_registry(self.registry).with_syntax(self.syntax);
+impl Job {
+    fn checker(&self) -> Checker<'_> {
+        let checker = Checker::with_registry(self.registry.as_ref()).with_syntax(self.syntax);
         // Nothing per URN is shown: only validity (and error kinds) count.
         if self.shown == Shown::None {
             checker.without_syntax_warnings()
@@ -244,7 +243,7 @@ impl<'r> Job<'r> {
     /// Checks one input and appends its output to `out`. In JSON format
     /// every object is preceded by ",\n" (the sink drops the first comma).
     #[allow(clippy::too_many_arguments)]
-    fn one(
+    fn one<'r>(
         &self,
         checker: &mut Checker<'r>,
         raw: &[u8],
@@ -252,14 +251,21 @@ impl<'r> Job<'r> {
         truncated: bool,
         line: Option<u64>,
         out: &mut Vec<u8>,
-        stats: &mut Stats<'r>,
+        stats: &mut Stats,
     ) {
-        let report = match text {
-            _ if truncated => checker.line_too_long(raw, MAX_LINE),
-            Some(text) => checker.check_str(text),
-            None => checker.check(raw),
-        };
-        stats.add(&report, self.summary);
+        // Each report is used where it is made: merging the three into one
+        // variable copied it (and stalled on reading it back) every line.
+        match text {
+            _ if truncated => self.show(&checker.line_too_long(raw, MAX_LINE), line, out, stats),
+            Some(text) => self.show(&checker.check_str(text), line, out, stats),
+            None => self.show(&checker.check(raw), line, out, stats),
+        }
+    }
+
+    /// Counts `report` and appends its output to `out`.
+    #[inline]
+    fn show(&self, report: &Report<'_, '_>, line: Option<u64>, out: &mut Vec<u8>, stats: &mut Stats) {
+        stats.add(report, self.summary);
         match self.shown {
             Shown::None => return,
             Shown::Invalid if report.is_valid() => return,
@@ -275,13 +281,13 @@ impl<'r> Job<'r> {
                 out.push(b'\n');
             }
             // Writing to a Vec cannot fail.
-            _ => drop(write_text(&report, line, &self.palette, out)),
+            _ => drop(write_text(report, line, &self.palette, out)),
         }
     }
 }
 
 /// Checks every line of `chunk`, writing into its `out`.
-fn process<'r>(chunk: &mut Chunk, ctx: &Job<'r>, checker: &mut Checker<'r>, stats: &mut Stats<'r>) {
+fn process(chunk: &mut Chunk, ctx: &Job, checker: &mut Checker<'_>, stats: &mut Stats) {
     let mut out = std::mem::take(&mut chunk.out);
     out.clear();
     chunk.for_each_line(|line| {
@@ -339,24 +345,102 @@ impl<W: Write> Sink<W> {
     }
 }
 
+/// The input, shared by the workers: each takes its turn to read the next
+/// chunk, which is numbered in input order.
+struct Input<R> {
+    lines: ChunkReader<R>,
+    next_seq: u64,
+    /// The input ended, or failed: no worker reads again.
+    done: bool,
+}
+
+/// What a worker hands the writer: a chunk with its output, in order of
+/// `seq`, or why it could not.
+type Done = (u64, anyhow::Result<Chunk>);
+
+/// One worker: takes a free chunk, reads the next lines into it (its turn
+/// at the input), checks them, and hands the chunk to the writer, until
+/// the input ends or the writer is gone. Returns its summary counts.
+fn work<R: Read>(
+    job: &Job,
+    free: &Mutex<mpsc::Receiver<Chunk>>,
+    input: &Mutex<Input<R>>,
+    done: &mpsc::SyncSender<Done>,
+    worker: usize,
+) -> Stats {
+    let mut checker = job.checker();
+    let mut stats = Stats::default();
+    loop {
+        let next = match free.lock() {
+            Ok(free) => free.recv(),
+            Err(_) => break,
+        };
+        let Ok(mut chunk) = next else {
+            break; // the writer is gone
+        };
+        let seq = {
+            let Ok(mut input) = input.lock() else {
+                break;
+            };
+            if input.done {
+                break;
+            }
+            match input.lines.fill(&mut chunk) {
+                Ok(true) => {
+                    input.next_seq += 1;
+                    input.next_seq - 1
+                }
+                Ok(false) => {
+                    input.done = true;
+                    break;
+                }
+                Err(e) => {
+                    input.done = true;
+                    let _ = done.send((
+                        input.next_seq,
+                        Err(anyhow::Error::new(e).context("reading the input")),
+                    ));
+                    break;
+                }
+            }
+        };
+        // A bug must not leave the writer waiting for this chunk forever:
+        // it becomes an error.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            process(&mut chunk, job, &mut checker, &mut stats);
+            chunk
+        }))
+        .map_err(|_| anyhow::anyhow!("worker thread {worker} failed"));
+        if done.send((seq, result)).is_err() {
+            break;
+        }
+    }
+    stats
+}
+
 /// Streams `reader` through `jobs` workers, writing results in order.
-fn stream<'r, R>(
+///
+/// The workers read the input themselves, in turn: no thread only moves
+/// bytes, and none waits to be woken for each chunk. They are not joined
+/// when the output closes: one of them may be blocked on a slow input, and
+/// the process ends without it.
+fn stream<R>(
     reader: R,
-    ctx: &Job<'r>,
+    job: &Arc<Job>,
     jobs: usize,
     sink: &mut Sink<impl Write>,
     progress: Option<&indicatif::ProgressBar>,
-) -> anyhow::Result<Stats<'r>>
+) -> anyhow::Result<Stats>
 where
     R: Read + Send + 'static,
 {
     let mut lines = ChunkReader::new(reader);
     let mut stats = Stats::default();
     if jobs <= 1 {
-        let mut checker = ctx.checker();
+        let mut checker = job.checker();
         let mut chunk = Chunk::default();
         while lines.fill(&mut chunk)? {
-            process(&mut chunk, ctx, &mut checker, &mut stats);
+            process(&mut chunk, job, &mut checker, &mut stats);
             sink.write(&chunk.out).context(STDOUT)?;
             chunk.shrink();
             if let Some(p) = progress {
@@ -367,8 +451,8 @@ where
         }
         return Ok(stats);
     }
-    // A fixed pool of chunks bounds memory: the reader waits for a free
-    // chunk, the workers for filled ones, the writer for checked ones.
+    // A fixed pool of chunks bounds memory: a worker waits for a free
+    // chunk, the writer for checked ones.
     let pool = jobs * 2;
     let (free_tx, free_rx) = mpsc::sync_channel::<Chunk>(pool);
     for _ in 0..pool {
@@ -376,112 +460,53 @@ where
             .send(Chunk::default())
             .expect("the pool has room for every chunk");
     }
-    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Chunk)>(pool);
-    // The reader does not borrow from this function, so that it can be left
-    // behind, blocked on its input, when the output closes.
-    let reader = std::thread::Builder::new()
-        .name("urnreg-reader".into())
-        .spawn(move || -> io::Result<()> {
-            let mut seq = 0;
-            while let Ok(mut chunk) = free_rx.recv() {
-                if !lines.fill(&mut chunk)? {
-                    break;
-                }
-                if work_tx.send((seq, chunk)).is_err() {
-                    break;
-                }
-                seq += 1;
+    let free = Arc::new(Mutex::new(free_rx));
+    let input = Arc::new(Mutex::new(Input {
+        lines,
+        next_seq: 0,
+        done: false,
+    }));
+    let (done_tx, done_rx) = mpsc::sync_channel::<Done>(pool);
+    let mut workers = Vec::with_capacity(jobs);
+    for i in 0..jobs {
+        let (job, free, input, done) = (
+            Arc::clone(job),
+            Arc::clone(&free),
+            Arc::clone(&input),
+            done_tx.clone(),
+        );
+        let worker = std::thread::Builder::new()
+            .name(format!("urnreg-check-{i}"))
+            .spawn(move || work(&job, &free, &input, &done, i + 1))
+            .with_context(|| format!("starting worker thread {}", i + 1))?;
+        workers.push(worker);
+    }
+    drop(done_tx);
+    let mut pending = BTreeMap::new();
+    let mut next = 0u64;
+    for (seq, result) in &done_rx {
+        pending.insert(seq, result?);
+        while let Some(mut chunk) = pending.remove(&next) {
+            sink.write(&chunk.out).context(STDOUT)?;
+            if let Some(p) = progress {
+                p.inc(chunk.len());
             }
-            Ok(())
-        })
-        .context("starting the reader thread")?;
-    let work_rx = Mutex::new(work_rx);
-    // Set when the writer gives up (stdout closed): workers waiting for
-    // input that may never come (a slow pipe) look at it every 50 ms.
-    let stop = AtomicBool::new(false);
-    let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
-        // Owned here, so that returning early (the output closed) drops it
-        // before the scope waits for the workers: the reader then runs out
-        // of chunks and stops, and so do the workers.
-        let free_tx = free_tx;
-        let (done_tx, done_rx) = mpsc::sync_channel::<(u64, Result<Chunk, String>)>(pool);
-        // Each worker counts for the summary on its own; the counts are
-        // added up once at the end.
-        let mut workers = Vec::with_capacity(jobs);
-        for i in 0..jobs {
-            let (work_rx, done_tx, stop) = (&work_rx, done_tx.clone(), &stop);
-            let worker = std::thread::Builder::new()
-                .name(format!("urnreg-check-{i}"))
-                .spawn_scoped(scope, move || {
-                    let mut checker = ctx.checker();
-                    let mut stats = Stats::default();
-                    while !stop.load(Ordering::Relaxed) {
-                        let next = match work_rx.lock() {
-                            Ok(rx) => rx.recv_timeout(Duration::from_millis(50)),
-                            Err(_) => break,
-                        };
-                        let (seq, mut chunk) = match next {
-                            Ok(work) => work,
-                            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                        };
-                        // A bug must not leave the writer waiting for this
-                        // chunk forever: it becomes an error.
-                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            process(&mut chunk, ctx, &mut checker, &mut stats);
-                            chunk
-                        }))
-                        .map_err(|_| format!("worker thread {} failed", i + 1));
-                        if done_tx.send((seq, result)).is_err() {
-                            break;
-                        }
-                    }
-                    stats
-                })
-                .with_context(|| format!("starting worker thread {}", i + 1))?;
-            workers.push(worker);
+            chunk.shrink();
+            let _ = free_tx.send(chunk);
+            next += 1;
         }
-        drop(done_tx);
-        let mut pending = BTreeMap::new();
-        let mut next = 0u64;
-        let written = (|| -> anyhow::Result<()> {
-            for (seq, result) in &done_rx {
-                let chunk = result.map_err(anyhow::Error::msg)?;
-                pending.insert(seq, chunk);
-                while let Some(mut chunk) = pending.remove(&next) {
-                    sink.write(&chunk.out).context(STDOUT)?;
-                    if let Some(p) = progress {
-                        p.inc(chunk.len());
-                    }
-                    chunk.shrink();
-                    let _ = free_tx.send(chunk);
-                    next += 1;
-                }
-                // Caught up with the workers: let a slow producer see results.
-                if pending.is_empty() {
-                    sink.flush().context(STDOUT)?;
-                }
-            }
-            for (i, worker) in workers.drain(..).enumerate() {
-                let counted = worker
-                    .join()
-                    .map_err(|_| anyhow::anyhow!("worker thread {} failed", i + 1))?;
-                stats.merge(counted);
-            }
-            Ok(())
-        })();
-        if written.is_err() {
-            // Dropping `done_rx` and `free_tx` on return makes the workers'
-            // sends and the reader's wait fail; idle workers see `stop`.
-            stop.store(true, Ordering::Relaxed);
+        // Caught up with the workers: let a slow producer see results.
+        if pending.is_empty() {
+            sink.flush().context(STDOUT)?;
         }
-        written
-    });
-    outcome?;
-    reader
-        .join()
-        .map_err(|_| anyhow::anyhow!("the reader thread failed"))?
-        .context("reading the input")?;
+    }
+    // Every worker has stopped (the channel closed when the last one did).
+    for (i, worker) in workers.into_iter().enumerate() {
+        let counted = worker
+            .join()
+            .map_err(|_| anyhow::anyhow!("worker thread {} failed", i + 1))?;
+        stats.merge(counted);
+    }
     Ok(stats)
 }
 
@@ -492,9 +517,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let ctx = Job {
+    let ctx = Arc::new(Job {
         syntax: args.syntax.syntax(),
-        registry: registry.as_ref(),
+        registry,
         format,
         shown: if args.quiet {
             Shown::None
@@ -505,7 +530,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         summary: args.summary,
         palette: Palette::stdout(),
-    };
+    });
     let jobs = args.jobs.unwrap_or_else(cores);
     let mut sink = Sink {
         out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
@@ -559,7 +584,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     sink.finish().context(STDOUT)?;
     if args.summary {
-        stats.print()?;
+        stats.print(ctx.registry.as_ref())?;
     }
     Ok(ExitCode::from(u8::from(stats.invalid > 0)))
 }

@@ -139,11 +139,30 @@ impl std::fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
+/// Which of a namespace's rules a URN breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    /// The NSS syntax (`nss-syntax`).
+    Syntax,
+    /// A built-in check, such as a check digit (`nss-check`).
+    Check,
+}
+
+impl ViolationKind {
+    /// The stable name (the finding's `kind`).
+    pub fn code(self) -> &'static str {
+        match self {
+            ViolationKind::Syntax => "nss-syntax",
+            ViolationKind::Check => "nss-check",
+        }
+    }
+}
+
 /// What is wrong with a URN under a namespace's rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleViolation {
-    /// Stable kind: `nss-syntax`, `check-digit`, ...
-    pub kind: &'static str,
+    /// Which rule.
+    pub kind: ViolationKind,
     /// Byte offset in the whole URN.
     pub offset: usize,
     /// For people.
@@ -284,12 +303,12 @@ impl CompiledRules {
             }
         }
         for s in &examples.valid {
-            if let Some(v) = self.check(&parse_example(s)?).into_iter().next() {
+            if let Some(v) = self.check(&parse_example(s)?) {
                 return Err(format!("valid example '{s}' is refused: {}", v.message));
             }
         }
         for s in &examples.invalid {
-            if self.check(&parse_example(s)?).is_empty() {
+            if self.check(&parse_example(s)?).is_none() {
                 return Err(format!("invalid example '{s}' is accepted"));
             }
         }
@@ -322,8 +341,7 @@ impl CompiledRules {
 
     /// The violations of the namespace's NSS syntax by `urn` (offsets in
     /// the whole URN).
-    pub fn check(&self, urn: &Urn<'_>) -> Vec<RuleViolation> {
-        let mut out = Vec::new();
+    pub fn check(&self, urn: &Urn<'_>) -> Option<RuleViolation> {
         // The rules see the NSS as the generic key has it (upper-case
         // `%HH`, RFC 8141 section 3.1): only the hex digits change, so the
         // length and every offset stay; nothing is copied in the common case.
@@ -352,23 +370,22 @@ impl CompiledRules {
                     self.source
                 )
             };
-            out.push(RuleViolation {
-                kind: "nss-syntax",
+            return Some(RuleViolation {
+                kind: ViolationKind::Syntax,
                 offset: base + mismatch.offset,
                 message,
             });
-            return out;
         }
         if let Some(check) = self.builtin
             && let Err(v) = check(nss)
         {
-            out.push(RuleViolation {
-                kind: "nss-check",
+            return Some(RuleViolation {
+                kind: ViolationKind::Check,
                 offset: base + v.offset,
                 message: format!("{} at byte {} ({})", v.message, base + v.offset, self.source),
             });
         }
-        out
+        None
     }
 
     /// Components that mean nothing in this namespace but are present:
@@ -528,9 +545,9 @@ mod hex_case_tests {
             toml::from_str("source = \"test\"\n[syntax]\nregex = '([a-z]|%[0-9A-F]{2})+'\n").unwrap();
         let rules = file.compile("xy").unwrap();
         for urn in ["urn:xy:a%2C", "urn:xy:a%2c", "urn:xy:%c3%a9t%C3%A9"] {
-            assert!(rules.check(&Urn::parse(urn).unwrap()).is_empty(), "{urn}");
+            assert!(rules.check(&Urn::parse(urn).unwrap()).is_none(), "{urn}");
         }
         let refused = rules.check(&Urn::parse("urn:xy:aB").unwrap());
-        assert_eq!(refused[0].offset, 8);
+        assert_eq!(refused.map(|v| v.offset), Some(8));
     }
 }

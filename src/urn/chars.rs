@@ -23,6 +23,9 @@ pub const LDH: u16 = 1 << 6;
 /// RFC 2141 section 2.2 `<trans>` without `%` and the reserved `/ ? #`:
 /// letters, digits and `( ) + , - . : = @ ; $ _ ! * '`.
 pub const RFC2141_TRANS: u16 = 1 << 7;
+/// `pchar` (without `pct-encoded`) or `/`: the bytes an NSS or a
+/// component takes as they are, so that a scan needs one lookup a byte.
+pub const PCHAR_SLASH: u16 = 1 << 8;
 
 const fn build() -> [u16; 256] {
     let mut table = [0u16; 256];
@@ -49,6 +52,9 @@ const fn build() -> [u16; 256] {
             b'&' => class |= SUB_DELIMS | PCHAR,
             b':' | b'@' => class |= PCHAR | RFC2141_TRANS,
             _ => {}
+        }
+        if class & PCHAR != 0 || b == b'/' {
+            class |= PCHAR_SLASH;
         }
         table[i] = class;
         i += 1;
@@ -84,6 +90,13 @@ mod tests {
         let listed = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
         for b in 0..=255u8 {
             assert_eq!(is(b, PCHAR), listed.contains(&b), "byte {b:#04x}");
+        }
+    }
+
+    #[test]
+    fn pchar_slash_is_pchar_and_slash() {
+        for b in 0..=255u8 {
+            assert_eq!(is(b, PCHAR_SLASH), is(b, PCHAR) || b == b'/', "byte {b:#04x}");
         }
     }
 

@@ -5,7 +5,7 @@
 //! [`ParseError`] that says what was expected and at which byte.
 
 use super::Syntax;
-use super::chars::{self, HEXDIG, LDH, PCHAR, RFC2141_TRANS};
+use super::chars::{self, HEXDIG, LDH, PCHAR, PCHAR_SLASH, RFC2141_TRANS};
 use super::error::{Component, ParseError, ParseErrorKind};
 
 /// Where the parts of a parsed URN are; 0 means "absent" for the optional
@@ -215,7 +215,7 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
     let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
-        if chars::is(b, PCHAR) || b == b'/' {
+        if chars::is(b, PCHAR_SLASH) {
             i += 1;
             continue;
         }

@@ -28,6 +28,7 @@ pub use report::{Finding, FindingKind, Report, Severity};
 #[cfg(feature = "store")]
 pub(crate) use suggest::edit_distance_within;
 
+use crate::rules::ViolationKind;
 use crate::urn::{Syntax, Urn};
 
 /// Checks URNs, one after another, against a registry or the generic
@@ -152,10 +153,10 @@ impl<'r> Checker<'r> {
             }
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
-                for v in rules.check(urn) {
+                if let Some(v) = rules.check(urn) {
                     let kind = match v.kind {
-                        "nss-check" => FindingKind::NssCheck,
-                        _ => FindingKind::NssSyntax,
+                        ViolationKind::Check => FindingKind::NssCheck,
+                        ViolationKind::Syntax => FindingKind::NssSyntax,
                     };
                     report.push(Finding::new(kind, v.offset, v.message));
                 }
