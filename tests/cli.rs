@@ -450,6 +450,20 @@ fn check_summary_caps_unregistered_nids() {
     }
 }
 
+/// Errors of one kind are counted together, whatever byte they found.
+#[test]
+fn check_summary_counts_each_error_kind_once() {
+    let input = b"urn:a\"b:c\nurn:a b:c\nurn:a~b:c\nurn:ex:a b\nurn:ex:a\"b\n";
+    for jobs in ["1", "2"] {
+        let out = urnreg(&["check", "-q", "--summary", "--jobs", jobs, "-"], input);
+        let summary = stderr(&out);
+        assert!(
+            summary.ends_with("by error kind:\n           3  nid-char\n           2  invalid-char\n"),
+            "{summary}"
+        );
+    }
+}
+
 #[test]
 fn check_quiet_and_only_invalid() {
     let input = b"urn:isbn:0451450523\nurn:isbn:0451450524\nnot a urn\nurn:issn:0378-5955\n";

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex, mpsc};
 
 use anyhow::Context as _;
-use urnreg::{Checker, FindingKind, Registry, Report, Syntax};
+use urnreg::{Checker, Registry, Report, Syntax};
 
 use super::chunks::{Chunk, ChunkReader};
 use super::db::DbArgs;
@@ -103,7 +103,7 @@ struct Stats {
     /// Other NIDs, lower-cased.
     by_other_nid: HashMap<String, u64>,
     /// Error kinds: a few dozen codes, so a list beats a hash.
-    by_error: Vec<(FindingKind, u64)>,
+    by_error: Vec<(&'static str, u64)>,
 }
 
 impl Stats {
@@ -129,7 +129,7 @@ impl Stats {
                 (None, None) => self.count_other("(not a URN)", 1),
             }
             for e in report.errors() {
-                self.count_error(e.kind(), 1);
+                self.count_error(e.code(), 1);
             }
         }
     }
@@ -150,10 +150,13 @@ impl Stats {
         *self.by_other_nid.entry(key.to_string()).or_default() += n;
     }
 
-    fn count_error(&mut self, kind: FindingKind, n: u64) {
-        match self.by_error.iter_mut().find(|(k, _)| *k == kind) {
+    fn count_error(&mut self, code: &'static str, n: u64) {
+        // The same code is nearly always the same literal: compare where
+        // it is before what it says.
+        let same = |k: &&str| std::ptr::eq(*k, code) || *k == code;
+        match self.by_error.iter_mut().find(|(k, _)| same(k)) {
             Some((_, count)) => *count += n,
-            None => self.by_error.push((kind, n)),
+            None => self.by_error.push((code, n)),
         }
     }
 
@@ -200,7 +203,7 @@ impl Stats {
         for (nid, n) in nids {
             writeln!(err, "  {n:>10}  {nid}")?;
         }
-        let mut kinds: Vec<_> = self.by_error.iter().map(|(k, n)| (k.code(), n)).collect();
+        let mut kinds: Vec<_> = self.by_error.iter().map(|(k, n)| (k, n)).collect();
         kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by error kind:")?;
         for (kind, n) in kinds {
