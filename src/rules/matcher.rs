@@ -12,6 +12,7 @@
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson;
+use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{self, Hir, HirKind, Look};
@@ -25,7 +26,122 @@ use super::limits::{
 #[derive(Clone, Debug)]
 pub struct Matcher {
     dfa: dense::DFA<Vec<u32>>,
-    start: regex_automata::util::primitives::StateID,
+    start: StateID,
+    /// The same DFA walked two bytes a step, when its table is small.
+    pairs: Option<Pairs>,
+}
+
+/// The most entries of a [`Pairs`] table (states x classes x classes):
+/// 256 KiB at most, and a few KiB for the registered namespaces.
+const MAX_PAIR_ENTRIES: usize = 1 << 16;
+
+/// A DFA as a table of byte *pairs*: one lookup moves two bytes on, so a
+/// walk has half as many dependent loads (the cost of a DFA walk is one
+/// load's latency per step, not the work per step). A state is written as
+/// its number times `classes * classes`, its row in `pair`.
+#[derive(Clone, Debug)]
+struct Pairs {
+    /// A byte's class, times the number of classes (the first of a pair).
+    first: [u32; 256],
+    /// A byte's class (the second of a pair, or a last odd byte).
+    second: [u32; 256],
+    classes: usize,
+    /// Row of a state + first + second: the state two bytes on.
+    pair: Box<[u32]>,
+    /// Row of a state / classes + class: the state one byte on.
+    single: Box<[u32]>,
+    /// By state number: the input may end in this state.
+    accept: Box<[bool]>,
+    start: u32,
+    dead: u32,
+}
+
+impl Pairs {
+    /// Builds the pair table of `dfa` from `start`, or `None` when it would
+    /// have more than [`MAX_PAIR_ENTRIES`] entries.
+    fn new(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> Option<Pairs> {
+        let byte_classes = dfa.byte_classes();
+        // Without the end-of-input class.
+        let classes = byte_classes.alphabet_len() - 1;
+        let mut representative = vec![0u8; classes];
+        let mut class_of = [0u32; 256];
+        for b in (0..=255u8).rev() {
+            let class = usize::from(byte_classes.get(b));
+            representative[class] = b;
+            class_of[usize::from(b)] = class as u32;
+        }
+        // Number the states reachable from the start, breadth first.
+        let mut number = std::collections::HashMap::new();
+        let mut states = vec![start];
+        number.insert(start, 0usize);
+        let mut i = 0;
+        while i < states.len() {
+            for &b in &representative {
+                let next = dfa.next_state(states[i], b);
+                if let std::collections::hash_map::Entry::Vacant(e) = number.entry(next) {
+                    if (states.len() + 1) * classes * classes > MAX_PAIR_ENTRIES {
+                        return None;
+                    }
+                    e.insert(states.len());
+                    states.push(next);
+                }
+            }
+            i += 1;
+        }
+        let row = |id: StateID| (number[&id] * classes * classes) as u32;
+        let mut pair = Vec::with_capacity(states.len() * classes * classes);
+        let mut single = Vec::with_capacity(states.len() * classes);
+        for &state in &states {
+            for &b1 in &representative {
+                let middle = dfa.next_state(state, b1);
+                single.push(row(middle));
+                for &b2 in &representative {
+                    pair.push(row(dfa.next_state(middle, b2)));
+                }
+            }
+        }
+        let accept = states
+            .iter()
+            .map(|&s| dfa.is_match_state(dfa.next_eoi_state(s)))
+            .collect();
+        // The dead state, if the pattern has one: a walk can stop there.
+        let dead = states
+            .iter()
+            .position(|&s| dfa.is_dead_state(s))
+            .map_or(u32::MAX, |n| (n * classes * classes) as u32);
+        let mut first = [0u32; 256];
+        for (f, c) in first.iter_mut().zip(&class_of) {
+            *f = c * classes as u32;
+        }
+        Some(Pairs {
+            first,
+            second: class_of,
+            classes,
+            pair: pair.into_boxed_slice(),
+            single: single.into_boxed_slice(),
+            accept,
+            start: 0,
+            dead,
+        })
+    }
+
+    /// Returns true if and only if the DFA matches the whole of `input`.
+    fn matches(&self, input: &[u8]) -> bool {
+        let mut state = self.start;
+        let mut two = input.chunks_exact(2);
+        for p in &mut two {
+            let at = state + self.first[usize::from(p[0])] + self.second[usize::from(p[1])];
+            state = self.pair[at as usize];
+            if state == self.dead {
+                return false;
+            }
+        }
+        if let [last] = two.remainder() {
+            let at = state as usize / self.classes + self.second[usize::from(*last)] as usize;
+            state = self.single[at];
+        }
+        self.accept[state as usize / (self.classes * self.classes)]
+    }
 }
 
 /// Where and why a string does not match.
@@ -153,7 +269,8 @@ impl Matcher {
         let start = dfa
             .start_state(&start::Config::new().anchored(Anchored::Yes))
             .map_err(|e| e.to_string())?;
-        Ok(Matcher { dfa, start })
+        let pairs = Pairs::new(&dfa, start);
+        Ok(Matcher { dfa, start, pairs })
     }
 
     /// Matches the whole of `input`.
@@ -162,6 +279,12 @@ impl Matcher {
     ///
     /// The first offending byte.
     pub fn check(&self, input: &[u8]) -> Result<(), Mismatch> {
+        // The fast walk says whether; the byte-wise one below says where.
+        if let Some(pairs) = &self.pairs
+            && pairs.matches(input)
+        {
+            return Ok(());
+        }
         let mut state = self.start;
         for (i, &b) in input.iter().enumerate() {
             state = self.dfa.next_state(state, b);
@@ -201,6 +324,56 @@ mod tests {
             }
         );
         assert_eq!(m.check(b"123-ab7").unwrap_err().offset, 6);
+    }
+
+    /// The pair walk and the byte walk agree, on every length parity and
+    /// on inputs that fail early, late or at the end.
+    #[test]
+    fn pair_walk_agrees_with_byte_walk() {
+        for pattern in [
+            "[0-9]{3}-[a-z]+",
+            "(ab|cde)*f?",
+            "[0-9a-f]{8}-[0-9a-f]{4}",
+            "x(y|z)*",
+        ] {
+            let m = Matcher::new(pattern).unwrap();
+            let pairs = m.pairs.as_ref().expect("a small table");
+            let alphabet = b"0123456789abcdefxyz-";
+            let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
+            for _ in 0..4 {
+                let longer: Vec<Vec<u8>> = inputs
+                    .iter()
+                    .flat_map(|i| alphabet.iter().map(move |b| [i.as_slice(), &[*b]].concat()))
+                    .collect();
+                inputs.extend(longer.into_iter().filter(|i| i.len() <= 4));
+                inputs.sort();
+                inputs.dedup();
+            }
+            for extra in [
+                "123-abc",
+                "123-abcd",
+                "ababcdef",
+                "deadbeef-0123",
+                "xyzyzzy",
+                "xyzyzzy!",
+            ] {
+                inputs.push(extra.as_bytes().to_vec());
+            }
+            for input in &inputs {
+                let mut state = m.start;
+                for &b in input {
+                    state = m.dfa.next_state(state, b);
+                }
+                let slow = m.dfa.is_match_state(m.dfa.next_eoi_state(state));
+                assert_eq!(
+                    pairs.matches(input),
+                    slow,
+                    "{pattern} on {:?}",
+                    String::from_utf8_lossy(input)
+                );
+                assert_eq!(m.check(input).is_ok(), slow);
+            }
+        }
     }
 
     #[test]

@@ -62,7 +62,9 @@ pub struct Namespace {
     kind: Kind,
     status: Status,
     rules_text: Option<Cow<'static, str>>,
-    compiled: OnceLock<Result<Option<CompiledRules>, RuleError>>,
+    /// Boxed: a compiled DFA is large, and the NID lookup walks the
+    /// namespaces, which should stay small and close together.
+    compiled: OnceLock<Result<Option<Box<CompiledRules>>, RuleError>>,
     generic_note: OnceLock<Arc<str>>,
     json: OnceLock<Box<str>>,
     index: usize,
@@ -134,10 +136,10 @@ impl Namespace {
                 };
                 let file: RulesFile =
                     toml::from_str(text).map_err(|e| RuleError(format!("rules for '{}': {e}", self.nid)))?;
-                file.compile(&self.nid).map(Some)
+                file.compile(&self.nid).map(|rules| Some(Box::new(rules)))
             })
             .as_ref()
-            .map(Option::as_ref)
+            .map(Option::as_deref)
     }
 
     /// The form of its NSS syntax check: `abnf`, `regex`, `builtin`, or
