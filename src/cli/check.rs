@@ -93,6 +93,44 @@ const MAX_OTHER_NIDS: usize = 10_000;
 /// ... before it counts the rest under this line.
 const OTHER_NIDS: &str = "(other unregistered NIDs)";
 
+/// A key of at most [`ShortKey::MAX`] bytes held in place: the summary
+/// counts thousands of distinct NIDs, and comparing keys behind pointers
+/// costs a cache miss each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ShortKey {
+    len: u8,
+    bytes: [u8; ShortKey::MAX],
+}
+
+/// Hashes the bytes in use only (the hash costs by the byte).
+impl std::hash::Hash for ShortKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(&self.bytes[..usize::from(self.len)]);
+    }
+}
+
+impl ShortKey {
+    /// NIDs are at most 32 bytes (RFC 8141 section 2), and so are the
+    /// summary's own labels.
+    const MAX: usize = 32;
+
+    fn new(s: &str) -> ShortKey {
+        let s = &s.as_bytes()[..s.len().min(Self::MAX)];
+        let mut bytes = [0; Self::MAX];
+        bytes[..s.len()].copy_from_slice(s);
+        ShortKey {
+            len: s.len() as u8,
+            bytes,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Made from a `&str` cut at a character boundary: NIDs and our
+        // labels are ASCII.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("?")
+    }
+}
+
 /// The counts of the summary (each worker keeps its own).
 #[derive(Default)]
 struct Stats {
@@ -101,7 +139,7 @@ struct Stats {
     /// Registered namespaces, by [`urnreg::Namespace::index`].
     by_namespace: Vec<u64>,
     /// Other NIDs, lower-cased.
-    by_other_nid: HashMap<String, u64>,
+    by_other_nid: HashMap<ShortKey, u64>,
     /// Error kinds: a few dozen codes, so a list beats a hash.
     by_error: Vec<(&'static str, u64)>,
 }
@@ -136,18 +174,18 @@ impl Stats {
 
     /// Counts `n` URNs of an unregistered NID (or no URN at all): a stream
     /// of random NIDs must not grow the summary without bound.
-    /// A new key is the only allocation.
     fn count_other(&mut self, nid: &str, n: u64) {
-        if let Some(count) = self.by_other_nid.get_mut(nid) {
+        let nid = ShortKey::new(nid);
+        if let Some(count) = self.by_other_nid.get_mut(&nid) {
             *count += n;
             return;
         }
         let key = if self.by_other_nid.len() < MAX_OTHER_NIDS {
             nid
         } else {
-            OTHER_NIDS
+            ShortKey::new(OTHER_NIDS)
         };
-        *self.by_other_nid.entry(key.to_string()).or_default() += n;
+        *self.by_other_nid.entry(key).or_default() += n;
     }
 
     fn count_error(&mut self, code: &'static str, n: u64) {
@@ -170,7 +208,7 @@ impl Stats {
             *mine += n;
         }
         for (k, v) in &other.by_other_nid {
-            self.count_other(k, *v);
+            self.count_other(k.as_str(), *v);
         }
         for (k, v) in other.by_error {
             self.count_error(k, v);

@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use namespace::{Kind, Namespace, Status};
+use registry::UNREGISTERED_CACHE;
 pub use registry::{NamespaceEntry, Registry};
 pub use report::{Finding, FindingKind, Report, Severity};
 #[cfg(feature = "store")]
@@ -53,11 +54,39 @@ pub struct Checker<'r> {
     warnings: bool,
     /// The `unregistered-nid` message (with its suggestion) already made
     /// for an unregistered NID, as written.
-    unregistered: HashMap<Box<[u8]>, Arc<str>>,
+    unregistered: HashMap<NidKey, Arc<str>>,
+    /// The `generic-rules` notes, by namespace index.
+    generic_notes: Vec<Option<Arc<str>>>,
 }
 
-/// How many unregistered NIDs a checker remembers its message for.
-const UNREGISTERED_CACHE: usize = 16 * 1024;
+/// A NID held in place as a map key: comparing keys behind pointers costs
+/// a cache miss each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NidKey {
+    len: u8,
+    bytes: [u8; 32],
+}
+
+/// Hashes the bytes in use only (the hash costs by the byte).
+impl std::hash::Hash for NidKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(&self.bytes[..usize::from(self.len)]);
+    }
+}
+
+impl NidKey {
+    /// The key of `nid`; `None` if it is longer than a NID can be (RFC 8141
+    /// section 2: at most 32 characters).
+    fn new(nid: &str) -> Option<NidKey> {
+        let nid = nid.as_bytes();
+        let mut bytes = [0; 32];
+        bytes.get_mut(..nid.len())?.copy_from_slice(nid);
+        Some(NidKey {
+            len: nid.len() as u8,
+            bytes,
+        })
+    }
+}
 
 impl<'r> Checker<'r> {
     /// A checker against `registry`, with the RFC 8141 grammar.
@@ -73,6 +102,7 @@ impl<'r> Checker<'r> {
             syntax: Syntax::Rfc8141,
             warnings: true,
             unregistered: HashMap::default(),
+            generic_notes: Vec::new(),
         }
     }
 
@@ -149,7 +179,8 @@ impl<'r> Checker<'r> {
             }
             Ok(None) => {
                 report.set_namespace(ns, None);
-                report.push_shared(FindingKind::GenericRules, urn.nss_start(), ns.generic_note());
+                let note = self.generic_note(ns);
+                report.push_shared(FindingKind::GenericRules, urn.nss_start(), note);
             }
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
@@ -175,23 +206,75 @@ impl<'r> Checker<'r> {
         }
     }
 
-    /// The message for an unregistered NID, with the nearest registered
-    /// one as a suggestion: made once per NID (the search compares it with
-    /// every registered NID).
+    /// The `generic-rules` note of `ns`, as this checker's own copy (see
+    /// [`Checker::unregistered_message`]).
+    fn generic_note(&mut self, ns: &Namespace) -> Arc<str> {
+        let i = ns.index();
+        if i >= self.generic_notes.len() {
+            self.generic_notes.resize(i + 1, None);
+        }
+        self.generic_notes[i]
+            .get_or_insert_with(|| Arc::from(&*ns.generic_note()))
+            .clone()
+    }
+
+    /// The message for an unregistered NID: from this checker's own
+    /// memory, else from the registry's (shared by threads).
     fn unregistered_message(&mut self, registry: &'r Registry, nid: &str) -> Arc<str> {
-        if let Some(message) = self.unregistered.get(nid.as_bytes()) {
+        let Some(key) = NidKey::new(nid) else {
+            return registry.unregistered_message(nid);
+        };
+        if let Some(message) = self.unregistered.get(&key) {
             return message.clone();
         }
-        let hint = registry
-            .suggest(nid)
-            .map(|s| format!(" (did you mean '{}'?)", s.nid()))
-            .unwrap_or_default();
-        let message: Arc<str> =
-            format!("the NID '{nid}' at byte 4 is not registered{hint} (RFC 8141 sections 1 and 5)").into();
+        // A copy of our own: the registry's is shared by every thread, and
+        // counting references to one value from several threads makes
+        // their cores fight over its cache line on every URN.
+        let message: Arc<str> = Arc::from(&*registry.unregistered_message(nid));
         if self.unregistered.len() >= UNREGISTERED_CACHE {
             self.unregistered.clear();
         }
-        self.unregistered.insert(nid.as_bytes().into(), message.clone());
+        self.unregistered.insert(key, message.clone());
         message
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `unregistered-nid` message is remembered per checker and per
+    /// registry; every thread's checkers say the same, and a NID that is
+    /// later in force is found, not remembered as unregistered.
+    #[test]
+    fn unregistered_messages_agree_across_checkers_and_threads() {
+        let registry = Registry::embedded();
+        let messages: Vec<String> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..3)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut checker = Checker::new(registry);
+                        (0..3)
+                            .map(|_| checker.check(b"urn:isnb:1").errors().next().unwrap().to_string())
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+        });
+        assert_eq!(messages.len(), 9);
+        assert!(messages.iter().all(|m| *m == messages[0]), "{messages:?}");
+        assert!(messages[0].contains("'isnb' at byte 4 is not registered (did you mean 'isbn'?)"));
+        let mut checker = Checker::new(registry);
+        assert!(
+            checker
+                .check(b"urn:ISNB:1")
+                .errors()
+                .next()
+                .unwrap()
+                .to_string()
+                .contains("'ISNB'")
+        );
+        assert!(checker.check(b"urn:isbn:0451450523").is_valid());
     }
 }

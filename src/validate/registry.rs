@@ -7,7 +7,8 @@
 //! any list of [`NamespaceEntry`]s (a snapshot, a test).
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::namespace::{Kind, Namespace, Status};
 use super::report::Report;
@@ -70,7 +71,18 @@ struct Inner {
     /// in a row instead of following each namespace's own string.
     names: Box<[u8]>,
     spans: Box<[(u32, u32)]>,
+    /// By namespace index: the letters of its NID, for suggestions.
+    masks: Box<[u64]>,
+    /// The `unregistered-nid` messages made so far, shared by every
+    /// [`Checker`](super::Checker) of this registry (each also keeps its
+    /// own, read without a lock): a suggestion compares a NID with every
+    /// registered one, so each is made once per registry, not per thread.
+    unregistered: Mutex<HashMap<Box<[u8]>, Arc<str>>>,
 }
+
+/// How many `unregistered-nid` messages a registry keeps (then it forgets
+/// them all and starts again: hostile input cannot grow it without bound).
+pub(crate) const UNREGISTERED_CACHE: usize = 16 * 1024;
 
 const EMPTY: u32 = u32::MAX;
 
@@ -145,12 +157,15 @@ impl Registry {
             spans.push((names.len() as u32, ns.nid().len() as u32));
             names.extend(ns.nid().bytes().map(|b| b.to_ascii_lowercase()));
         }
+        let masks = list.iter().map(|ns| suggest::letter_mask(ns.nid())).collect();
         Registry {
             inner: Arc::new(Inner {
                 namespaces: list,
                 slots,
                 names: names.into_boxed_slice(),
                 spans: spans.into_boxed_slice(),
+                masks,
+                unregistered: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -217,8 +232,37 @@ impl Registry {
     /// away (a swap of neighbours counts as one), or two for NIDs longer
     /// than four characters.
     pub fn suggest(&self, nid: &str) -> Option<&Namespace> {
-        let found = suggest::nearest(nid, self.namespaces().map(Namespace::nid))?;
+        let inner = &*self.inner;
+        let candidates = inner
+            .namespaces
+            .iter()
+            .zip(inner.masks.iter())
+            .map(|(ns, mask)| (ns.nid(), *mask));
+        let found = suggest::nearest_masked(nid, candidates)?;
         self.namespace(found)
+    }
+
+    /// The message of the `unregistered-nid` error for `nid` (not
+    /// registered), with the nearest registered NID as a suggestion: made
+    /// once per NID and registry.
+    pub(crate) fn unregistered_message(&self, nid: &str) -> Arc<str> {
+        // A poisoned lock only means another thread panicked while it held
+        // it: the map is still a valid cache.
+        let mut cache = self.inner.unregistered.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(message) = cache.get(nid.as_bytes()) {
+            return message.clone();
+        }
+        let hint = self
+            .suggest(nid)
+            .map(|s| format!(" (did you mean '{}'?)", s.nid()))
+            .unwrap_or_default();
+        let message: Arc<str> =
+            format!("the NID '{nid}' at byte 4 is not registered{hint} (RFC 8141 sections 1 and 5)").into();
+        if cache.len() >= UNREGISTERED_CACHE {
+            cache.clear();
+        }
+        cache.insert(nid.as_bytes().into(), message.clone());
+        message
     }
 
     /// Checks one URN (RFC 8141 syntax) against this registry.

@@ -54,7 +54,7 @@ pub(crate) fn suggestion_limit(nid: &str) -> usize {
 
 /// The set of characters of a NID as bits (letters and digits folded
 /// case-insensitively; anything else shares one bit).
-fn letter_mask(s: &str) -> u64 {
+pub(crate) fn letter_mask(s: &str) -> u64 {
     s.bytes().fold(0, |m, b| {
         let bit = match b.to_ascii_lowercase() {
             c @ b'a'..=b'z' => c - b'a',
@@ -79,14 +79,23 @@ fn same_letters(a: &str, b: &str) -> bool {
 /// The candidate nearest to `nid` within [`suggestion_limit`] edits. Of
 /// candidates equally near, one with the same letters (a swap) wins, then
 /// the first in `candidates`' order.
+#[cfg(test)]
 pub(crate) fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    nearest_masked(nid, candidates.map(|c| (c, letter_mask(c))))
+}
+
+/// [`nearest`], with each candidate's [`letter_mask`] already made.
+pub(crate) fn nearest_masked<'c>(
+    nid: &str,
+    candidates: impl Iterator<Item = (&'c str, u64)>,
+) -> Option<&'c str> {
     let limit = suggestion_limit(nid);
     let mask = letter_mask(nid);
     let mut best: Option<((usize, bool), &str)> = None;
-    for c in candidates {
+    for (c, c_mask) in candidates {
         // Each edit adds or removes at most two letters from the set of
         // letters used: a cheap test before the full distance.
-        if c.len().abs_diff(nid.len()) > limit || (mask ^ letter_mask(c)).count_ones() as usize > 2 * limit {
+        if c.len().abs_diff(nid.len()) > limit || (mask ^ c_mask).count_ones() as usize > 2 * limit {
             continue;
         }
         let d = edit_distance_within(nid, c, limit);
