@@ -275,7 +275,7 @@ impl Job {
         let checker = Checker::with_registry(self.registry.as_ref()).with_syntax(self.syntax);
         // Nothing per URN is shown: only validity (and error kinds) count.
         if self.shown == Shown::None {
-            checker.without_syntax_warnings()
+            checker.without_warnings()
         } else {
             checker
         }

@@ -382,7 +382,13 @@ impl CompiledRules {
             return Some(RuleViolation {
                 kind: ViolationKind::Check,
                 offset: base + v.offset,
-                message: format!("{} at byte {} ({})", v.message, base + v.offset, self.source),
+                message: {
+                    // Appended to the checker's own message: one string.
+                    use std::fmt::Write as _;
+                    let mut message = v.message;
+                    let _ = write!(message, " at byte {} ({})", base + v.offset, self.source);
+                    message
+                },
             });
         }
         None

@@ -117,10 +117,11 @@ impl<'r> Checker<'r> {
         self
     }
 
-    /// The same checker, without the generic parser's warnings (upper-case
-    /// `URN:`, `%2c`, ...) when only validity matters: it skips their scan.
-    /// Errors and the namespace's findings are unchanged.
-    pub fn without_syntax_warnings(mut self) -> Checker<'r> {
+    /// The same checker, without warnings of any layer (upper-case `URN:`,
+    /// `%2c`, a withdrawn namespace, a component the namespace gives no
+    /// meaning, ...) when only validity matters: it skips looking for them.
+    /// Errors, validity and keys are unchanged.
+    pub fn without_warnings(mut self) -> Checker<'r> {
         self.warnings = false;
         self
     }
@@ -165,7 +166,7 @@ impl<'r> Checker<'r> {
             report.push_shared(FindingKind::UnregisteredNid, 4, message);
             return;
         };
-        if ns.status() != Status::Registered {
+        if self.warnings && ns.status() != Status::Registered {
             report.push(Finding::new(
                 FindingKind::WithdrawnNid,
                 4,
@@ -179,8 +180,10 @@ impl<'r> Checker<'r> {
             }
             Ok(None) => {
                 report.set_namespace(ns, None);
-                let note = self.generic_note(ns);
-                report.push_shared(FindingKind::GenericRules, urn.nss_start(), note);
+                if self.warnings {
+                    let note = self.generic_note(ns);
+                    report.push_shared(FindingKind::GenericRules, urn.nss_start(), note);
+                }
             }
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
@@ -190,6 +193,9 @@ impl<'r> Checker<'r> {
                         ViolationKind::Syntax => FindingKind::NssSyntax,
                     };
                     report.push(Finding::new(kind, v.offset, v.message));
+                }
+                if !self.warnings {
+                    return;
                 }
                 for (offset, name) in rules.unused_components(urn) {
                     report.push(Finding::new(
@@ -276,5 +282,40 @@ mod tests {
                 .contains("'ISNB'")
         );
         assert!(checker.check(b"urn:isbn:0451450523").is_valid());
+    }
+
+    /// Without warnings, a report has none, and the same validity, errors
+    /// and key.
+    #[test]
+    fn without_warnings_changes_nothing_but_the_warnings() {
+        let registry = Registry::embedded();
+        let withdrawn: Vec<String> = registry
+            .namespaces()
+            .filter(|ns| ns.status() != Status::Registered)
+            .map(|ns| format!("urn:{}:x", ns.nid()))
+            .collect();
+        let inputs = [
+            "URN:ISBN:0451450523",
+            "urn:isbn:0451450524",
+            "urn:example:a%2cb?+r?=q#f",
+            "urn:isnb:1",
+            "urn:issn:0378-5955#x",
+            "urn:x-ab:%41",
+            "not a urn",
+        ];
+        let mut all = Checker::new(registry);
+        let mut errors_only = Checker::new(registry).without_warnings();
+        for input in inputs.iter().copied().chain(withdrawn.iter().map(String::as_str)) {
+            let (a, b) = (all.check_str(input), errors_only.check_str(input));
+            assert_eq!(a.is_valid(), b.is_valid(), "{input}");
+            let codes = |r: &Report<'_, '_>| r.errors().map(Finding::code).collect::<Vec<_>>();
+            assert_eq!(codes(&a), codes(&b), "{input}");
+            assert_eq!(a.key(), b.key(), "{input}");
+            assert_eq!(b.warnings().count(), 0, "{input}");
+        }
+        assert!(
+            all.check_str("URN:ISBN:0451450523").warnings().count() > 0,
+            "the inputs have warnings to leave out"
+        );
     }
 }

@@ -97,7 +97,8 @@ enum Message {
     Parse(ParseError),
     Warning(Warning),
     Shared(Arc<str>),
-    Owned(Box<str>),
+    /// Kept as made (no shrinking copy into a `Box<str>`).
+    Owned(String),
     /// An unused slot of [`Findings`]; never shown.
     Unused,
 }
@@ -107,7 +108,7 @@ impl Finding {
         Finding {
             kind,
             offset,
-            message: Message::Owned(message.into().into_boxed_str()),
+            message: Message::Owned(message.into()),
         }
     }
 
