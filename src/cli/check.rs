@@ -331,8 +331,20 @@ impl Job {
 fn process(chunk: &mut Chunk, ctx: &Job, checker: &mut Checker<'_>, stats: &mut Stats) {
     let mut out = std::mem::take(&mut chunk.out);
     out.clear();
-    chunk.for_each_line(|line| {
-        ctx.one(
+    // One report for the chunk's lines of text, updated in place.
+    let mut reused: Option<Report<'_, '_>> = None;
+    chunk.for_each_line(|line| match line.text {
+        Some(text) if !line.truncated => {
+            let report = match &mut reused {
+                Some(report) => {
+                    checker.check_str_into(text, report);
+                    report
+                }
+                None => reused.insert(checker.check_str(text)),
+            };
+            ctx.show(report, Some(line.number), &mut out, stats);
+        }
+        _ => ctx.one(
             checker,
             line.bytes,
             line.text,
@@ -340,7 +352,7 @@ fn process(chunk: &mut Chunk, ctx: &Job, checker: &mut Checker<'_>, stats: &mut 
             Some(line.number),
             &mut out,
             stats,
-        );
+        ),
     });
     chunk.out = out;
 }

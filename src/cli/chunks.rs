@@ -45,7 +45,7 @@ pub struct Line<'c> {
 
 impl Chunk {
     /// Calls `each` for every line, in order.
-    pub fn for_each_line(&self, mut each: impl FnMut(Line<'_>)) {
+    pub fn for_each_line<'c>(&'c self, mut each: impl FnMut(Line<'c>)) {
         // One UTF-8 check for the whole chunk instead of one per line.
         let text = std::str::from_utf8(&self.bytes).ok();
         let mut start = 0;

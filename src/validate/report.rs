@@ -198,6 +198,14 @@ impl Findings {
         all
     }
 
+    /// Forgets every finding, keeping the storage.
+    fn clear(&mut self) {
+        if self.len > INLINE_FINDINGS {
+            self.spilled.clear();
+        }
+        self.len = 0;
+    }
+
     fn push(&mut self, finding: Finding) {
         if self.len < INLINE_FINDINGS {
             self.inline[self.len] = finding;
@@ -287,6 +295,33 @@ impl<'a, 'r> Report<'a, 'r> {
             rules: None,
             registry_checked: false,
         }
+    }
+
+    /// Makes this report a fresh [`Report::parsed`] of another input,
+    /// reusing its storage: field by field, never a copy of the whole.
+    pub(crate) fn reset_parsed(&mut self, input: &'a [u8], urn: Urn<'a>, warnings: bool) {
+        self.input = input;
+        self.urn = Some(urn);
+        self.findings.clear();
+        if warnings {
+            urn.for_each_warning(|w| self.findings.push(Finding::from(w)));
+        }
+        self.errors = 0;
+        self.namespace = None;
+        self.rules = None;
+        self.registry_checked = false;
+    }
+
+    /// Makes this report a fresh [`Report::unparsed`] of another input.
+    pub(crate) fn reset_unparsed(&mut self, input: &'a [u8], error: ParseError, registry_checked: bool) {
+        self.input = input;
+        self.urn = None;
+        self.findings.clear();
+        self.findings.push(Finding::from(error));
+        self.errors = 1;
+        self.namespace = None;
+        self.rules = None;
+        self.registry_checked = registry_checked;
     }
 
     /// A report on an input that does not parse.
