@@ -450,6 +450,18 @@ fn check_summary_caps_unregistered_nids() {
     }
 }
 
+/// A read error ends the stream with exit status 2 and says so, for every
+/// number of workers (a directory opens, but does not read).
+#[test]
+fn check_says_when_the_input_cannot_be_read() {
+    let dir = std::env::temp_dir();
+    for jobs in ["1", "2"] {
+        let out = urnreg(&["check", "--jobs", jobs, "--file", dir.to_str().unwrap()], b"");
+        assert_eq!(code(&out), 2, "--jobs {jobs}");
+        assert!(stderr(&out).contains("reading the input"), "{}", stderr(&out));
+    }
+}
+
 /// Errors of one kind are counted together, whatever byte they found.
 #[test]
 fn check_summary_counts_each_error_kind_once() {

@@ -125,8 +125,7 @@ impl ShortKey {
     }
 
     fn as_str(&self) -> &str {
-        // Made from a `&str` cut at a character boundary: NIDs and our
-        // labels are ASCII.
+        // Made from NIDs and our own labels: ASCII, whole.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("?")
     }
 }
@@ -492,7 +491,7 @@ where
     if jobs <= 1 {
         let mut checker = job.checker();
         let mut chunk = Chunk::default();
-        while lines.fill(&mut chunk)? {
+        while lines.fill(&mut chunk).context("reading the input")? {
             process(&mut chunk, job, &mut checker, &mut stats);
             sink.write(&chunk.out).context(STDOUT)?;
             chunk.shrink();
@@ -538,8 +537,10 @@ where
     let mut pending = BTreeMap::new();
     let mut next = 0u64;
     for (seq, result) in &done_rx {
-        pending.insert(seq, result?);
-        while let Some(mut chunk) = pending.remove(&next) {
+        // An error waits for its turn too: what came before it is written.
+        pending.insert(seq, result);
+        while let Some(result) = pending.remove(&next) {
+            let mut chunk = result?;
             sink.write(&chunk.out).context(STDOUT)?;
             if let Some(p) = progress {
                 p.inc(chunk.len());

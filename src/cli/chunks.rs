@@ -1,8 +1,8 @@
 //! A stream cut into chunks of whole lines, for `check`.
 //!
-//! The reader reads large blocks straight into a chunk's buffer and only
-//! looks for the last line break and counts line breaks (both vectorized);
-//! the worker that checks a chunk splits it into lines. A chunk holds at
+//! Reading takes large blocks straight into a chunk's buffer and only
+//! counts line breaks and finds the last one (both vectorized); the worker
+//! that checks a chunk splits it into lines. A chunk holds at
 //! most [`CHUNK_LINES`] lines and about [`CHUNK_BYTES`] bytes, so memory
 //! stays bounded by the number of chunks in flight whatever the input.
 //!
