@@ -5,14 +5,16 @@
 //! aligned with inputs, and its error goes to stderr naming the line.
 
 use std::ffi::OsString;
-use std::io::{self, BufReader, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use urnreg::{Checker, Report};
 
 use super::SyntaxArgs;
+use super::chunks::{Chunk, ChunkReader};
 use super::db::DbArgs;
-use super::input::{self, LineReader, MAX_LINE};
+use super::input::{self, MAX_LINE};
 use super::output::{self, Stdout};
 use super::report::write_invalid;
 
@@ -59,20 +61,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     if input::wants_stdin(&args.urns) {
-        let mut lines = LineReader::new(BufReader::new(io::stdin().lock()));
-        let mut n = 0u64;
-        while let Some(line) = lines.next_line()? {
-            n += 1;
-            let report = if line.truncated {
-                checker.line_too_long(line.bytes, MAX_LINE)
-            } else {
-                checker.check(line.bytes)
-            };
-            one(report, ("line", n), &mut out)?;
-            // Answer at once when the input comes slowly (a co-process).
-            if lines.would_block() {
-                out.flush()?;
-            }
+        // The same chunks of lines as `check` reads (one place cuts long
+        // lines and drops line breaks).
+        let mut lines = ChunkReader::new(io::stdin().lock());
+        let mut chunk = Chunk::default();
+        while lines.fill(&mut chunk).context("reading the input")? {
+            let mut written = Ok(());
+            chunk.for_each_line(|line| {
+                if written.is_ok() {
+                    let report = if line.truncated {
+                        checker.line_too_long(line.bytes, MAX_LINE)
+                    } else {
+                        checker.check(line.bytes)
+                    };
+                    written = one(report, ("line", line.number), &mut out);
+                }
+            });
+            written?;
+            // A chunk ends where the input paused: answer at once (a
+            // co-process waits for it).
+            out.flush()?;
         }
     } else {
         if args.urns.is_empty() {
