@@ -30,7 +30,7 @@ pub use report::{Finding, FindingKind, Report, Severity};
 pub(crate) use suggest::edit_distance_within;
 
 use crate::rules::ViolationKind;
-use crate::urn::{Syntax, Urn};
+use crate::urn::{ParseError, Syntax, Urn};
 
 /// Checks URNs, one after another, against a registry or the generic
 /// syntax only. Cheap to make; make one per thread.
@@ -132,50 +132,49 @@ impl<'r> Checker<'r> {
         Report::line_too_long(input, limit, self.registry.is_some())
     }
 
+    /// Checks one input (any bytes; they need not be UTF-8).
+    pub fn check<'a>(&mut self, input: &'a [u8]) -> Report<'a, 'r> {
+        let mut report = Report::empty(input);
+        self.check_parsed_into(input, Urn::parse_bytes(input, self.syntax), &mut report);
+        report
+    }
+
+    /// Checks one input given as text (the same as [`Checker::check`],
+    /// without a UTF-8 check of its own).
+    pub fn check_str<'a>(&mut self, input: &'a str) -> Report<'a, 'r> {
+        let mut report = Report::empty(input.as_bytes());
+        self.check_str_into(input, &mut report);
+        report
+    }
+
     /// Checks `input` into `report`, which then says what a fresh
     /// [`Checker::check_str`] would: for loops over many inputs that borrow
     /// from one buffer, such as the lines of a stream's chunk. The report
     /// is updated in place, field by field, instead of being made anew
     /// and moved (a report is a few hundred bytes).
     pub fn check_str_into<'a>(&mut self, input: &'a str, report: &mut Report<'a, 'r>) {
-        match Urn::parse_with(input, self.syntax) {
+        let parsed = Urn::parse_with(input, self.syntax);
+        self.check_parsed_into(input.as_bytes(), parsed, report);
+    }
+
+    /// Fills `report` with what the parser said of `input` and, for a URN,
+    /// what the registry says of it.
+    fn check_parsed_into<'a>(
+        &mut self,
+        input: &'a [u8],
+        parsed: Result<Urn<'a>, ParseError>,
+        report: &mut Report<'a, 'r>,
+    ) {
+        match parsed {
             Ok(urn) => {
-                report.reset_parsed(input.as_bytes(), urn, self.warnings);
+                report.reset_parsed(input, urn, self.warnings);
                 if let Some(registry) = self.registry {
                     report.set_registry_checked();
                     self.check_namespace(registry, &urn, report);
                 }
             }
-            Err(e) => report.reset_unparsed(input.as_bytes(), e, self.registry.is_some()),
+            Err(e) => report.reset_unparsed(input, e, self.registry.is_some()),
         }
-    }
-
-    /// Checks one input (any bytes; they need not be UTF-8).
-    pub fn check<'a>(&mut self, input: &'a [u8]) -> Report<'a, 'r> {
-        match Urn::parse_bytes(input, self.syntax) {
-            Ok(urn) => self.check_parsed(input, urn),
-            Err(e) => Report::unparsed(input, e, self.registry.is_some()),
-        }
-    }
-
-    /// Checks one input given as text (the same as [`Checker::check`],
-    /// without a UTF-8 check of its own).
-    #[inline]
-    pub fn check_str<'a>(&mut self, input: &'a str) -> Report<'a, 'r> {
-        match Urn::parse_with(input, self.syntax) {
-            Ok(urn) => self.check_parsed(input.as_bytes(), urn),
-            Err(e) => Report::unparsed(input.as_bytes(), e, self.registry.is_some()),
-        }
-    }
-
-    #[inline]
-    fn check_parsed<'a>(&mut self, input: &'a [u8], urn: Urn<'a>) -> Report<'a, 'r> {
-        let mut report = Report::parsed(input, urn, self.warnings);
-        if let Some(registry) = self.registry {
-            report.set_registry_checked();
-            self.check_namespace(registry, &urn, &mut report);
-        }
-        report
     }
 
     fn check_namespace<'a>(&mut self, registry: &'r Registry, urn: &Urn<'a>, report: &mut Report<'a, 'r>) {

@@ -238,7 +238,7 @@ impl Registry {
             .iter()
             .zip(inner.masks.iter())
             .map(|(ns, mask)| (ns.nid(), *mask));
-        let found = suggest::nearest_masked(nid, candidates)?;
+        let found = suggest::nearest(nid, candidates)?;
         self.namespace(found)
     }
 

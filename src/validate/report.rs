@@ -192,12 +192,6 @@ impl Findings {
         }
     }
 
-    fn one(finding: Finding) -> Findings {
-        let mut all = Findings::new();
-        all.push(finding);
-        all
-    }
-
     /// Forgets every finding, keeping the storage.
     fn clear(&mut self) {
         if self.len > INLINE_FINDINGS {
@@ -279,17 +273,12 @@ pub struct Report<'a, 'r> {
 }
 
 impl<'a, 'r> Report<'a, 'r> {
-    /// A report on a URN that parsed, before any registry check.
-    #[inline]
-    pub(crate) fn parsed(input: &'a [u8], urn: Urn<'a>, warnings: bool) -> Report<'a, 'r> {
-        let mut findings = Findings::new();
-        if warnings {
-            urn.for_each_warning(|w| findings.push(Finding::from(w)));
-        }
+    /// A report on `input` with nothing in it yet: no URN, no finding.
+    pub(crate) fn empty(input: &'a [u8]) -> Report<'a, 'r> {
         Report {
             input,
-            urn: Some(urn),
-            findings,
+            urn: None,
+            findings: Findings::new(),
             errors: 0,
             namespace: None,
             rules: None,
@@ -297,63 +286,45 @@ impl<'a, 'r> Report<'a, 'r> {
         }
     }
 
-    /// Makes this report a fresh [`Report::parsed`] of another input,
-    /// reusing its storage: field by field, never a copy of the whole.
-    pub(crate) fn reset_parsed(&mut self, input: &'a [u8], urn: Urn<'a>, warnings: bool) {
+    /// Empties this report for another input, in place: field by field,
+    /// never a copy of the whole (a report is a few hundred bytes).
+    fn reset(&mut self, input: &'a [u8], urn: Option<Urn<'a>>, registry_checked: bool) {
         self.input = input;
-        self.urn = Some(urn);
+        self.urn = urn;
         self.findings.clear();
-        if warnings {
-            urn.for_each_warning(|w| self.findings.push(Finding::from(w)));
-        }
         self.errors = 0;
-        self.namespace = None;
-        self.rules = None;
-        self.registry_checked = false;
-    }
-
-    /// Makes this report a fresh [`Report::unparsed`] of another input.
-    pub(crate) fn reset_unparsed(&mut self, input: &'a [u8], error: ParseError, registry_checked: bool) {
-        self.input = input;
-        self.urn = None;
-        self.findings.clear();
-        self.findings.push(Finding::from(error));
-        self.errors = 1;
         self.namespace = None;
         self.rules = None;
         self.registry_checked = registry_checked;
     }
 
-    /// A report on an input that does not parse.
-    pub(crate) fn unparsed(input: &'a [u8], error: ParseError, registry_checked: bool) -> Report<'a, 'r> {
-        Report {
-            input,
-            urn: None,
-            findings: Findings::one(Finding::from(error)),
-            errors: 1,
-            namespace: None,
-            rules: None,
-            registry_checked,
+    /// Makes this the report on a URN that parsed, before any registry
+    /// check.
+    pub(crate) fn reset_parsed(&mut self, input: &'a [u8], urn: Urn<'a>, warnings: bool) {
+        self.reset(input, Some(urn), false);
+        if warnings {
+            urn.for_each_warning(|w| self.findings.push(Finding::from(w)));
         }
+    }
+
+    /// Makes this the report on an input that does not parse.
+    pub(crate) fn reset_unparsed(&mut self, input: &'a [u8], error: ParseError, registry_checked: bool) {
+        self.reset(input, None, registry_checked);
+        self.push(Finding::from(error));
     }
 
     /// A report on an input line that was cut at `limit` bytes by a stream
     /// reader: invalid whatever it holds. `registry_checked` says whether
     /// the stream is checked against a registry (for the JSON form).
     pub fn line_too_long(input: &'a [u8], limit: usize, registry_checked: bool) -> Report<'a, 'r> {
-        Report {
-            input,
-            urn: None,
-            findings: Findings::one(Finding::new(
-                FindingKind::LineTooLong,
-                limit,
-                format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
-            )),
-            errors: 1,
-            namespace: None,
-            rules: None,
-            registry_checked,
-        }
+        let mut report = Report::empty(input);
+        report.registry_checked = registry_checked;
+        report.push(Finding::new(
+            FindingKind::LineTooLong,
+            limit,
+            format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
+        ));
+        report
     }
 
     pub(crate) fn push(&mut self, finding: Finding) {

@@ -78,17 +78,9 @@ fn same_letters(a: &str, b: &str) -> bool {
 
 /// The candidate nearest to `nid` within [`suggestion_limit`] edits. Of
 /// candidates equally near, one with the same letters (a swap) wins, then
-/// the first in `candidates`' order.
-#[cfg(test)]
-pub(crate) fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    nearest_masked(nid, candidates.map(|c| (c, letter_mask(c))))
-}
-
-/// [`nearest`], with each candidate's [`letter_mask`] already made.
-pub(crate) fn nearest_masked<'c>(
-    nid: &str,
-    candidates: impl Iterator<Item = (&'c str, u64)>,
-) -> Option<&'c str> {
+/// the first in `candidates`' order. Each candidate comes with its
+/// [`letter_mask`], made once by the caller.
+pub(crate) fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = (&'c str, u64)>) -> Option<&'c str> {
     let limit = suggestion_limit(nid);
     let mask = letter_mask(nid);
     let mut best: Option<((usize, bool), &str)> = None;
@@ -112,7 +104,11 @@ pub(crate) fn nearest_masked<'c>(
 
 #[cfg(test)]
 mod tests {
-    use super::{edit_distance_within, nearest};
+    use super::{edit_distance_within, letter_mask};
+
+    fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+        super::nearest(nid, candidates.map(|c| (c, letter_mask(c))))
+    }
 
     #[test]
     fn edit_distances() {
