@@ -63,10 +63,12 @@ pub(crate) fn parse(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError>
     }
     // assigned-name = "urn" ":" NID ":" NSS; "urn" is case-insensitive
     // (RFC 8141 section 2, RFC 3986 section 3.1).
-    for (i, want) in b"urn:".iter().enumerate() {
-        match bytes.get(i) {
-            Some(b) if b.to_ascii_lowercase() == *want => {}
-            _ => return Err(err(ParseErrorKind::MissingScheme, Component::Scheme, i)),
+    if !starts_with_scheme(bytes) {
+        for (i, want) in b"urn:".iter().enumerate() {
+            match bytes.get(i) {
+                Some(b) if b.to_ascii_lowercase() == *want => {}
+                _ => return Err(err(ParseErrorKind::MissingScheme, Component::Scheme, i)),
+            }
         }
     }
     let nid_end = parse_nid(bytes, syntax)?;
@@ -84,6 +86,17 @@ pub(crate) fn parse(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError>
                 flags,
             })
         }
+    }
+}
+
+/// Returns true if `bytes` starts with `urn:` in any case: one compare of
+/// four bytes. Setting bit 5 lower-cases a letter, and only `U`/`u`, `R`/`r`
+/// and `N`/`n` become `u`, `r` and `n` by it; the `:` is compared as it is.
+#[inline]
+fn starts_with_scheme(bytes: &[u8]) -> bool {
+    match bytes.first_chunk::<4>() {
+        Some(head) => u32::from_le_bytes(*head) | 0x0020_2020 == u32::from_le_bytes(*b"urn:"),
+        None => false,
     }
 }
 
@@ -213,12 +226,11 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
         }
     }
     let mut i = start;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if chars::is(b, PCHAR_SLASH) {
-            i += 1;
-            continue;
-        }
+    loop {
+        i = skip_plain(bytes, i);
+        let Some(&b) = bytes.get(i) else {
+            return Ok(Stop::End);
+        };
         match b {
             b'%' => {
                 check_percent(bytes, i, component)?;
@@ -243,7 +255,24 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
             _ => return Err(unexpected(bytes, i, component)),
         }
     }
-    Ok(Stop::End)
+}
+
+/// The offset of the first byte from `i` on that is not `pchar` (without
+/// `%`) or `/`, or the length. Eight bytes a step while all of them are:
+/// eight lookups that do not wait on each other, and one branch.
+#[inline]
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(block) = bytes.get(i..i + 8) {
+        let all = block.iter().fold(1, |all, &b| all & chars::PLAIN[usize::from(b)]);
+        if all == 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && chars::is(bytes[i], PCHAR_SLASH) {
+        i += 1;
+    }
+    i
 }
 
 /// namestring = assigned-name [ rq-components ] [ "#" f-component ]
@@ -303,4 +332,48 @@ fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<(usize, u8), ParseErr
         }
     }
     Ok((i, flags))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The eight-byte walk stops where a byte-wise walk stops, whatever
+    /// the offset of the first byte it must stop at (and at every start).
+    #[test]
+    fn skip_plain_stops_at_the_first_byte_a_byte_walk_stops_at() {
+        for stop in [b'%', b'?', b'#', b' ', b'"', 0x80, 0xff, b'\n'] {
+            for len in 0..24 {
+                for at in 0..=len {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = stop;
+                    }
+                    for start in 0..=len {
+                        let want = (start..len)
+                            .find(|&i| !chars::is(bytes[i], PCHAR_SLASH))
+                            .unwrap_or(len);
+                        assert_eq!(skip_plain(&bytes, start), want, "{bytes:?} from {start}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `urn:` in any case, and nothing else, passes the four-byte compare.
+    #[test]
+    fn the_scheme_compare_takes_urn_in_any_case_only() {
+        for pos in 0..4 {
+            for byte in 0..=255u8 {
+                let mut text = *b"urn:";
+                text[pos] = byte;
+                let want = text.eq_ignore_ascii_case(b"urn:");
+                assert_eq!(starts_with_scheme(&text), want, "{text:?}");
+            }
+        }
+        for text in [&b"URN:"[..], b"uRn:", b"urn", b"urn;", b"urN:x", b"", b"urnx"] {
+            let want = text.len() >= 4 && text[..4].eq_ignore_ascii_case(b"urn:");
+            assert_eq!(starts_with_scheme(text), want, "{text:?}");
+        }
+    }
 }
