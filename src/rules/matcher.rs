@@ -38,7 +38,9 @@ const MAX_PAIR_ENTRIES: usize = 1 << 16;
 /// A DFA as a table of byte *pairs*: one lookup moves two bytes on, so a
 /// walk has half as many dependent loads (the cost of a DFA walk is one
 /// load's latency per step, not the work per step). A state is written as
-/// its number times `classes * classes`, its row in `pair`.
+/// its row in `pair`: its number shifted left by `shift`, a row being
+/// `classes * classes` entries padded to a power of two so that the
+/// number comes back by a shift (a division measured a third of a walk).
 #[derive(Clone, Debug)]
 struct Pairs {
     /// A byte's class, times the number of classes (the first of a pair).
@@ -46,9 +48,11 @@ struct Pairs {
     /// A byte's class (the second of a pair, or a last odd byte).
     second: [u32; 256],
     classes: usize,
+    /// log2 of the row length.
+    shift: u32,
     /// Row of a state + first + second: the state two bytes on.
     pair: Box<[u32]>,
-    /// Row of a state / classes + class: the state one byte on.
+    /// Number of a state * classes + class: the state one byte on.
     single: Box<[u32]>,
     /// By state number: the input may end in this state.
     accept: Box<[bool]>,
@@ -70,6 +74,8 @@ impl Pairs {
             representative[class] = b;
             class_of[usize::from(b)] = class as u32;
         }
+        let stride = (classes * classes).next_power_of_two();
+        let shift = stride.trailing_zeros();
         // Number the states reachable from the start, breadth first.
         let mut number = std::collections::HashMap::new();
         let mut states = vec![start];
@@ -79,7 +85,7 @@ impl Pairs {
             for &b in &representative {
                 let next = dfa.next_state(states[i], b);
                 if let std::collections::hash_map::Entry::Vacant(e) = number.entry(next) {
-                    if (states.len() + 1) * classes * classes > MAX_PAIR_ENTRIES {
+                    if (states.len() + 1) * stride > MAX_PAIR_ENTRIES {
                         return None;
                     }
                     e.insert(states.len());
@@ -88,8 +94,8 @@ impl Pairs {
             }
             i += 1;
         }
-        let row = |id: StateID| (number[&id] * classes * classes) as u32;
-        let mut pair = Vec::with_capacity(states.len() * classes * classes);
+        let row = |id: StateID| (number[&id] << shift) as u32;
+        let mut pair = Vec::with_capacity(states.len() * stride);
         let mut single = Vec::with_capacity(states.len() * classes);
         for &state in &states {
             for &b1 in &representative {
@@ -99,6 +105,8 @@ impl Pairs {
                     pair.push(row(dfa.next_state(middle, b2)));
                 }
             }
+            // The padding of the row; never read.
+            pair.resize(pair.len() + stride - classes * classes, 0);
         }
         let accept = states
             .iter()
@@ -108,7 +116,7 @@ impl Pairs {
         let dead = states
             .iter()
             .position(|&s| dfa.is_dead_state(s))
-            .map_or(u32::MAX, |n| (n * classes * classes) as u32);
+            .map_or(u32::MAX, |n| (n << shift) as u32);
         let mut first = [0u32; 256];
         for (f, c) in first.iter_mut().zip(&class_of) {
             *f = c * classes as u32;
@@ -117,6 +125,7 @@ impl Pairs {
             first,
             second: class_of,
             classes,
+            shift,
             pair: pair.into_boxed_slice(),
             single: single.into_boxed_slice(),
             accept,
@@ -137,10 +146,10 @@ impl Pairs {
             }
         }
         if let [last] = two.remainder() {
-            let at = state as usize / self.classes + self.second[usize::from(*last)] as usize;
-            state = self.single[at];
+            let number = (state >> self.shift) as usize;
+            state = self.single[number * self.classes + self.second[usize::from(*last)] as usize];
         }
-        self.accept[state as usize / (self.classes * self.classes)]
+        self.accept[(state >> self.shift) as usize]
     }
 }
 
