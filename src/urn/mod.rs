@@ -14,7 +14,8 @@ pub use display::DisplayForm;
 pub use equiv::{GenericEquivalence, KeyRefiner};
 pub use error::{Component, ParseError, ParseErrorKind, Warning, WarningKind};
 
-use parse::{NID_START, NSS_LOWER_HEX, Offsets, PCT_AFTER_NID};
+pub(crate) use parse::Offsets;
+use parse::{Components, NID_START, NSS_LOWER_HEX, PCT_AFTER_NID, RQ_COMPONENTS};
 
 /// Which grammar to parse with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -100,6 +101,27 @@ impl<'a> Urn<'a> {
         })
     }
 
+    /// Parses `text` under `syntax` into its [`Offsets`] only: one integer,
+    /// which a caller can hand on in a register and make the [`Urn`] from
+    /// where it is used ([`Urn::from_offsets`]).
+    pub(crate) fn parse_offsets(text: &str, syntax: Syntax) -> Result<Offsets, ParseError> {
+        parse::parse(text.as_bytes(), syntax)
+    }
+
+    /// The URN that [`Urn::parse_offsets`] found in `text`.
+    pub(crate) fn from_offsets(text: &'a str, offsets: Offsets, syntax: Syntax) -> Urn<'a> {
+        Urn {
+            text,
+            offsets,
+            syntax,
+        }
+    }
+
+    /// Its offsets, for [`Urn::from_offsets`].
+    pub(crate) fn offsets(&self) -> Offsets {
+        self.offsets
+    }
+
     /// Parses raw bytes (which need not be UTF-8: anything outside ASCII is
     /// an error with its offset anyway).
     ///
@@ -142,66 +164,69 @@ impl<'a> Urn<'a> {
 
     /// The namespace identifier as written.
     pub fn nid(&self) -> &'a str {
-        &self.text[NID_START..self.offsets.nid_end as usize]
+        &self.text[NID_START..self.offsets.nid_end()]
     }
 
     /// The namespace specific string.
     pub fn nss(&self) -> &'a str {
-        &self.text[self.nss_start()..self.offsets.nss_end as usize]
+        &self.text[self.nss_start()..self.offsets.nss_end()]
     }
 
     /// The `assigned-name`: `urn:` NID `:` NSS, without any component.
     pub fn assigned_name(&self) -> &'a str {
-        &self.text[..self.offsets.nss_end as usize]
+        &self.text[..self.offsets.nss_end()]
     }
 
     /// Byte offset where the NSS starts.
     pub fn nss_start(&self) -> usize {
-        self.offsets.nid_end as usize + 1
+        self.offsets.nid_end() + 1
     }
 
     /// Byte offset where the NSS ends.
     pub fn nss_end(&self) -> usize {
-        self.offsets.nss_end as usize
+        self.offsets.nss_end()
     }
 
-    fn component_end(&self, after: [u32; 2], delimiter_lens: [u32; 2]) -> usize {
-        for (start, len) in after.iter().zip(delimiter_lens) {
-            if *start != 0 {
-                return (*start - len) as usize;
-            }
+    /// Where the components start (0: absent), found again from the text:
+    /// the parser keeps only where the NSS ends.
+    fn components(&self) -> Components {
+        if self.nss_end() == self.text.len() {
+            return Components::default();
         }
-        self.text.len()
+        parse::components(self.text.as_bytes(), self.nss_end())
     }
 
     /// The r-component (after `?+`), if any.
     pub fn r_component(&self) -> Option<&'a str> {
-        let start = self.offsets.r_start;
-        (start != 0).then(|| {
-            let end = self.component_end([self.offsets.q_start, self.offsets.f_start], [2, 1]);
-            &self.text[start as usize..end]
+        let c = self.components();
+        (c.r_start != 0).then(|| {
+            let end = [c.q_start.saturating_sub(2), c.f_start.saturating_sub(1)]
+                .into_iter()
+                .find(|&end| end != 0)
+                .unwrap_or(self.text.len());
+            &self.text[c.r_start..end]
         })
     }
 
     /// The q-component (after `?=`), if any.
     pub fn q_component(&self) -> Option<&'a str> {
-        let start = self.offsets.q_start;
-        (start != 0).then(|| {
-            let end = self.component_end([self.offsets.f_start, 0], [1, 0]);
-            &self.text[start as usize..end]
+        let c = self.components();
+        (c.q_start != 0).then(|| {
+            let end = c.f_start.checked_sub(1).unwrap_or(self.text.len());
+            &self.text[c.q_start..end]
         })
     }
 
     /// The f-component (after `#`), if any; it may be empty.
     pub fn f_component(&self) -> Option<&'a str> {
-        let start = self.offsets.f_start;
-        (start != 0).then(|| &self.text[start as usize..])
+        let start = self.components().f_start;
+        (start != 0).then(|| &self.text[start..])
     }
 
     /// Returns true if and only if some `%hh` of the NSS has a lower-case
     /// hex digit (noted by the parser: no second scan).
     pub(crate) fn nss_has_lower_hex(&self) -> bool {
-        self.offsets.flags & NSS_LOWER_HEX != 0
+        self.offsets.flags() & NSS_LOWER_HEX != 0
     }
 
     /// Calls `visit` for each non-fatal finding, in order of offset.
@@ -230,13 +255,13 @@ impl<'a> Urn<'a> {
         // and 2.3), the r-component (RFC 8141 section 2.3.1) and `?+` inside
         // the q-component, in one pass; none of them without a `%`, an r-
         // or a q-component, which the parser noted.
-        let offsets = self.offsets;
-        if offsets.flags & PCT_AFTER_NID == 0 && offsets.r_start == 0 && offsets.q_start == 0 {
+        if self.offsets.flags() & (PCT_AFTER_NID | RQ_COMPONENTS) == 0 {
             return;
         }
-        let r_mark = (self.offsets.r_start as usize).checked_sub(2);
+        let components = self.components();
+        let r_mark = components.r_start.checked_sub(2);
         let q_range = self.q_component().map(|q| {
-            let start = self.offsets.q_start as usize;
+            let start = components.q_start;
             start..start + q.len()
         });
         // Only '%' and '?' can start a finding: skip to them.

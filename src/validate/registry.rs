@@ -90,15 +90,35 @@ const EMPTY: u32 = u32::MAX;
 /// (`| 0x20` lower-cases letters and leaves the other bytes of equal
 /// strings equal), a multiply per word, no allocation.
 fn hash_nid(nid: &[u8]) -> usize {
+    const LOWER: u64 = 0x2020_2020_2020_2020;
+    let mix = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
     let mut h = nid.len() as u64;
-    for chunk in nid.chunks(8) {
-        let mut word = 0u64;
-        for (i, &b) in chunk.iter().enumerate() {
-            word |= u64::from(b | 0x20) << (8 * i);
-        }
-        h = (h.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    let mut rest = nid;
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        h = mix(h, u64::from_le_bytes(*word) | LOWER);
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        let in_use = (1u64 << (8 * rest.len())) - 1;
+        h = mix(h, short_word(rest) | (LOWER & in_use));
     }
     (h ^ (h >> 29)) as usize
+}
+
+/// The 1 to 7 bytes of `bytes` as a little-endian word, read in at most
+/// two loads that may overlap (no loop over the bytes).
+fn short_word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    debug_assert!((1..8).contains(&n));
+    if n >= 4 {
+        let low = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        let high = u32::from_le_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
+        u64::from(low) | u64::from(high) << (8 * (n - 4))
+    } else {
+        u64::from(bytes[0])
+            | u64::from(bytes[n / 2]) << (8 * (n / 2))
+            | u64::from(bytes[n - 1]) << (8 * (n - 1))
+    }
 }
 
 impl Registry {
@@ -293,6 +313,31 @@ fn free_or_same_slot(slots: &[u32], list: &[Namespace], nid: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word of 1 to 7 bytes is the bytes in order, whatever the length.
+    #[test]
+    fn short_word_is_the_bytes_little_endian() {
+        let bytes = *b"\x01\x82c\xd4e\xf6g";
+        for n in 1..8 {
+            let mut want = [0u8; 8];
+            want[..n].copy_from_slice(&bytes[..n]);
+            assert_eq!(short_word(&bytes[..n]), u64::from_le_bytes(want), "{n} bytes");
+        }
+    }
+
+    /// A NID hashes as its lower-cased form, at every length up to 32.
+    #[test]
+    fn a_nid_hashes_as_its_lower_case() {
+        let upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789";
+        for n in 0..=32 {
+            let nid = &upper[..n];
+            assert_eq!(
+                hash_nid(nid.as_bytes()),
+                hash_nid(nid.to_ascii_lowercase().as_bytes()),
+                "{nid}"
+            );
+        }
+    }
 
     #[test]
     fn embedded_registry_finds_every_nid_in_any_case() {
