@@ -137,8 +137,9 @@ struct Stats {
     invalid: u64,
     /// Registered namespaces, by [`urnreg::Namespace::index`].
     by_namespace: Vec<u64>,
-    /// Other NIDs, lower-cased.
-    by_other_nid: HashMap<ShortKey, u64>,
+    /// Other NIDs, lower-cased (foldhash, seeded per process, as in the
+    /// library's checker).
+    by_other_nid: HashMap<ShortKey, u64, foldhash::fast::RandomState>,
     /// Error kinds: a few dozen codes, so a list beats a hash.
     by_error: Vec<(&'static str, u64)>,
 }

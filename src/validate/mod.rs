@@ -53,8 +53,10 @@ pub struct Checker<'r> {
     syntax: Syntax,
     warnings: bool,
     /// The `unregistered-nid` message (with its suggestion) already made
-    /// for an unregistered NID, as written.
-    unregistered: HashMap<NidKey, Arc<str>>,
+    /// for an unregistered NID, as written. foldhash, seeded per process
+    /// (the NIDs come from the input), in place of SipHash: -3% for
+    /// `check -q`.
+    unregistered: HashMap<NidKey, Arc<str>, foldhash::fast::RandomState>,
     /// The `generic-rules` notes, by namespace index.
     generic_notes: Vec<Option<Arc<str>>>,
 }
