@@ -72,23 +72,54 @@ pub fn check(name: &str, nss: &str) -> Result<(), Violation> {
     }
 }
 
+/// A built-in normalizer: appends the NSS of the equivalence key to `out`
+/// and returns true, or returns false with `out` left as it was (it does
+/// not apply: the key stays as it is).
+pub type NormalizeFn = fn(&str, &mut Vec<u8>) -> bool;
+
+/// Appends what a normalizer that makes a `String` made, if anything.
+fn append(normalized: Option<String>, out: &mut Vec<u8>) -> bool {
+    normalized.is_some_and(|n| {
+        out.extend_from_slice(n.as_bytes());
+        true
+    })
+}
+
+/// The normalizer called `name` (one of [`NORMALIZERS`]), resolved once
+/// when rules are compiled. ISBN and ISSN, the most common, write the key
+/// with no allocation.
+pub fn normalizer(name: &str) -> Option<NormalizeFn> {
+    Some(match name {
+        "isbn" => normalize_isbn,
+        "issn" => normalize_issn,
+        "gs1" => |nss, out| append(normalize_gs1(nss), out),
+        "pct-decode-pchar" => |nss, out| append(normalize_pct_decode_pchar(nss), out),
+        "pwid" => |nss, out| append(normalize_pwid(nss), out),
+        "upper-check-x" => |nss, out| match nss.strip_suffix('x') {
+            Some(body) => {
+                out.extend_from_slice(body.as_bytes());
+                out.push(b'X');
+                true
+            }
+            None => false,
+        },
+        "gsma-imei" => |nss, out| append(normalize_gsma_imei(nss), out),
+        "newsml" => |nss, out| append(normalize_newsml(nss), out),
+        "smpte-ul" => |nss, out| append(normalize_smpte_ul(nss), out),
+        "gdst" => |nss, out| append(ns_b::normalize_gdst(nss), out),
+        "urn-6" => |nss, out| append(ns_b::normalize_urn_6(nss), out),
+        _ => return None,
+    })
+}
+
 /// Runs the normalizer `name` on the NSS part of an equivalence key;
 /// returns `None` when it does not apply (the key stays as it is).
 pub fn normalize(name: &str, nss: &str) -> Option<String> {
-    match name {
-        "gs1" => normalize_gs1(nss),
-        "isbn" => normalize_isbn(nss),
-        "issn" => normalize_issn(nss),
-        "pct-decode-pchar" => normalize_pct_decode_pchar(nss),
-        "pwid" => normalize_pwid(nss),
-        "upper-check-x" => nss.strip_suffix('x').map(|body| format!("{body}X")),
-        "gsma-imei" => normalize_gsma_imei(nss),
-        "newsml" => normalize_newsml(nss),
-        "smpte-ul" => normalize_smpte_ul(nss),
-        "gdst" => ns_b::normalize_gdst(nss),
-        "urn-6" => ns_b::normalize_urn_6(nss),
-        _ => None,
+    let mut out = Vec::new();
+    if !normalizer(name)?(nss, &mut out) {
+        return None;
     }
+    String::from_utf8(out).ok()
 }
 
 /// The first `N` digits of an identifier, with their offsets, and how many
@@ -213,34 +244,42 @@ fn check_isbn(nss: &str) -> Result<(), Violation> {
 /// ISBN equivalence (2017 registration, "Rules for Lexical Equivalence"):
 /// remove hyphens; an ISBN-10 becomes its ISBN-13 (978 + first nine digits
 /// + new mod-10 check digit).
-fn normalize_isbn(nss: &str) -> Option<String> {
+fn normalize_isbn(nss: &str, out: &mut Vec<u8>) -> bool {
     // Only an NSS of the shape check_isbn accepts has an ISBN-13 form; any
     // other keeps its generic key (so the key stays its own key).
     let mut found = IsbnDigits::new();
-    digits_with_hyphens(nss, true, &mut found).ok()?;
+    if digits_with_hyphens(nss, true, &mut found).is_err() {
+        return false;
+    }
     let digits = found.kept();
     let body: &[(u32, usize)] = match found.count() {
         10 => &digits[..9],
         13 => digits,
-        _ => return None,
+        _ => return false,
     };
     if body.iter().any(|(d, _)| *d > 9) {
-        return None;
+        return false;
     }
-    let mut out = String::with_capacity(13);
-    if digits.len() == 10 {
-        out.push_str("978");
+    let mut isbn13 = [0u8; 13];
+    let prefix: &[u8] = if body.len() == 9 { b"978" } else { b"" };
+    for (slot, digit) in isbn13.iter_mut().zip(
+        prefix
+            .iter()
+            .copied()
+            .chain(body.iter().map(|(d, _)| b'0' + *d as u8)),
+    ) {
+        *slot = digit;
     }
-    out.extend(body.iter().map(|(d, _)| char::from(b'0' + *d as u8)));
-    if digits.len() == 10 {
-        let sum: u32 = out
-            .bytes()
+    if body.len() == 9 {
+        let sum: u32 = isbn13[..12]
+            .iter()
             .enumerate()
             .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
             .sum();
-        out.push(char::from(b'0' + ((10 - sum % 10) % 10) as u8));
+        isbn13[12] = b'0' + ((10 - sum % 10) % 10) as u8;
     }
-    Some(out)
+    out.extend_from_slice(&isbn13);
+    true
 }
 
 /// ISSN (ISO 3297; URN form RFC 3044 / RFC 8254 and the IANA template):
@@ -301,16 +340,28 @@ fn check_issn(nss: &str) -> Result<(), Violation> {
 
 /// ISSN equivalence (IANA template): `x` becomes `X`, the hyphen may be
 /// omitted: the key is `NNNN-NNNC`.
-fn normalize_issn(nss: &str) -> Option<String> {
+fn normalize_issn(nss: &str, out: &mut Vec<u8>) -> bool {
     // Only `4DIGIT ["-"] 3DIGIT (DIGIT / "X" / "x")` is rewritten: anything
     // else (a `%HH` among others) keeps its generic key.
-    check_issn(nss).ok()?;
-    let compact: String = nss
-        .chars()
-        .filter(|c| *c != '-')
-        .collect::<String>()
-        .to_ascii_uppercase();
-    (compact.len() == 8).then(|| format!("{}-{}", &compact[..4], &compact[4..]))
+    if check_issn(nss).is_err() {
+        return false;
+    }
+    let mut compact = [0u8; 8];
+    let mut len = 0;
+    for b in nss.bytes().filter(|b| *b != b'-') {
+        if len == compact.len() {
+            return false;
+        }
+        compact[len] = b.to_ascii_uppercase();
+        len += 1;
+    }
+    if len != compact.len() {
+        return false;
+    }
+    out.extend_from_slice(&compact[..4]);
+    out.push(b'-');
+    out.extend_from_slice(&compact[4..]);
+    true
 }
 
 /// ISNI (ISO 27729; IANA isni registration): 15 digits and a check
@@ -976,15 +1027,18 @@ mod hostile_input_tests {
     /// is not its own key, or not a URN.
     #[test]
     fn normalizers_leave_what_they_do_not_understand() {
-        assert_eq!(normalize_isbn("!!!!!!!!!!"), None);
-        assert_eq!(normalize_isbn("9xx7895101"), None);
-        assert_eq!(normalize_isbn("0-451-45052-3").as_deref(), Some("9780451450524"));
+        assert_eq!(normalize("isbn", "!!!!!!!!!!"), None);
+        assert_eq!(normalize("isbn", "9xx7895101"), None);
         assert_eq!(
-            normalize_isbn("978-0-451-45052-4").as_deref(),
+            normalize("isbn", "0-451-45052-3").as_deref(),
             Some("9780451450524")
         );
-        assert_eq!(normalize_issn("%2D%2D03"), None);
-        assert_eq!(normalize_issn("03785955").as_deref(), Some("0378-5955"));
+        assert_eq!(
+            normalize("isbn", "978-0-451-45052-4").as_deref(),
+            Some("9780451450524")
+        );
+        assert_eq!(normalize("issn", "%2D%2D03"), None);
+        assert_eq!(normalize("issn", "03785955").as_deref(), Some("0378-5955"));
     }
 
     /// The urn:nbn:de check digit of a very long NSS does not overflow.

@@ -198,8 +198,19 @@ pub struct CompiledRules {
     matcher: Option<Matcher>,
     syntax_kind: Option<SyntaxKind>,
     builtin: Option<builtin::CheckFn>,
-    equivalence: Vec<EquivalenceStep>,
+    equivalence: Vec<Step>,
     components: Option<ComponentsRule>,
+}
+
+/// An [`EquivalenceStep`] ready to apply: a built-in normalizer is its
+/// function, found once when the rules are compiled.
+#[derive(Clone, Debug)]
+enum Step {
+    CaseInsensitiveNss,
+    CaseInsensitiveParts(usize),
+    CaseInsensitiveUntil(String),
+    Remove(String),
+    Builtin(builtin::NormalizeFn),
 }
 
 /// The most NSS parts a `case-insensitive-parts` step may name (registered
@@ -260,29 +271,38 @@ impl RulesFile {
                 (matcher, kind, check)
             }
         };
+        let mut equivalence = Vec::with_capacity(self.equivalence.len());
         for step in &self.equivalence {
-            if let EquivalenceStep::CaseInsensitiveParts { parts } = step
-                && !(1..=MAX_PARTS).contains(parts)
-            {
-                return Err(err(format!(
-                    "case-insensitive-parts: parts = {parts}, expected 1 to MAX_PARTS = {MAX_PARTS}"
-                )));
-            }
-            if let EquivalenceStep::Builtin { name } = step
-                && !builtin::NORMALIZERS.contains(&name.as_str())
-            {
-                return Err(err(format!(
-                    "unknown built-in normalizer '{name}' (known: {})",
-                    builtin::NORMALIZERS.join(", ")
-                )));
-            }
+            equivalence.push(match step {
+                EquivalenceStep::CaseInsensitiveNss => Step::CaseInsensitiveNss,
+                EquivalenceStep::CaseInsensitiveParts { parts } if (1..=MAX_PARTS).contains(parts) => {
+                    Step::CaseInsensitiveParts(*parts)
+                }
+                EquivalenceStep::CaseInsensitiveParts { parts } => {
+                    return Err(err(format!(
+                        "case-insensitive-parts: parts = {parts}, expected 1 to MAX_PARTS = {MAX_PARTS}"
+                    )));
+                }
+                EquivalenceStep::CaseInsensitiveUntil { delimiter } => {
+                    Step::CaseInsensitiveUntil(delimiter.clone())
+                }
+                EquivalenceStep::Remove { chars } => Step::Remove(chars.clone()),
+                EquivalenceStep::Builtin { name } => {
+                    Step::Builtin(builtin::normalizer(name).ok_or_else(|| {
+                        err(format!(
+                            "unknown built-in normalizer '{name}' (known: {})",
+                            builtin::NORMALIZERS.join(", ")
+                        ))
+                    })?)
+                }
+            });
         }
         let compiled = CompiledRules {
             source: self.source.clone(),
             matcher,
             syntax_kind,
             builtin,
-            equivalence: self.equivalence.clone(),
+            equivalence,
             components: self.components,
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
@@ -479,8 +499,8 @@ impl CompiledRules {
         for step in &self.equivalence {
             let nss = &mut buf[split..];
             match step {
-                EquivalenceStep::CaseInsensitiveNss => lower_outside_escapes(nss),
-                EquivalenceStep::CaseInsensitiveParts { parts } => {
+                Step::CaseInsensitiveNss => lower_outside_escapes(nss),
+                Step::CaseInsensitiveParts(parts) => {
                     let mut left = *parts;
                     for part in nss.split_mut(|&b| b == b':') {
                         if left == 0 {
@@ -490,7 +510,7 @@ impl CompiledRules {
                         left -= 1;
                     }
                 }
-                EquivalenceStep::CaseInsensitiveUntil { delimiter } => {
+                Step::CaseInsensitiveUntil(delimiter) => {
                     let end = nss
                         .windows(delimiter.len().max(1))
                         .position(|w| w == delimiter.as_bytes())
@@ -499,7 +519,7 @@ impl CompiledRules {
                         lower_outside_escapes(&mut nss[..end]);
                     }
                 }
-                EquivalenceStep::Remove { chars } => {
+                Step::Remove(chars) => {
                     // Compact in place: `kept` never passes `i`.
                     let (mut i, mut kept) = (0, 0);
                     while i < nss.len() {
@@ -512,13 +532,28 @@ impl CompiledRules {
                     }
                     buf.truncate(split + kept);
                 }
-                EquivalenceStep::Builtin { name } => {
-                    let normalized = std::str::from_utf8(nss)
-                        .ok()
-                        .and_then(|text| builtin::normalize(name, text));
-                    if let Some(n) = normalized {
-                        buf.truncate(split);
-                        buf.extend_from_slice(n.as_bytes());
+                Step::Builtin(normalize) => {
+                    // The normalizer reads the NSS and writes the new one
+                    // in its place: it reads a copy, on the stack when
+                    // short (no allocation), else on the heap.
+                    let mut short = [0u8; 64];
+                    let long;
+                    let copy: &[u8] = match short.get_mut(..nss.len()) {
+                        Some(short) => {
+                            short.copy_from_slice(nss);
+                            short
+                        }
+                        None => {
+                            long = nss.to_vec();
+                            &long
+                        }
+                    };
+                    let Ok(text) = std::str::from_utf8(copy) else {
+                        continue;
+                    };
+                    buf.truncate(split);
+                    if !normalize(text, buf) {
+                        buf.extend_from_slice(copy);
                     }
                 }
             }
@@ -555,5 +590,54 @@ mod hex_case_tests {
         }
         let refused = rules.check(&Urn::parse("urn:xy:aB").unwrap());
         assert_eq!(refused.map(|v| v.offset), Some(8));
+    }
+}
+
+#[cfg(test)]
+mod refine_tests {
+    use super::*;
+
+    fn rules(steps: &str) -> CompiledRules {
+        let file: RulesFile = toml::from_str(&format!("source = \"test\"\n{steps}")).unwrap();
+        file.compile("xy").unwrap()
+    }
+
+    fn refined(rules: &CompiledRules, key: &str) -> String {
+        // After some bytes of other output, as in a JSON line.
+        let mut buf = b"{\"key\":\"".to_vec();
+        let start = buf.len();
+        buf.extend_from_slice(key.as_bytes());
+        rules.refine_in_place(&mut buf, start);
+        String::from_utf8(buf[start..].to_vec()).unwrap()
+    }
+
+    /// A built-in normalizer rewrites the NSS in place, whether the NSS is
+    /// short (read from a copy on the stack) or long (from the heap); one
+    /// that does not apply leaves the key as it was, and later steps run.
+    #[test]
+    fn builtin_normalizers_rewrite_short_and_long_nsss_in_place() {
+        let decode = rules("[[equivalence]]\nstep = \"builtin\"\nname = \"pct-decode-pchar\"\n");
+        assert_eq!(refined(&decode, "urn:xy:a%41b"), "urn:xy:aAb");
+        let long = format!("{}%41{}", "x".repeat(70), "y".repeat(70));
+        let want = format!("urn:xy:{}A{}", "x".repeat(70), "y".repeat(70));
+        assert_eq!(refined(&decode, &format!("urn:xy:{long}")), want);
+
+        let isbn_then_lower = rules(
+            "[[equivalence]]\nstep = \"builtin\"\nname = \"isbn\"\n\
+             [[equivalence]]\nstep = \"case-insensitive-nss\"\n",
+        );
+        assert_eq!(
+            refined(&isbn_then_lower, "urn:xy:0-451-45052-3"),
+            "urn:xy:9780451450524"
+        );
+        assert_eq!(
+            refined(&isbn_then_lower, "urn:xy:NOT-AN-ISBN"),
+            "urn:xy:not-an-isbn"
+        );
+        let long_upper = "Q".repeat(100);
+        assert_eq!(
+            refined(&isbn_then_lower, &format!("urn:xy:{long_upper}")),
+            format!("urn:xy:{}", "q".repeat(100))
+        );
     }
 }

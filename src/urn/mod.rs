@@ -189,6 +189,7 @@ impl<'a> Urn<'a> {
 
     /// Where the components start (0: absent), found again from the text:
     /// the parser keeps only where the NSS ends.
+    #[inline]
     fn components(&self) -> Components {
         if self.nss_end() == self.text.len() {
             return Components::default();

@@ -25,7 +25,11 @@ fn push_u64(out: &mut Vec<u8>, mut n: u64) {
             break;
         }
     }
-    out.extend_from_slice(&digits[i..]);
+    // Byte by byte: a copy of a length known only now calls `memcpy`,
+    // which costs more than the few digits of a line number.
+    for &d in &digits[i..] {
+        out.push(d);
+    }
 }
 
 /// A string the URN grammar already restricted: no escaping needed.
@@ -198,10 +202,11 @@ impl Report<'_, '_> {
                 out.extend_from_slice(urn.nid().as_bytes());
                 out.extend_from_slice(b"\",\"nss\":\"");
                 out.extend_from_slice(urn.nss().as_bytes());
-                let (r, q, f) = (urn.r_component(), urn.q_component(), urn.f_component());
-                if r.is_none() && q.is_none() && f.is_none() {
+                if urn.nss_end() == urn.as_str().len() {
+                    // No component: nothing after the NSS.
                     out.extend_from_slice(b"\",\"r\":null,\"q\":null,\"f\":null,\"key\":");
                 } else {
+                    let (r, q, f) = (urn.r_component(), urn.q_component(), urn.f_component());
                     out.extend_from_slice(b"\",\"r\":");
                     push_plain_opt(out, r);
                     out.extend_from_slice(b",\"q\":");
