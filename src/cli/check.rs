@@ -88,6 +88,9 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
 }
 
+/// The summary's line for inputs that are not URNs.
+const NOT_A_URN: &str = "(not a URN)";
+
 /// How many distinct unregistered NIDs the summary counts one by one...
 const MAX_OTHER_NIDS: usize = 10_000;
 /// ... before it counts the rest under this line.
@@ -137,6 +140,9 @@ struct Stats {
     invalid: u64,
     /// Registered namespaces, by [`urnreg::Namespace::index`].
     by_namespace: Vec<u64>,
+    /// Inputs that are not URNs (counted apart from the NIDs: a fixed
+    /// label needs no map).
+    not_a_urn: u64,
     /// Other NIDs, lower-cased (foldhash, seeded per process, as in the
     /// library's checker).
     by_other_nid: HashMap<ShortKey, u64, foldhash::fast::RandomState>,
@@ -164,7 +170,7 @@ impl Stats {
                     self.count_other(&urn.nid().to_ascii_lowercase(), 1);
                 }
                 (None, Some(urn)) => self.count_other(urn.nid(), 1),
-                (None, None) => self.count_other("(not a URN)", 1),
+                (None, None) => self.not_a_urn += 1,
             }
             for e in report.errors() {
                 self.count_error(e.code(), 1);
@@ -201,6 +207,7 @@ impl Stats {
     fn merge(&mut self, other: Stats) {
         self.total += other.total;
         self.invalid += other.invalid;
+        self.not_a_urn += other.not_a_urn;
         if other.by_namespace.len() > self.by_namespace.len() {
             self.by_namespace.resize(other.by_namespace.len(), 0);
         }
@@ -236,6 +243,9 @@ impl Stats {
             })
             .unwrap_or_default();
         nids.extend(self.by_other_nid.iter().map(|(k, v)| (k.as_str(), *v)));
+        if self.not_a_urn > 0 {
+            nids.push((NOT_A_URN, self.not_a_urn));
+        }
         nids.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         writeln!(err, "by NID:")?;
         for (nid, n) in nids {
