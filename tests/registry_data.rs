@@ -58,21 +58,21 @@ fn xml_records(xml: &str) -> BTreeMap<String, (String, Facts)> {
                 if name == "person" {
                     person_id = attrs["id"].clone();
                 }
-                if name == "xref" {
-                    if let Some(facts) = current.as_mut() {
-                        let parent = path.last().cloned().unwrap_or_default();
-                        let group = match parent.as_str() {
-                            "record" => "references",
-                            "template" => "template",
-                            "contact" => "contacts",
-                            other => panic!("xref inside {other}"),
-                        };
-                        let n = xref_count.entry(group.to_string()).or_default();
-                        xref_key = format!("{group}[{n}]");
-                        *n += 1;
-                        for (k, v) in &attrs {
-                            facts.insert(format!("{xref_key}.{k}"), v.clone());
-                        }
+                if name == "xref"
+                    && let Some(facts) = current.as_mut()
+                {
+                    let parent = path.last().cloned().unwrap_or_default();
+                    let group = match parent.as_str() {
+                        "record" => "references",
+                        "template" => "template",
+                        "contact" => "contacts",
+                        other => panic!("xref inside {other}"),
+                    };
+                    let n = xref_count.entry(group.to_string()).or_default();
+                    xref_key = format!("{group}[{n}]");
+                    *n += 1;
+                    for (k, v) in &attrs {
+                        facts.insert(format!("{xref_key}.{k}"), v.clone());
                     }
                 }
                 if matches!(event, Event::Start(_)) {

@@ -178,8 +178,8 @@ impl Stats {
         }
     }
 
-    /// Counts `n` URNs of an unregistered NID (or no URN at all): a stream
-    /// of random NIDs must not grow the summary without bound.
+    /// Counts `n` URNs of an unregistered NID: a stream of random NIDs
+    /// must not grow the summary without bound.
     fn count_other(&mut self, nid: &str, n: u64) {
         let nid = ShortKey::new(nid);
         if let Some(count) = self.by_other_nid.get_mut(&nid) {

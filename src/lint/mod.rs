@@ -178,10 +178,10 @@ pub fn lint_as(file: &RegistrationFile, ctx: &LintContext, filing: &Filing) -> V
     check_fields(file, filing, &mut out);
     check_syntax(file, &mut out);
     rules::check(file, ctx, filing, &mut out);
-    if *filing == Filing::Request {
-        if let (Some(Kind::Formal), Some(nid)) = (file.kind, file.nid.as_deref()) {
-            nid_lookalikes(nid, ctx, &mut out);
-        }
+    if *filing == Filing::Request
+        && let (Some(Kind::Formal), Some(nid)) = (file.kind, file.nid.as_deref())
+    {
+        nid_lookalikes(nid, ctx, &mut out);
     }
     check_vague(file, &mut out);
     let mut findings = out.0;
@@ -506,39 +506,39 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
     let Some(syntax) = file.syntax.as_deref().filter(|s| !s.trim().is_empty()) else {
         return;
     };
-    if let Some(grammar) = find_abnf(syntax) {
-        if let Err(e) = crate::rules::abnf::compile(&grammar.text, None) {
-            // The grammar keeps the lines of the field, so its line and
-            // column are those of the field's value.
-            let offset = offset_of(syntax, e.line, e.column);
-            let line = e.line;
-            let at = if line > 0 {
-                format!("line {line} of the Syntax field, column {}", e.column)
-            } else {
-                "the Syntax field".to_string()
-            };
-            if e.message.starts_with("prose") {
-                // A prose-val is valid ABNF (RFC 5234 section 4), but
-                // nothing can check names against it.
-                out.warning(
-                    "syntax-abnf-prose",
-                    "syntax",
-                    "RFC 8141 Appendix A, RFC 5234 section 4",
-                    format!(
-                        "the ABNF at {at} describes part of the syntax in prose: {}",
-                        e.message
-                    ),
-                );
-                out.at(offset);
-            } else {
-                out.error(
-                    "syntax-abnf",
-                    "syntax",
-                    "RFC 8141 Appendix A, RFC 5234",
-                    format!("the ABNF at {at} does not compile: {}", e.message),
-                );
-                out.at(offset);
-            }
+    if let Some(grammar) = find_abnf(syntax)
+        && let Err(e) = crate::rules::abnf::compile(&grammar.text, None)
+    {
+        // The grammar keeps the lines of the field, so its line and
+        // column are those of the field's value.
+        let offset = offset_of(syntax, e.line, e.column);
+        let line = e.line;
+        let at = if line > 0 {
+            format!("line {line} of the Syntax field, column {}", e.column)
+        } else {
+            "the Syntax field".to_string()
+        };
+        if e.message.starts_with("prose") {
+            // A prose-val is valid ABNF (RFC 5234 section 4), but
+            // nothing can check names against it.
+            out.warning(
+                "syntax-abnf-prose",
+                "syntax",
+                "RFC 8141 Appendix A, RFC 5234 section 4",
+                format!(
+                    "the ABNF at {at} describes part of the syntax in prose: {}",
+                    e.message
+                ),
+            );
+            out.at(offset);
+        } else {
+            out.error(
+                "syntax-abnf",
+                "syntax",
+                "RFC 8141 Appendix A, RFC 5234",
+                format!("the ABNF at {at} does not compile: {}", e.message),
+            );
+            out.at(offset);
         }
     }
     let lower = syntax.to_ascii_lowercase();

@@ -344,10 +344,10 @@ fn check_record(record: &RecordFile, p: &mut Problems) {
             format!("the registration text is version {v}, over MAX_VERSION = {MAX_VERSION}"),
         );
     }
-    if let Some(rules) = &record.rules {
-        if let Err(e) = rules.compile(nid) {
-            p.add(format!("{nid}.rules"), e.to_string());
-        }
+    if let Some(rules) = &record.rules
+        && let Err(e) = rules.compile(nid)
+    {
+        p.add(format!("{nid}.rules"), e.to_string());
     }
     // Versions follow each other as filing by hand makes them (section 6):
     // a request is version 1, a revision the version in force + 1 (an IANA

@@ -196,7 +196,7 @@ fn check_isbn(nss: &str) -> Result<(), Violation> {
             if let Some((_, at)) = digits[..9].iter().find(|(d, _)| *d == 10) {
                 return Err(violation(*at, "'X' may only be the check character"));
             }
-            if sum % 11 != 0 {
+            if !sum.is_multiple_of(11) {
                 let (_, at) = digits[9];
                 let want = (11 - (sum - digits[9].0) % 11) % 11;
                 let want = if want == 10 {
@@ -224,7 +224,7 @@ fn check_isbn(nss: &str) -> Result<(), Violation> {
                 .enumerate()
                 .map(|(i, (d, _))| d * if i % 2 == 0 { 1 } else { 3 })
                 .sum();
-            if sum % 10 != 0 {
+            if !sum.is_multiple_of(10) {
                 let partial = sum - digits[12].0;
                 let want = (10 - partial % 10) % 10;
                 return Err(violation(
@@ -318,7 +318,7 @@ fn check_issn(nss: &str) -> Result<(), Violation> {
         .enumerate()
         .map(|(i, (d, _))| d * (8 - i as u32))
         .sum();
-    if sum % 11 != 0 {
+    if !sum.is_multiple_of(11) {
         let partial: u32 = digits[..7]
             .iter()
             .enumerate()

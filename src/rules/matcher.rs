@@ -31,8 +31,9 @@ pub struct Matcher {
     pairs: Option<Pairs>,
 }
 
-/// The most entries of a [`Pairs`] table (states x classes x classes):
-/// 256 KiB at most, and a few KiB for the registered namespaces.
+/// The most entries of a [`Pairs`] table (states x a row of classes x
+/// classes, padded to a power of two): 256 KiB at most, and a few KiB for
+/// the registered namespaces. A larger DFA is walked byte by byte.
 const MAX_PAIR_ENTRIES: usize = 1 << 16;
 
 /// A DFA as a table of byte *pairs*: one lookup moves two bytes on, so a

@@ -243,25 +243,26 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     // RFC 3406 section 4: "Registration Information" holds the
     // registration version number and the registration date.
     if let Some(info) = fields.registration_information.as_deref() {
-        if version.is_none() && fields.version.is_none() {
-            if let Some(v) = number_after(info, "version") {
-                notes.push(Note::new(
-                    NoteKind::Guessed,
-                    None,
-                    format!("Version {v} read from Registration Information"),
-                ));
-                version = Some(v);
-            }
+        if version.is_none()
+            && fields.version.is_none()
+            && let Some(v) = number_after(info, "version")
+        {
+            notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!("Version {v} read from Registration Information"),
+            ));
+            version = Some(v);
         }
-        if date.is_none() {
-            if let Some(d) = date_after(info, "date") {
-                notes.push(Note::new(
-                    NoteKind::Guessed,
-                    None,
-                    format!("Date {d} read from Registration Information"),
-                ));
-                date = Some(d);
-            }
+        if date.is_none()
+            && let Some(d) = date_after(info, "date")
+        {
+            notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!("Date {d} read from Registration Information"),
+            ));
+            date = Some(d);
         }
     }
     let kind = nid.as_deref().map(|n| {

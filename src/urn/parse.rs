@@ -14,8 +14,19 @@ use super::error::{Component, ParseError, ParseErrorKind};
 /// and then read as a whole stall the read on store forwarding: that cost
 /// 7% of `check -q`.) Where the r-, q- and f-components start is found
 /// again when asked for (see [`components`]); most URNs have none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Offsets(u64);
+
+/// The fields by name, not the packed number.
+impl std::fmt::Debug for Offsets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Offsets")
+            .field("nid_end", &self.nid_end())
+            .field("nss_end", &self.nss_end())
+            .field("flags", &self.flags())
+            .finish()
+    }
+}
 
 impl Offsets {
     /// `nss_end`: the first `?+`, `?=` or `#` after the NSS, or the

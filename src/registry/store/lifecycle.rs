@@ -607,16 +607,16 @@ impl Store {
                 ),
             ));
         }
-        if let (Some(given), Some(nid)) = (file.nid.as_deref(), row.nid.as_deref()) {
-            if !given.eq_ignore_ascii_case(nid) {
-                problems.push(problem(
+        if let (Some(given), Some(nid)) = (file.nid.as_deref(), row.nid.as_deref())
+            && !given.eq_ignore_ascii_case(nid)
+        {
+            problems.push(problem(
                     "nid",
                     format!(
                         "request {} is for '{nid}': an amendment cannot change the NID; withdraw it and request '{given}'",
                         row.id
                     ),
                 ));
-            }
         }
         if file.version != Some(row.version) {
             problems.push(problem(
@@ -656,10 +656,11 @@ impl Store {
                 )));
             }
         }
-        if row.kind == Kind::Informal && row.version == 1 {
-            if let Some(dup) = same_informal_text(&tx, &file.template_fields(), Some(row.id), true)? {
-                return Err(Error::Invalid(vec![problem("text", dup.message())]));
-            }
+        if row.kind == Kind::Informal
+            && row.version == 1
+            && let Some(dup) = same_informal_text(&tx, &file.template_fields(), Some(row.id), true)?
+        {
+            return Err(Error::Invalid(vec![problem("text", dup.message())]));
         }
         let old = version_by_id(&tx, row.id)?;
         let old_file = old.to_registration();
