@@ -260,15 +260,11 @@ fn normalize_isbn(nss: &str, out: &mut Vec<u8>) -> bool {
     if body.iter().any(|(d, _)| *d > 9) {
         return false;
     }
-    let mut isbn13 = [0u8; 13];
-    let prefix: &[u8] = if body.len() == 9 { b"978" } else { b"" };
-    for (slot, digit) in isbn13.iter_mut().zip(
-        prefix
-            .iter()
-            .copied()
-            .chain(body.iter().map(|(d, _)| b'0' + *d as u8)),
-    ) {
-        *slot = digit;
+    // An ISBN-10 gets the prefix 978 and a check digit of its own.
+    let mut isbn13 = *b"978000000000?";
+    let from = if body.len() == 9 { 3 } else { 0 };
+    for (slot, (d, _)) in isbn13[from..].iter_mut().zip(body) {
+        *slot = b'0' + *d as u8;
     }
     if body.len() == 9 {
         let sum: u32 = isbn13[..12]
@@ -346,21 +342,17 @@ fn normalize_issn(nss: &str, out: &mut Vec<u8>) -> bool {
     if check_issn(nss).is_err() {
         return false;
     }
-    let mut compact = [0u8; 8];
-    let mut len = 0;
-    for b in nss.bytes().filter(|b| *b != b'-') {
-        if len == compact.len() {
-            return false;
-        }
-        compact[len] = b.to_ascii_uppercase();
-        len += 1;
+    // check_issn let through 4 characters, an optional hyphen, 4 more.
+    let mut key = *b"0000-0000";
+    let (head, tail) = key.split_at_mut(4);
+    for (slot, b) in head
+        .iter_mut()
+        .chain(&mut tail[1..])
+        .zip(nss.bytes().filter(|b| *b != b'-'))
+    {
+        *slot = b.to_ascii_uppercase();
     }
-    if len != compact.len() {
-        return false;
-    }
-    out.extend_from_slice(&compact[..4]);
-    out.push(b'-');
-    out.extend_from_slice(&compact[4..]);
+    out.extend_from_slice(&key);
     true
 }
 

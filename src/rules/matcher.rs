@@ -57,7 +57,6 @@ struct Pairs {
     single: Box<[u32]>,
     /// By state number: the input may end in this state.
     accept: Box<[bool]>,
-    start: u32,
     dead: u32,
 }
 
@@ -130,14 +129,14 @@ impl Pairs {
             pair: pair.into_boxed_slice(),
             single: single.into_boxed_slice(),
             accept,
-            start: 0,
             dead,
         })
     }
 
     /// Returns true if and only if the DFA matches the whole of `input`.
     fn matches(&self, input: &[u8]) -> bool {
-        let mut state = self.start;
+        // The start state is number 0: its row is 0.
+        let mut state = 0;
         let mut two = input.chunks_exact(2);
         for p in &mut two {
             let at = state + self.first[usize::from(p[0])] + self.second[usize::from(p[1])];

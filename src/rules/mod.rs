@@ -142,20 +142,10 @@ impl std::error::Error for RuleError {}
 /// Which of a namespace's rules a URN breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ViolationKind {
-    /// The NSS syntax (`nss-syntax`).
+    /// The NSS syntax (the finding `nss-syntax`).
     Syntax,
-    /// A built-in check, such as a check digit (`nss-check`).
+    /// A built-in check, such as a check digit (the finding `nss-check`).
     Check,
-}
-
-impl ViolationKind {
-    /// The stable name (the finding's `kind`).
-    pub fn code(self) -> &'static str {
-        match self {
-            ViolationKind::Syntax => "nss-syntax",
-            ViolationKind::Check => "nss-check",
-        }
-    }
 }
 
 /// What is wrong with a URN under a namespace's rules.
@@ -420,19 +410,18 @@ impl CompiledRules {
         let Some(c) = self.components else {
             return Vec::new();
         };
-        let text = urn.as_str();
+        let found = urn.components();
         let mut out = Vec::new();
-        let mut note = |present: Option<&str>, meaningful: bool, delim: &str, name| {
+        let mut note = |present: Option<std::ops::Range<usize>>, meaningful: bool, delim: &str, name| {
             if let Some(part) = present
                 && !meaningful
             {
-                let end = part.as_ptr() as usize - text.as_ptr() as usize;
-                out.push((end - delim.len(), name));
+                out.push((part.start - delim.len(), name));
             }
         };
-        note(urn.r_component(), c.r, "?+", "r-component");
-        note(urn.q_component(), c.q, "?=", "q-component");
-        note(urn.f_component(), c.f, "#", "f-component");
+        note(found.r, c.r, "?+", "r-component");
+        note(found.q, c.q, "?=", "q-component");
+        note(found.f, c.f, "#", "f-component");
         out
     }
 }

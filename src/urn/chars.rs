@@ -64,19 +64,6 @@ const fn build() -> [u16; 256] {
 
 static TABLE: [u16; 256] = build();
 
-/// 1 for the bytes of [`PCHAR_SLASH`], else 0: one byte an entry, so that
-/// a scan can AND the entries of several bytes.
-pub static PLAIN: [u8; 256] = {
-    let table = build();
-    let mut plain = [0; 256];
-    let mut i = 0;
-    while i < 256 {
-        plain[i] = (table[i] & PCHAR_SLASH != 0) as u8;
-        i += 1;
-    }
-    plain
-};
-
 /// Returns true if and only if `byte` belongs to every class in `class`.
 #[inline]
 pub fn is(byte: u8, class: u16) -> bool {
@@ -110,13 +97,6 @@ mod tests {
     fn pchar_slash_is_pchar_and_slash() {
         for b in 0..=255u8 {
             assert_eq!(is(b, PCHAR_SLASH), is(b, PCHAR) || b == b'/', "byte {b:#04x}");
-        }
-    }
-
-    #[test]
-    fn plain_is_pchar_slash() {
-        for b in 0..=255u8 {
-            assert_eq!(PLAIN[usize::from(b)] == 1, is(b, PCHAR_SLASH), "byte {b:#04x}");
         }
     }
 

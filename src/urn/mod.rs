@@ -187,10 +187,10 @@ impl<'a> Urn<'a> {
         self.offsets.nss_end()
     }
 
-    /// Where the components start (0: absent), found again from the text:
-    /// the parser keeps only where the NSS ends.
+    /// Where the components are, found again from the text: the parser
+    /// keeps only where the NSS ends.
     #[inline]
-    fn components(&self) -> Components {
+    pub(crate) fn components(&self) -> Components {
         if self.nss_end() == self.text.len() {
             return Components::default();
         }
@@ -199,29 +199,17 @@ impl<'a> Urn<'a> {
 
     /// The r-component (after `?+`), if any.
     pub fn r_component(&self) -> Option<&'a str> {
-        let c = self.components();
-        (c.r_start != 0).then(|| {
-            let end = [c.q_start.saturating_sub(2), c.f_start.saturating_sub(1)]
-                .into_iter()
-                .find(|&end| end != 0)
-                .unwrap_or(self.text.len());
-            &self.text[c.r_start..end]
-        })
+        self.components().r.map(|r| &self.text[r])
     }
 
     /// The q-component (after `?=`), if any.
     pub fn q_component(&self) -> Option<&'a str> {
-        let c = self.components();
-        (c.q_start != 0).then(|| {
-            let end = c.f_start.checked_sub(1).unwrap_or(self.text.len());
-            &self.text[c.q_start..end]
-        })
+        self.components().q.map(|q| &self.text[q])
     }
 
     /// The f-component (after `#`), if any; it may be empty.
     pub fn f_component(&self) -> Option<&'a str> {
-        let start = self.components().f_start;
-        (start != 0).then(|| &self.text[start..])
+        self.components().f.map(|f| &self.text[f])
     }
 
     /// Returns true if and only if some `%hh` of the NSS has a lower-case
@@ -260,11 +248,8 @@ impl<'a> Urn<'a> {
             return;
         }
         let components = self.components();
-        let r_mark = components.r_start.checked_sub(2);
-        let q_range = self.q_component().map(|q| {
-            let start = components.q_start;
-            start..start + q.len()
-        });
+        let r_mark = components.r.map(|r| r.start - 2);
+        let q_range = components.q;
         // Only '%' and '?' can start a finding: skip to them.
         let mut i = self.nss_start();
         while let Some(skip) = memchr::memchr2(b'%', b'?', &bytes[i..]) {

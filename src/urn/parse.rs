@@ -4,6 +4,8 @@
 //! into the input. The first violation stops the parse with a
 //! [`ParseError`] that says what was expected and at which byte.
 
+use std::ops::Range;
+
 use super::Syntax;
 use super::chars::{self, HEXDIG, LDH, PCHAR, PCHAR_SLASH, RFC2141_TRANS};
 use super::error::{Component, ParseError, ParseErrorKind};
@@ -57,13 +59,13 @@ pub(crate) const NSS_LOWER_HEX: u8 = 2;
 /// An r- or a q-component is present.
 pub(crate) const RQ_COMPONENTS: u8 = 4;
 
-/// Where the r-, q- and f-components of a parsed URN start (after their
-/// delimiters); 0 means absent (no component can start at byte 0).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where the r-, q- and f-components of a parsed URN are, without their
+/// delimiters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Components {
-    pub r_start: usize,
-    pub q_start: usize,
-    pub f_start: usize,
+    pub r: Option<Range<usize>>,
+    pub q: Option<Range<usize>>,
+    pub f: Option<Range<usize>>,
 }
 
 /// Finds the components of a URN that parsed under RFC 8141, its NSS
@@ -71,22 +73,25 @@ pub(crate) struct Components {
 /// first `?+`, `?=` or `#`; the r-component at the first `?=` or `#`; the
 /// q-component at the first `#`; the f-component holds no `#`.
 pub(crate) fn components(bytes: &[u8], nss_end: usize) -> Components {
+    let len = bytes.len();
     let mut found = Components::default();
     let mut i = nss_end;
     if bytes[i..].starts_with(b"?+") {
-        found.r_start = i + 2;
-        i = found.r_start;
-        while i < bytes.len() && bytes[i] != b'#' && !bytes[i..].starts_with(b"?=") {
+        let start = i + 2;
+        i = start;
+        while i < len && bytes[i] != b'#' && !bytes[i..].starts_with(b"?=") {
             i += 1;
         }
+        found.r = Some(start..i);
     }
     if bytes[i..].starts_with(b"?=") {
-        found.q_start = i + 2;
-        i = memchr::memchr(b'#', &bytes[found.q_start..]).map_or(bytes.len(), |at| found.q_start + at);
+        let start = i + 2;
+        i = memchr::memchr(b'#', &bytes[start..]).map_or(len, |at| start + at);
+        found.q = Some(start..i);
     }
-    if i < bytes.len() {
+    if i < len {
         debug_assert_eq!(bytes[i], b'#');
-        found.f_start = i + 1;
+        found.f = Some(i + 1..len);
     }
     found
 }
@@ -318,8 +323,8 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
 #[inline]
 fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
     while let Some(block) = bytes.get(i..i + 8) {
-        let all = block.iter().fold(1, |all, &b| all & chars::PLAIN[usize::from(b)]);
-        if all == 0 {
+        let all = block.iter().fold(true, |all, &b| all & chars::is(b, PCHAR_SLASH));
+        if !all {
             break;
         }
         i += 8;

@@ -206,13 +206,15 @@ impl Report<'_, '_> {
                     // No component: nothing after the NSS.
                     out.extend_from_slice(b"\",\"r\":null,\"q\":null,\"f\":null,\"key\":");
                 } else {
-                    let (r, q, f) = (urn.r_component(), urn.q_component(), urn.f_component());
+                    // Found once for the three.
+                    let c = urn.components();
+                    let text = |part: Option<std::ops::Range<usize>>| part.map(|p| &urn.as_str()[p]);
                     out.extend_from_slice(b"\",\"r\":");
-                    push_plain_opt(out, r);
+                    push_plain_opt(out, text(c.r));
                     out.extend_from_slice(b",\"q\":");
-                    push_plain_opt(out, q);
+                    push_plain_opt(out, text(c.q));
                     out.extend_from_slice(b",\"f\":");
-                    push_plain_opt(out, f);
+                    push_plain_opt(out, text(c.f));
                     out.extend_from_slice(b",\"key\":");
                 }
                 // The key is written straight into `out` and refined there.

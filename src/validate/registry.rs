@@ -155,12 +155,18 @@ impl Registry {
             if (list.len() + 1) * 2 > slots.len() {
                 slots = vec![EMPTY; ((list.len() + 1) * 2).next_power_of_two().max(16)].into_boxed_slice();
                 for (i, existing) in list.iter().enumerate() {
-                    let slot = free_or_same_slot(&slots, &list, existing.nid().as_bytes());
+                    let nid = existing.nid().as_bytes();
+                    let slot = probe(&slots, nid, |j| {
+                        list[j].nid().as_bytes().eq_ignore_ascii_case(nid)
+                    });
                     slots[slot] = i as u32;
                 }
             }
             let mut ns = ns;
-            let slot = free_or_same_slot(&slots, &list, ns.nid().as_bytes());
+            let nid = ns.nid().as_bytes();
+            let slot = probe(&slots, nid, |j| {
+                list[j].nid().as_bytes().eq_ignore_ascii_case(nid)
+            });
             if slots[slot] == EMPTY {
                 ns.set_index(list.len());
                 slots[slot] = list.len() as u32;
@@ -215,21 +221,20 @@ impl Registry {
             return None;
         }
         let nid = nid.as_bytes();
-        let mask = inner.slots.len() - 1;
-        let mut slot = hash_nid(nid) & mask;
-        loop {
-            let i = inner.slots[slot];
-            if i == EMPTY {
-                return None;
-            }
-            let (start, len) = inner.spans[i as usize];
-            if len as usize == nid.len() {
-                let name = &inner.names[start as usize..][..nid.len()];
-                if name.iter().zip(nid).all(|(n, b)| *n == b.to_ascii_lowercase()) {
-                    return Some(&inner.namespaces[i as usize]);
-                }
-            }
-            slot = (slot + 1) & mask;
+        // Compared with the lower-cased NIDs in a row, not through each
+        // namespace's own string.
+        let slot = probe(&inner.slots, nid, |i| {
+            let (start, len) = inner.spans[i];
+            // The names are lower case already: only `nid` is folded.
+            len as usize == nid.len()
+                && inner.names[start as usize..][..nid.len()]
+                    .iter()
+                    .zip(nid)
+                    .all(|(n, b)| *n == b.to_ascii_lowercase())
+        });
+        match inner.slots[slot] {
+            EMPTY => None,
+            i => Some(&inner.namespaces[i as usize]),
         }
     }
 
@@ -298,13 +303,15 @@ impl Registry {
 }
 
 /// The slot holding `nid`, or the free slot where it would go.
-fn free_or_same_slot(slots: &[u32], list: &[Namespace], nid: &[u8]) -> usize {
+/// The slot of `nid` in `slots` (open addressing, linear probing): the one
+/// whose namespace `same` says is `nid`, else the free one where it would go.
+fn probe(slots: &[u32], nid: &[u8], same: impl Fn(usize) -> bool) -> usize {
     let mask = slots.len() - 1;
     let mut slot = hash_nid(nid) & mask;
     loop {
         match slots[slot] {
             EMPTY => return slot,
-            i if list[i as usize].nid().as_bytes().eq_ignore_ascii_case(nid) => return slot,
+            i if same(i as usize) => return slot,
             _ => slot = (slot + 1) & mask,
         }
     }
