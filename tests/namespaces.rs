@@ -23,6 +23,32 @@ struct Vectors {
     equivalent: Vec<[String; 2]>,
     #[serde(default)]
     not_equivalent: Vec<[String; 2]>,
+    /// Real identifiers from the owner's published material, each with
+    /// its source and the decision taken on it.
+    #[serde(default)]
+    real: Vec<Real>,
+}
+
+/// One real identifier (issue "verdicts a namespace's owner would sign").
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Real {
+    urn: String,
+    source: String,
+    verdict: Verdict,
+    why: String,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+enum Verdict {
+    /// Valid as registered, with no deviation.
+    Valid,
+    /// Refused (misuse, a typo, a third party's form).
+    Invalid,
+    /// Valid only by the owner's practice: a `registration-deviation`
+    /// warning, and invalid when checked strictly.
+    Practice,
 }
 
 #[derive(Deserialize)]
@@ -89,9 +115,37 @@ fn namespace_vectors() {
                 failures.push(format!("{name}: {a} and {b} should not be equivalent"));
             }
         }
+        for real in &vectors.real {
+            if let Some(problem) = judge_real(v, real) {
+                failures.push(format!("{name}: {} ({}): {problem}", real.urn, real.source));
+            }
+        }
     }
     assert!(files >= 10, "vector files missing");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What is wrong with the verdict on a real identifier, if anything.
+fn judge_real(v: &Registry, real: &Real) -> Option<String> {
+    if real.source.trim().is_empty() || real.why.trim().is_empty() {
+        return Some("every real identifier needs its source and why".into());
+    }
+    let report = urnreg::Checker::new(v).check_str(&real.urn);
+    let strict = urnreg::Checker::new(v).strict(true).check_str(&real.urn);
+    let deviation =
+        |r: &urnreg::Report<'_, '_>| r.findings().iter().any(|f| f.code() == "registration-deviation");
+    let said = |r: &urnreg::Report<'_, '_>| {
+        r.findings()
+            .iter()
+            .map(|f| format!("{}: {f}", f.code()))
+            .collect::<Vec<_>>()
+    };
+    let ok = match real.verdict {
+        Verdict::Valid => report.is_valid() && !deviation(&report),
+        Verdict::Invalid => !report.is_valid() && !deviation(&report),
+        Verdict::Practice => report.is_valid() && deviation(&report) && !strict.is_valid(),
+    };
+    (!ok).then(|| format!("expected {:?}, got {:?}", real.verdict, said(&report)))
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex, mpsc};
 
 use anyhow::Context as _;
-use urnreg::{Checker, Registry, Report, Syntax};
+use urnreg::{Checker, Registry, Report};
 
 use super::chunks::{Chunk, ChunkReader};
 use super::db::DbArgs;
@@ -272,7 +272,7 @@ enum Shown {
 /// Everything needed to check and write one line (shared by the workers;
 /// each makes its own [`Checker`]).
 struct Job {
-    syntax: Syntax,
+    syntax: SyntaxArgs,
     registry: Option<Registry>,
     format: Format,
     shown: Shown,
@@ -282,7 +282,7 @@ struct Job {
 
 impl Job {
     fn checker(&self) -> Checker<'_> {
-        let checker = Checker::with_registry(self.registry.as_ref()).with_syntax(self.syntax);
+        let checker = self.syntax.checker(self.registry.as_ref());
         // Nothing per URN is shown: only validity (and error kinds) count.
         if self.shown == Shown::None {
             checker.without_warnings()
@@ -583,7 +583,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(args.db.registry()?)
     };
     let ctx = Arc::new(Job {
-        syntax: args.syntax.syntax(),
+        syntax: args.syntax,
         registry,
         format,
         shown: if args.quiet {

@@ -8,8 +8,6 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use urnreg::Checker;
-
 use super::db::DbArgs;
 use super::output::{self, Palette, paint};
 use super::report::write_invalid;
@@ -41,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let mut checker = Checker::with_registry(registry.as_ref()).with_syntax(args.syntax.syntax());
+    let mut checker = args.syntax.checker(registry.as_ref());
     let a = checker.check(args.a.as_encoded_bytes());
     let b = checker.check(args.b.as_encoded_bytes());
     let mut invalid = false;

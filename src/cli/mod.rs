@@ -5,7 +5,9 @@
 //! else: `--format` lists only the formats that command writes, `--db`
 //! appears where the registry database is read or written, `--actor`
 //! only where a change is recorded. `--color` is the one option every
-//! command has, since every command can print an error.
+//! command has, since every command can print an error. Those written
+//! before the command are moved after it ([`options`]), so both places
+//! work.
 
 mod check;
 mod chunks;
@@ -23,6 +25,7 @@ mod lint;
 mod man;
 mod normalize;
 mod ns;
+mod options;
 mod output;
 mod parse;
 mod report;
@@ -201,6 +204,12 @@ pub struct SyntaxArgs {
     /// Use the legacy RFC 2141 grammar (no r-, q- or f-components).
     #[arg(long)]
     rfc2141: bool,
+
+    /// Refuse URNs that are valid only by a form their namespace's owner
+    /// publishes beyond the registration (registration-deviation becomes
+    /// an error).
+    #[arg(long)]
+    strict: bool,
 }
 
 impl SyntaxArgs {
@@ -210,6 +219,14 @@ impl SyntaxArgs {
         } else {
             urnreg::Syntax::Rfc8141
         }
+    }
+
+    /// A checker against `registry` (generic syntax only without one) with
+    /// these choices.
+    fn checker(self, registry: Option<&urnreg::Registry>) -> urnreg::Checker<'_> {
+        urnreg::Checker::with_registry(registry)
+            .with_syntax(self.syntax())
+            .strict(self.strict)
     }
 }
 
@@ -243,7 +260,15 @@ pub fn main() -> ExitCode {
     // Decided before clap parses, so that clap's own help and errors
     // follow `--color` too.
     output::Color::from_args(std::env::args_os()).apply();
-    let matches = Cli::command().get_matches();
+    let cmd = Cli::command();
+    let args = match options::hoist(std::env::args_os().collect(), &cmd) {
+        Ok(args) => args,
+        Err(e) => {
+            output::print_error(&anyhow::Error::new(e));
+            return ExitCode::from(2);
+        }
+    };
+    let matches = cmd.get_matches_from(args);
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use urnreg::{Checker, Report};
+use urnreg::Report;
 
 use super::SyntaxArgs;
 use super::chunks::{Chunk, ChunkReader};
@@ -43,7 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let mut checker = Checker::with_registry(registry.as_ref()).with_syntax(args.syntax.syntax());
+    let mut checker = args.syntax.checker(registry.as_ref());
     let mut out = output::stdout();
     let mut failed = false;
     // `what` names the input in an error ("line 7", "URN 2"): made only

@@ -252,6 +252,15 @@ fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()>
         )?,
         Some(rules) => {
             writeln!(out, "rules:      in force, from {}", printable(&rules.source))?;
+            for p in &rules.practice {
+                writeln!(
+                    out,
+                    "practice:   {} (the owner's, not the registration's: valid with a \
+                     registration-deviation warning; from {})",
+                    printable(p.note.as_deref().unwrap_or("a form the owner publishes")),
+                    printable(&p.source)
+                )?;
+            }
         }
     }
     match &d.registration {

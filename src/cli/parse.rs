@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use urnreg::{Checker, Finding, Report};
+use urnreg::{Finding, Report};
 
 use super::db::DbArgs;
 use super::output::{self, Palette, paint};
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.db.registry()?)
     };
-    let mut checker = Checker::with_registry(registry.as_ref()).with_syntax(args.syntax.syntax());
+    let mut checker = args.syntax.checker(registry.as_ref());
     let raw = args.urn.as_encoded_bytes();
     let report = checker.check(raw);
     let code = ExitCode::from(u8::from(!report.is_valid()));

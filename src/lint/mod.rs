@@ -62,6 +62,7 @@ pub const RULES: &[&str] = &[
     "nid-confusable",
     "vague-section",
     "rules-dropped",
+    "rules-practice",
 ];
 
 /// How serious a finding is.

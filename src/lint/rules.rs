@@ -84,6 +84,26 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
     if let Some(message) = splits_equivalents(&rules, &compiled) {
         out.error("rules-merge", "rules.equivalence", S3_1, message);
     }
+    // A revision is the moment to make the owner's practice registered.
+    if matches!(filing, Filing::Revision { .. }) && !rules.practice.is_empty() {
+        let forms: Vec<&str> = rules
+            .practice
+            .iter()
+            .map(|p| p.note.as_deref().unwrap_or(p.source.as_str()))
+            .collect();
+        out.warning(
+            "rules-practice",
+            "rules.practice",
+            "RFC 8141 section 6.4",
+            format!(
+                "the owner writes {} form(s) the registration does not allow ({}): a revision is the \
+                 place to fold them into the Syntax field and [rules.syntax], so that they stop being \
+                 deviations",
+                forms.len(),
+                forms.join("; ")
+            ),
+        );
+    }
     if rules.syntax.is_none()
         && let Some(suggested) = suggest(file, Some(&rules))
     {

@@ -306,8 +306,30 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
         out.push(s);
     }
     out.push(Statement::new("Source", rules.source.clone()));
+    for p in &rules.practice {
+        let form = p.note.as_deref().unwrap_or("a form the owner publishes");
+        let mut s = Statement::new(
+            PRACTICE_TOPIC,
+            format!(
+                "{form}. Not allowed by the registration, but written by the namespace's owner in {}; \
+                 check accepts it with a registration-deviation warning (an error with --strict).",
+                p.source.trim_end_matches('.')
+            ),
+        );
+        s.code = p
+            .abnf
+            .as_ref()
+            .map(|a| a.trim_end().to_string())
+            .or_else(|| p.regex.clone());
+        s.items = p.examples.clone();
+        out.push(s);
+    }
     out
 }
+
+/// The topic of a statement about the owner's practice: always apart from
+/// what the registration says.
+pub const PRACTICE_TOPIC: &str = "Owner practice (not in the registration)";
 
 /// `statements` as plain text wrapped at `width` columns: one paragraph
 /// per statement, `Topic: text`; code indented four spaces, a wrapped

@@ -44,7 +44,50 @@ pub struct RulesFile {
     /// Examples checked whenever the rules are loaded.
     #[serde(default, skip_serializing_if = "Examples::is_empty")]
     pub examples: Examples,
+    /// What the namespace's owner publishes beyond its registration: forms
+    /// valid only through these, with a `registration-deviation` warning.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub practice: Vec<PracticeRule>,
 }
+
+/// One form the namespace's owner writes in its own published documents,
+/// specifications or software that the registration does not allow. A URN
+/// that fails the registration's syntax but matches one of these is valid,
+/// with a `registration-deviation` warning naming `source`; strict checking
+/// refuses it. Third parties' habits are not practice.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PracticeRule {
+    /// The owner's own document, specification or software that writes
+    /// this form (required).
+    pub source: String,
+    /// What the form is, in a few words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The form's NSS syntax as ABNF (as in [`SyntaxRule::abnf`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abnf: Option<String>,
+    /// The grammar's rule for the NSS (default: its first rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// The form's NSS syntax as a regular expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// A built-in checker run after the grammar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<String>,
+    /// The equivalence of this form, when its source says it differs from
+    /// the registration's (default: the namespace's steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalence: Option<Vec<EquivalenceStep>>,
+    /// Real URNs of this form, from the source: each must fail the
+    /// registration's syntax and match this form.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+}
+
+/// The most practice alternatives one namespace may declare.
+pub const MAX_PRACTICE: usize = 16;
 
 /// How the NSS is checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,6 +233,34 @@ pub struct CompiledRules {
     builtin: Option<builtin::CheckFn>,
     equivalence: Vec<Step>,
     components: Option<ComponentsRule>,
+    /// The owner's practice beyond the registration, in order.
+    practice: Vec<Practice>,
+}
+
+/// A compiled [`PracticeRule`]: its own rules (its syntax, and the
+/// equivalence its keys are made with) and what it is.
+#[derive(Clone, Debug)]
+pub struct Practice {
+    rules: CompiledRules,
+    note: Option<String>,
+}
+
+impl Practice {
+    /// The rules of this form: its syntax and its equivalence; `source()`
+    /// is the owner's document.
+    pub fn rules(&self) -> &CompiledRules {
+        &self.rules
+    }
+
+    /// The owner's document, specification or software.
+    pub fn source(&self) -> &str {
+        &self.rules.source
+    }
+
+    /// What the form is, if said.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
 }
 
 /// An [`EquivalenceStep`] ready to apply: a built-in normalizer is its
@@ -287,16 +358,81 @@ impl RulesFile {
                 }
             });
         }
-        let compiled = CompiledRules {
+        let mut compiled = CompiledRules {
             source: self.source.clone(),
             matcher,
             syntax_kind,
             builtin,
             equivalence,
             components: self.components,
+            practice: Vec::new(),
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
+        if self.practice.len() > MAX_PRACTICE {
+            return Err(err(format!(
+                "{} practice alternatives, more than the limit of {MAX_PRACTICE} (MAX_PRACTICE)",
+                self.practice.len()
+            )));
+        }
+        for (i, p) in self.practice.iter().enumerate() {
+            let practice = self
+                .compile_practice(nid, p, &compiled)
+                .map_err(|m| err(format!("practice {}: {m}", i + 1)))?;
+            compiled.practice.push(practice);
+        }
         Ok(compiled)
+    }
+
+    /// Compiles one practice alternative as rules of its own, and checks
+    /// that each of its examples is a deviation: refused by the
+    /// registration, accepted by the form.
+    fn compile_practice(
+        &self,
+        nid: &str,
+        p: &PracticeRule,
+        registered: &CompiledRules,
+    ) -> Result<Practice, String> {
+        if p.source.trim().is_empty() {
+            return Err("'source' is required: the owner's own document, specification or software".into());
+        }
+        if p.abnf.is_none() && p.regex.is_none() && p.builtin.is_none() {
+            return Err("needs abnf, regex or builtin".into());
+        }
+        let file = RulesFile {
+            source: p.source.clone(),
+            syntax: Some(SyntaxRule {
+                abnf: p.abnf.clone(),
+                start: p.start.clone(),
+                regex: p.regex.clone(),
+                builtin: p.builtin.clone(),
+            }),
+            equivalence: p.equivalence.clone().unwrap_or_else(|| self.equivalence.clone()),
+            components: self.components,
+            examples: Examples {
+                valid: p.examples.clone(),
+                ..Examples::default()
+            },
+            practice: Vec::new(),
+        };
+        let rules = file.compile(nid).map_err(|e| {
+            // The inner error names the NID again: keep what follows it.
+            let text = e.0;
+            match text.split_once("': ") {
+                Some((_, rest)) => rest.to_string(),
+                None => text,
+            }
+        })?;
+        for s in &p.examples {
+            if registered.check(&parse_example(s)?).is_none() {
+                return Err(format!(
+                    "example '{s}' is valid as registered: practice lists only what the registration refuses"
+                ));
+            }
+        }
+        Ok(Practice {
+            rules,
+            note: p.note.clone(),
+        })
     }
 }
 
@@ -342,6 +478,17 @@ impl CompiledRules {
     /// Where the rules come from.
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    /// The owner's practice beyond the registration.
+    pub fn practice(&self) -> &[Practice] {
+        &self.practice
+    }
+
+    /// The first practice alternative whose form `urn` matches; for a URN
+    /// the registration's rules refuse ([`CompiledRules::check`]).
+    pub fn practice_for(&self, urn: &Urn<'_>) -> Option<&Practice> {
+        self.practice.iter().find(|p| p.rules.check(urn).is_none())
     }
 
     /// The form of the NSS syntax check; `None`: generic syntax only.
@@ -628,5 +775,77 @@ mod refine_tests {
             refined(&isbn_then_lower, &format!("urn:xy:{long_upper}")),
             format!("urn:xy:{}", "q".repeat(100))
         );
+    }
+}
+
+#[cfg(test)]
+mod practice_tests {
+    use super::*;
+
+    const RULES: &str = r#"
+source = "RFC 3085 section 2"
+[syntax]
+regex = '[a-z.]+:[0-9]{8}:[A-Za-z0-9]+:[1-9][0-9]*'
+[[equivalence]]
+step = "case-insensitive-nss"
+[[practice]]
+source = "NewsML-G2 specification, guid"
+note = "GUIDs without a RevisionId"
+regex = '[a-z.]+:[0-9]{8}:[A-Za-z0-9]+'
+examples = ["urn:xy:iptc.org:20081007:Tutorial"]
+"#;
+
+    fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
+        toml::from_str::<RulesFile>(text).unwrap().compile("xy")
+    }
+
+    /// A form the registration refuses but the owner's practice writes is
+    /// found, with its source and its keys made by the namespace's steps.
+    #[test]
+    fn a_practice_form_is_found_and_keyed() {
+        let rules = compiled(RULES).unwrap();
+        let guid = Urn::parse("urn:xy:iptc.org:20081007:Tutorial").unwrap();
+        assert!(rules.check(&guid).is_some(), "refused as registered");
+        let practice = rules.practice_for(&guid).expect("the owner's form");
+        assert_eq!(practice.source(), "NewsML-G2 specification, guid");
+        assert_eq!(practice.note(), Some("GUIDs without a RevisionId"));
+        assert_eq!(
+            guid.equivalence_key_with(practice.rules()),
+            "urn:xy:iptc.org:20081007:tutorial"
+        );
+        let neither = Urn::parse("urn:xy:iptc.org:2008:x").unwrap();
+        assert!(rules.check(&neither).is_some());
+        assert!(rules.practice_for(&neither).is_none());
+    }
+
+    /// Practice lists deviations only, cites the owner, and compiles like
+    /// any rule.
+    #[test]
+    fn practice_is_refused_when_it_is_no_deviation_or_cites_nothing() {
+        let valid_as_registered = RULES.replace(
+            "examples = [\"urn:xy:iptc.org:20081007:Tutorial\"]",
+            "examples = [\"urn:xy:iptc.org:20081007:Tutorial:1\"]",
+        );
+        let e = compiled(&valid_as_registered).unwrap_err().to_string();
+        assert!(e.contains("practice 1") && e.contains("is refused"), "{e}");
+        let wider = RULES.replace("regex = '[a-z.]+:[0-9]{8}:[A-Za-z0-9]+'", "regex = '.*'");
+        let wider = wider.replace(
+            "examples = [\"urn:xy:iptc.org:20081007:Tutorial\"]",
+            "examples = [\"urn:xy:a:20081007:b:1\"]",
+        );
+        let e = compiled(&wider).unwrap_err().to_string();
+        assert!(e.contains("is valid as registered"), "{e}");
+        let unsourced = RULES.replace("source = \"NewsML-G2 specification, guid\"", "source = \" \"");
+        let e = compiled(&unsourced).unwrap_err().to_string();
+        assert!(e.contains("'source' is required"), "{e}");
+        let no_syntax = RULES.replace("regex = '[a-z.]+:[0-9]{8}:[A-Za-z0-9]+'\n", "");
+        let e = compiled(&no_syntax).unwrap_err().to_string();
+        assert!(e.contains("needs abnf, regex or builtin"), "{e}");
+        let many = format!(
+            "{RULES}{}",
+            "[[practice]]\nsource = \"s\"\nregex = 'x'\n".repeat(MAX_PRACTICE)
+        );
+        let e = compiled(&many).unwrap_err().to_string();
+        assert!(e.contains("MAX_PRACTICE"), "{e}");
     }
 }

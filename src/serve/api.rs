@@ -200,25 +200,55 @@ pub(crate) async fn snapshot(
 #[derive(Deserialize)]
 pub(crate) struct CheckQuery {
     urn: String,
+    #[serde(default)]
+    strict: Option<String>,
+}
+
+/// `?strict=1` (or `true`): URNs valid only by their namespace owner's
+/// practice are invalid (`registration-deviation` is an error).
+#[derive(Deserialize)]
+pub(crate) struct StrictQuery {
+    #[serde(default)]
+    strict: Option<String>,
+}
+
+/// Whether a `strict` query parameter asks for strict checking: `1`,
+/// `true`, `yes` or `on`; absent, empty, `0`, `false`: not.
+fn is_strict(value: Option<&str>) -> Result<bool, ApiError> {
+    match value.map(str::trim) {
+        None | Some("" | "0" | "false" | "no" | "off") => Ok(false),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some(other) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("strict={other}: expected 1 or 0 (true or false)"),
+        )),
+    }
 }
 
 /// `GET /api/check?urn=...`: one object of `check --format jsonl`.
-pub(crate) async fn check_one(State(state): State<Arc<AppState>>, Query(q): Query<CheckQuery>) -> Response {
+pub(crate) async fn check_one(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<CheckQuery>,
+) -> Result<Response, ApiError> {
+    let strict = is_strict(q.strict.as_deref())?;
     let model = state.model();
     let mut out = Vec::with_capacity(512);
     Checker::new(&model.registry)
+        .strict(strict)
         .check(q.urn.as_bytes())
         .write_json(&mut out, None);
     out.push(b'\n');
-    ([(header::CONTENT_TYPE, JSON)], out).into_response()
+    Ok(([(header::CONTENT_TYPE, JSON)], out).into_response())
 }
 
 /// `POST /api/check`: one URN per line (LF or CRLF); one JSON object per
 /// line out, as `check --format jsonl` writes them (with `line`).
 pub(crate) async fn check_many(
     State(state): State<Arc<AppState>>,
+    Query(q): Query<StrictQuery>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    let strict = is_strict(q.strict.as_deref())?;
     let max = state.config.max_check_lines;
     let body = body.strip_suffix(b"\n").unwrap_or(&body);
     let lines = if body.is_empty() {
@@ -233,7 +263,7 @@ pub(crate) async fn check_many(
         ));
     }
     let model = state.model();
-    let mut checker = Checker::new(&model.registry);
+    let mut checker = Checker::new(&model.registry).strict(strict);
     let mut out = Vec::with_capacity(lines * 320);
     if lines > 0 {
         for (i, line) in body.split(|&b| b == b'\n').enumerate() {
@@ -308,7 +338,13 @@ pub(crate) enum Lodged {
 
 /// Files `text` as `urnreg request` (or `urnreg revise`, for a file
 /// naming a registered NID with a later version) would, as the registrant.
-pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Lodged, ApiError> {
+/// `via` is where the text came from, kept as the version's source: `api`
+/// or `web`.
+pub(crate) async fn file_text(
+    state: &Arc<AppState>,
+    text: String,
+    via: &'static str,
+) -> Result<Lodged, ApiError> {
     let file = match parse_file(&text) {
         Ok(file) => file,
         Err(refused) => return Ok(refused),
@@ -323,8 +359,8 @@ pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Lod
                 return Ok(Lodged::Refused(findings));
             };
             let outcome = match &filing {
-                Filing::Request => store.request(&vetted, Some("http"), "registrant")?,
-                Filing::Revision { nid, .. } => store.revise(nid, &vetted, Some("http"), "registrant")?,
+                Filing::Request => store.request(&vetted, Some(via), "registrant")?,
+                Filing::Revision { nid, .. } => store.revise(nid, &vetted, Some(via), "registrant")?,
             };
             let token = tokens::issue_request_token(store.connection(), outcome.id)?;
             Ok(Lodged::Filed(Filed {
@@ -340,7 +376,12 @@ pub(crate) async fn file_text(state: &Arc<AppState>, text: String) -> Result<Lod
 
 /// Amends pending request `id` with `text`, as `urnreg amend` would, as
 /// its registrant: the text is linted as the filing it amends.
-pub(crate) async fn amend_text(state: &Arc<AppState>, id: i64, text: String) -> Result<Lodged, ApiError> {
+pub(crate) async fn amend_text(
+    state: &Arc<AppState>,
+    id: i64,
+    text: String,
+    via: &'static str,
+) -> Result<Lodged, ApiError> {
     let file = match parse_file(&text) {
         Ok(file) => file,
         Err(refused) => return Ok(refused),
@@ -355,7 +396,7 @@ pub(crate) async fn amend_text(state: &Arc<AppState>, id: i64, text: String) -> 
             let Some(vetted) = vetted else {
                 return Ok(Lodged::Refused(findings));
             };
-            let outcome = store.amend(&target, &vetted, Some("http"), "registrant")?;
+            let outcome = store.amend(&target, &vetted, Some(via), "registrant")?;
             Ok(Lodged::Amended(outcome, findings))
         })
         .await?;
@@ -407,7 +448,7 @@ pub(crate) async fn amend(
     registrant_of(&state, &headers, id).await?;
     let text = String::from_utf8(body.to_vec())
         .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
-    match amend_text(&state, id, text).await? {
+    match amend_text(&state, id, text, "api").await? {
         Lodged::Amended(outcome, warnings) => Ok(Json(
             serde_json::json!({ "id": outcome.id, "nid": outcome.nid, "status": outcome.status,
                 "version": outcome.version, "warnings": warnings }),
@@ -468,7 +509,7 @@ pub(crate) async fn file(
     }
     let text = String::from_utf8(body.to_vec())
         .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
-    match file_text(&state, text).await? {
+    match file_text(&state, text, "api").await? {
         Lodged::Filed(filed) => {
             let location = format!("/api/requests/{}", filed.outcome.id);
             let mut response = (StatusCode::CREATED, Json(filed)).into_response();

@@ -29,7 +29,7 @@ pub use report::{Finding, FindingKind, Report, Severity};
 #[cfg(feature = "store")]
 pub(crate) use suggest::edit_distance_within;
 
-use crate::rules::ViolationKind;
+use crate::rules::{Practice, RuleViolation, ViolationKind};
 use crate::urn::{Offsets, Syntax, Urn};
 
 /// Checks URNs, one after another, against a registry or the generic
@@ -52,6 +52,8 @@ pub struct Checker<'r> {
     registry: Option<&'r Registry>,
     syntax: Syntax,
     warnings: bool,
+    /// Forms valid only by the owner's practice are errors.
+    strict: bool,
     /// The `unregistered-nid` message (with its suggestion) already made
     /// for an unregistered NID, as written. foldhash, seeded per process
     /// (the NIDs come from the input), in place of SipHash: -3% for
@@ -103,6 +105,7 @@ impl<'r> Checker<'r> {
             registry,
             syntax: Syntax::Rfc8141,
             warnings: true,
+            strict: false,
             unregistered: HashMap::default(),
             generic_notes: Vec::new(),
         }
@@ -125,6 +128,15 @@ impl<'r> Checker<'r> {
     /// Errors, validity and keys are unchanged.
     pub fn without_warnings(mut self) -> Checker<'r> {
         self.warnings = false;
+        self
+    }
+
+    /// The same checker, strict or not about the owner's practice: strict,
+    /// a URN valid only by a form its namespace's owner publishes beyond
+    /// the registration (the rules' `practice`) is invalid
+    /// (`registration-deviation` is an error instead of a warning).
+    pub fn strict(mut self, strict: bool) -> Checker<'r> {
+        self.strict = strict;
         self
     }
 
@@ -207,11 +219,24 @@ impl<'r> Checker<'r> {
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
                 if let Some(v) = rules.check(urn) {
-                    let kind = match v.kind {
-                        ViolationKind::Check => FindingKind::NssCheck,
-                        ViolationKind::Syntax => FindingKind::NssSyntax,
-                    };
-                    report.push(Finding::new(kind, v.offset, v.message));
+                    match rules.practice_for(urn) {
+                        // Valid by the owner's practice: keyed by that
+                        // form's equivalence, and said.
+                        Some(practice) => {
+                            report.set_namespace(ns, Some(practice.rules()));
+                            if self.warnings || self.strict {
+                                let kind = FindingKind::RegistrationDeviation { strict: self.strict };
+                                report.push(Finding::new(kind, v.offset, deviation_message(practice, &v)));
+                            }
+                        }
+                        None => {
+                            let kind = match v.kind {
+                                ViolationKind::Check => FindingKind::NssCheck,
+                                ViolationKind::Syntax => FindingKind::NssSyntax,
+                            };
+                            report.push(Finding::new(kind, v.offset, v.message));
+                        }
+                    }
                 }
                 if !self.warnings {
                     return;
@@ -262,6 +287,17 @@ impl<'r> Checker<'r> {
         self.unregistered.insert(key, message.clone());
         message
     }
+}
+
+/// The `registration-deviation` message: what the owner's form is, and
+/// what the registration says of the URN.
+fn deviation_message(practice: &Practice, v: &RuleViolation) -> String {
+    let form = practice.note().unwrap_or("a form the owner publishes");
+    format!(
+        "not as registered, but the owner's practice ({form}; {}): {}",
+        practice.source(),
+        v.message
+    )
 }
 
 #[cfg(test)]

@@ -45,6 +45,13 @@ pub enum FindingKind {
     /// The namespace publishes no precise syntax: only the generic rules
     /// were checked.
     GenericRules,
+    /// The NSS breaks the namespace's registered syntax but follows a form
+    /// its owner publishes (the rules' `practice`): a warning, or an error
+    /// when checking strictly.
+    RegistrationDeviation {
+        /// Checked strictly: the deviation makes the URN invalid.
+        strict: bool,
+    },
 }
 
 impl FindingKind {
@@ -61,6 +68,7 @@ impl FindingKind {
             FindingKind::BadRule => "bad-rule",
             FindingKind::ComponentUnused => "component-unused",
             FindingKind::GenericRules => "generic-rules",
+            FindingKind::RegistrationDeviation { .. } => "registration-deviation",
         }
     }
 
@@ -72,11 +80,13 @@ impl FindingKind {
             | FindingKind::UnregisteredNid
             | FindingKind::NssSyntax
             | FindingKind::NssCheck
-            | FindingKind::BadRule => Severity::Error,
+            | FindingKind::BadRule
+            | FindingKind::RegistrationDeviation { strict: true } => Severity::Error,
             FindingKind::Warning(_)
             | FindingKind::WithdrawnNid
             | FindingKind::ComponentUnused
-            | FindingKind::GenericRules => Severity::Warning,
+            | FindingKind::GenericRules
+            | FindingKind::RegistrationDeviation { strict: false } => Severity::Warning,
         }
     }
 }
