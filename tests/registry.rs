@@ -643,3 +643,160 @@ fn upgraded_databases_get_the_shipped_rules() {
     let isbn = rules.iter().find(|r| r.nid == "isbn").unwrap();
     assert!(isbn.rules.as_deref().unwrap().contains("builtin"));
 }
+
+/// The audit actor where `$USER` is unset (containers, CI jobs):
+/// `$URNREG_ACTOR`, else the login name of the process's user.
+#[test]
+fn the_audit_actor_falls_back_from_urnreg_actor_to_the_login_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("reg.db");
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .env_remove("URNREG_DB")
+            .env_remove("USER")
+            .env_remove("LOGNAME")
+            .env_remove("URNREG_ACTOR")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["init"], &[("URNREG_ACTOR", "ci-bot")]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("unknown"), "{}", stderr(&out));
+    let out = run(
+        &["request", data("formal.toml").to_str().unwrap()],
+        &[("URNREG_ACTOR", "ci-bot")],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(&["review", "acme-parts", "--approve", "--note", "ok"], &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(&["ns", "history", "acme-parts", "--format", "json"], &[]);
+    let h: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(h["events"][0]["actor"], "ci-bot");
+    // No variable: the password database names the user running the tests.
+    let login = h["events"][1]["actor"].as_str().unwrap().to_string();
+    assert!(!login.is_empty());
+    #[cfg(target_os = "linux")]
+    assert_ne!(login, "unknown", "the login name of uid running the tests");
+}
+
+/// `--db`, `--format` and `--actor` before the command mean what they mean
+/// after it; one the command does not take is refused naming the command.
+#[test]
+fn options_before_the_command_work_like_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("reg.db");
+    let db = db.to_str().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(args)
+            .env_remove("URNREG_DB")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--db", db, "--actor", "ann", "init"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let before = run(&["--db", db, "--format", "json", "ns", "list"]);
+    let after = run(&["ns", "list", "--db", db, "--format", "json"]);
+    assert_eq!(code(&before), 0, "{}", stderr(&before));
+    assert_eq!(before.stdout, after.stdout);
+    let out = run(&["--format=json", "ns", "--db", db, "show", "isbn"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(serde_json::from_slice::<Value>(&out.stdout).is_ok());
+    let out = run(&["--actor", "ann", "ns", "list"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("'urnreg ns list' does not take --actor"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// No local path leaves the machine: a version filed from a path keeps its
+/// file name only, in the store, the history and the JSON snapshot; a
+/// database filed into before the fix is migrated (migration 7).
+#[test]
+fn filed_versions_keep_their_file_name_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("reg.db");
+    let file = data("formal.toml");
+    let out = urnreg_db(&db, &["request", file.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let store = Store::open(&db, "t").unwrap();
+    let sources: Vec<Option<String>> = store
+        .connection()
+        .prepare("SELECT source FROM registrations WHERE source_text IS NULL")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(sources, vec![Some("formal.toml".to_string())]);
+    let out = urnreg_db(
+        &db,
+        &[
+            "export",
+            "--format",
+            "json",
+            "--out",
+            dir.path().join("snap").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let dir_text = dir.path().to_str().unwrap();
+    for entry in std::fs::read_dir(dir.path().join("snap")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!text.contains(dir_text), "a local path in the snapshot");
+        assert!(
+            !text.contains(env!("CARGO_MANIFEST_DIR")),
+            "a local path in the snapshot"
+        );
+    }
+
+    // A database of schema 6 holding the paths its filers typed.
+    let old_path = dir.path().join("old.db");
+    let old = Store::open_at_version(&old_path, "old", 6).unwrap();
+    drop(old);
+    let mut store = Store::open_at_version(&old_path, "old", 6).unwrap();
+    request(&mut store, &registration("formal.toml"), "a").unwrap();
+    store
+        .connection()
+        .execute(
+            "UPDATE registrations SET source = '/home/ann/drafts/acme.toml' WHERE source_text IS NULL",
+            [],
+        )
+        .unwrap();
+    let seeded: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE source_text IS NOT NULL AND source LIKE '%/%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    drop(store);
+    let store = Store::open(&old_path, "new").unwrap();
+    let filed: String = store
+        .connection()
+        .query_row(
+            "SELECT source FROM registrations WHERE source_text IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(filed, "acme.toml");
+    let still: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE source_text IS NOT NULL AND source LIKE '%/%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(still, seeded, "the shipped records' references are left alone");
+}

@@ -433,7 +433,7 @@ fn lint_refuses_a_filing_with_every_finding_and_stores_nothing() {
     let n: i64 = store
         .connection()
         .query_row(
-            "SELECT count(*) FROM registrations WHERE source = 'http'",
+            "SELECT count(*) FROM registrations WHERE source = 'api'",
             [],
             |r| r.get(0),
         )
@@ -801,7 +801,7 @@ fn concurrent_filing_and_approval_lose_nothing_and_never_reuse_an_informal_numbe
     let approved: i64 = store
         .connection()
         .query_row(
-            "SELECT count(*) FROM registrations WHERE status = 'approved' AND source = 'http'",
+            "SELECT count(*) FROM registrations WHERE status = 'approved' AND source = 'api'",
             [],
             |r| r.get(0),
         )

@@ -20,19 +20,83 @@ pub struct DbArgs {
 /// `--actor`, for every command that records a change in the audit log.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ActorArgs {
-    /// Who makes the change, for the audit log (default: $USER).
+    /// Who makes the change, for the audit log (default: $URNREG_ACTOR,
+    /// else $USER, else $LOGNAME, else the login name of the process's
+    /// user; "unknown" only when there is none).
     #[arg(long, value_name = "NAME")]
     pub actor: Option<String>,
 }
 
+/// The actor recorded when nothing names one.
+pub const UNKNOWN_ACTOR: &str = "unknown";
+
 impl ActorArgs {
-    /// The actor for the audit log.
+    /// The actor for the audit log: `--actor`, `$URNREG_ACTOR`, `$USER`,
+    /// `$LOGNAME`, the login name of the process's user, else
+    /// [`UNKNOWN_ACTOR`] (containers and CI jobs often set no `$USER`).
     pub fn actor(&self) -> String {
-        self.actor
-            .clone()
-            .or_else(|| std::env::var("USER").ok())
-            .filter(|a| !a.is_empty())
-            .unwrap_or_else(|| "unknown".to_string())
+        let named = |v: Option<String>| v.map(|a| a.trim().to_string()).filter(|a| !a.is_empty());
+        named(self.actor.clone())
+            .or_else(|| named(std::env::var("URNREG_ACTOR").ok()))
+            .or_else(|| named(std::env::var("USER").ok()))
+            .or_else(|| named(std::env::var("LOGNAME").ok()))
+            .or_else(|| named(login_name()))
+            .unwrap_or_else(|| UNKNOWN_ACTOR.to_string())
+    }
+}
+
+/// The login name of the user running this process, from the password
+/// database (`/etc/passwd`), found by the owner of `/proc/self`: no C call
+/// (the crate forbids `unsafe`). `None` elsewhere than on Linux, or when
+/// the user has no entry (a container's arbitrary uid).
+fn login_name() -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let uid = std::fs::metadata("/proc/self").ok()?.uid();
+        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+        passwd_name(&passwd, uid)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The name of user `uid` in a password file's text
+/// (`name:password:uid:gid:...`).
+fn passwd_name(passwd: &str, uid: u32) -> Option<String> {
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        let name = fields.next()?;
+        let id: u32 = fields.nth(1)?.parse().ok()?;
+        (id == uid && !name.is_empty()).then(|| name.to_string())
+    })
+}
+
+#[cfg(test)]
+mod actor_tests {
+    use super::*;
+
+    #[test]
+    fn the_password_file_names_the_user() {
+        let passwd =
+            "root:x:0:0:root:/root:/bin/bash\n# comment\nann:x:1000:1000::/home/ann:/bin/sh\nbad line\n";
+        assert_eq!(passwd_name(passwd, 0).as_deref(), Some("root"));
+        assert_eq!(passwd_name(passwd, 1000).as_deref(), Some("ann"));
+        assert_eq!(passwd_name(passwd, 4242), None);
+    }
+
+    #[test]
+    fn the_option_comes_first() {
+        let args = ActorArgs {
+            actor: Some("expert-1".into()),
+        };
+        assert_eq!(args.actor(), "expert-1");
+        let blank = ActorArgs {
+            actor: Some("  ".into()),
+        };
+        assert_ne!(blank.actor(), "  ");
     }
 }
 

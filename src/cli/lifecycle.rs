@@ -157,6 +157,12 @@ fn print_outcome(outcome: &Outcome, format: Format) -> anyhow::Result<()> {
 
 pub fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
     let path = args.db.path()?;
+    if args.actor.actor() == super::db::UNKNOWN_ACTOR {
+        eprintln!(
+            "note: no --actor, $URNREG_ACTOR, $USER or login name: changes are recorded as '{}' in the audit log",
+            super::db::UNKNOWN_ACTOR
+        );
+    }
     let store = args.db.open_for_write(&args.actor, Create::Directory)?;
     let count: i64 = store
         .connection()

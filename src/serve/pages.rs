@@ -459,7 +459,7 @@ pub(crate) async fn file(
         ));
     }
     let text = form.text.clone();
-    Ok(match api::file_text(&state, form.text).await? {
+    Ok(match api::file_text(&state, form.text, "web").await? {
         Lodged::Filed(filed) => page(
             StatusCode::CREATED,
             "file.html",
@@ -888,7 +888,7 @@ pub(crate) async fn amend(
     let who = registrant_session(&state, &headers, id).await?;
     check_csrf(&headers, &form.csrf, Some(&who))?;
     let text = form.text.clone();
-    match api::amend_text(&state, id, form.text).await {
+    match api::amend_text(&state, id, form.text, "web").await {
         Ok(Lodged::Refused(findings)) => {
             render_request(
                 &state,

@@ -145,6 +145,14 @@ pub(in crate::registry) struct RegistrationRow<'a> {
     pub rules: Option<&'a str>,
 }
 
+/// Where a filed version came from, as it may be shown to anyone: the file
+/// name without its directories (the filer's local path stays on the
+/// filer's machine), or a label such as `stdin`, `api` or `web` as given.
+pub(in crate::registry) fn filed_source(source: &str) -> &str {
+    let name = source.rsplit(['/', '\\']).next().unwrap_or(source);
+    if name.is_empty() { "file" } else { name }
+}
+
 /// The RFC 3406 fields of `fields`, as `registrations.legacy_fields` holds
 /// them (JSON).
 fn legacy_json(fields: &TemplateFields) -> Result<String> {
@@ -159,6 +167,11 @@ fn legacy_json(fields: &TemplateFields) -> Result<String> {
 
 /// Inserts a registration (and its rules); returns its id.
 pub(in crate::registry) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Result<i64> {
+    // A filed version (no registration text of its own) keeps no local path.
+    let source = match (row.source, row.source_text) {
+        (Some(source), None) => Some(filed_source(source)),
+        (source, _) => source,
+    };
     let f = row.fields;
     let text = |key: &str| f.get(key).cloned().flatten().unwrap_or_default();
     let body = APPENDIX_A_KEYS.map(text);
@@ -168,7 +181,7 @@ pub(in crate::registry) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRo
     values.extend(body.iter().map(|v| v as &dyn rusqlite::ToSql));
     values.extend([
         &legacy as &dyn rusqlite::ToSql,
-        &row.source,
+        &source,
         &row.source_text,
         &row.submitted_at,
         &row.decided_at,
@@ -204,6 +217,7 @@ pub(super) fn replace_text(
         .enumerate()
         .map(|(i, k)| format!("{k} = ?{}", i + 5))
         .collect();
+    let source = source.map(filed_source);
     let mut values: Vec<&dyn rusqlite::ToSql> = vec![&id, &date, &legacy, &source];
     values.extend(body.iter().map(|v| v as &dyn rusqlite::ToSql));
     tx.execute(
@@ -353,4 +367,24 @@ pub(super) fn reference_labels(record: &str) -> Vec<String> {
         .chain(contacts.iter().filter(|_| xrefs.is_empty()))
         .map(Xref::label)
         .collect()
+}
+
+#[cfg(test)]
+mod filed_source_tests {
+    use super::filed_source;
+
+    #[test]
+    fn only_the_file_name_is_kept() {
+        for (given, kept) in [
+            ("/home/ann/drafts/acme.toml", "acme.toml"),
+            ("drafts/acme.toml", "acme.toml"),
+            ("C:\\Users\\ann\\acme.toml", "acme.toml"),
+            ("acme.toml", "acme.toml"),
+            ("stdin", "stdin"),
+            ("api", "api"),
+            ("/tmp/dir/", "file"),
+        ] {
+            assert_eq!(filed_source(given), kept, "{given}");
+        }
+    }
 }
