@@ -19,8 +19,8 @@ lines=${1:-1000000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release --quiet --bin urnreg --example gen_corpus --example peer_parse
-bin=target/release
+cargo build --profile release-lto --quiet --bin urnreg --example gen_corpus --example peer_parse
+bin=target/release-lto
 "$bin/examples/gen_corpus" "$lines" > "$work/corpus.txt"
 echo "corpus: $lines lines, $(wc -c < "$work/corpus.txt") bytes; $(nproc) cores"
 export URNREG_DB="$work/none.db"   # no database: the embedded registry

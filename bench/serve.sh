@@ -28,8 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --release --quiet --bin urnreg --example gen_corpus
-bin=target/release
+cargo build --profile release-lto --quiet --bin urnreg --example gen_corpus
+bin=target/release-lto
 port_urnreg=18141
 port_nginx=18142
 
