@@ -69,6 +69,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch;
 #[cfg(feature = "store")]
 pub mod lint;
 #[cfg(feature = "store")]

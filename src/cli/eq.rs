@@ -5,7 +5,7 @@
 //! then says which side is invalid and why, and exits 2.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use super::db::DbArgs;
@@ -45,7 +45,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut invalid = false;
     for (n, report) in [(1, &a), (2, &b)] {
         if !report.is_valid() {
-            write_invalid(report, &format!("URN {n}"))?;
+            write_invalid(
+                report,
+                format_args!("URN {n}"),
+                &Palette::stderr(),
+                &mut io::stderr().lock(),
+            )?;
             invalid = true;
         }
     }

@@ -10,7 +10,6 @@
 //! work.
 
 mod check;
-mod chunks;
 #[cfg(feature = "serve")]
 mod client;
 mod completions;
@@ -219,6 +218,10 @@ impl SyntaxArgs {
         } else {
             urnreg::Syntax::Rfc8141
         }
+    }
+
+    fn is_strict(self) -> bool {
+        self.strict
     }
 
     /// A checker against `registry` (generic syntax only without one) with

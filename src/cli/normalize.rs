@@ -3,19 +3,24 @@
 //!
 //! An invalid URN has no key: its output line is empty, so outputs stay
 //! aligned with inputs, and its error goes to stderr naming the line.
+//! Streams go through the library's batch engine ([`urnreg::batch`]):
+//! `--jobs` workers, keys written in place, stdout and stderr written a
+//! chunk at a time, each in input order.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use urnreg::Report;
+use urnreg::batch::{Batch, Options, Sink, Summary};
 
 use super::SyntaxArgs;
-use super::chunks::{Chunk, ChunkReader};
+use super::check::{batch_error, cores, parse_jobs};
 use super::db::DbArgs;
-use super::input::{self, MAX_LINE};
-use super::output::{self, Stdout};
+use super::input;
+use super::output::{Palette, STDOUT};
 use super::report::write_invalid;
 
 #[derive(clap::Args, Debug)]
@@ -29,6 +34,11 @@ pub struct Args {
     #[arg(long, alias = "generic")]
     syntax_only: bool,
 
+    /// Worker threads for streamed input (default: one per core, at most
+    /// 256). Output stays in input order.
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
+    jobs: Option<usize>,
+
     #[command(flatten)]
     db: DbArgs,
 
@@ -37,51 +47,76 @@ pub struct Args {
     urns: Vec<OsString>,
 }
 
+/// The keys of a chunk, one line per input, and the errors of its invalid
+/// inputs.
+#[derive(Default)]
+struct Keys {
+    keys: Vec<u8>,
+    errors: Vec<u8>,
+}
+
+/// Writes each key in place; an invalid input gets an empty line and its
+/// error, coloured for stderr.
+struct KeySink {
+    palette: Palette,
+}
+
+impl Sink for KeySink {
+    type Out = Keys;
+
+    fn clear(&self, out: &mut Keys) {
+        out.keys.clear();
+        out.errors.clear();
+    }
+
+    #[inline]
+    fn record(&self, report: &Report<'_, '_>, line: Option<u64>, out: &mut Keys) {
+        if !report.write_key(&mut out.keys) {
+            // Writing to a Vec cannot fail.
+            let _ = match line {
+                Some(n) => write_invalid(report, format_args!("line {n}"), &self.palette, &mut out.errors),
+                None => write_invalid(report, format_args!("URN"), &self.palette, &mut out.errors),
+            };
+        }
+        out.keys.push(b'\n');
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let registry = if args.syntax_only {
         None
     } else {
-        Some(args.db.registry()?)
+        Some(Arc::new(args.db.registry()?))
     };
-    let mut checker = args.syntax.checker(registry.as_ref());
-    let mut out = output::stdout();
-    let mut failed = false;
-    // `what` names the input in an error ("line 7", "URN 2"): made only
-    // for an invalid one.
-    let mut one = |report: Report<'_, '_>, what: (&str, u64), out: &mut Stdout| -> anyhow::Result<()> {
-        match report.key() {
-            Some(key) => Ok(writeln!(out, "{key}")?),
-            None => {
-                failed = true;
-                writeln!(out)?;
-                out.flush()?;
-                write_invalid(&report, &format!("{} {}", what.0, what.1))?;
-                Ok(())
-            }
-        }
+    let options = Options {
+        syntax: args.syntax.syntax(),
+        strict: args.syntax.is_strict(),
+        // Only keys and errors are written.
+        warnings: false,
+        detailed_summary: false,
     };
-    if input::wants_stdin(&args.urns) {
-        // The same chunks of lines as `check` reads (one place cuts long
-        // lines and drops line breaks).
-        let mut lines = ChunkReader::new(io::stdin().lock());
-        let mut chunk = Chunk::default();
-        while lines.fill(&mut chunk).context("reading the input")? {
-            let mut written = Ok(());
-            chunk.for_each_line(|line| {
-                if written.is_ok() {
-                    let report = if line.truncated {
-                        checker.line_too_long(line.bytes, MAX_LINE)
-                    } else {
-                        checker.check(line.bytes)
-                    };
-                    written = one(report, ("line", line.number), &mut out);
-                }
-            });
-            written?;
-            // A chunk ends where the input paused: answer at once (a
-            // co-process waits for it).
+    let sink = KeySink {
+        palette: Palette::stderr(),
+    };
+    let batch = Batch::new(registry, options, sink).with_jobs(args.jobs.unwrap_or_else(cores));
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut err = io::stderr().lock();
+    let mut write = |chunk: &Keys, flush: bool| -> io::Result<()> {
+        out.write_all(&chunk.keys)?;
+        if !chunk.errors.is_empty() {
+            // Each chunk's keys before its errors, so that a terminal
+            // showing both shows the empty lines before what they mean.
             out.flush()?;
+            err.write_all(&chunk.errors)?;
         }
+        if flush { out.flush() } else { Ok(()) }
+    };
+    let summary = if input::wants_stdin(&args.urns) {
+        // A chunk ends where the input paused: answer at once (a
+        // co-process waits for it).
+        batch
+            .stream(io::stdin(), |chunk, p| write(chunk, p.caught_up))
+            .map_err(batch_error)?
     } else {
         if args.urns.is_empty() {
             return Err(super::UsageError(
@@ -89,14 +124,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
             .into());
         }
+        let mut summary = Summary::default();
+        let mut checker = batch.checker();
+        let mut keys = Keys::default();
         for (i, arg) in args.urns.iter().enumerate() {
-            one(
-                checker.check(arg.as_encoded_bytes()),
-                ("URN", i as u64 + 1),
-                &mut out,
-            )?;
+            keys.keys.clear();
+            keys.errors.clear();
+            let report = checker.check(arg.as_encoded_bytes());
+            summary.add(&report, false);
+            if !report.write_key(&mut keys.keys) {
+                write_invalid(
+                    &report,
+                    format_args!("URN {}", i + 1),
+                    &batch.sink().palette,
+                    &mut keys.errors,
+                )?;
+            }
+            keys.keys.push(b'\n');
+            write(&keys, false).context(STDOUT)?;
         }
-    }
-    out.finish()?;
-    Ok(ExitCode::from(u8::from(failed)))
+        summary
+    };
+    out.flush().context(STDOUT)?;
+    Ok(ExitCode::from(u8::from(summary.invalid() > 0)))
 }

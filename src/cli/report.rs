@@ -139,22 +139,18 @@ pub fn write_caret(
     )
 }
 
-/// Writes the errors of an invalid report to stderr, saying which input it
-/// was (`what`: "URN 1", "line 7").
-pub fn write_invalid(report: &Report<'_, '_>, what: &str) -> io::Result<()> {
-    let palette = Palette::stderr();
-    let mut out = io::stderr().lock();
+/// Writes the errors of an invalid report, saying which input it was
+/// (`what`: "URN 1", "line 7"), for stderr.
+pub fn write_invalid(
+    report: &Report<'_, '_>,
+    what: std::fmt::Arguments<'_>,
+    palette: &Palette,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let shown = Shown::new(report.input_bytes());
     writeln!(out, "{}: {what} is invalid", paint(palette.error, "error"))?;
     for f in report.errors() {
-        write_caret(
-            &mut out,
-            &shown,
-            f.offset(),
-            Level::Error,
-            &f.to_string(),
-            &palette,
-        )?;
+        write_caret(out, &shown, f.offset(), Level::Error, &f.to_string(), palette)?;
     }
     Ok(())
 }

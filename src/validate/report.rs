@@ -432,6 +432,21 @@ impl<'a, 'r> Report<'a, 'r> {
         })
     }
 
+    /// Appends the equivalence key ([`Report::key`]) to `out`, built in
+    /// place with no allocation; returns false, appending nothing, when
+    /// the URN is invalid.
+    pub fn write_key(&self, out: &mut Vec<u8>) -> bool {
+        let Some(urn) = self.urn.as_ref().filter(|_| self.is_valid()) else {
+            return false;
+        };
+        let start = out.len();
+        urn.push_equivalence_key(out);
+        if let Some(rules) = self.rules {
+            rules.refine_in_place(out, start);
+        }
+        true
+    }
+
     /// The RFC 8141 section 3.1 key, without namespace rules; `None` when
     /// the URN is invalid.
     pub fn generic_key(&self) -> Option<Cow<'a, str>> {

@@ -1,4 +1,4 @@
-//! A stream cut into chunks of whole lines, for `check`.
+//! A stream cut into chunks of whole lines.
 //!
 //! Reading takes large blocks straight into a chunk's buffer and only
 //! counts line breaks and finds the last one (both vectorized); the worker
@@ -12,7 +12,7 @@
 
 use std::io::{self, Read};
 
-use super::input::MAX_LINE;
+use super::MAX_LINE;
 
 /// A chunk ends once it holds this many lines...
 pub const CHUNK_LINES: usize = 8192;
@@ -21,14 +21,13 @@ pub const CHUNK_BYTES: usize = 128 * 1024;
 /// How much one `read` asks for.
 const READ_SIZE: usize = 64 * 1024;
 
-/// Lines read from the input: their bytes, terminators included, the
-/// number of the first one, and the output written for them.
-#[derive(Default)]
+/// Lines read from the input: their bytes, terminators included, and the
+/// number of the first one.
+#[derive(Default, Debug)]
 pub struct Chunk {
     bytes: Vec<u8>,
     first_line: u64,
     lines: u64,
-    pub out: Vec<u8>,
 }
 
 /// One line of a chunk.
@@ -79,7 +78,6 @@ impl Chunk {
     }
 
     /// How many lines it holds.
-    #[cfg(test)]
     pub fn lines(&self) -> u64 {
         self.lines
     }
@@ -89,15 +87,17 @@ impl Chunk {
         self.bytes.len() as u64
     }
 
+    /// Returns true if and only if it holds no input.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
     /// Gives back memory a chunk of huge lines took, so that the pool
     /// holds at most a few MiB per chunk between such lines.
     pub fn shrink(&mut self) {
         const KEEP: usize = 4 * CHUNK_BYTES;
         if self.bytes.capacity() > KEEP {
             self.bytes = Vec::with_capacity(CHUNK_BYTES + READ_SIZE);
-        }
-        if self.out.capacity() > 4 << 20 {
-            self.out = Vec::with_capacity(1 << 20);
         }
     }
 }
@@ -139,6 +139,7 @@ pub struct ChunkReader<R> {
 }
 
 impl<R: Read> ChunkReader<R> {
+    /// Lines of `reader`, numbered from 1.
     pub fn new(reader: R) -> Self {
         ChunkReader {
             reader,

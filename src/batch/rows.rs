@@ -1,0 +1,137 @@
+//! Inputs already in memory, read in place by [`super::Batch::rows`].
+
+/// Strings in memory, by index: each row is an input (`None`: a missing
+/// one, such as a null of an Arrow array).
+pub trait Rows: Sync {
+    /// How many rows.
+    fn len(&self) -> usize;
+
+    /// Returns true if and only if there are no rows.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `i` (below [`Rows::len`]).
+    fn row(&self, i: usize) -> Option<&[u8]>;
+}
+
+impl<S: AsRef<str> + Sync> Rows for [S] {
+    fn len(&self) -> usize {
+        <[S]>::len(self)
+    }
+
+    fn row(&self, i: usize) -> Option<&[u8]> {
+        Some(self[i].as_ref().as_bytes())
+    }
+}
+
+/// An offset type of [`OffsetRows`]: `i32` (an Arrow `Utf8` or `Binary`
+/// array) or `i64` (`LargeUtf8`, `LargeBinary`).
+pub trait Offset: Copy + Sync {
+    /// As an index; `None` when negative or too large.
+    fn index(self) -> Option<usize>;
+}
+
+impl Offset for i32 {
+    fn index(self) -> Option<usize> {
+        usize::try_from(self).ok()
+    }
+}
+
+impl Offset for i64 {
+    fn index(self) -> Option<usize> {
+        usize::try_from(self).ok()
+    }
+}
+
+/// Strings in the layout of an Arrow string array: `data` holds them one
+/// after another, row `i` is `data[offsets[i]..offsets[i + 1]]`, and an
+/// optional validity bitmap (bit `i`, least significant first, 1 = present)
+/// marks nulls. Nothing is copied.
+#[derive(Clone, Copy, Debug)]
+pub struct OffsetRows<'a, O> {
+    data: &'a [u8],
+    offsets: &'a [O],
+    validity: Option<&'a [u8]>,
+}
+
+impl<'a, O: Offset> OffsetRows<'a, O> {
+    /// Checks the layout once (offsets within `data` and never going back,
+    /// a validity bitmap long enough), so that reading a row cannot fail.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong with the layout (it comes from outside: an array
+    /// handed over by another library must not make us read out of bounds).
+    pub fn new(data: &'a [u8], offsets: &'a [O], validity: Option<&'a [u8]>) -> Result<Self, String> {
+        let rows = offsets.len().saturating_sub(1);
+        let mut last = 0;
+        for (i, o) in offsets.iter().enumerate() {
+            let o = o
+                .index()
+                .ok_or_else(|| format!("offset {i} is negative or too large"))?;
+            if (i > 0 && o < last) || o > data.len() {
+                return Err(format!(
+                    "offset {i} ({o}) is out of order or past the data ({} bytes)",
+                    data.len()
+                ));
+            }
+            last = o;
+        }
+        if let Some(bits) = validity
+            && bits.len() * 8 < rows
+        {
+            return Err(format!(
+                "the validity bitmap has {} bits for {rows} rows",
+                bits.len() * 8
+            ));
+        }
+        Ok(OffsetRows {
+            data,
+            offsets,
+            validity,
+        })
+    }
+}
+
+impl<O: Offset> Rows for OffsetRows<'_, O> {
+    fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    fn row(&self, i: usize) -> Option<&[u8]> {
+        if let Some(bits) = self.validity
+            && bits[i / 8] & (1 << (i % 8)) == 0
+        {
+            return None;
+        }
+        // Checked in `new`: in bounds and in order.
+        let (start, end) = (self.offsets[i].index()?, self.offsets[i + 1].index()?);
+        self.data.get(start..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_checked_once_and_rows_read_in_place() {
+        let data = b"urn:a:bxurn:c:d";
+        let rows = OffsetRows::new(data, &[0i32, 7, 8, 15], Some(&[0b101])).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows.row(0), Some(&b"urn:a:b"[..]));
+        assert_eq!(rows.row(1), None, "null");
+        assert_eq!(rows.row(2), Some(&b"urn:c:d"[..]));
+        let large = OffsetRows::new(data, &[0i64, 15], None).unwrap();
+        assert_eq!(large.row(0), Some(&data[..]));
+        assert!(OffsetRows::new(data, &[0i32, 16], None).is_err(), "past the data");
+        assert!(OffsetRows::new(data, &[0i32, 7, 3], None).is_err(), "backwards");
+        assert!(OffsetRows::new(data, &[-1i32, 3], None).is_err(), "negative");
+        assert!(
+            OffsetRows::new(data, &[0i32; 10], Some(&[0])).is_err(),
+            "bitmap too short"
+        );
+        assert_eq!(OffsetRows::<i32>::new(data, &[], None).unwrap().len(), 0);
+    }
+}
