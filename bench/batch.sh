@@ -1,25 +1,25 @@
 #!/usr/bin/env bash
-# End-to-end validation benchmark (issue: one validation core), side by side
-# in one run against a peer: the crates.io `urn` crate's parse-only loop.
+# End-to-end batch benchmark, side by side in one run against two peers
+# built from the package registry: the crates.io `urn` crate's parse-only
+# loop, and `urn-rs` (a SWAR fork of it, the fastest Rust peer we know),
+# single-threaded, writing `valid<TAB>key` per line (examples/peer_*.rs).
 #
 #   bash bench/batch.sh [LINES]      (default 1000000)
 #
 # Generates a deterministic corpus (examples/gen_corpus.rs), then times each
 # run (best of 5, wall clock; peak memory from GNU time) and prints its
-# throughput as a multiple of the peer's:
-#   - urnreg check --format jsonl -          (full validation, every object)
-#   - urnreg check -q --summary -            (full validation, counts only)
-#   - urnreg check --syntax-only --format jsonl -
-# with --jobs at its default (one per core). Then the start-up cost of one
-# `urnreg check URN` with no database against /bin/true, and the peak
-# memory of a stream of 300 lines of 1 MB each (bounded by the chunk pool).
+# throughput as a multiple of urn-rs's: per core (--jobs 1) and at the
+# default jobs (one per core), for check (jsonl, counts only, syntax only)
+# and normalize. Then the start-up cost of one `urnreg check URN` with no
+# database against /bin/true, and the peak memory of a stream of 300 lines
+# of 1 MB each (bounded by the chunk pool).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-1000000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cargo build --profile release-lto --quiet --bin urnreg --example gen_corpus --example peer_parse
+cargo build --profile release-lto --quiet --bin urnreg --example gen_corpus --example peer_parse --example peer_urn_rs
 bin=target/release-lto
 "$bin/examples/gen_corpus" "$lines" > "$work/corpus.txt"
 echo "corpus: $lines lines, $(wc -c < "$work/corpus.txt") bytes; $(nproc) cores"
@@ -42,21 +42,38 @@ measure() {
 }
 
 measure peer "$work/corpus.txt" "$bin/examples/peer_parse"
-measure jsonl "$work/corpus.txt" "$bin/urnreg" check --format jsonl -
-measure quiet "$work/corpus.txt" "$bin/urnreg" check -q --summary -
-measure syntax "$work/corpus.txt" "$bin/urnreg" check --syntax-only --format jsonl -
+measure urnrs "$work/corpus.txt" "$bin/examples/peer_urn_rs"
+u="$bin/urnreg"
+measure q1 "$work/corpus.txt" "$u" check -q --jobs 1 -
+measure n1 "$work/corpus.txt" "$u" normalize --jobs 1 -
+measure j1 "$work/corpus.txt" "$u" check --format jsonl --jobs 1 -
+measure s1 "$work/corpus.txt" "$u" check --syntax-only -q --jobs 1 -
+measure ns1 "$work/corpus.txt" "$u" normalize --syntax-only --jobs 1 -
+measure jsonl "$work/corpus.txt" "$u" check --format jsonl -
+measure quiet "$work/corpus.txt" "$u" check -q --summary -
+measure syntax "$work/corpus.txt" "$u" check --syntax-only --format jsonl -
+measure norm "$work/corpus.txt" "$u" normalize -
 
-read -r peer_s peer_kb < "$work/result-peer"
-printf '%-44s %8s %12s %8s %9s %8s\n' run seconds lines/s "x peer" "max RSS" target
+read -r peer_s peer_kb < "$work/result-urnrs"
+printf '%-48s %8s %12s %9s %9s %8s\n' run seconds lines/s "x urn-rs" "max RSS" target
 row() { # key label target
   read -r s kb < "$work/result-$1"
   awk -v n="$lines" -v s="$s" -v p="$peer_s" -v kb="$kb" -v label="$2" -v target="$3" 'BEGIN{
-    printf "%-44s %8.3f %12.0f %7.2fx %6.1f MB %8s\n", label, s, (s>0?n/s:0), (s>0?p/s:0), kb/1024, target }'
+    printf "%-48s %8.3f %12.0f %8.2fx %6.1f MB %8s\n", label, s, (s>0?n/s:0), (s>0?p/s:0), kb/1024, target }'
 }
-row peer "urn crate, parse only (peer)" ""
-row jsonl "urnreg check --format jsonl -" ">= 1.0x"
-row quiet "urnreg check -q --summary -" ">= 2.0x"
+row peer "urn crate, parse only (peer 1)" ""
+row urnrs "urn-rs, valid<TAB>key (peer 2)" ""
+echo "-- per core (--jobs 1)"
+row q1 "urnreg check -q --jobs 1 -" ">= 1.2x"
+row n1 "urnreg normalize --jobs 1 -" ">= 1.2x"
+row j1 "urnreg check --format jsonl --jobs 1 -" ">= 0.8x"
+row s1 "urnreg check --syntax-only -q --jobs 1 -" ""
+row ns1 "urnreg normalize --syntax-only --jobs 1 -" ""
+echo "-- default jobs ($(nproc) cores)"
+row jsonl "urnreg check --format jsonl -" ">= 1.5x"
+row quiet "urnreg check -q --summary -" ">= 1.5x"
 row syntax "urnreg check --syntax-only --format jsonl -" ">= 1.5x"
+row norm "urnreg normalize -" ">= 1.5x"
 
 # Start-up: one URN, no database, against /bin/true (200 runs each).
 runs=200

@@ -254,3 +254,52 @@ fn embedded_read_model_matches_a_seeded_database() {
         assert_eq!(parse(other.rules_text()), parse(ns.rules_text()), "{}", ns.nid());
     }
 }
+
+/// Issue "findings a person can read at a glance": every finding's message
+/// says what is wrong in at most 160 characters, ending with a short
+/// citation; the rules' whole source is apart (`source`).
+#[test]
+fn every_message_over_the_vectors_is_short() {
+    const MAX_MESSAGE: usize = 160;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/namespaces");
+    let mut urns: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let vectors: Vectors =
+            toml::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        urns.extend(vectors.valid);
+        urns.extend(vectors.invalid.into_iter().map(|i| i.urn));
+        urns.extend(vectors.real.into_iter().map(|r| r.urn));
+        for [a, b] in vectors.equivalent.into_iter().chain(vectors.not_equivalent) {
+            urns.extend([a, b]);
+        }
+    }
+    urns.extend(shipped_examples().iter().cloned());
+    assert!(urns.len() > 1000, "{}", urns.len());
+    let mut long = Vec::new();
+    let (mut checker, mut strict) = (
+        urnreg::Checker::new(validator()),
+        urnreg::Checker::new(validator()).strict(true),
+    );
+    let mut with_source = 0;
+    for urn in &urns {
+        for report in [checker.check_str(urn), strict.check_str(urn)] {
+            for f in report.findings() {
+                let message = f.to_string();
+                if message.chars().count() > MAX_MESSAGE {
+                    long.push(format!("{} ({}): {message}", urn, f.code()));
+                }
+                if f.kind().is_from_rules() {
+                    assert!(report.source_of(f).is_some_and(|s| !s.is_empty()), "{urn}");
+                    with_source += 1;
+                }
+            }
+        }
+    }
+    assert!(with_source > 100, "{with_source}");
+    assert!(
+        long.is_empty(),
+        "{} messages over {MAX_MESSAGE} characters:\n{}",
+        long.len(),
+        long.join("\n")
+    );
+}

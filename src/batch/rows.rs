@@ -25,6 +25,39 @@ impl<S: AsRef<str> + Sync> Rows for [S] {
     }
 }
 
+/// The lines of a buffer, as the stream reader cuts them: each ends at
+/// `\n` or `\r\n` (the break is not part of it), and a last line without
+/// a break counts when it is not empty.
+#[derive(Clone, Debug, Default)]
+pub struct LineRows<'a> {
+    lines: Vec<&'a [u8]>,
+}
+
+impl<'a> LineRows<'a> {
+    /// The lines of `buffer` (found once, not copied).
+    pub fn new(buffer: &'a [u8]) -> LineRows<'a> {
+        let body = buffer.strip_suffix(b"\n").unwrap_or(buffer);
+        let lines = if buffer.is_empty() {
+            Vec::new()
+        } else {
+            body.split(|&b| b == b'\n')
+                .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+                .collect()
+        };
+        LineRows { lines }
+    }
+}
+
+impl Rows for LineRows<'_> {
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    fn row(&self, i: usize) -> Option<&[u8]> {
+        Some(self.lines[i])
+    }
+}
+
 /// An offset type of [`OffsetRows`]: `i32` (an Arrow `Utf8` or `Binary`
 /// array) or `i64` (`LargeUtf8`, `LargeBinary`).
 pub trait Offset: Copy + Sync {
@@ -114,6 +147,21 @@ impl<O: Offset> Rows for OffsetRows<'_, O> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_end_as_the_stream_reader_ends_them() {
+        let rows = |b: &[u8]| {
+            let r = LineRows::new(b);
+            (0..r.len())
+                .map(|i| r.row(i).unwrap().to_vec())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rows(b""), Vec::<Vec<u8>>::new());
+        assert_eq!(rows(b"\n"), vec![b"".to_vec()]);
+        assert_eq!(rows(b"a\r\nb"), vec![b"a".to_vec(), b"b".to_vec()]);
+        assert_eq!(rows(b"a\n\n"), vec![b"a".to_vec(), b"".to_vec()]);
+        assert_eq!(rows(b"c\rd\n"), vec![b"c\rd".to_vec()]);
+    }
 
     #[test]
     fn offsets_are_checked_once_and_rows_read_in_place() {

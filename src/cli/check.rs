@@ -55,6 +55,11 @@ pub struct Args {
     #[arg(long)]
     only_invalid: bool,
 
+    /// Under each finding of a namespace's rules, the rules' whole source
+    /// (text output; JSON always has it, as `source`).
+    #[arg(long, short = 'v')]
+    verbose: bool,
+
     /// After the results, print counts by NID and by error kind (to stderr).
     #[arg(long)]
     summary: bool,
@@ -87,6 +92,7 @@ pub fn cores() -> usize {
 struct Text {
     shown: Shown,
     palette: Palette,
+    verbose: bool,
 }
 
 impl Sink for Text {
@@ -102,7 +108,7 @@ impl Sink for Text {
     fn record(&self, report: &Report<'_, '_>, line: Option<u64>, out: &mut Vec<u8>) {
         if self.shown.shows(report) {
             // Writing to a Vec cannot fail.
-            let _ = write_text(report, line, &self.palette, out);
+            let _ = write_text(report, line, &self.palette, self.verbose, out);
         }
     }
 }
@@ -208,6 +214,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let text = Text {
                 shown,
                 palette: Palette::stdout(),
+                verbose: args.verbose,
             };
             run_with(Batch::new(registry, options, text), jobs, &args)
         }

@@ -113,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let palette = Palette::stderr();
         let mut err_out = io::stderr().lock();
         writeln!(err_out, "{}", paint(palette.error, "invalid URN"))?;
-        write_findings(&report, &shown, &palette, &mut err_out)?;
+        write_findings(&report, &shown, &palette, true, &mut err_out)?;
         return Ok(code);
     };
     let palette = Palette::stdout();
@@ -160,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     writeln!(out, "verdict:     {}", verdict(&report, &palette))?;
-    write_findings(&report, &shown, &palette, &mut out)?;
+    write_findings(&report, &shown, &palette, true, &mut out)?;
     out.finish()?;
     Ok(code)
 }

@@ -9,11 +9,13 @@ use urnreg::Report;
 use super::output::{Palette, escape, is_bidi_control, paint, printable};
 
 /// Writes the text form; `line` is the input's line number in a stream,
-/// written `N:` before the status as `grep -n` does.
+/// written `N:` before the status as `grep -n` does. `verbose`: the whole
+/// source of each finding of the namespace's rules under it.
 pub fn write_text(
     report: &Report<'_, '_>,
     line: Option<u64>,
     palette: &Palette,
+    verbose: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let status = if report.is_valid() {
@@ -26,22 +28,28 @@ pub fn write_text(
         Some(n) => writeln!(out, "{n}:{status} {}", shown.text)?,
         None => writeln!(out, "{status} {}", shown.text)?,
     }
-    write_findings(report, &shown, palette, out)
+    write_findings(report, &shown, palette, verbose, out)
 }
 
 /// Writes each error and warning of `report` under the input, with a
-/// caret at its byte.
+/// caret at its byte; `verbose`: the whole source of a finding of the
+/// namespace's rules on a line of its own (its message ends with a short
+/// citation only).
 pub fn write_findings(
     report: &Report<'_, '_>,
     shown: &Shown,
     palette: &Palette,
+    verbose: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    for f in report.errors() {
-        write_caret(out, shown, f.offset(), Level::Error, &f.to_string(), palette)?;
-    }
-    for f in report.warnings() {
-        write_caret(out, shown, f.offset(), Level::Warning, &f.to_string(), palette)?;
+    let levels = [(Level::Error, true), (Level::Warning, false)];
+    for (level, errors) in levels {
+        for f in report.findings().iter().filter(|f| f.is_error() == errors) {
+            write_caret(out, shown, f.offset(), level, &f.to_string(), palette)?;
+            if verbose && let Some(source) = report.source_of(f) {
+                writeln!(out, "  {} {}", paint(palette.dim, "= source:"), printable(source))?;
+            }
+        }
     }
     Ok(())
 }

@@ -828,7 +828,7 @@ fn check_ddi(nss: &str) -> Result<(), Violation> {
         return Err(violation(
             DDI_AGENCY_MAX,
             format!(
-                "the DDI agency identifier is {} characters long; at most {DDI_AGENCY_MAX} are allowed (RFC 9517 section 3.1.2)",
+                "the DDI agency identifier is {} characters long; at most {DDI_AGENCY_MAX} are allowed",
                 agency.len()
             ),
         ));

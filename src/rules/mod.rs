@@ -30,8 +30,13 @@ use crate::urn::{KeyRefiner, Urn};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesFile {
-    /// Where the rules come from (the RFC or registration section).
+    /// Where the rules come from (the RFC or registration section), in
+    /// full: shown apart from findings (JSON `source`, `--verbose`).
     pub source: String,
+    /// The short citation that ends each finding's message (`RFC 3085 §2`);
+    /// default: the start of `source` up to its first `,` `;` `:` or `(`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cite: Option<String>,
     /// The NSS syntax; absent means "the generic RFC 8141 syntax only".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub syntax: Option<SyntaxRule>,
@@ -228,6 +233,10 @@ impl SyntaxKind {
 #[derive(Clone, Debug)]
 pub struct CompiledRules {
     source: String,
+    /// The short citation of findings' messages.
+    cite: String,
+    /// `source` as a JSON string, made once (streams write it per finding).
+    source_json: Box<str>,
     matcher: Option<Matcher>,
     syntax_kind: Option<SyntaxKind>,
     builtin: Option<builtin::CheckFn>,
@@ -360,6 +369,8 @@ impl RulesFile {
         }
         let mut compiled = CompiledRules {
             source: self.source.clone(),
+            cite: self.cite.clone().unwrap_or_else(|| cite(&self.source)),
+            source_json: crate::validate::json_string(&self.source),
             matcher,
             syntax_kind,
             builtin,
@@ -400,6 +411,7 @@ impl RulesFile {
         }
         let file = RulesFile {
             source: p.source.clone(),
+            cite: None,
             syntax: Some(SyntaxRule {
                 abnf: p.abnf.clone(),
                 start: p.start.clone(),
@@ -475,9 +487,19 @@ impl CompiledRules {
         Ok(())
     }
 
-    /// Where the rules come from.
+    /// Where the rules come from, in full.
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    /// The short citation that ends the messages of their findings.
+    pub fn cite(&self) -> &str {
+        &self.cite
+    }
+
+    /// [`CompiledRules::source`] as a JSON string, quotes included.
+    pub(crate) fn source_json(&self) -> &str {
+        &self.source_json
     }
 
     /// The owner's practice beyond the registration.
@@ -517,14 +539,14 @@ impl CompiledRules {
                 format!(
                     "NSS ends too early at byte {}: the namespace's syntax expects more ({})",
                     base + mismatch.offset,
-                    self.source
+                    self.cite
                 )
             } else {
                 format!(
                     "unexpected {} in NSS at byte {}: not allowed here by the namespace's syntax ({})",
                     describe(nss.as_bytes()[mismatch.offset]),
                     base + mismatch.offset,
-                    self.source
+                    self.cite
                 )
             };
             return Some(RuleViolation {
@@ -543,7 +565,7 @@ impl CompiledRules {
                     // Appended to the checker's own message: one string.
                     use std::fmt::Write as _;
                     let mut message = v.message;
-                    let _ = write!(message, " at byte {} ({})", base + v.offset, self.source);
+                    let _ = write!(message, " at byte {} ({})", base + v.offset, self.cite);
                     message
                 },
             });
@@ -570,6 +592,53 @@ impl CompiledRules {
         note(found.q, c.q, "?=", "q-component");
         note(found.f, c.f, "#", "f-component");
         out
+    }
+}
+
+/// The most characters of a citation derived from a source.
+const MAX_CITE: usize = 40;
+
+/// A short citation from a rules' `source`: its start up to the first `,`
+/// `;` `:` or `(`, with `section` written `§`, at most [`MAX_CITE`]
+/// characters (cut at a word).
+pub fn cite(source: &str) -> String {
+    let head = source.split([',', ';', ':', '(']).next().unwrap_or(source).trim();
+    let mut cite = head.replace(" sections ", " §§").replace(" section ", " §");
+    if cite.chars().count() > MAX_CITE {
+        let cut: String = cite.chars().take(MAX_CITE).collect();
+        cite = match cut.rfind(' ') {
+            Some(i) if i > MAX_CITE / 2 => format!("{}…", &cut[..i]),
+            _ => format!("{cut}…"),
+        };
+    }
+    if cite.is_empty() {
+        "the namespace's rules".into()
+    } else {
+        cite
+    }
+}
+
+#[cfg(test)]
+mod cite_tests {
+    use super::cite;
+
+    #[test]
+    fn a_citation_is_the_start_of_the_source() {
+        assert_eq!(
+            cite("RFC 3085 section 2, Declaration of structure: ABNF NSS = ..."),
+            "RFC 3085 §2"
+        );
+        assert_eq!(
+            cite("RFC 8458 sections 4.2 and 4.3; more"),
+            "RFC 8458 §§4.2 and 4.3"
+        );
+        assert_eq!(
+            cite("ISBN registration 2017: the NSS is an ISBN"),
+            "ISBN registration 2017"
+        );
+        assert_eq!(cite(""), "the namespace's rules");
+        let long = cite("A registration with a very long name that goes on and on without any stop");
+        assert!(long.chars().count() <= 41 && long.ends_with('…'), "{long}");
     }
 }
 

@@ -16,6 +16,7 @@ use super::requests;
 use super::state::{AppState, Rendered, export_format};
 use super::tokens::{self, Principal};
 use crate::Checker;
+use crate::batch::{self, Batch, LineRows, Rows, Shown};
 use crate::lint::{self, LintContext, Severity};
 use crate::registry::{Decision, Error, Filing, ListFilter, Outcome, RegistrationFile, Store};
 
@@ -250,28 +251,34 @@ pub(crate) async fn check_many(
 ) -> Result<Response, ApiError> {
     let strict = is_strict(q.strict.as_deref())?;
     let max = state.config.max_check_lines;
-    let body = body.strip_suffix(b"\n").unwrap_or(&body);
-    let lines = if body.is_empty() {
-        0
-    } else {
-        body.iter().filter(|&&b| b == b'\n').count() + 1
-    };
-    if lines > max {
+    let rows = LineRows::new(&body);
+    if rows.len() > max {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("{lines} lines: POST /api/check takes at most {max} URNs per request"),
+            format!(
+                "{} lines: POST /api/check takes at most {max} URNs per request",
+                rows.len()
+            ),
         ));
     }
     let model = state.model();
-    let mut checker = Checker::new(&model.registry).strict(strict);
-    let mut out = Vec::with_capacity(lines * 320);
-    if lines > 0 {
-        for (i, line) in body.split(|&b| b == b'\n').enumerate() {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            checker.check(line).write_json(&mut out, Some(i as u64 + 1));
-            out.push(b'\n');
-        }
-    }
+    let options = batch::Options {
+        strict,
+        ..batch::Options::default()
+    };
+    // One worker: the service's concurrency is its requests.
+    let batch = Batch::new(
+        Some(Arc::clone(&model.registry)),
+        options,
+        batch::Json::lines(Shown::All),
+    );
+    let mut out = Vec::with_capacity(rows.len() * 320);
+    batch
+        .rows(&rows, |chunk, _| {
+            out.extend_from_slice(chunk);
+            Ok(())
+        })
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/jsonl")], out).into_response())
 }
 

@@ -85,7 +85,8 @@ pub(crate) type Site = Arc<BTreeMap<String, Vec<u8>>>;
 pub(crate) struct Model {
     /// Counts the changes seen; part of every entity tag.
     pub generation: u64,
-    pub registry: Registry,
+    /// Shared with the batches of `POST /api/check`.
+    pub registry: Arc<Registry>,
     /// The html site (`index.html`, `ns/<nid>.html`), rendered on first use.
     pub site: Mutex<Option<Site>>,
     /// JSON answers and snapshot exports, rendered on first use, by key.
@@ -100,7 +101,7 @@ impl Model {
     fn new(generation: u64, registry: Registry) -> Model {
         Model {
             generation,
-            registry,
+            registry: Arc::new(registry),
             site: Mutex::new(None),
             cache: Mutex::new(HashMap::new()),
         }

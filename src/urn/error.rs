@@ -308,7 +308,7 @@ impl Warning {
             ),
             WarningKind::EncodedUnreserved => (
                 "percent-encoded unreserved character at byte ",
-                ": it should appear unencoded (RFC 3986 section 2.3); '%HH' is not equivalent to the character (RFC 8141 section 3.1)",
+                ": write it unencoded (RFC 3986 §2.3); it is not equivalent to the character (RFC 8141 §3.1)",
             ),
             WarningKind::EncodedNul => (
                 "'%00' at byte ",

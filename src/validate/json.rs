@@ -3,7 +3,8 @@
 //!
 //! Keys, in order: `line` (streams only), `input`, `valid`, `nid`, `nss`,
 //! `r`, `q`, `f`, `key`, `errors`, `warnings` (lists of `{kind, offset,
-//! message}`), and `namespace` when checked against a registry (`null` for
+//! message}`, with the rules' whole `source` on findings of a namespace's
+//! rules), and `namespace` when checked against a registry (`null` for
 //! an unregistered NID). Written by hand: a stream writes millions of them,
 //! and the parts of a parsed URN need no escaping (RFC 8141 section 2
 //! allows neither `"`, `\` nor control characters in them).
@@ -12,6 +13,7 @@ use std::fmt::{self, Write as _};
 
 use super::namespace::Namespace;
 use super::report::{Finding, Report};
+use crate::rules::CompiledRules;
 
 /// Appends the decimal digits of `n`.
 fn push_u64(out: &mut Vec<u8>, mut n: u64) {
@@ -110,6 +112,14 @@ pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
     out.push(b'"');
 }
 
+/// `s` as a JSON string, quotes included (made once, written often).
+pub(crate) fn json_string(s: &str) -> Box<str> {
+    let mut out = Vec::with_capacity(s.len() + 2);
+    push_text(&mut out, s);
+    // Escaped: valid UTF-8 in, valid UTF-8 out.
+    String::from_utf8(out).unwrap_or_default().into_boxed_str()
+}
+
 /// Text that may need escaping: copied as it is when it does not.
 fn push_text(out: &mut Vec<u8>, s: &str) {
     if s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]) {
@@ -140,7 +150,13 @@ fn push_message(out: &mut Vec<u8>, f: &Finding) {
     }
 }
 
-fn push_findings<'f>(out: &mut Vec<u8>, findings: impl Iterator<Item = &'f Finding>) {
+/// The findings as a JSON array; a finding of the namespace's rules gets
+/// their whole `source` (its message ends with the short citation only).
+fn push_findings<'f>(
+    out: &mut Vec<u8>,
+    findings: impl Iterator<Item = &'f Finding>,
+    rules: Option<&CompiledRules>,
+) {
     out.push(b'[');
     for (i, f) in findings.enumerate() {
         if i > 0 {
@@ -152,6 +168,10 @@ fn push_findings<'f>(out: &mut Vec<u8>, findings: impl Iterator<Item = &'f Findi
         push_u64(out, f.offset() as u64);
         out.extend_from_slice(b",\"message\":");
         push_message(out, f);
+        if let Some(rules) = rules.filter(|_| f.kind().is_from_rules()) {
+            out.extend_from_slice(b",\"source\":");
+            out.extend_from_slice(rules.source_json().as_bytes());
+        }
         out.push(b'}');
     }
     out.push(b']');
@@ -241,9 +261,9 @@ impl Report<'_, '_> {
             out.extend_from_slice(b",\"errors\":[],\"warnings\":[]");
         } else {
             out.extend_from_slice(b",\"errors\":");
-            push_findings(out, self.errors());
+            push_findings(out, self.errors(), self.rules());
             out.extend_from_slice(b",\"warnings\":");
-            push_findings(out, self.warnings());
+            push_findings(out, self.warnings(), self.rules());
         }
         if self.is_registry_checked() {
             match self.namespace() {

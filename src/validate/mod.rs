@@ -14,6 +14,7 @@
 //! the namespace's NSS rule, and its equivalence refinements.
 
 mod json;
+pub(crate) use json::json_string;
 mod namespace;
 mod registry;
 mod report;
@@ -248,7 +249,7 @@ impl<'r> Checker<'r> {
                         format!(
                             "the '{}' namespace gives the {name} no meaning ({})",
                             ns.nid(),
-                            rules.source()
+                            rules.cite()
                         ),
                     ));
                 }
@@ -292,10 +293,9 @@ impl<'r> Checker<'r> {
 /// The `registration-deviation` message: what the owner's form is, and
 /// what the registration says of the URN.
 fn deviation_message(practice: &Practice, v: &RuleViolation) -> String {
-    let form = practice.note().unwrap_or("a form the owner publishes");
     format!(
-        "not as registered, but the owner's practice ({form}; {}): {}",
-        practice.source(),
+        "valid only by the owner's practice ({}), not as registered: {}",
+        practice.rules().cite(),
         v.message
     )
 }

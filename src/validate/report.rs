@@ -72,6 +72,18 @@ impl FindingKind {
         }
     }
 
+    /// Returns true if and only if findings of this kind come from the
+    /// namespace's rules (their whole source is in [`Report::source_of`]).
+    pub fn is_from_rules(&self) -> bool {
+        matches!(
+            self,
+            FindingKind::NssSyntax
+                | FindingKind::NssCheck
+                | FindingKind::ComponentUnused
+                | FindingKind::RegistrationDeviation { .. }
+        )
+    }
+
     /// Error or warning.
     pub fn severity(&self) -> Severity {
         match self {
@@ -410,6 +422,16 @@ impl<'a, 'r> Report<'a, 'r> {
     /// The namespace's usable rules, if any.
     pub(crate) fn rules(&self) -> Option<&'r CompiledRules> {
         self.rules
+    }
+
+    /// The whole source of the rules a finding of this report comes from
+    /// (the registration's, or the owner's document for a
+    /// `registration-deviation`); `None` for other findings. Messages end
+    /// with a short citation only.
+    pub fn source_of(&self, finding: &Finding) -> Option<&'r str> {
+        self.rules
+            .filter(|_| finding.kind().is_from_rules())
+            .map(CompiledRules::source)
     }
 
     /// Returns true if and only if the URN was checked against a registry
