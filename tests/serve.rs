@@ -1541,3 +1541,71 @@ fn a_registration_goes_from_the_form_through_review_to_check_in_headless_chromiu
     assert!(results.contains("urn:widgetnum:w-42 valid"), "{results}");
     assert!(results.contains("nss-syntax"), "{results}");
 }
+
+/// Sessions and filing limits live in the database: a second server on the
+/// same database (a rolling restart, a second worker) knows the first's
+/// session and limit, one started after the first stopped too, and
+/// removing the expert signs them out everywhere.
+#[test]
+fn sessions_and_filing_limits_survive_restarts_and_are_shared_by_processes() {
+    // The database outlives every server (each deletes only its own
+    // temporary directory).
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("registry.db");
+    let on_same_db = |c: &mut Config| {
+        c.db = db.clone();
+        c.filing_burst = 1;
+        c.filings_per_hour = 1;
+    };
+    let first = Server::start_with(on_same_db);
+    let second = Server::start_with(on_same_db);
+    let expert = {
+        let store = Store::open(&db, "test").unwrap();
+        let (_, token) = tokens::add_expert(store.connection(), "ada").unwrap();
+        token.reveal().to_string()
+    };
+    let mut e = Browser::default();
+    e.get(&first.url("/signin"));
+    let csrf = e.csrf();
+    let a = e.post(&first.url("/signin"), &[("csrf", &csrf), ("token", &expert)]);
+    assert_eq!(a.status, 303);
+    assert_eq!(
+        e.get(&second.url("/queue")).status,
+        200,
+        "the other process knows the session"
+    );
+
+    file(&first, &data("informal.toml"));
+    let a = send(
+        "POST",
+        &second.url("/api/requests"),
+        &[],
+        Some(data("formal.toml").as_bytes()),
+    );
+    assert_eq!(a.status, 429, "the other process knows the limit: {}", a.body);
+
+    drop(first);
+    drop(second);
+    let restarted = Server::start_with(on_same_db);
+    assert_eq!(
+        e.get(&restarted.url("/queue")).status,
+        200,
+        "still signed in after a restart"
+    );
+    let a = send(
+        "POST",
+        &restarted.url("/api/requests"),
+        &[],
+        Some(data("formal.toml").as_bytes()),
+    );
+    assert_eq!(a.status, 429, "the limit holds after a restart");
+
+    let store = Store::open(&db, "test").unwrap();
+    tokens::remove_expert(store.connection(), "ada").unwrap();
+    let left: i64 = store
+        .connection()
+        .query_row("SELECT count(*) FROM service_sessions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0, "signed out everywhere");
+    assert_ne!(e.get(&restarted.url("/queue")).status, 200);
+}

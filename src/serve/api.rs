@@ -503,7 +503,7 @@ pub(crate) async fn file(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    if let Err(wait) = state.take_filing(client_ip(&state, &headers, peer)) {
+    if let Err(wait) = state.take_filing(client_ip(&state, &headers, peer)).await? {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!(

@@ -39,6 +39,7 @@ mod api;
 mod http;
 mod pages;
 pub mod requests;
+mod sessions;
 mod state;
 pub mod tokens;
 

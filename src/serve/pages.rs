@@ -16,7 +16,6 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
 use axum::extract::{ConnectInfo, Form, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -29,7 +28,8 @@ use subtle::ConstantTimeEq;
 use super::api::{self, Lodged};
 use super::http::{ApiError, client_ip, cookie, set_cookie};
 use super::requests::{self, RequestView};
-use super::state::{AppState, MAX_SESSIONS, Session, Site};
+use super::sessions::{self, Session};
+use super::state::{AppState, Site};
 use super::tokens::{self, Principal, random_hex};
 use crate::Checker;
 use crate::lint::{self, Severity};
@@ -101,36 +101,11 @@ async fn session(state: &Arc<AppState>, headers: &HeaderMap) -> Result<Option<Se
         return Ok(None);
     };
     let key: [u8; 32] = Sha256::digest(id.as_bytes()).into();
-    let found = {
-        let mut sessions = state.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        match sessions.get(&key) {
-            Some(s) if s.expires > Instant::now() => Some(s.clone()),
-            Some(_) => {
-                sessions.remove(&key);
-                None
-            }
-            None => None,
-        }
-    };
-    let Some(found) = found else {
-        return Ok(None);
-    };
-    // A removed expert's sessions end with their token.
-    if let Principal::Expert { id, .. } = found.principal {
-        let active = state
-            .readers
-            .run(move |store| tokens::expert_is_active(store.connection(), id))
-            .await?;
-        if !active {
-            state
-                .sessions
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&key);
-            return Ok(None);
-        }
-    }
-    Ok(Some(found))
+    // One read: expired sessions, and a removed expert's, are not found.
+    Ok(state
+        .readers
+        .run(move |store| sessions::find(store.connection(), &key))
+        .await?)
 }
 
 /// Refuses a form whose CSRF field does not match the browser's cookie
@@ -448,7 +423,11 @@ pub(crate) async fn file(
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
     let csrf = csrf(&state, &headers)?;
-    if let Err(wait) = state.take_filing(client_ip(&state, &headers, peer)) {
+    if let Err(wait) = state
+        .take_filing(client_ip(&state, &headers, peer))
+        .await
+        .map_err(ApiError::from)?
+    {
         let error = format!("too many filings from this address: try again in {wait} s");
         return Ok(page(
             StatusCode::TOO_MANY_REQUESTS,
@@ -538,26 +517,20 @@ pub(crate) async fn signin(
         Principal::Expert { .. } => "/queue".to_string(),
         Principal::Registrant { request } => format!("/requests/{request}"),
     };
-    {
-        let now = Instant::now();
-        let mut sessions = state.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if sessions.len() >= MAX_SESSIONS {
-            sessions.retain(|_, s| s.expires > now);
+    let lifetime = state.config.session_lifetime.as_secs();
+    let stored = {
+        let csrf_token = csrf_token.clone();
+        state
+            .writer
+            .run(move |store| sessions::create(store.connection(), &key, &principal, &csrf_token, lifetime))
+            .await
+    };
+    match stored {
+        Ok(()) => {}
+        Err(crate::registry::Error::State(why)) => {
+            return Err(error_page(StatusCode::SERVICE_UNAVAILABLE, &why));
         }
-        if sessions.len() >= MAX_SESSIONS {
-            return Err(error_page(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &format!("too many sessions at once (at most {MAX_SESSIONS}): try again later"),
-            ));
-        }
-        sessions.insert(
-            key,
-            Session {
-                principal,
-                csrf: csrf_token.clone(),
-                expires: now + state.config.session_lifetime,
-            },
-        );
+        Err(e) => return Err(ApiError::from(e).into_response()),
     }
     let mut response = Redirect::to(&target).into_response();
     let age = state.config.session_lifetime.as_secs();
@@ -589,10 +562,10 @@ pub(crate) async fn signout(
     if let Some(id) = cookie(&headers, SESSION_COOKIE) {
         let key: [u8; 32] = Sha256::digest(id.as_bytes()).into();
         state
-            .sessions
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&key);
+            .writer
+            .run(move |store| sessions::end(store.connection(), &key))
+            .await
+            .map_err(|e| ApiError::from(e).into_response())?;
     }
     let mut response = Redirect::to("/").into_response();
     response.headers_mut().append(

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rusqlite::Connection;
 use tokio::sync::Semaphore;
@@ -24,7 +24,6 @@ use crate::registry::{Error, Result, Store};
 use crate::snapshot::ExportFormat;
 
 use super::Config;
-use super::tokens::Principal;
 
 /// A few connections of one kind, handed out one closure at a time.
 pub(crate) struct Pool {
@@ -127,21 +126,6 @@ impl Model {
     }
 }
 
-/// A signed-in browser.
-#[derive(Clone, Debug)]
-pub(crate) struct Session {
-    pub principal: Principal,
-    /// The CSRF token every form of this session carries.
-    pub csrf: String,
-    pub expires: Instant,
-}
-
-/// A token bucket per client address, for filing.
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
 /// The state every handler sees.
 pub struct AppState {
     pub(crate) config: Config,
@@ -151,19 +135,10 @@ pub struct AppState {
     /// server or by any other process.
     watcher: Mutex<(Connection, i64)>,
     model: RwLock<Arc<Model>>,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
-    /// By the SHA-256 of the session id (the cookie holds the id).
-    pub(crate) sessions: Mutex<HashMap<[u8; 32], Session>>,
 }
 
 /// How many reader connections the server keeps.
 const READERS: usize = 4;
-/// The most client addresses the filing limit remembers; beyond it, full
-/// buckets are forgotten first, then all.
-const MAX_BUCKETS: usize = 100_000;
-/// The most browser sessions at once; beyond it expired ones are dropped,
-/// then the sign-in is refused.
-pub(crate) const MAX_SESSIONS: usize = 10_000;
 
 impl AppState {
     /// Opens the database (creating it from the embedded registry if it
@@ -187,8 +162,6 @@ impl AppState {
             readers: Arc::new(Pool::new(readers)),
             watcher: Mutex::new((watcher, version)),
             model: RwLock::new(Arc::new(Model::new(0, registry))),
-            buckets: Mutex::new(HashMap::new()),
-            sessions: Mutex::new(HashMap::new()),
         }))
     }
 
@@ -226,31 +199,15 @@ impl AppState {
         Ok(())
     }
 
-    /// Takes one filing from `ip`'s bucket; `Err(seconds)` to wait when it
-    /// is empty.
-    pub(crate) fn take_filing(&self, ip: IpAddr) -> std::result::Result<(), u64> {
+    /// Takes one filing from `ip`'s bucket (kept in the database, so a
+    /// restart or a second process keeps the limit); `Err(seconds)` to wait
+    /// when it is empty.
+    pub(crate) async fn take_filing(&self, ip: IpAddr) -> Result<std::result::Result<(), u64>> {
         let burst = f64::from(self.config.filing_burst.max(1));
         let per_second = f64::from(self.config.filings_per_hour.max(1)) / 3600.0;
-        let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        if buckets.len() >= MAX_BUCKETS && !buckets.contains_key(&ip) {
-            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * per_second < burst);
-            if buckets.len() >= MAX_BUCKETS {
-                buckets.clear();
-            }
-        }
-        let bucket = buckets.entry(ip).or_insert(Bucket {
-            tokens: burst,
-            at: now,
-        });
-        bucket.tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * per_second).min(burst);
-        bucket.at = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(((1.0 - bucket.tokens) / per_second).ceil() as u64)
-        }
+        self.writer
+            .run(move |store| super::sessions::take_filing(store.connection(), ip, burst, per_second))
+            .await
     }
 }
 

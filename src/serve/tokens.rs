@@ -315,6 +315,11 @@ pub fn remove_expert(conn: &Connection, name: &str) -> Result<Expert> {
             "there is no active expert named '{name}'"
         )));
     }
+    // Signed out everywhere.
+    conn.execute(
+        "DELETE FROM service_sessions WHERE expert_id IN (SELECT id FROM experts WHERE name = ?1)",
+        [name],
+    )?;
     Ok(conn.query_row(
         "SELECT id, name, created_at, removed_at FROM experts WHERE name = ?1",
         [name],
