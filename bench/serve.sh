@@ -90,6 +90,31 @@ run_wrk "urnreg serve" -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port_urnreg/api/
 awk -v a="$(cat "$work/rps-urnreg serve")" -v b="$(cat "$work/rps-nginx, static file")" \
   'BEGIN{printf "urnreg / nginx: %.2f (target: at least 0.5)\n", a/b}'
 
+echo "== the same GET during a slow-client flood (5,000 connections that never finish their headers)"
+ulimit -n 16384 2>/dev/null || true
+cat > "$work/flood.py" <<PY
+import socket, sys, time
+held = []
+for i in range(5000):
+    try:
+        s = socket.create_connection(("127.0.0.1", $port_urnreg))
+        s.sendall(b"GET /api/namespaces HTTP/1.1\\r\\nHost: x\\r\\nX-Slow: ")
+        held.append(s)
+    except OSError:
+        pass
+print(len(held), "flood connections opened", flush=True)
+time.sleep(float(sys.argv[1]))
+PY
+python3 "$work/flood.py" "$((secs + 5))" > "$work/flood.out" 2>&1 &
+flood=$!
+pids+=($flood)
+sleep 3
+run_wrk "urnreg serve, during the flood" -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port_urnreg/api/namespaces/isbn"
+kill "$flood" 2>/dev/null || true
+cat "$work/flood.out"
+awk -v a="$(cat "$work/rps-urnreg serve, during the flood")" -v b="$(cat "$work/rps-urnreg serve")" \
+  'BEGIN{printf "during the flood / without: %.2f (target: requests still succeed, no errors)\n", a/b}'
+
 echo "== POST /api/check, 1000 URNs per request"
 "$bin/examples/gen_corpus" 1000 > "$work/check-1000.txt"
 cat > "$work/post.lua" <<LUA

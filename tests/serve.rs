@@ -1609,3 +1609,103 @@ fn sessions_and_filing_limits_survive_restarts_and_are_shared_by_processes() {
     assert_eq!(left, 0, "signed out everywhere");
     assert_ne!(e.get(&restarted.url("/queue")).status, 200);
 }
+
+/// Slow headers get 408 and are closed; an idle kept-alive connection is
+/// closed quietly; a slow body is the request time limit's (503), not the
+/// header timeout's.
+#[test]
+fn slow_headers_get_408_and_idle_connections_are_closed() {
+    let server = Server::start_with(|c| {
+        c.limits.header_timeout = Duration::from_millis(400);
+        c.limits.idle_timeout = Duration::from_millis(700);
+        c.request_timeout = Duration::from_secs(3);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(slow, "GET /api/namespaces HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = String::new();
+    let _ = slow.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+
+    let mut idle = std::net::TcpStream::connect(&addr).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = String::new();
+    let _ = idle.read_to_string(&mut answer);
+    assert_eq!(answer, "", "closed quietly");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(600) && waited < Duration::from_secs(3),
+        "{waited:?}"
+    );
+
+    // A request answered, then the connection idles out.
+    let mut kept = std::net::TcpStream::connect(&addr).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(kept, "GET /api/namespaces/isbn HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    let _ = kept.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
+
+    // A body slower than the header timeout is the handler's business.
+    let mut body = std::net::TcpStream::connect(&addr).unwrap();
+    body.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        body,
+        "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 40\r\n\r\nurn:isbn:"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = body.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
+}
+
+/// A flood of connections that never finish their headers, more than the
+/// cap, cannot keep another client out: the oldest of them are closed to
+/// make room, and the flood's sockets never exceed the cap.
+#[test]
+fn a_slow_client_flood_over_the_cap_does_not_keep_others_out() {
+    const CAP: usize = 32;
+    let server = Server::start_with(|c| {
+        c.limits.max_connections = CAP;
+        c.limits.max_per_client = CAP;
+        c.limits.header_timeout = Duration::from_secs(30);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let flood: Vec<std::net::TcpStream> = (0..4 * CAP)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&addr).unwrap();
+            let _ = write!(s, "GET /api/namespaces HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ");
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // Connections the server closed read as ended at once.
+    let open = flood
+        .iter()
+        .filter(|s| {
+            s.set_nonblocking(true).unwrap();
+            let mut byte = [0u8; 1];
+            matches!((&**s).read(&mut byte), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+        })
+        .count();
+    assert!(open <= CAP, "{open} of the flood still open, cap {CAP}");
+    for _ in 0..5 {
+        let started = std::time::Instant::now();
+        let a = get(&server.url("/api/namespaces/isbn"));
+        assert_eq!(a.status, 200);
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    drop(flood);
+}

@@ -29,6 +29,22 @@ pub struct Args {
     /// Filings one client address regains per hour.
     #[arg(long, default_value_t = 30, value_name = "N")]
     filings_per_hour: u32,
+    /// Seconds a request's headers may take from their first byte; slower
+    /// ones get 408 and are closed.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+    /// Seconds a kept-alive connection may wait for its next request.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle_timeout: u64,
+    /// Connections at once (default: 4096, or the open-file limit less
+    /// 128). Past it, the oldest connection without a request in progress
+    /// is closed to make room.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: Option<u64>,
+    /// Connections at once from one client address (not applied with
+    /// --trust-forwarded-for: the proxy's one address carries everyone).
+    #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_per_client: u64,
     /// No access log on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -45,6 +61,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.secure_cookies = args.secure_cookies;
     config.filing_burst = args.filing_burst;
     config.filings_per_hour = args.filings_per_hour;
+    config.limits = serve::Limits {
+        header_timeout: std::time::Duration::from_secs(args.header_timeout),
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+        max_connections: args
+            .max_connections
+            .map_or_else(serve::default_max_connections, |n| n as usize),
+        max_per_client: args.max_per_client as usize,
+    };
     if !args.quiet {
         // Method, path without its query, status, time: never a header or
         // a body, so never a token.

@@ -36,6 +36,7 @@
 //! [`Registry`]: crate::Registry
 
 mod api;
+mod conn;
 mod http;
 mod pages;
 pub mod requests;
@@ -52,6 +53,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
+pub use conn::{Limits, default_max_connections};
 pub use state::AppState;
 
 /// One line of the access log: never a header, a body or a query string,
@@ -100,6 +102,8 @@ pub struct Config {
     pub secure_cookies: bool,
     /// How long a browser session lasts.
     pub session_lifetime: Duration,
+    /// Connection limits: header and idle timeouts, connections at once.
+    pub limits: Limits,
     /// The access log, if any.
     pub access_log: Option<AccessLog>,
 }
@@ -119,6 +123,7 @@ impl Config {
             trust_forwarded_for: false,
             secure_cookies: false,
             session_lifetime: Duration::from_secs(8 * 3600),
+            limits: Limits::default(),
             access_log: None,
         }
     }
@@ -201,8 +206,8 @@ pub async fn run(
             }
         })
     };
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    let served = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    let (limits, per_client) = (state.config.limits, !state.config.trust_forwarded_for);
+    let served = conn::serve(listener, router(state), limits, per_client, shutdown).await;
     watcher.abort();
     served
 }
