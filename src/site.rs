@@ -255,6 +255,12 @@ struct VersionView<'a> {
 /// What `templates/namespace.html` is given.
 #[derive(Serialize)]
 struct Page<'a> {
+    nav: Vec<NavLink>,
+    nav_style: &'static str,
+    /// Served: the page has a check form for this namespace.
+    live: bool,
+    /// The rules' examples, valid then invalid, for the check form.
+    examples: Vec<String>,
     registry_title: &'a str,
     /// The link back to the index, at this namespace's table.
     index: String,
@@ -278,9 +284,60 @@ struct Page<'a> {
     formats: &'a [Format],
 }
 
+/// Whether the site is written out as files or served by `urnreg serve`:
+/// the live pages link to the service's own pages and check forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteMode {
+    /// `urnreg export --format html`: files, linked relatively.
+    Static,
+    /// Served by `urnreg serve`.
+    Live,
+}
+
+/// One link of the navigation bar every page shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct NavLink {
+    /// What it says.
+    pub label: &'static str,
+    /// Where it leads.
+    pub href: String,
+}
+
+/// The navigation bar of every page, static and served: the same links in
+/// the same place, styled by [`NAV_STYLE`]. `prefix` leads from the page to
+/// the site's root (`../` from a namespace page of the static site).
+pub fn nav_links(mode: SiteMode, prefix: &str) -> Vec<NavLink> {
+    let link = |label, href: &str| NavLink {
+        label,
+        href: href.to_string(),
+    };
+    match mode {
+        SiteMode::Static => vec![
+            link("Namespaces", &format!("{prefix}{INDEX_FILE}")),
+            link("XML", &format!("{prefix}data/urn-namespaces.xml")),
+            link("CSV", &format!("{prefix}data/urn-namespaces.csv")),
+            link("JSON", &format!("{prefix}data/registry.json")),
+        ],
+        SiteMode::Live => vec![
+            link("Namespaces", "/"),
+            link("Check URNs", "/check"),
+            link("File a request", "/file"),
+            link("JSON", "/api/namespaces"),
+        ],
+    }
+}
+
+/// The style of the navigation bar, the same on every page.
+pub const NAV_STYLE: &str = "nav.site { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem 1.2rem; \
+padding: .5rem 0; margin-bottom: 1rem; border-bottom: 1px solid #ddd; font-family: system-ui, sans-serif; } \
+nav.site a { text-decoration: none; font-weight: 500; } nav.site a:hover { text-decoration: underline; } \
+nav.site form { display: inline; margin: 0; } nav.site button { font: inherit; }";
+
 /// What `templates/site-index.html` is given.
 #[derive(Serialize)]
 struct Index<'a> {
+    nav: Vec<NavLink>,
+    nav_style: &'static str,
     registry_title: &'a str,
     /// When the registry last changed ([`last_change`]).
     registry_updated: &'a str,
@@ -479,6 +536,15 @@ fn fallback_table(kind: Kind) -> (&'static str, &'static str) {
 /// A NID that cannot name a file, two NIDs that would share a page, a
 /// data file that cannot be written, or a template error.
 pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    render_site_as(snapshot, SiteMode::Static)
+}
+
+/// The site's files as [`render_site`] writes them, for `mode`.
+///
+/// # Errors
+///
+/// As [`render_site`].
+pub fn render_site_as(snapshot: &Snapshot, mode: SiteMode) -> Result<BTreeMap<String, Vec<u8>>, String> {
     let env = environment();
     let render = |name: &str, ctx: minijinja::Value| -> Result<Vec<u8>, String> {
         env.get_template(name)
@@ -510,7 +576,23 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
         let versions = versions(record, in_force);
         let in_force_anchor = versions.iter().find(|v| v.in_force).map(|v| v.anchor.clone());
         let table_id = table_id(snapshot, record.kind);
+        let examples = record
+            .rules
+            .as_ref()
+            .map(|r| {
+                r.examples
+                    .valid
+                    .iter()
+                    .chain(&r.examples.invalid)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
         let page = Page {
+            nav: nav_links(mode, "../"),
+            nav_style: NAV_STYLE,
+            live: mode == SiteMode::Live,
+            examples,
             registry_title: &registry.title,
             index: format!("../{INDEX_FILE}#{table_id}"),
             nid: &record.nid,
@@ -606,6 +688,8 @@ pub fn render_site(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, Str
     }
     let index_formats = formats(0);
     let index = Index {
+        nav: nav_links(mode, ""),
+        nav_style: NAV_STYLE,
         registry_title: &registry.title,
         registry_updated: &updated,
         iana_updated: (registry.updated != updated).then_some(registry.updated.as_str()),

@@ -1709,3 +1709,75 @@ fn a_slow_client_flood_over_the_cap_does_not_keep_others_out() {
     }
     drop(flood);
 }
+
+/// Issue "findings a person can read": every page has the one navigation
+/// bar; a namespace page offers a check of its rules' examples; the
+/// verdicts link a rule's finding to the rules, and on a phone each
+/// result is a card.
+#[test]
+fn pages_share_one_navigation_and_check_from_a_namespace_page_in_headless_chromium() {
+    let test = "pages_share_one_navigation_and_check_from_a_namespace_page_in_headless_chromium";
+    let Some(chromium) = crate::util::external_tool(&["chromium"], "URNREG_CHROMIUM", test) else {
+        return;
+    };
+    let Some(chromedriver) = crate::util::external_tool(&["chromedriver"], "URNREG_CHROMEDRIVER", test)
+    else {
+        return;
+    };
+    let server = Server::start();
+    let wd = WebDriver::start(&chromedriver, &chromium);
+    let nav_of = |path: &str| {
+        wd.open(&server.url(path));
+        wd.wait("nav.site");
+        let links = wd.call(
+            "POST",
+            "/execute/sync",
+            Some(serde_json::json!({
+                "script": "return Array.from(document.querySelectorAll('nav.site a')).slice(0, 4).map(a => a.getAttribute('href') + ' ' + a.textContent).join(', ');",
+                "args": []
+            })),
+        );
+        links.as_str().unwrap().to_string()
+    };
+    let index = nav_of("/");
+    assert!(index.contains("/check Check URNs"), "{index}");
+    for path in ["/check", "/file", "/signin", "/namespaces/isbn"] {
+        assert_eq!(nav_of(path), index, "the navigation of {path}");
+    }
+    // The namespace page's form holds its rules' examples; its verdicts
+    // link the rules' findings to the rules.
+    wd.open(&server.url("/namespaces/isbn"));
+    wd.wait("form.try");
+    let prefilled = wd.call(
+        "POST",
+        "/execute/sync",
+        Some(serde_json::json!({"script": "return document.querySelector('form.try textarea').value;", "args": []})),
+    );
+    let prefilled = prefilled.as_str().unwrap().to_string();
+    assert!(prefilled.contains("urn:isbn:"), "{prefilled}");
+    wd.click("#try");
+    wd.wait("#results");
+    assert!(
+        wd.text("#results").contains("invalid"),
+        "the examples hold invalid ones too"
+    );
+    assert!(
+        wd.source().contains("href=\"/namespaces/isbn#rules\""),
+        "a finding of the rules links to them"
+    );
+    // A phone: each result is a card, no wider than the screen.
+    wd.call(
+        "POST",
+        "/window/rect",
+        Some(serde_json::json!({"width": 380, "height": 800})),
+    );
+    let layout = wd.call(
+        "POST",
+        "/execute/sync",
+        Some(serde_json::json!({
+            "script": "var r = document.querySelector('#results tbody tr'); return getComputedStyle(r).display + ' ' + (document.documentElement.scrollWidth <= window.innerWidth + 1);",
+            "args": []
+        })),
+    );
+    assert_eq!(layout.as_str(), Some("block true"), "{layout}");
+}

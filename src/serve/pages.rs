@@ -17,7 +17,7 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::{ConnectInfo, Form, Path, State};
+use axum::extract::{ConnectInfo, Form, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::{Environment, context};
@@ -136,9 +136,15 @@ fn page(
         name: s.principal.actor().to_string(),
         expert: matches!(s.principal, Principal::Expert { .. }),
     });
-    let rendered = environment()
-        .get_template(template)
-        .and_then(|t| t.render(context! { who => v(&who), csrf => csrf.token.clone(), ..ctx }));
+    let rendered = environment().get_template(template).and_then(|t| {
+        t.render(context! {
+            who => v(&who),
+            csrf => csrf.token.clone(),
+            nav => v(&crate::site::nav_links(crate::site::SiteMode::Live, "")),
+            nav_style => crate::site::NAV_STYLE,
+            ..ctx
+        })
+    });
     match rendered {
         Ok(html) => {
             let mut response = (status, Html(html)).into_response();
@@ -182,7 +188,7 @@ async fn site(state: &Arc<AppState>) -> Result<Site, ApiError> {
         .readers
         .run(|store| {
             let snapshot = store.snapshot()?;
-            crate::site::render_site(&snapshot).map_err(Error::Data)
+            crate::site::render_site_as(&snapshot, crate::site::SiteMode::Live).map_err(Error::Data)
         })
         .await?;
     let files = Arc::new(files);
@@ -210,10 +216,6 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// The links every page of ours has, put on top of the site's index.
-const INDEX_NAV: &str = "<nav><a href=\"/check\">Check URNs</a> · <a href=\"/file\">File a request</a> · \
-                         <a href=\"/signin\">Sign in</a> · <a href=\"/api/namespaces\">JSON</a></nav>";
-
 /// `GET /`: the site's index, with its one inline script allowed by hash.
 pub(crate) async fn index(State(state): State<Arc<AppState>>) -> Result<Response, Response> {
     let files = site(&state).await?;
@@ -221,7 +223,6 @@ pub(crate) async fn index(State(state): State<Arc<AppState>>) -> Result<Response
         .get(INDEX_FILE)
         .map(|b| String::from_utf8_lossy(b).into_owned())
         .ok_or_else(|| error_page(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
-    let html = html.replacen("<body>", &format!("<body>\n{INDEX_NAV}"), 1);
     let mut csp = String::from("default-src 'none'; style-src 'unsafe-inline'; ");
     let script = html.find("<script>").and_then(|start| {
         html[start + 8..]
@@ -315,21 +316,85 @@ struct FindingView {
     severity: &'static str,
     code: &'static str,
     message: String,
+    /// Where the namespace's rules are written out, for a finding of them.
+    rules: Option<String>,
 }
 
-/// `GET /check`.
+/// The verdicts on `urns` (one per line, blank lines skipped), or the
+/// refusal of too many.
+fn verdicts(state: &AppState, urns: &str) -> (StatusCode, Vec<Verdict>, Option<String>) {
+    let max = state.config.max_check_lines;
+    let lines: Vec<&str> = urns.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() > max {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Vec::new(),
+            Some(format!("{} URNs: at most {max} at once", lines.len())),
+        );
+    }
+    let model = state.model();
+    let mut checker = Checker::new(&model.registry);
+    let results = lines
+        .iter()
+        .map(|line| {
+            let report = checker.check(line.trim().as_bytes());
+            // A finding of a namespace's rules links to where they are
+            // written out in full.
+            let rules = report
+                .namespace()
+                .map(|ns| format!("/namespaces/{}#rules", ns.nid()));
+            Verdict {
+                input: line.trim().to_string(),
+                valid: report.is_valid(),
+                key: report.key().map(|k| k.into_owned()),
+                findings: report
+                    .findings()
+                    .iter()
+                    .map(|f| FindingView {
+                        severity: if f.is_error() { "error" } else { "warning" },
+                        code: f.code(),
+                        message: f.to_string(),
+                        rules: rules.clone().filter(|_| f.kind().is_from_rules()),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    (StatusCode::OK, results, None)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct CheckQuery {
+    #[serde(default)]
+    urns: Option<String>,
+}
+
+/// `GET /check`: the form; with `?urns=` (the namespace pages' forms), the
+/// verdicts too (checking changes nothing, so a link may ask for it).
 pub(crate) async fn check_form(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
+    Query(q): Query<CheckQuery>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     let csrf = csrf(&state, &headers)?;
+    let max = state.config.max_check_lines;
+    let Some(urns) = q.urns else {
+        return Ok(page(
+            StatusCode::OK,
+            "check.html",
+            who.as_ref(),
+            &csrf,
+            context! { max_lines => max, urns => "", current => "/check" },
+        ));
+    };
+    let (status, results, error) = verdicts(&state, &urns);
     Ok(page(
-        StatusCode::OK,
+        status,
         "check.html",
         who.as_ref(),
         &csrf,
-        context! { max_lines => state.config.max_check_lines, urns => "" },
+        context! { max_lines => max, urns, results => v(&results), error, current => "/check" },
     ))
 }
 
@@ -349,44 +414,13 @@ pub(crate) async fn check(
     check_csrf(&headers, &form.csrf, who.as_ref())?;
     let csrf = csrf(&state, &headers)?;
     let max = state.config.max_check_lines;
-    let lines: Vec<&str> = form.urns.lines().filter(|l| !l.trim().is_empty()).collect();
-    let (status, results, error) = if lines.len() > max {
-        (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            Vec::new(),
-            Some(format!("{} URNs: at most {max} at once", lines.len())),
-        )
-    } else {
-        let model = state.model();
-        let mut checker = Checker::new(&model.registry);
-        let results: Vec<Verdict> = lines
-            .iter()
-            .map(|line| {
-                let report = checker.check(line.trim().as_bytes());
-                Verdict {
-                    input: line.trim().to_string(),
-                    valid: report.is_valid(),
-                    key: report.key().map(|k| k.into_owned()),
-                    findings: report
-                        .findings()
-                        .iter()
-                        .map(|f| FindingView {
-                            severity: if f.is_error() { "error" } else { "warning" },
-                            code: f.code(),
-                            message: f.to_string(),
-                        })
-                        .collect(),
-                }
-            })
-            .collect();
-        (StatusCode::OK, results, None)
-    };
+    let (status, results, error) = verdicts(&state, &form.urns);
     Ok(page(
         status,
         "check.html",
         who.as_ref(),
         &csrf,
-        context! { max_lines => max, urns => form.urns, results => v(&results), error },
+        context! { max_lines => max, urns => form.urns, results => v(&results), error, current => "/check" },
     ))
 }
 
