@@ -139,3 +139,31 @@ fn request_refuses_what_lint_calls_an_error() {
     let vetted = vet_request(&store, &warned).unwrap();
     store.request(&vetted, None, "tester").unwrap();
 }
+
+/// Issue "findings a person can read at a glance": a lint finding's message
+/// is at most 160 characters, whatever the vector.
+#[test]
+fn every_lint_message_is_short() {
+    let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
+    let mut long = Vec::new();
+    for case in cases() {
+        for f in lint(&apply(&case), &ctx) {
+            if f.message.chars().count() > 160 {
+                long.push(format!(
+                    "{} ({}): {}",
+                    f.rule,
+                    f.message.chars().count(),
+                    f.message
+                ));
+            }
+        }
+    }
+    long.sort();
+    long.dedup();
+    assert!(
+        long.is_empty(),
+        "{} long messages:\n{}",
+        long.len(),
+        long.join("\n")
+    );
+}

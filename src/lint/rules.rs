@@ -27,9 +27,8 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
                 "rules-missing",
                 "rules",
                 APPENDIX_A,
-                "the Syntax field gives an ABNF for the NSS, but there is no [rules] table: without one, \
-                 `urnreg check` applies only the generic RFC 8141 syntax to this namespace; paste this \
-                 table (and add examples)"
+                "the Syntax field's ABNF defines the NSS, but there is no [rules] table: check would \
+                 apply the generic syntax only; paste this one (with examples)"
                     .into(),
                 suggested,
             );
@@ -45,8 +44,8 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
                 "rules",
                 S5,
                 format!(
-                    "rules are in force for '{nid}' and this revision has none: once approved, `urnreg check` \
-                     would apply only the generic syntax (keep the [rules] table of `urnreg ns show {nid} --format toml`)"
+                    "rules are in force for '{nid}' and this revision has none: keep the [rules] table of \
+                     `urnreg ns show {nid} --format toml`"
                 ),
             );
         }
@@ -77,7 +76,13 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
     let compiled = match rules.compile(nid.unwrap_or("urn-0")) {
         Ok(c) => c,
         Err(e) => {
-            out.error("rules", "rules", S5, e.to_string());
+            // The field says whose rules: the message need not.
+            let text = e.to_string();
+            let message = match text.split_once("': ") {
+                Some((head, rest)) if head.starts_with("rules for '") => rest.to_string(),
+                _ => text,
+            };
+            out.error("rules", "rules", S5, message);
             return;
         }
     };
@@ -86,21 +91,22 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
     }
     // A revision is the moment to make the owner's practice registered.
     if matches!(filing, Filing::Revision { .. }) && !rules.practice.is_empty() {
-        let forms: Vec<&str> = rules
+        let forms: Vec<String> = rules
             .practice
             .iter()
-            .map(|p| p.note.as_deref().unwrap_or(p.source.as_str()))
+            .map(|p| crate::rules::cite(p.note.as_deref().unwrap_or(p.source.as_str())))
             .collect();
+        let mut listed = forms.join("; ");
+        if listed.chars().count() > 60 {
+            listed = format!("{}…", listed.chars().take(59).collect::<String>());
+        }
         out.warning(
             "rules-practice",
             "rules.practice",
             "RFC 8141 section 6.4",
             format!(
-                "the owner writes {} form(s) the registration does not allow ({}): a revision is the \
-                 place to fold them into the Syntax field and [rules.syntax], so that they stop being \
-                 deviations",
-                forms.len(),
-                forms.join("; ")
+                "{} form(s) of the owner's practice ({listed}): fold them into Syntax and [rules.syntax]",
+                forms.len()
             ),
         );
     }
@@ -111,8 +117,8 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
             "rules-missing",
             "rules.syntax",
             APPENDIX_A,
-            "the Syntax field gives an ABNF for the NSS, but [rules] has no syntax: without one, \
-             `urnreg check` applies only the generic RFC 8141 syntax to this namespace; add this"
+            "the Syntax field's ABNF defines the NSS, but [rules] has no syntax: check would apply \
+             the generic syntax only; add this"
                 .into(),
             suggested,
         );

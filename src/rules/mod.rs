@@ -543,7 +543,7 @@ impl CompiledRules {
                 )
             } else {
                 format!(
-                    "unexpected {} in NSS at byte {}: not allowed here by the namespace's syntax ({})",
+                    "unexpected {} in NSS at byte {}: not allowed by the namespace's syntax ({})",
                     describe(nss.as_bytes()[mismatch.offset]),
                     base + mismatch.offset,
                     self.cite

@@ -48,7 +48,7 @@ fn an_abnf_in_the_syntax_field_becomes_the_rules_in_force() {
     let out = urnreg_db(&db, &["request", p]);
     assert_eq!(code(&out), 2, "request refuses what lint calls an error");
     assert!(
-        stderr(&out).contains("rules: the Syntax field gives an ABNF"),
+        stderr(&out).contains("rules: the Syntax field's ABNF defines the NSS"),
         "{}",
         stderr(&out)
     );
