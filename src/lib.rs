@@ -74,6 +74,7 @@ pub mod batch;
 pub mod lint;
 #[cfg(feature = "store")]
 pub mod registry;
+pub mod resolve;
 pub mod rules;
 #[cfg(feature = "snapshots")]
 pub mod site;

@@ -233,7 +233,7 @@ fn color_everywhere_actor_and_db_only_where_they_apply() {
         "expert add",
         "expert remove",
     ];
-    let without_db = ["completions", "man", "template import"];
+    let without_db = ["completions", "man", "template import", "keywords", "services"];
     for path in command_paths() {
         let name = path.join(" ");
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();

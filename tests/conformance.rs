@@ -170,3 +170,63 @@ fn hash_agrees_with_equivalence() {
     }
     assert_eq!(set.len(), file.class.len());
 }
+
+/// Directives in the r-component (`tests/data/directives.toml`, the 2012
+/// URN draft section 2.3), through the checker and its JSON.
+#[test]
+fn directive_vectors() {
+    #[derive(serde::Deserialize)]
+    struct File {
+        case: Vec<Case>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Case {
+        why: String,
+        urn: String,
+        directives: Vec<[String; 2]>,
+        warnings: Vec<String>,
+    }
+    let file: File = toml::from_str(include_str!("data/directives.toml")).unwrap();
+    assert!(file.case.len() >= 10);
+    let mut checker = urnreg::Checker::new(urnreg::Registry::embedded());
+    for case in &file.case {
+        let report = checker.check_str(&case.urn);
+        assert!(report.is_valid(), "{}: {}", case.why, case.urn);
+        assert_eq!(
+            report.key().as_deref(),
+            Some(
+                report
+                    .urn()
+                    .unwrap()
+                    .equivalence_key_with(report.namespace().unwrap().rules().unwrap().unwrap())
+                    .as_ref()
+            ),
+            "{}",
+            case.why
+        );
+        let warnings: Vec<String> = report
+            .warnings()
+            .filter(|w| w.code() != "r-component")
+            .map(|w| format!("{}@{}", w.code(), w.offset()))
+            .collect();
+        assert_eq!(warnings, case.warnings, "{}: {}", case.why, case.urn);
+        let mut json = Vec::new();
+        report.write_json(&mut json, None);
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let listed: Vec<[String; 2]> = v["directives"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|d| {
+                        [
+                            d["keyword"].as_str().unwrap().to_string(),
+                            d["value"].as_str().unwrap().to_string(),
+                        ]
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(listed, case.directives, "{}: {}", case.why, case.urn);
+    }
+}

@@ -27,6 +27,7 @@ mod ns;
 mod options;
 mod output;
 mod parse;
+mod query;
 mod report;
 #[cfg(feature = "serve")]
 mod serve;
@@ -176,6 +177,12 @@ enum Command {
     /// Exit status: 0 imported (or nothing to do), 1 a dry run that needs
     /// --replace, 2 refused (nothing is changed).
     Import(snapshot::ImportArgs),
+    /// The Query Keywords sub-registry: keywords of r-component directives
+    /// (keywd=value; URN draft 2012, section 9.2.1).
+    Keywords(query::Args),
+    /// The Resolution Service Designators sub-registry: the values of s=
+    /// (RFC 2483 section 4; URN draft 2012, section 9.2.2).
+    Services(query::Args),
     /// Print a shell completion script, generated from these definitions.
     ///
     /// For example: `urnreg completions bash > ~/.local/share/bash-completion/completions/urnreg`.
@@ -318,6 +325,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Template(cmd) => template::run(cmd),
         Command::Export(args) => snapshot::export(args),
         Command::Import(args) => snapshot::import(args),
+        Command::Keywords(args) => query::keywords(args),
+        Command::Services(args) => query::services(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
         #[cfg(feature = "serve")]
@@ -356,7 +365,7 @@ mod tests {
             "expert add",
             "expert remove",
         ];
-        let no_db = ["completions", "man", "template import"];
+        let no_db = ["completions", "man", "template import", "keywords", "services"];
         let mut cmd = super::Cli::command();
         // Building propagates the global --color to every command.
         cmd.build();

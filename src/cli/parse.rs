@@ -86,6 +86,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             obj.insert("r".into(), urn.r_component().into());
             obj.insert("q".into(), urn.q_component().into());
             obj.insert("f".into(), urn.f_component().into());
+            let directives = directives_of(urn);
+            if !directives.is_empty() {
+                let list: Vec<serde_json::Value> = directives
+                    .iter()
+                    .map(|d| json!({"keyword": d.keyword, "value": d.value}))
+                    .collect();
+                obj.insert("directives".into(), list.into());
+            }
             obj.insert("key".into(), key.as_deref().into());
             obj.insert(
                 "display".into(),
@@ -123,6 +131,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     writeln!(out, "nid:         {}", urn.nid())?;
     writeln!(out, "nss:         {}", urn.nss())?;
     writeln!(out, "r-component: {}", urn.r_component().unwrap_or(absent))?;
+    for d in directives_of(urn) {
+        writeln!(out, "  directive: {} = {}", d.keyword, d.value)?;
+    }
     writeln!(out, "q-component: {}", urn.q_component().unwrap_or(absent))?;
     writeln!(
         out,
@@ -163,4 +174,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     write_findings(&report, &shown, &palette, true, &mut out)?;
     out.finish()?;
     Ok(code)
+}
+
+/// The directives of the URN's r-component (the 2012 URN draft, section
+/// 2.3), when it is in their form.
+fn directives_of<'u>(urn: &urnreg::Urn<'u>) -> Vec<urnreg::resolve::Directive<'u>> {
+    let Some(r) = urn.r_component() else {
+        return Vec::new();
+    };
+    let nid = urn.nid().to_ascii_lowercase();
+    urnreg::resolve::directives(r, &nid, urnreg::resolve::QueryRegistry::shipped()).0
 }

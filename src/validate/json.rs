@@ -177,6 +177,29 @@ fn push_findings<'f>(
     out.push(b']');
 }
 
+/// `,"directives":[{"keyword":..,"value":..},...]` when the r-component
+/// is in the directive form of the 2012 URN draft (section 2.3). Its
+/// characters need no escaping (RFC 8141 section 2).
+fn push_directives(out: &mut Vec<u8>, r: &str, nid: &str) {
+    let registry = crate::resolve::QueryRegistry::shipped();
+    let (found, _) = crate::resolve::directives(r, &nid.to_ascii_lowercase(), registry);
+    if found.is_empty() {
+        return;
+    }
+    out.extend_from_slice(b",\"directives\":[");
+    for (i, d) in found.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"keyword\":");
+        push_plain(out, d.keyword);
+        out.extend_from_slice(b",\"value\":");
+        push_plain(out, d.value);
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
 /// The `namespace` object of a registered namespace (made once per
 /// namespace: see [`Namespace::json_object`]).
 pub(crate) fn namespace_object(ns: &Namespace) -> Box<str> {
@@ -230,11 +253,14 @@ impl Report<'_, '_> {
                     let c = urn.components();
                     let text = |part: Option<std::ops::Range<usize>>| part.map(|p| &urn.as_str()[p]);
                     out.extend_from_slice(b"\",\"r\":");
-                    push_plain_opt(out, text(c.r));
+                    push_plain_opt(out, text(c.r.clone()));
                     out.extend_from_slice(b",\"q\":");
                     push_plain_opt(out, text(c.q));
                     out.extend_from_slice(b",\"f\":");
                     push_plain_opt(out, text(c.f));
+                    if let Some(r) = text(c.r) {
+                        push_directives(out, r, urn.nid());
+                    }
                     out.extend_from_slice(b",\"key\":");
                 }
                 // The key is written straight into `out` and refined there.

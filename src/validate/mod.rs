@@ -193,6 +193,21 @@ impl<'r> Checker<'r> {
     }
 
     fn check_namespace<'a>(&mut self, registry: &'r Registry, urn: &Urn<'a>, report: &mut Report<'a, 'r>) {
+        if self.warnings
+            && let Some(r) = urn.components().r
+        {
+            // Directives in the r-component: warnings only (2012 URN draft
+            // section 2.3; RFC 8141 section 2.3.1 defines only its syntax).
+            let nid = urn.nid().to_ascii_lowercase();
+            let text = &urn.as_str()[r.clone()];
+            for issue in crate::resolve::directives(text, &nid, crate::resolve::QueryRegistry::shipped()).1 {
+                report.push(Finding::new(
+                    FindingKind::Directive(issue.kind),
+                    r.start + issue.offset,
+                    issue.message,
+                ));
+            }
+        }
         let Some(ns) = registry.namespace(urn.nid()) else {
             let message = self.unregistered_message(registry, urn.nid());
             report.push_shared(FindingKind::UnregisteredNid, 4, message);

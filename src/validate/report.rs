@@ -52,6 +52,9 @@ pub enum FindingKind {
         /// Checked strictly: the deviation makes the URN invalid.
         strict: bool,
     },
+    /// A finding on the directives of the r-component (the 2012 URN
+    /// draft, section 2.3): never an error.
+    Directive(crate::resolve::DirectiveIssueKind),
 }
 
 impl FindingKind {
@@ -69,6 +72,16 @@ impl FindingKind {
             FindingKind::ComponentUnused => "component-unused",
             FindingKind::GenericRules => "generic-rules",
             FindingKind::RegistrationDeviation { .. } => "registration-deviation",
+            FindingKind::Directive(k) => {
+                use crate::resolve::DirectiveIssueKind as D;
+                match k {
+                    D::Syntax => "directive-syntax",
+                    D::DuplicateKeyword => "duplicate-keyword",
+                    D::UnknownKeyword => "unknown-keyword",
+                    D::UnknownService => "unknown-service",
+                    D::KeywordNotSupported => "keyword-not-supported",
+                }
+            }
         }
     }
 
@@ -98,7 +111,8 @@ impl FindingKind {
             | FindingKind::WithdrawnNid
             | FindingKind::ComponentUnused
             | FindingKind::GenericRules
-            | FindingKind::RegistrationDeviation { strict: false } => Severity::Warning,
+            | FindingKind::RegistrationDeviation { strict: false }
+            | FindingKind::Directive(_) => Severity::Warning,
         }
     }
 }

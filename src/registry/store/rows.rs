@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::super::Kind;
 use super::super::clock::{is_valid_date, now};
-use super::super::data::{EMBEDDED, REGISTRY_FILE, RecordFile, Xref, leading_number};
+use super::super::data::{EMBEDDED, RecordFile, Xref, leading_number};
 use super::super::error::{Error, Result};
 use super::super::registration::{APPENDIX_A_KEYS, RegistrationFile};
 use super::super::status::RequestStatus;
@@ -27,7 +27,9 @@ pub(crate) fn informal_number(nid: &str) -> Option<i64> {
 pub(in crate::registry) fn embedded_records() -> Result<Vec<RecordFile>> {
     EMBEDDED
         .iter()
-        .filter(|(name, _)| *name != REGISTRY_FILE)
+        // `_registry.toml` describes the registry, `_query.toml` its
+        // resolution sub-registries: neither is a record.
+        .filter(|(name, _)| !name.starts_with('_'))
         .map(|(name, text)| {
             toml::from_str(text).map_err(|e| Error::Data(format!("embedded registry/{name}: {e}")))
         })

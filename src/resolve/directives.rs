@@ -1,0 +1,213 @@
+//! Directives in an r-component: `keywd=value` joined by `&` (the 2012 URN
+//! draft, section 2.3):
+//!
+//! ```text
+//! urn-query = directive *( "&" directive )
+//! directive = keywd "=" value
+//! keywd     = ALPHA *( ["-"] (ALPHA / DIGIT) )
+//! value     = *v-pchar          ; any r-component character but "&"
+//! ```
+
+use super::subregistries::{QueryRegistry, Scope};
+
+/// One directive, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Directive<'a> {
+    /// Its keyword.
+    pub keyword: &'a str,
+    /// Its value (possibly empty).
+    pub value: &'a str,
+    /// The byte offset of the keyword within the r-component.
+    pub offset: usize,
+}
+
+/// What is off with the directives of an r-component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectiveIssueKind {
+    /// The r-component is not `directive *("&" directive)`.
+    Syntax,
+    /// A registered keyword appears more than once: a resolver ignores
+    /// every directive of it (section 2.3).
+    DuplicateKeyword,
+    /// A keyword the Query Keywords sub-registry does not hold.
+    UnknownKeyword,
+    /// An `s=` value the Resolution Service Designators sub-registry does
+    /// not hold.
+    UnknownService,
+    /// A keyword of other namespaces only, or one whose "Supported by"
+    /// list names namespaces but not this one.
+    KeywordNotSupported,
+}
+
+/// One issue, at a byte offset within the r-component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectiveIssue {
+    /// What it is.
+    pub kind: DirectiveIssueKind,
+    /// Where, in the r-component.
+    pub offset: usize,
+    /// For people.
+    pub message: String,
+}
+
+/// Returns true if `s` is a `keywd` (section 2.3): a letter, then letters
+/// and digits, each maybe after one hyphen.
+fn is_keyword(s: &str) -> bool {
+    let b = s.as_bytes();
+    let Some((first, rest)) = b.split_first() else {
+        return false;
+    };
+    if !first.is_ascii_alphabetic() || rest.last() == Some(&b'-') {
+        return false;
+    }
+    !rest.windows(2).any(|w| w == b"--") && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+}
+
+/// The directives of r-component `r` (without its `?+`), with the issues
+/// found against `registry` for a URN of namespace `nid` (lower case).
+/// An r-component that is not in directive form gives no directives and
+/// one `Syntax` issue.
+pub fn directives<'a>(
+    r: &'a str,
+    nid: &str,
+    registry: &QueryRegistry,
+) -> (Vec<Directive<'a>>, Vec<DirectiveIssue>) {
+    let mut found = Vec::new();
+    let mut issues = Vec::new();
+    let mut offset = 0;
+    for piece in r.split('&') {
+        match piece.split_once('=') {
+            Some((keyword, value)) if is_keyword(keyword) => found.push(Directive {
+                keyword,
+                value,
+                offset,
+            }),
+            _ => {
+                let shown: String = piece.chars().take(24).collect();
+                let more = if shown.len() < piece.len() { "…" } else { "" };
+                issues.push(DirectiveIssue {
+                    kind: DirectiveIssueKind::Syntax,
+                    offset,
+                    message: format!(
+                        "r-component is not of the form keywd=value joined by '&' at '{shown}{more}' \
+                         (URN draft 2012 §2.3)"
+                    ),
+                });
+                return (Vec::new(), issues);
+            }
+        }
+        offset += piece.len() + 1;
+    }
+    for (i, d) in found.iter().enumerate() {
+        let Some(entry) = registry.keyword(d.keyword) else {
+            issues.push(DirectiveIssue {
+                kind: DirectiveIssueKind::UnknownKeyword,
+                offset: d.offset,
+                message: format!(
+                    "keyword '{}' is not registered: a resolver ignores it (URN draft 2012 §2.3)",
+                    d.keyword
+                ),
+            });
+            continue;
+        };
+        if found[..i].iter().any(|e| e.keyword == d.keyword) {
+            // Said once, at its second appearance.
+            if found[..i].iter().filter(|e| e.keyword == d.keyword).count() == 1 {
+                issues.push(DirectiveIssue {
+                    kind: DirectiveIssueKind::DuplicateKeyword,
+                    offset: d.offset,
+                    message: format!(
+                        "keyword '{}' appears more than once: a resolver ignores all its directives \
+                         (URN draft 2012 §2.3)",
+                        d.keyword
+                    ),
+                });
+            }
+            continue;
+        }
+        let listed = !entry.supported_by.is_empty();
+        let supports = entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid));
+        if (entry.scope == Scope::Specific || listed) && !supports {
+            issues.push(DirectiveIssue {
+                kind: DirectiveIssueKind::KeywordNotSupported,
+                offset: d.offset,
+                message: format!(
+                    "keyword '{}' is not supported by the '{nid}' namespace (URN draft 2012 §9.2.1)",
+                    d.keyword
+                ),
+            });
+        }
+        if d.keyword == "s" && registry.service(d.value).is_none() {
+            issues.push(DirectiveIssue {
+                kind: DirectiveIssueKind::UnknownService,
+                offset: d.offset + 2,
+                message: format!(
+                    "'{}' is not a registered resolution service: a resolver falls back to the \
+                     namespace's default (URN draft 2012 §2.3.1)",
+                    d.value
+                ),
+            });
+        }
+    }
+    (found, issues)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::subregistries::{Keyword, SupportedBy};
+    use super::*;
+
+    fn kinds(r: &str, nid: &str, registry: &QueryRegistry) -> Vec<(DirectiveIssueKind, usize)> {
+        directives(r, nid, registry)
+            .1
+            .iter()
+            .map(|i| (i.kind, i.offset))
+            .collect()
+    }
+
+    #[test]
+    fn directives_are_read_in_order() {
+        let (found, issues) = directives("s=I2L&c=ToC", "isbn", QueryRegistry::shipped());
+        assert!(issues.is_empty(), "{issues:?}");
+        let pairs: Vec<(&str, &str, usize)> = found.iter().map(|d| (d.keyword, d.value, d.offset)).collect();
+        assert_eq!(pairs, [("s", "I2L", 0), ("c", "ToC", 6)]);
+        let (found, _) = directives("s=", "isbn", QueryRegistry::shipped());
+        assert_eq!(found[0].value, "");
+    }
+
+    /// Section 2.3's grammar, each registered keyword once, unknown
+    /// keywords and services, and "Supported by".
+    #[test]
+    fn each_issue_is_found_where_it_is() {
+        use DirectiveIssueKind::*;
+        let shipped = QueryRegistry::shipped();
+        assert_eq!(kinds("foo", "isbn", shipped), [(Syntax, 0)]);
+        assert_eq!(kinds("s=I2L&=x", "isbn", shipped), [(Syntax, 6)]);
+        assert_eq!(kinds("1s=I2L", "isbn", shipped), [(Syntax, 0)]);
+        assert_eq!(kinds("s-=x", "isbn", shipped), [(Syntax, 0)]);
+        assert_eq!(
+            kinds("s=I2L&s=I2C&s=I2R", "isbn", shipped),
+            [(DuplicateKeyword, 6)]
+        );
+        assert_eq!(kinds("lang=en", "isbn", shipped), [(UnknownKeyword, 0)]);
+        assert_eq!(kinds("c=1&s=I2U", "isbn", shipped), [(UnknownService, 6)]);
+        assert!(
+            kinds("s=n2l", "isbn", shipped).is_empty(),
+            "RFC 2169 names are aliases"
+        );
+        let mut r = shipped.clone();
+        r.keywords.push(Keyword {
+            keyword: "ed".into(),
+            purpose: "edition".into(),
+            scope: Scope::Specific,
+            reference: "test".into(),
+            supported_by: vec![SupportedBy {
+                nid: "isbn".into(),
+                reference: "test".into(),
+            }],
+        });
+        assert!(kinds("ed=2", "isbn", &r).is_empty());
+        assert_eq!(kinds("ed=2", "issn", &r), [(KeywordNotSupported, 0)]);
+        assert!(is_keyword("a-b1") && !is_keyword("a--b") && !is_keyword("-a") && !is_keyword(""));
+    }
+}
