@@ -30,7 +30,7 @@ pub use report::{Finding, FindingKind, Report, Severity};
 #[cfg(feature = "store")]
 pub(crate) use suggest::edit_distance_within;
 
-use crate::rules::{Practice, RuleViolation, ViolationKind};
+use crate::rules::{CompiledRules, Practice, ViolationKind};
 use crate::urn::{Offsets, Syntax, Urn};
 
 /// Checks URNs, one after another, against a registry or the generic
@@ -136,6 +136,18 @@ impl<'r> Checker<'r> {
     /// a URN valid only by a form its namespace's owner publishes beyond
     /// the registration (the rules' `practice`) is invalid
     /// (`registration-deviation` is an error instead of a warning).
+    ///
+    /// ```
+    /// use urnreg::{Checker, Registry};
+    ///
+    /// // A NewsML-G2 guid: IPTC's own form, without RFC 3085's RevisionId.
+    /// let guid = "urn:newsml:iptc.org:20130517:catalog";
+    /// let report = Checker::new(Registry::embedded()).check_str(guid);
+    /// assert!(report.is_valid());
+    /// assert_eq!(report.warnings().next().unwrap().code(), "registration-deviation");
+    /// let report = Checker::new(Registry::embedded()).strict(true).check_str(guid);
+    /// assert!(!report.is_valid());
+    /// ```
     pub fn strict(mut self, strict: bool) -> Checker<'r> {
         self.strict = strict;
         self
@@ -242,7 +254,7 @@ impl<'r> Checker<'r> {
                             report.set_namespace(ns, Some(practice.rules()));
                             if self.warnings || self.strict {
                                 let kind = FindingKind::RegistrationDeviation { strict: self.strict };
-                                report.push(Finding::new(kind, v.offset, deviation_message(practice, &v)));
+                                report.push(Finding::new(kind, v.offset, deviation_message(practice, rules)));
                             }
                         }
                         None => {
@@ -305,13 +317,13 @@ impl<'r> Checker<'r> {
     }
 }
 
-/// The `registration-deviation` message: what the owner's form is, and
-/// what the registration says of the URN.
-fn deviation_message(practice: &Practice, v: &RuleViolation) -> String {
+/// The `registration-deviation` message: whose form it is, and whose it
+/// is not (the finding's offset is where the registration's syntax fails).
+fn deviation_message(practice: &Practice, registered: &CompiledRules) -> String {
     format!(
-        "valid only by the owner's practice ({}), not as registered: {}",
+        "a form of the owner's practice ({}), not of the registration ({})",
         practice.rules().cite(),
-        v.message
+        registered.cite()
     )
 }
 
