@@ -76,6 +76,7 @@ pub mod lint;
 pub mod registry;
 pub mod resolve;
 pub mod rules;
+pub mod scan;
 #[cfg(feature = "snapshots")]
 pub mod site;
 #[cfg(feature = "snapshots")]

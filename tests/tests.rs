@@ -45,6 +45,9 @@ mod html_site;
 /// README.md against the code: the table of namespace rules.
 mod readme;
 
+/// `urnreg scan`: URNs in files and trees.
+mod scan;
+
 /// `urnreg serve` over HTTP on 127.0.0.1, and the CLI as its client.
 #[cfg(feature = "serve")]
 mod serve;

@@ -29,6 +29,7 @@ mod output;
 mod parse;
 mod query;
 mod report;
+mod scan;
 #[cfg(feature = "serve")]
 mod serve;
 mod snapshot;
@@ -78,6 +79,8 @@ pub enum Format {
     Csv,
     /// A static HTML site.
     Html,
+    /// SARIF 2.1.0, for code-scanning services.
+    Sarif,
 }
 
 /// `--format` of a command: only the formats in the slice are accepted,
@@ -130,6 +133,12 @@ enum Command {
     /// Exit status: 0 all valid, 1 some invalid (their line is empty), 2
     /// usage or I/O error.
     Normalize(normalize::Args),
+    /// Find the URNs in files and trees and check each against its
+    /// namespace; only the invalid ones are reported unless --all.
+    ///
+    /// Exit status: 0 every URN found is valid, 1 some are not, 2 an
+    /// error (an unreadable path is reported and the scan goes on).
+    Scan(scan::Args),
     /// Say whether two URNs are URN-equivalent.
     ///
     /// Exit status: 0 equivalent, 1 not equivalent, 2 either is invalid.
@@ -312,6 +321,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Normalize(args) => normalize::run(args),
+        Command::Scan(args) => scan::run(args),
         Command::Eq(args) => eq::run(args),
         Command::Init(args) => lifecycle::init(args),
         Command::Request(args) => lifecycle::request(args),

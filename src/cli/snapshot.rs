@@ -62,7 +62,9 @@ pub fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
         Format::Csv => ExportFormat::Csv,
         Format::Html => ExportFormat::Html,
         // `FormatParser` offers no other.
-        Format::Text | Format::Jsonl => anyhow::bail!("'export' writes toml, json, xml, csv or html"),
+        Format::Text | Format::Jsonl | Format::Sarif => {
+            anyhow::bail!("'export' writes toml, json, xml, csv or html")
+        }
     };
     let store = args.db.open_for_read()?;
     let snap = store.snapshot()?;

@@ -30,6 +30,9 @@ pub enum FindingKind {
     Warning(WarningKind),
     /// The input line is longer than the stream reader keeps.
     LineTooLong,
+    /// A URN found in text runs on past the longest a scan holds
+    /// ([`crate::scan::MAX_URN`]).
+    UrnTooLong,
     /// The NID is not registered (RFC 8141 sections 1 and 5).
     UnregisteredNid,
     /// The namespace is withdrawn.
@@ -64,6 +67,7 @@ impl FindingKind {
             FindingKind::Syntax(k) => k.code(),
             FindingKind::Warning(k) => k.code(),
             FindingKind::LineTooLong => "line-too-long",
+            FindingKind::UrnTooLong => "urn-too-long",
             FindingKind::UnregisteredNid => "unregistered-nid",
             FindingKind::WithdrawnNid => "withdrawn-nid",
             FindingKind::NssSyntax => "nss-syntax",
@@ -102,6 +106,7 @@ impl FindingKind {
         match self {
             FindingKind::Syntax(_)
             | FindingKind::LineTooLong
+            | FindingKind::UrnTooLong
             | FindingKind::UnregisteredNid
             | FindingKind::NssSyntax
             | FindingKind::NssCheck
@@ -359,6 +364,19 @@ impl<'a, 'r> Report<'a, 'r> {
             FindingKind::LineTooLong,
             limit,
             format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
+        ));
+        report
+    }
+
+    /// A report on a URN found in text that runs on past `limit` bytes
+    /// (`input` is its start): invalid, not checked further.
+    pub fn urn_too_long(input: &'a [u8], limit: usize, registry_checked: bool) -> Report<'a, 'r> {
+        let mut report = Report::empty(input);
+        report.registry_checked = registry_checked;
+        report.push(Finding::new(
+            FindingKind::UrnTooLong,
+            limit,
+            format!("URN longer than {limit} bytes (the scan limit): not checked"),
         ));
         report
     }

@@ -1,0 +1,685 @@
+//! `urnreg scan`: find the URNs in files and trees ([`urnreg::scan`]) and
+//! judge each against its namespace, reported where it stands.
+//!
+//! Walking is ripgrep's own walker (the `ignore` crate): `.gitignore`,
+//! `.ignore`, hidden and binary files skipped, every core. UTF-16 files
+//! with a byte-order mark are read as UTF-8 (`encoding_rs_io`).
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context as _;
+use ignore::{DirEntry, WalkBuilder, WalkState, overrides::OverrideBuilder};
+use serde_json::{Value, json};
+use urnreg::batch::Summary;
+use urnreg::scan::{Found, MAX_URN, Scanner};
+use urnreg::{Checker, Registry, Report};
+
+use super::check::{cores, parse_jobs};
+use super::db::DbArgs;
+use super::output::{Palette, paint, printable};
+use super::{Format, FormatParser, SyntaxArgs};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Files and directories to scan, `-` for stdin (default: the current
+    /// directory).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+
+    /// Output format: text (`FILE:LINE:COL: invalid URN: kind: message`),
+    /// json (one array), jsonl (one object per URN), sarif (SARIF 2.1.0,
+    /// for code-scanning services).
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json, Format::Jsonl, Format::Sarif]))]
+    format: Format,
+
+    /// Report every URN found, not only the invalid ones.
+    #[arg(long)]
+    all: bool,
+
+    /// Each distinct URN once, with how often it was found and its first
+    /// place.
+    #[arg(long)]
+    unique: bool,
+
+    /// After the results, print counts by NID and by error kind (to
+    /// stderr).
+    #[arg(long)]
+    summary: bool,
+
+    /// Only URNs of these namespaces (comma-separated NIDs).
+    #[arg(long, value_name = "NID", value_delimiter = ',')]
+    nid: Vec<String>,
+
+    /// Check the generic RFC 8141 syntax only, without the registry.
+    #[arg(long)]
+    syntax_only: bool,
+
+    #[command(flatten)]
+    syntax: SyntaxArgs,
+
+    /// Only files whose path matches this glob (`!` before it: all but
+    /// those); repeatable, as ripgrep's --glob.
+    #[arg(long, short = 'g', value_name = "GLOB")]
+    glob: Vec<String>,
+
+    /// Scan hidden files and directories too.
+    #[arg(long, short = '.')]
+    hidden: bool,
+
+    /// Do not honour .gitignore, .ignore and the like.
+    #[arg(long)]
+    no_ignore: bool,
+
+    /// Scan binary files (a NUL byte in their first 8 KiB) too.
+    #[arg(long)]
+    binary: bool,
+
+    /// Follow symbolic links (loops are noted and skipped).
+    #[arg(long, short = 'L')]
+    follow: bool,
+
+    /// Threads (default: one per core, at most 256).
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
+    jobs: Option<usize>,
+
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// One URN reported.
+#[derive(Debug)]
+struct Hit {
+    path: String,
+    line: u64,
+    column: u64,
+    offset: u64,
+    /// Bytes of `text`, and where it ends (line, column): for SARIF.
+    length: u64,
+    end: (u64, u64),
+    text: String,
+    urn: String,
+    /// The first error: kind and message.
+    error: Option<(&'static str, String)>,
+    /// `check --format jsonl`'s object.
+    check: Vec<u8>,
+    count: u64,
+}
+
+/// What the threads share.
+struct Shared<'a> {
+    args: &'a Args,
+    registry: Option<&'a Registry>,
+    nids: Vec<String>,
+    /// Written as found (text, jsonl without --unique).
+    stream: Mutex<Box<dyn Write + Send + 'a>>,
+    /// Kept to the end (json, sarif, --unique).
+    kept: Mutex<Vec<Hit>>,
+    unique: Mutex<HashMap<String, Hit>>,
+    summary: Mutex<Summary>,
+    invalid: AtomicBool,
+    failed: AtomicBool,
+    closed: AtomicBool,
+}
+
+impl Shared<'_> {
+    fn keeps(&self) -> bool {
+        self.args.unique || matches!(self.args.format, Format::Json | Format::Sarif)
+    }
+
+    fn note(&self, text: &str) {
+        let p = Palette::stderr();
+        eprintln!("{}: {}", paint(p.warning, "note"), printable(text));
+    }
+
+    fn error(&self, text: &str) {
+        self.failed.store(true, Ordering::Relaxed);
+        let p = Palette::stderr();
+        eprintln!("{}: {}", paint(p.error, "error"), printable(text));
+    }
+}
+
+/// One thread's scanner and buffers.
+struct Worker<'s, 'a> {
+    shared: &'s Shared<'a>,
+    scanner: Scanner,
+    checker: Checker<'a>,
+    out: Vec<u8>,
+    hits: Vec<Hit>,
+    summary: Summary,
+}
+
+impl Drop for Worker<'_, '_> {
+    fn drop(&mut self) {
+        let summary = std::mem::take(&mut self.summary);
+        if let Ok(mut shared) = self.shared.summary.lock() {
+            shared.merge(summary);
+        }
+    }
+}
+
+impl<'s, 'a> Worker<'s, 'a> {
+    fn new(shared: &'s Shared<'a>) -> Worker<'s, 'a> {
+        let mut checker = shared.args.syntax.checker(shared.registry);
+        if !matches!(shared.args.format, Format::Json | Format::Jsonl) {
+            checker = checker.without_warnings();
+        }
+        Worker {
+            shared,
+            scanner: Scanner::new().binary(shared.args.binary),
+            checker,
+            out: Vec::new(),
+            hits: Vec::new(),
+            summary: Summary::default(),
+        }
+    }
+
+    fn visit(
+        &mut self,
+        entry: Result<DirEntry, ignore::Error>,
+        shown: &dyn Fn(&Path) -> String,
+    ) -> WalkState {
+        if self.shared.closed.load(Ordering::Relaxed) {
+            return WalkState::Quit;
+        }
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                if is_loop(&err) {
+                    self.shared.note(&format!("{err}: skipped"));
+                } else {
+                    self.shared.error(&err.to_string());
+                }
+                return WalkState::Continue;
+            }
+        };
+        let path = entry.path();
+        let name = shown(path);
+        if entry.is_stdin() {
+            self.file(io::stdin().lock(), "<stdin>");
+            return WalkState::Continue;
+        }
+        let Some(kind) = entry.file_type() else {
+            return WalkState::Continue;
+        };
+        if kind.is_dir() {
+            return WalkState::Continue;
+        }
+        if kind.is_symlink() {
+            // Not followed (see --follow), as ripgrep.
+            return WalkState::Continue;
+        }
+        if !kind.is_file() {
+            self.shared.note(&format!(
+                "{name}: not a regular file (a FIFO, socket or device): skipped"
+            ));
+            return WalkState::Continue;
+        }
+        match File::open(path) {
+            Ok(file) => self.file(file, &name),
+            Err(err) => self.shared.error(&format!("{name}: {err}")),
+        }
+        if self.shared.closed.load(Ordering::Relaxed) {
+            WalkState::Quit
+        } else {
+            WalkState::Continue
+        }
+    }
+
+    /// Scans one file (or stdin) and writes or keeps what it reports.
+    fn file(&mut self, mut input: impl Read, name: &str) {
+        // A UTF-16 byte-order mark: read the text as UTF-8.
+        let mut head = [0u8; 2];
+        let mut got = 0;
+        while got < 2 {
+            match input.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return self.shared.error(&format!("{name}: {e}")),
+            }
+        }
+        let head = io::Cursor::new(head[..got].to_vec());
+        let utf16 = matches!(head.get_ref()[..], [0xFF, 0xFE] | [0xFE, 0xFF]);
+        let reader: Box<dyn Read> = if utf16 {
+            Box::new(
+                encoding_rs_io::DecodeReaderBytesBuilder::new()
+                    .bom_sniffing(true)
+                    .build(head.chain(input)),
+            )
+        } else {
+            Box::new(head.chain(input))
+        };
+        let shared = self.shared;
+        let checker = &mut self.checker;
+        let summary = &mut self.summary;
+        let out = &mut self.out;
+        let hits = &mut self.hits;
+        let result = self.scanner.scan(reader, |found| {
+            if !shared.nids.is_empty() && !nid_is_one_of(found.urn, &shared.nids) {
+                return;
+            }
+            for (urn, report) in judge(checker, found, shared.registry.is_some()) {
+                summary.add(&report, true);
+                if !report.is_valid() {
+                    shared.invalid.store(true, Ordering::Relaxed);
+                }
+                if !shared.args.all && report.is_valid() {
+                    continue;
+                }
+                let hit = hit(name, found, urn, &report, shared.args.format);
+                if shared.keeps() {
+                    hits.push(hit);
+                } else {
+                    write_hit(&hit, shared.args.format, out);
+                }
+            }
+        });
+        if let Err(e) = result {
+            self.shared.error(&format!("{name}: {e}"));
+        }
+        self.flush();
+    }
+
+    fn flush(&mut self) {
+        if !self.out.is_empty() {
+            let mut stream = self.shared.stream.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = stream.write_all(&self.out) {
+                if e.kind() != io::ErrorKind::BrokenPipe {
+                    self.shared.error(&format!("standard output: {e}"));
+                }
+                self.shared.closed.store(true, Ordering::Relaxed);
+            }
+            self.out.clear();
+        }
+        if self.hits.is_empty() {
+            return;
+        }
+        if self.shared.args.unique {
+            let mut unique = self.shared.unique.lock().unwrap_or_else(|e| e.into_inner());
+            for hit in self.hits.drain(..) {
+                match unique.get_mut(&hit.urn) {
+                    Some(seen) => {
+                        let count = seen.count + 1;
+                        if (&hit.path, hit.offset) < (&seen.path, seen.offset) {
+                            *seen = hit;
+                        }
+                        seen.count = count;
+                    }
+                    None => {
+                        unique.insert(hit.urn.clone(), hit);
+                    }
+                }
+            }
+        } else {
+            let mut kept = self.shared.kept.lock().unwrap_or_else(|e| e.into_inner());
+            kept.append(&mut self.hits);
+        }
+    }
+}
+
+/// The readings of what was found that are reported, each with its
+/// report: a URN joined across a hyphen at a line break is reported both
+/// ways only when both are valid, else the valid one, else as written.
+fn judge<'a, 'r>(
+    checker: &mut Checker<'r>,
+    found: &Found<'a>,
+    registry: bool,
+) -> Vec<(&'a [u8], Report<'a, 'r>)> {
+    if found.too_long {
+        return vec![(found.urn, Report::urn_too_long(found.urn, MAX_URN, registry))];
+    }
+    let written = checker.check(found.urn);
+    let Some(other) = found.alternative else {
+        return vec![(found.urn, written)];
+    };
+    let dropped = checker.check(other);
+    match (written.is_valid(), dropped.is_valid()) {
+        (true, true) => vec![(found.urn, written), (other, dropped)],
+        (false, true) => vec![(other, dropped)],
+        _ => vec![(found.urn, written)],
+    }
+}
+
+fn nid_is_one_of(urn: &[u8], nids: &[String]) -> bool {
+    let body = &urn[4.min(urn.len())..];
+    let nid = &body[..memchr::memchr(b':', body).unwrap_or(body.len())];
+    nids.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(nid))
+}
+
+fn hit(path: &str, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, format: Format) -> Hit {
+    let text = found.text_str().into_owned();
+    let end = match text.rfind('\n') {
+        Some(last) => (
+            found.line + text.matches('\n').count() as u64,
+            1 + text[last + 1..].chars().count() as u64,
+        ),
+        None => (found.line, found.column + text.chars().count() as u64),
+    };
+    let mut check = Vec::new();
+    if matches!(format, Format::Json | Format::Jsonl) {
+        report.write_json(&mut check, None);
+    }
+    Hit {
+        path: path.to_owned(),
+        line: found.line,
+        column: found.column,
+        offset: found.offset,
+        length: found.text.len() as u64,
+        end,
+        text,
+        urn: String::from_utf8_lossy(urn).into_owned(),
+        error: report.errors().next().map(|e| (e.code(), e.to_string())),
+        check,
+        count: 1,
+    }
+}
+
+fn write_hit(hit: &Hit, format: Format, out: &mut Vec<u8>) {
+    match format {
+        Format::Jsonl => {
+            write_json_hit(hit, out);
+            out.push(b'\n');
+        }
+        _ => write_text_hit(hit, out),
+    }
+}
+
+fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
+    let p = Palette::stdout();
+    let place = format!("{}:{}:{}:", hit.path, hit.line, hit.column);
+    let times = if hit.count > 1 {
+        format!(" ({} times)", hit.count)
+    } else {
+        String::new()
+    };
+    // Writing to a Vec cannot fail.
+    let _ = match &hit.error {
+        Some((kind, message)) => writeln!(
+            out,
+            "{} {} {}: {kind}: {}{times}",
+            paint(p.dim, printable(&place)),
+            paint(p.error, "invalid"),
+            printable(&hit.urn),
+            printable(message)
+        ),
+        None => writeln!(
+            out,
+            "{} {} {}{times}",
+            paint(p.dim, printable(&place)),
+            paint(p.good, "valid"),
+            printable(&hit.urn)
+        ),
+    };
+}
+
+fn write_json_hit(hit: &Hit, out: &mut Vec<u8>) {
+    let head = json!({
+        "path": hit.path,
+        "line": hit.line,
+        "column": hit.column,
+        "offset": hit.offset,
+        "text": hit.text,
+        "urn": hit.urn,
+    });
+    // Serializing a Value to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, &head);
+    out.pop(); // the closing brace: "count" and "check" follow
+    if hit.count > 1 {
+        let _ = write!(out, ",\"count\":{}", hit.count);
+    }
+    out.extend_from_slice(b",\"check\":");
+    out.extend_from_slice(&hit.check);
+    out.push(b'}');
+}
+
+/// SARIF 2.1.0: one result per reported URN, with its region.
+fn sarif(hits: &[Hit]) -> Value {
+    let mut kinds: Vec<&'static str> = hits
+        .iter()
+        .filter_map(|h| h.error.as_ref().map(|e| e.0))
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let rules: Vec<Value> = kinds
+        .iter()
+        .map(|kind| {
+            json!({
+                "id": kind,
+                "shortDescription": { "text": format!("URN finding: {kind}") },
+                "helpUri": "https://www.rfc-editor.org/rfc/rfc8141",
+            })
+        })
+        .collect();
+    let results: Vec<Value> = hits
+        .iter()
+        .map(|hit| {
+            let (rule, level, message) = match &hit.error {
+                Some((kind, message)) => (*kind, "error", format!("invalid URN {}: {message}", hit.urn)),
+                None => ("valid", "none", format!("valid URN {}", hit.urn)),
+            };
+            let mut result = json!({
+                "ruleId": rule,
+                "level": level,
+                "message": { "text": message },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri_of(&hit.path) },
+                        "region": {
+                            "startLine": hit.line,
+                            "startColumn": hit.column,
+                            "endLine": hit.end.0,
+                            "endColumn": hit.end.1,
+                            "byteOffset": hit.offset,
+                            "byteLength": hit.length,
+                        }
+                    }
+                }],
+            });
+            if hit.count > 1 {
+                result["occurrenceCount"] = json!(hit.count);
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "urnreg",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://www.rfc-editor.org/rfc/rfc8141",
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    })
+}
+
+/// A path as a relative URI reference: `/` separators, and the bytes a
+/// URI cannot hold percent-encoded.
+fn uri_of(path: &str) -> String {
+    let mut uri = String::with_capacity(path.len());
+    for b in path.replace('\\', "/").bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
+        ignore::Error::Partial(errs) => errs.iter().all(is_loop),
+        _ => false,
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let registry = if args.syntax_only {
+        None
+    } else {
+        Some(args.db.registry()?)
+    };
+    let defaulted = args.paths.is_empty();
+    let paths = if defaulted {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    // As ripgrep: the `./` of the implied directory is not shown.
+    let shown = move |path: &Path| -> String {
+        let path = if defaulted {
+            path.strip_prefix(".").unwrap_or(path)
+        } else {
+            path
+        };
+        path.display().to_string()
+    };
+    let mut walk = WalkBuilder::new(&paths[0]);
+    for path in &paths[1..] {
+        walk.add(path);
+    }
+    let ignore = !args.no_ignore;
+    walk.hidden(!args.hidden)
+        .ignore(ignore)
+        .git_ignore(ignore)
+        .git_global(ignore)
+        .git_exclude(ignore)
+        .parents(ignore)
+        // A .gitignore counts in a tree that is not a git checkout too.
+        .require_git(false)
+        .follow_links(args.follow);
+    if !args.glob.is_empty() {
+        let mut globs = OverrideBuilder::new(".");
+        for glob in &args.glob {
+            globs.add(glob).with_context(|| format!("--glob {glob}"))?;
+        }
+        walk.overrides(globs.build().context("--glob")?);
+    }
+    let jobs = args.jobs.unwrap_or_else(cores);
+    let shared = Shared {
+        args: &args,
+        registry: registry.as_ref(),
+        nids: args
+            .nid
+            .iter()
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect(),
+        stream: Mutex::new(Box::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()))),
+        kept: Mutex::new(Vec::new()),
+        unique: Mutex::new(HashMap::new()),
+        summary: Mutex::new(Summary::default()),
+        invalid: AtomicBool::new(false),
+        failed: AtomicBool::new(false),
+        closed: AtomicBool::new(false),
+    };
+    if jobs <= 1 {
+        let mut worker = Worker::new(&shared);
+        for entry in walk.sort_by_file_name(OsStr::cmp).build() {
+            if let WalkState::Quit = worker.visit(entry, &shown) {
+                break;
+            }
+        }
+    } else {
+        walk.threads(jobs).build_parallel().run(|| {
+            let mut worker = Worker::new(&shared);
+            let shown = &shown;
+            Box::new(move |entry| worker.visit(entry, shown))
+        });
+    }
+    finish(&shared)?;
+    let failed = shared.failed.load(Ordering::Relaxed);
+    Ok(ExitCode::from(if failed {
+        2
+    } else if shared.invalid.load(Ordering::Relaxed) {
+        1
+    } else {
+        0
+    }))
+}
+
+/// Writes what was kept to the end, the closing of the output and the
+/// summary.
+fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
+    let args = shared.args;
+    let mut hits = std::mem::take(&mut *shared.kept.lock().unwrap_or_else(|e| e.into_inner()));
+    hits.extend(
+        shared
+            .unique
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+            .map(|(_, hit)| hit),
+    );
+    hits.sort_by(|a, b| (&a.path, a.offset, &a.urn).cmp(&(&b.path, b.offset, &b.urn)));
+    let mut stream = shared.stream.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out = Vec::new();
+    match args.format {
+        Format::Sarif => {
+            serde_json::to_writer_pretty(&mut out, &sarif(&hits))?;
+            out.push(b'\n');
+        }
+        Format::Json => {
+            out.push(b'[');
+            for (i, hit) in hits.iter().enumerate() {
+                out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+                write_json_hit(hit, &mut out);
+            }
+            out.extend_from_slice(if hits.is_empty() { b"]\n" } else { b"\n]\n" });
+        }
+        format => {
+            for hit in &hits {
+                write_hit(hit, format, &mut out);
+            }
+        }
+    }
+    if !shared.closed.load(Ordering::Relaxed) {
+        let written = stream.write_all(&out).and_then(|()| stream.flush());
+        if let Err(e) = written
+            && e.kind() != io::ErrorKind::BrokenPipe
+        {
+            return Err(anyhow::Error::new(e).context("standard output"));
+        }
+    }
+    drop(stream);
+    if args.summary {
+        let summary = shared.summary.lock().unwrap_or_else(|e| e.into_inner());
+        print_summary(&summary, shared.registry)?;
+    }
+    Ok(())
+}
+
+fn print_summary(summary: &Summary, registry: Option<&Registry>) -> io::Result<()> {
+    let mut err = io::BufWriter::new(io::stderr().lock());
+    writeln!(
+        err,
+        "{} URNs found, {} valid, {} invalid",
+        summary.total(),
+        summary.total() - summary.invalid(),
+        summary.invalid()
+    )?;
+    writeln!(err, "by NID:")?;
+    for (nid, n) in summary.by_nid(registry) {
+        writeln!(err, "  {n:>10}  {nid}")?;
+    }
+    writeln!(err, "by error kind:")?;
+    for (kind, n) in summary.by_error() {
+        writeln!(err, "  {n:>10}  {kind}")?;
+    }
+    err.flush()
+}

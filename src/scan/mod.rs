@@ -1,0 +1,375 @@
+//! Finding URNs in running text: specifications, pages, XML, JSON, code.
+//!
+//! Where a URN in prose starts and ends follows the URI drafts' Appendix E,
+//! "Recommendations for Delimiting URI in Context" (`shared/spec/001`,
+//! `002`), and what real files do:
+//!
+//! - A URN starts at `urn:` in any letter case at a word boundary (not
+//!   after a letter, digit, `_`, `+`, `-` or `.`), and needs a NID and an
+//!   NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
+//!   namespace` (a mention) are not URNs.
+//! - It runs as far as the RFC 8141 characters go (r-, q- and
+//!   f-components included). Double quotes, angle brackets and whitespace
+//!   delimit it; so does an apostrophe when one opened it.
+//! - Outside a closed delimiter pair, trailing sentence punctuation
+//!   (`.` `,` `;` `:` `!` `?`), an apostrophe, an unbalanced `)` and
+//!   Markdown emphasis (`**urn:...**`) are not part of it.
+//! - Inside `<...>` whitespace and line breaks may be inserted and are
+//!   ignored (Appendix E): the parts are joined. A hyphen at a line break
+//!   may be the writer's or the URN's: both readings are offered
+//!   ([`Found::alternative`]).
+//! - Text is read as its text: the entity references of XML and HTML
+//!   (`&amp;`, `&#58;`), JSON's escapes (`\/`, `\u003a`) and a URN
+//!   percent-encoded inside a URL (`?id=urn%3Aisbn%3A...`, decoded once).
+//!
+//! [`Scanner::scan`] reads any [`Read`] in a window of fixed size, so
+//! memory stays bounded whatever the input (a 2 GB file on one line
+//! included); a URN longer than [`MAX_URN`] bytes is reported as such
+//! ([`Found::too_long`]), not held.
+//!
+//! ```
+//! use urnreg::scan::Scanner;
+//!
+//! let text = "See <urn:isbn:0-395-\n  36341-1>, and (URN:ISSN:0167-6423).\n";
+//! let mut found = Vec::new();
+//! Scanner::new()
+//!     .scan(text.as_bytes(), |f| found.push((f.line, f.column, f.urn_str().into_owned())))
+//!     .unwrap();
+//! assert_eq!(found, [
+//!     (1, 6, "urn:isbn:0-395-36341-1".to_string()),
+//!     (2, 18, "URN:ISSN:0167-6423".to_string()),
+//! ]);
+//! ```
+
+use std::borrow::Cow;
+use std::io::{self, Read};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+
+mod cut;
+
+/// The longest URN a scan reports whole, in bytes (decoded): a longer run
+/// is reported as too long, at its start.
+pub const MAX_URN: usize = 8192;
+
+/// The window read at once; a URN starting in it is always whole in it.
+const WINDOW: usize = 256 * 1024;
+/// How far past a URN's start the window must reach: the longest raw run
+/// (entities and `<...>` whitespace make it longer than the URN).
+const KEEP: usize = 4 * MAX_URN + 64;
+/// The bytes looked at to tell a binary file (a NUL among them).
+const BINARY_PROBE: usize = 8192;
+
+/// A URN found in text.
+#[derive(Clone, Copy, Debug)]
+pub struct Found<'a> {
+    /// Byte offset of its first byte (`u` of `urn`) in the text read.
+    pub offset: u64,
+    /// Its line, from 1.
+    pub line: u64,
+    /// Its column, from 1, in characters (UTF-8; any other byte counts as
+    /// one).
+    pub column: u64,
+    /// As it stands in the text (it may hold entities, escapes or, inside
+    /// `<...>`, line breaks).
+    pub text: &'a [u8],
+    /// What was found: joined and decoded; the URN to check.
+    pub urn: &'a [u8],
+    /// The other reading of a URN joined across a line break after a
+    /// hyphen, with the hyphen dropped.
+    pub alternative: Option<&'a [u8]>,
+    /// The run goes on past [`MAX_URN`] bytes: `urn` is its start only.
+    pub too_long: bool,
+}
+
+impl Found<'_> {
+    /// [`Found::urn`] as text.
+    pub fn urn_str(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(self.urn)
+    }
+
+    /// [`Found::text`] as text.
+    pub fn text_str(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(self.text)
+    }
+}
+
+/// How a scan of one input ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scanned {
+    /// Bytes read.
+    pub bytes: u64,
+    /// URNs found.
+    pub found: u64,
+    /// A NUL byte among the first bytes: a binary input, not scanned
+    /// (unless [`Scanner::binary`]).
+    pub binary: bool,
+}
+
+/// Finds URNs in text. One per thread: it keeps its buffers from input to
+/// input.
+#[derive(Clone, Debug)]
+pub struct Scanner {
+    starts: AhoCorasick,
+    binary: bool,
+    buf: Vec<u8>,
+    cut: cut::Scratch,
+}
+
+impl Default for Scanner {
+    fn default() -> Scanner {
+        Scanner::new()
+    }
+}
+
+impl Scanner {
+    /// A scanner that skips binary inputs.
+    pub fn new() -> Scanner {
+        // Both patterns are ASCII and the builder's limits are far off:
+        // building cannot fail.
+        let starts = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(["urn:", "urn%3a"])
+            .expect("two ASCII patterns");
+        Scanner {
+            starts,
+            binary: false,
+            buf: Vec::new(),
+            cut: cut::Scratch::default(),
+        }
+    }
+
+    /// Scans inputs with a NUL byte among their first 8 KiB too (they are
+    /// skipped by default, as ripgrep does).
+    pub fn binary(mut self, yes: bool) -> Scanner {
+        self.binary = yes;
+        self
+    }
+
+    /// Reads `input` to its end and hands each URN found to `each`, in
+    /// order. Memory stays within a fixed window (about 300 KiB).
+    pub fn scan<R: Read>(&mut self, mut input: R, mut each: impl FnMut(&Found<'_>)) -> io::Result<Scanned> {
+        if self.buf.len() != WINDOW + KEEP {
+            self.buf = vec![0; WINDOW + KEEP];
+        }
+        let mut scanned = Scanned::default();
+        let mut filled = 0;
+        let mut eof = false;
+        let mut base = 0u64; // offset of buf[0] in the input
+        let mut at = 0; // where the search goes on
+        let mut lines = Lines::default();
+        let mut first = true;
+        loop {
+            while filled < self.buf.len() && !eof {
+                match input.read(&mut self.buf[filled..]) {
+                    Ok(0) => eof = true,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            scanned.bytes = base + filled as u64;
+            if first {
+                first = false;
+                let probe = &self.buf[..filled.min(BINARY_PROBE)];
+                if !self.binary && memchr::memchr(0, probe).is_some() {
+                    scanned.binary = true;
+                    return Ok(scanned);
+                }
+            }
+            let safe = if eof { filled } else { filled - KEEP };
+            while at < safe {
+                let Some(m) = self.starts.find(&self.buf[at..filled]) else {
+                    at = safe;
+                    break;
+                };
+                let start = at + m.start();
+                if start >= safe {
+                    at = safe;
+                    break;
+                }
+                let percent = m.pattern().as_usize() == 1;
+                match self.cut.cut(&self.buf[..filled], start, percent) {
+                    Some(end) => {
+                        lines.advance(&self.buf, start);
+                        let cut = &self.cut;
+                        each(&Found {
+                            offset: base + start as u64,
+                            line: lines.line,
+                            column: lines.column,
+                            text: &self.buf[start..end],
+                            urn: &cut.urn,
+                            alternative: cut.alternative(),
+                            too_long: cut.too_long,
+                        });
+                        scanned.found += 1;
+                        at = end.max(start + 1);
+                    }
+                    None => at = start + m.len(),
+                }
+            }
+            if eof {
+                return Ok(scanned);
+            }
+            // Keep one byte before `at`: the boundary test looks back.
+            let keep = at - 1;
+            lines.advance(&self.buf, keep);
+            self.buf.copy_within(keep..filled, 0);
+            filled -= keep;
+            base += keep as u64;
+            at -= keep;
+            lines.pos -= keep;
+        }
+    }
+}
+
+/// Line and column of a position in the window, advanced as the scan
+/// goes.
+#[derive(Clone, Copy, Debug)]
+struct Lines {
+    pos: usize,
+    line: u64,
+    column: u64,
+}
+
+impl Default for Lines {
+    fn default() -> Lines {
+        Lines {
+            pos: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+}
+
+impl Lines {
+    fn advance(&mut self, buf: &[u8], to: usize) {
+        if to <= self.pos {
+            return;
+        }
+        let span = &buf[self.pos..to];
+        match memchr::memrchr(b'\n', span) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', span).count() as u64;
+                self.column = 1 + chars(&span[last + 1..]);
+            }
+            None => self.column += chars(span),
+        }
+        self.pos = to;
+    }
+}
+
+/// Characters in UTF-8 (bytes other than continuation bytes).
+fn chars(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| !(0x80..0xC0).contains(&b)).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(text: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        Scanner::new()
+            .scan(text.as_bytes(), |f| found.push(f.urn_str().into_owned()))
+            .unwrap();
+        found
+    }
+
+    #[test]
+    fn a_urn_cut_across_the_window_is_found_whole_at_its_place() {
+        // Appendix E: a URN is found the same wherever the reads split it.
+        for pad in [
+            WINDOW - 3,
+            WINDOW - KEEP - 2,
+            WINDOW - KEEP + 5,
+            2 * WINDOW - KEEP - 1,
+        ] {
+            let mut text = "x\n".repeat(pad / 2);
+            text.push_str(" urn:isbn:0451450523. urn:issn:0167-6423\n");
+            let mut found = Vec::new();
+            Scanner::new()
+                .scan(text.as_bytes(), |f| {
+                    found.push((f.offset, f.line, f.column, f.urn_str().into_owned()))
+                })
+                .unwrap();
+            let start = (pad / 2 * 2 + 1) as u64;
+            let line = (pad / 2 + 1) as u64;
+            assert_eq!(
+                found,
+                [
+                    (start, line, 2, "urn:isbn:0451450523".to_string()),
+                    (start + 21, line, 23, "urn:issn:0167-6423".to_string())
+                ],
+                "pad {pad}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_huge_line_is_read_in_a_bounded_window() {
+        struct Endless(u64);
+        impl Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(self.0 as usize);
+                for (i, b) in buf[..n].iter_mut().enumerate() {
+                    *b = if i % 64 == 0 { b' ' } else { b'a' };
+                }
+                self.0 -= n as u64;
+                Ok(n)
+            }
+        }
+        let mut scanner = Scanner::new();
+        let scanned = scanner.scan(Endless(50 << 20), |_| {}).unwrap();
+        assert_eq!(scanned.bytes, 50 << 20);
+        assert_eq!(scanner.buf.len(), WINDOW + KEEP);
+    }
+
+    #[test]
+    fn a_run_past_the_limit_is_too_long_and_not_held() {
+        let text = format!("urn:example:{}", "a".repeat(3 * MAX_URN));
+        let mut seen = Vec::new();
+        Scanner::new()
+            .scan(text.as_bytes(), |f| seen.push((f.too_long, f.urn.len())))
+            .unwrap();
+        assert_eq!(seen[0], (true, MAX_URN));
+    }
+
+    #[test]
+    fn binary_inputs_are_skipped_unless_asked() {
+        let text = b"\0\x01urn:isbn:0451450523";
+        let scanned = Scanner::new().scan(&text[..], |_| {}).unwrap();
+        assert!(scanned.binary);
+        assert_eq!(find_binary(text), ["urn:isbn:0451450523"]);
+    }
+
+    fn find_binary(text: &[u8]) -> Vec<String> {
+        let mut found = Vec::new();
+        Scanner::new()
+            .binary(true)
+            .scan(text, |f| found.push(f.urn_str().into_owned()))
+            .unwrap();
+        found
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let mut found = Vec::new();
+        Scanner::new()
+            .scan("é ü\n«urn:a:b»".as_bytes(), |f| {
+                found.push((f.line, f.column))
+            })
+            .unwrap();
+        assert_eq!(found, [(2, 2)]);
+    }
+
+    #[test]
+    fn every_urn_of_a_line_is_found() {
+        assert_eq!(
+            find("urn:a:b urn:c:d, urn:e:f"),
+            ["urn:a:b", "urn:c:d", "urn:e:f"]
+        );
+    }
+}

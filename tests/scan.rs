@@ -1,0 +1,261 @@
+//! `urnreg scan` and `urnreg::scan`: the cut vectors of
+//! `tests/data/scan.toml`, and trees of real shapes through the command.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+use urnreg::scan::Scanner;
+
+use crate::util::{code, stderr, stdout, urnreg};
+
+#[derive(serde::Deserialize)]
+struct Vectors {
+    case: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    why: String,
+    text: String,
+    found: Vec<String>,
+    #[serde(default)]
+    places: Vec<[u64; 2]>,
+    #[serde(default)]
+    alternatives: Vec<String>,
+}
+
+#[test]
+fn cut_vectors_appendix_e_and_real_shapes() {
+    let vectors: Vectors = toml::from_str(include_str!("data/scan.toml")).unwrap();
+    assert!(vectors.case.len() >= 20);
+    let mut scanner = Scanner::new();
+    for case in &vectors.case {
+        let (mut found, mut places, mut alternatives) = (Vec::new(), Vec::new(), Vec::new());
+        scanner
+            .scan(case.text.as_bytes(), |f| {
+                found.push(f.urn_str().into_owned());
+                places.push([f.line, f.column]);
+                if let Some(alt) = f.alternative {
+                    alternatives.push(String::from_utf8_lossy(alt).into_owned());
+                }
+                // The text as it stands is where the offset says.
+                let at = f.offset as usize;
+                assert_eq!(
+                    &case.text.as_bytes()[at..at + f.text.len()],
+                    f.text,
+                    "{}",
+                    case.why
+                );
+            })
+            .unwrap();
+        assert_eq!(found, case.found, "{}", case.why);
+        if !case.places.is_empty() {
+            assert_eq!(places, case.places, "{}", case.why);
+        }
+        assert_eq!(alternatives, case.alternatives, "{}", case.why);
+    }
+}
+
+/// A tree as projects have them: sources, docs, a .gitignore, hidden and
+/// binary files, other encodings.
+fn tree(root: &Path) {
+    let write = |path: &str, bytes: &[u8]| {
+        let path = root.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap();
+    };
+    write(".gitignore", b"build/\n*.log\n");
+    write("build/out.txt", b"urn:isbn:0000000000\n");
+    write("debug.log", b"urn:isbn:0000000000\n");
+    write(".hidden/notes.md", b"urn:isbn:0000000000\n");
+    write(
+        "README.md",
+        b"# Books\n\nSee [the book](urn:isbn:0451450523) and urn:isbn:0451450524.\n",
+    );
+    write(
+        "data/items.xml",
+        b"<?xml version=\"1.0\"?>\n<items>\n  <item id=\"urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"/>\n  <item id=\"urn:issn:0167-6420\"/>\n</items>\n",
+    );
+    write(
+        "data/feed.json",
+        br#"{"ids": ["urn:ietf:rfc:8141", "urn:isnb:0451450523"]}"#,
+    );
+    let mut binary = b"\x7fELF\x00\x00".to_vec();
+    binary.extend_from_slice(b"urn:isbn:0000000000");
+    write("bin/tool", &binary);
+    // UTF-16 little-endian with its byte-order mark (Windows tools).
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "Title\r\nurn:isbn:0451450525\r\n".encode_utf16() {
+        utf16.extend_from_slice(&unit.to_le_bytes());
+    }
+    write("docs/win.txt", &utf16);
+    // Latin-1: é is one byte that is not UTF-8.
+    write("docs/latin1.txt", b"caf\xe9 urn:issn:0167-6421\n");
+}
+
+fn lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    lines
+}
+
+#[test]
+fn scan_reports_invalid_urns_where_they_stand_honouring_ignores() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let root = dir.path().to_str().unwrap();
+    let out = urnreg(&["scan", "--color", "never", root], b"");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out).replace(root, "ROOT");
+    assert_eq!(
+        lines(&text),
+        [
+            "ROOT/README.md:3:41: invalid urn:isbn:0451450524: nss-check: wrong ISBN-10 check character: expected 3 at byte 18 (ISBN registration 2017)",
+            "ROOT/data/feed.json:1:32: invalid urn:isnb:0451450523: unregistered-nid: the NID 'isnb' at byte 4 is not registered (did you mean 'isbn'?) (RFC 8141 sections 1 and 5)",
+            "ROOT/data/items.xml:4:13: invalid urn:issn:0167-6420: nss-check: wrong ISSN check character: expected 3 at byte 17 (ISSN registration)",
+            "ROOT/docs/latin1.txt:1:6: invalid urn:issn:0167-6421: nss-check: wrong ISSN check character: expected 3 at byte 17 (ISSN registration)",
+            "ROOT/docs/win.txt:2:1: invalid urn:isbn:0451450525: nss-check: wrong ISBN-10 check character: expected 3 at byte 18 (ISBN registration 2017)",
+        ],
+    );
+    // --hidden, --no-ignore and --binary bring in what was skipped.
+    let out = urnreg(
+        &[
+            "scan",
+            "--all",
+            "--hidden",
+            "--no-ignore",
+            "--binary",
+            "--nid",
+            "isbn",
+            "-j1",
+            root,
+        ],
+        b"",
+    );
+    let text = stdout(&out).replace(root, "ROOT");
+    for skipped in [
+        "ROOT/build/out.txt:1:1:",
+        "ROOT/debug.log:1:1:",
+        "ROOT/.hidden/notes.md:1:1:",
+        "ROOT/bin/tool:1:7:",
+    ] {
+        assert!(text.contains(skipped), "{skipped} in {text}");
+    }
+    assert!(!text.contains("issn"), "--nid isbn: {text}");
+    // --glob narrows.
+    let out = urnreg(&["scan", "--all", "-g", "*.json", root], b"");
+    assert_eq!(lines(&stdout(&out)).len(), 2, "{}", stdout(&out));
+}
+
+#[test]
+fn scan_json_has_the_place_the_text_and_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let path = dir.path().join("data/items.xml");
+    let out = urnreg(
+        &["scan", "--format", "jsonl", "--all", path.to_str().unwrap()],
+        b"",
+    );
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["line"], 3);
+    assert_eq!(rows[0]["column"], 13);
+    assert_eq!(rows[0]["offset"], 42);
+    assert_eq!(rows[0]["text"], "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+    assert_eq!(rows[0]["check"]["valid"], true);
+    assert_eq!(rows[0]["check"]["nid"], "uuid");
+    assert_eq!(rows[1]["check"]["errors"][0]["kind"], "nss-check");
+    // One JSON array with --format json; each distinct URN once with --unique.
+    let twice = dir.path().join("twice.txt");
+    fs::write(&twice, "urn:isbn:0451450524\n(urn:isbn:0451450524)\n").unwrap();
+    let out = urnreg(
+        &["scan", "--format", "json", "--unique", twice.to_str().unwrap()],
+        b"",
+    );
+    let all: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 1);
+    assert_eq!(all[0]["count"], 2);
+    assert_eq!(all[0]["line"], 1);
+}
+
+#[test]
+fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let readme = dir.path().join("README.md");
+    let out = urnreg(&["scan", "--format", "sarif", readme.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 1);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let run = &sarif["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "urnreg");
+    assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "nss-check");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "nss-check");
+    assert_eq!(results[0]["level"], "error");
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(3), Some(41))
+    );
+    assert_eq!(region["endColumn"], 41 + "urn:isbn:0451450524".len() as u64);
+}
+
+#[test]
+fn scan_reads_stdin_and_reports_both_readings_of_a_hyphen_break_when_both_are_valid() {
+    let out = urnreg(
+        &["scan", "--all", "-"],
+        b"the book <urn:isbn:0-395-\n    36341-1> is\n",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "<stdin>:1:11: valid urn:isbn:0-395-36341-1\n<stdin>:1:11: valid urn:isbn:0-39536341-1\n"
+    );
+    // Only one reading valid: that one.
+    let out = urnreg(&["scan", "--all", "-"], b"<urn:ietf:rfc:81-\n41>\n");
+    assert_eq!(stdout(&out), "<stdin>:1:2: valid urn:ietf:rfc:8141\n");
+}
+
+#[test]
+fn scan_goes_on_past_an_unreadable_path_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "urn:isbn:0451450524\n").unwrap();
+    let missing = dir.path().join("missing");
+    let out = urnreg(
+        &["scan", missing.to_str().unwrap(), dir.path().to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("missing"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("a.txt:1:1: invalid"), "{}", stdout(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn scan_skips_symlink_loops_and_fifos_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "urn:isbn:0451450523\n").unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("sub/loop")).unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let out = urnreg(&["scan", "-L", "--all", dir.path().to_str().unwrap()], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("skipped"), "{}", stderr(&out));
+    if made {
+        let out = urnreg(&["scan", fifo.to_str().unwrap()], b"");
+        assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
+        assert_eq!(code(&out), 0);
+    }
+    assert!(stdout(&out).is_empty() || stdout(&out).contains("a.txt"));
+}
