@@ -7,7 +7,7 @@ use std::path::Path;
 use urnreg::registry::RegistrationFile;
 use urnreg::registry::data::{EMBEDDED, RecordFile};
 use urnreg::template::{
-    FIELDS, Form, NoteKind, TemplateFields, import_bytes, import_registration, import_registration_bytes,
+    FIELDS, Form, NoteKind, TemplateFields, import_bytes, import_registration, import_registration_bytes, render_as_written,
     import_text, render,
 };
 
@@ -66,12 +66,24 @@ fn every_registration_text_imports_with_its_nid() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// Issue 21, item 5: a text renders in the form it was written in, a field
+/// it lacks (the cdx texts of 2022 and 2023 have no Resolution section)
+/// left out as it was, and importing the rendering gives back the same
+/// fields with the same text; only the line breaks of lines over 72
+/// columns move (compared with whitespace runs made one space).
 #[test]
 fn render_then_import_gives_back_the_same_registration() {
+    let rejoined = |f: &RegistrationFile| -> Vec<(&'static str, String)> {
+        f.template_fields()
+            .present()
+            .map(|(k, _, v)| (k, v.split_whitespace().collect::<Vec<_>>().join(" ")))
+            .collect()
+    };
+    let mut lacking = 0;
     for (nid, text) in registration_texts() {
         let (first, _) = import_registration(&text);
         let form = Form::text_form_for(&first);
-        let rendered = render(&first, form, None).unwrap_or_else(|e| panic!("{nid}: {e}"));
+        let rendered = render_as_written(&first, None).unwrap_or_else(|e| panic!("{nid}: {e}"));
         let (again, notes) = import_registration(&rendered);
         // The RFC 3406 form gives version and date in Registration
         // Information; reading them from there is the only guess.
@@ -82,39 +94,23 @@ fn render_then_import_gives_back_the_same_registration() {
                     && n.message.ends_with("read from Registration Information")),
             "{nid}: {notes:?}"
         );
-        if form == Form::Rfc3406 && !first.template_fields().is_legacy_form() {
-            // An RFC 8141-form text rendered in the RFC 3406 form comes
-            // back under RFC 3406 headings: nothing may be lost.
-            assert_eq!(
-                (&again.nid, again.version, &again.date),
-                (&first.nid, first.version, &first.date),
-                "{nid}"
-            );
-            let values = |f: &RegistrationFile| -> Vec<String> {
-                squashed(&f.template_fields())
-                    .into_iter()
-                    .filter(|(k, _)| !["namespace_identifier", "version", "date"].contains(k))
-                    .map(|(_, v)| v)
-                    .collect()
-            };
-            let back = values(&again);
-            for v in values(&first) {
-                assert!(back.contains(&v), "{nid}: lost '{v}' in\n{rendered}");
-            }
-        } else {
-            assert_eq!(
-                unwrapped(&again),
-                unwrapped(&first),
-                "{nid} in {form:?}:\n{rendered}"
-            );
+        assert_eq!(
+            (&again.nid, again.version, &again.date),
+            (&first.nid, first.version, &first.date),
+            "{nid}"
+        );
+        assert_eq!(rejoined(&again), rejoined(&first), "{nid} in {form:?}:\n{rendered}");
+        if form == Form::Rfc8141 && !urnreg::template::missing_for_rfc8141(&first).is_empty() {
+            lacking += 1;
         }
         assert!(
             rendered
                 .lines()
-                .all(|l| l.chars().count() <= 72 || !l.trim().contains(' ')),
-            "{nid}: a line over 72 columns that could be wrapped"
+                .all(|l| l.chars().count() <= 75 || !l.trim().contains(' ')),
+            "{nid}: a line over 72 columns and the indent that could be wrapped"
         );
     }
+    assert!(lacking >= 1, "no RFC 8141-form text lacking a field was tried");
 }
 
 fn filled() -> RegistrationFile {

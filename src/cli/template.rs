@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use urnreg::registry::{Kind, RegistrationFile};
-use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, skeleton};
+use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, render_as_written, skeleton};
 
 use super::UsageError;
 use super::db::{DbArgs, near_nid, suggest_nid};
@@ -159,10 +159,12 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
         let status = detail.registration.as_ref().map(|v| v.status.as_str());
         (super::ns::as_registration(&detail)?, status)
     };
-    let form = args
-        .form
-        .map_or_else(|| Form::text_form_for(&file), FormArg::form);
-    let text = render(&file, form, status)?;
+    // Asked for a form: that form, whole. Else the form the text was
+    // written in, as it was written (a field it lacks stays out).
+    let text = match args.form {
+        Some(form) => render(&file, form.form(), status)?,
+        None => render_as_written(&file, status)?,
+    };
     // A registration may hold control characters (ESC, NUL): they are
     // written as escapes in every form, never raw.
     let text = printable(&text);

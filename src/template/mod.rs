@@ -10,7 +10,7 @@ pub use import::{
     import_registration_bytes, import_text,
 };
 #[cfg(feature = "templates")]
-pub use render::{Form, RenderError, block, missing_for_rfc8141, render, skeleton};
+pub use render::{Form, RenderError, block, missing_for_rfc8141, render, render_as_written, skeleton};
 
 /// The heading under which the text forms describe a registration's
 /// rules; the importer knows it ([`super::import`]) and reads nothing

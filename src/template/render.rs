@@ -74,10 +74,11 @@ impl Form {
         }
     }
 
-    /// The text form that suits `file`: RFC 8141 unless it is in the
-    /// older form or lacks what Appendix A requires.
+    /// The text form `file` was written in: RFC 3406 for an older text,
+    /// RFC 8141 otherwise (even when it lacks a field Appendix A requires:
+    /// see [`render_as_written`]).
     pub fn text_form_for(file: &RegistrationFile) -> Form {
-        if file.template_fields().is_legacy_form() || !missing_for_rfc8141(file).is_empty() {
+        if file.template_fields().is_legacy_form() {
             Form::Rfc3406
         } else {
             Form::Rfc8141
@@ -287,6 +288,19 @@ fn rules_of(file: &RegistrationFile) -> Result<Vec<Statement>, RenderError> {
     Ok(describe(&rules, nid))
 }
 
+/// Renders `file` in the text form it was written in ([`Form::text_form_for`]),
+/// a field it lacks left out as the text left it out (a 2022 text without
+/// a Resolution section renders without one), so that importing the result
+/// gives the same fields back. [`render`] with [`Form::Rfc8141`] refuses
+/// such a file instead: a registration sent for review needs them all.
+///
+/// # Errors
+///
+/// Template errors.
+pub fn render_as_written(file: &RegistrationFile, status: Option<&str>) -> Result<String, RenderError> {
+    render_form(file, Form::text_form_for(file), status)
+}
+
 /// The template environment with our filters.
 pub(crate) fn environment() -> Environment<'static> {
     let mut env = Environment::new();
@@ -329,6 +343,10 @@ pub fn render(file: &RegistrationFile, form: Form, status: Option<&str>) -> Resu
             )));
         }
     }
+    render_form(file, form, status)
+}
+
+fn render_form(file: &RegistrationFile, form: Form, status: Option<&str>) -> Result<String, RenderError> {
     let fields = file.template_fields();
     let mut ctx: BTreeMap<&str, Value> = BTreeMap::new();
     if let Some(nid) = &file.nid {
@@ -468,7 +486,11 @@ fn toml_string(text: &str) -> String {
 }
 
 /// `text` indented by `indent` spaces (each line keeping its own
-/// indentation beyond), lines longer than `width` wrapped at spaces.
+/// indentation beyond), lines longer than `width` wrapped at spaces. A
+/// line whose text fits in `width` is kept as written, even if the indent
+/// takes it past (registration texts are 72 columns wide with their own
+/// indent), and two spaces after a full stop stay two: render -> import
+/// gives the text back.
 pub fn block(text: &str, indent: usize, width: usize) -> String {
     let mut out = String::new();
     for line in text.trim_end().lines() {
@@ -479,20 +501,30 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
         if line.is_empty() {
             continue;
         }
-        let own = line.len() - line.trim_start().len();
-        let prefix = " ".repeat(indent + own);
+        let body = line.trim_start();
+        let prefix = " ".repeat(indent + line.len() - body.len());
+        if line.chars().count() <= width {
+            out.push_str(&prefix);
+            out.push_str(body);
+            continue;
+        }
         let mut current = prefix.clone();
-        for word in line.split(' ').filter(|w| !w.is_empty()) {
+        let mut gap = 0;
+        for word in body.split(' ') {
+            if word.is_empty() {
+                gap += 1;
+                continue;
+            }
             let len = current.chars().count();
-            if len > prefix.len() && len + 1 + word.chars().count() > width {
+            if len > prefix.len() && len + gap + 1 + word.chars().count() > width {
                 out.push_str(&current);
                 out.push('\n');
                 current = prefix.clone();
-            }
-            if current.len() > prefix.len() {
-                current.push(' ');
+            } else if len > prefix.len() {
+                current.push_str(&" ".repeat(gap + 1));
             }
             current.push_str(word);
+            gap = 0;
         }
         out.push_str(&current);
     }
