@@ -1228,3 +1228,48 @@ fn check_memory_stays_bounded_with_huge_lines() {
         "peak memory {peak_kb} kB for 150 lines of 1 MB: the pool should bound it"
     );
 }
+
+/// Issue 22: `urnreg resolve`: the URLs, one per line for one URN; `URN
+/// URL` when streamed; exit 1 for a valid URN without a resolver, 2 for
+/// bad input; JSON lines with the service and how it was chosen.
+#[test]
+fn resolve_prints_urls_and_exits_by_what_failed() {
+    let out = urnreg(&["resolve", "URN:IETF:RFC:8141"], b"");
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (0, "https://www.rfc-editor.org/rfc/rfc8141\n")
+    );
+    let out = urnreg(
+        &["resolve", "-"],
+        b"urn:ietf:bcp:14\nurn:isbn:0451450523\n\nurn:ietf:rfc:8141?+s=N2Ls\n",
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "urn:ietf:bcp:14\thttps://www.rfc-editor.org/info/bcp14\n\
+         urn:ietf:rfc:8141?+s=N2Ls\thttps://www.rfc-editor.org/rfc/rfc8141\n\
+         urn:ietf:rfc:8141?+s=N2Ls\thttps://datatracker.ietf.org/doc/rfc8141\n"
+    );
+    assert!(
+        stderr(&out).contains("urn:isbn:0451450523: the 'isbn' namespace records no resolver"),
+        "{}",
+        stderr(&out)
+    );
+    let out = urnreg(&["resolve", "urn:ietf:rfc:80x", "urn:ietf:rfc:1"], b"");
+    assert_eq!(code(&out), 2);
+    let out = urnreg(&["resolve", "--service", "I2C", "urn:ietf:rfc:1"], b"");
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("offers no I2C service (it offers I2L, I2Ls)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = urnreg(
+        &["resolve", "--format", "jsonl", "urn:isni:0000000121241960?+s=I2C"],
+        b"",
+    );
+    let rows = jsonl(&out);
+    assert_eq!(rows[0]["service"], "I2L");
+    assert_eq!(rows[0]["chosen_by"], "default");
+    assert!(rows[0]["note"].as_str().unwrap().contains("section 2.3"));
+}

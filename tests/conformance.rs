@@ -230,3 +230,35 @@ fn directive_vectors() {
         assert_eq!(listed, case.directives, "{}: {}", case.why, case.urn);
     }
 }
+
+/// Issue 22: resolution vectors (`tests/data/resolve.toml`), through
+/// `Registry::resolve`.
+#[test]
+fn resolution_vectors() {
+    #[derive(serde::Deserialize)]
+    struct File {
+        case: Vec<Case>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Case {
+        why: String,
+        urn: String,
+        #[serde(default)]
+        service: Option<String>,
+        #[serde(default)]
+        urls: Vec<String>,
+        #[serde(default)]
+        error: Option<String>,
+    }
+    let file: File = toml::from_str(include_str!("data/resolve.toml")).unwrap();
+    assert!(file.case.len() >= 15);
+    let registry = urnreg::Registry::embedded();
+    for case in &file.case {
+        match (registry.resolve(&case.urn, case.service.as_deref()), &case.error) {
+            (Ok(r), None) => assert_eq!(r.urls, case.urls, "{}", case.why),
+            (Err(e), Some(kind)) => assert_eq!(e.code(), kind, "{}: {e}", case.why),
+            (got, _) => panic!("{}: {} gave {got:?}", case.why, case.urn),
+        }
+    }
+}

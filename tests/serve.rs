@@ -1781,3 +1781,83 @@ fn pages_share_one_navigation_and_check_from_a_namespace_page_in_headless_chromi
     );
     assert_eq!(layout.as_str(), Some("block true"), "{layout}");
 }
+
+/// Issue 22: RFC 2169 section 3 over HTTP, with the namespaces' shipped
+/// resolution; equivalent URNs get identical answers.
+#[test]
+fn uri_res_and_resolve_answer_as_rfc_2169_says() {
+    let server = Server::start();
+    let a = get(&server.url("/uri-res/N2L?urn:ietf:rfc:8141"));
+    assert_eq!(a.status, 303, "{}", a.body);
+    assert_eq!(
+        a.header("location"),
+        Some("https://www.rfc-editor.org/rfc/rfc8141")
+    );
+    let b = get(&server.url("/uri-res/I2L?URN:IETF:RFC:8141"));
+    assert_eq!((b.status, b.header("location")), (303, a.header("location")));
+    let list = get(&server.url("/uri-res/N2Ls?urn:ietf:rfc:8141"));
+    assert_eq!(list.status, 200);
+    assert_eq!(list.header("content-type"), Some("text/uri-list"));
+    assert_eq!(
+        list.body,
+        "https://www.rfc-editor.org/rfc/rfc8141\r\nhttps://datatracker.ietf.org/doc/rfc8141\r\n"
+    );
+    // Not offered by the namespace, or no such service: 501.
+    assert_eq!(get(&server.url("/uri-res/I2C?urn:ietf:rfc:8141")).status, 501);
+    assert_eq!(get(&server.url("/uri-res/X2Y?urn:ietf:rfc:8141")).status, 501);
+    // Invalid: 400 with the finding; unregistered, no resolver, not covered: 404.
+    let bad = get(&server.url("/uri-res/N2L?urn:isbn:0451450524"));
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("nss-check"), "{}", bad.body);
+    for urn in ["urn:isnb:0451450523", "urn:isbn:0451450523", "urn:nbn:xx-1"] {
+        assert_eq!(
+            get(&server.url(&format!("/uri-res/N2L?{urn}"))).status,
+            404,
+            "{urn}"
+        );
+    }
+    // The short form honours ?+s=, and falls back to the default (URN
+    // draft 2012 section 2.3) when the namespace does not offer it.
+    let short = get(&server.url("/resolve/urn:nbn:fi-fe19981001"));
+    assert_eq!(
+        (short.status, short.header("location")),
+        (303, Some("https://urn.fi/urn:nbn:fi-fe19981001"))
+    );
+    let listed = get(&server.url("/resolve/urn:ietf:rfc:2648?+s=I2Ls"));
+    assert_eq!(
+        (listed.status, listed.header("content-type")),
+        (200, Some("text/uri-list"))
+    );
+    let fallback = get(&server.url("/resolve/urn:isni:0000000121241960?+s=I2C"));
+    assert_eq!(fallback.status, 303);
+    assert_eq!(
+        fallback.header("location"),
+        Some("https://isni.org/isni/0000000121241960")
+    );
+    assert!(
+        fallback
+            .header("x-urnreg-note")
+            .is_some_and(|n| n.contains("I2C"))
+    );
+    // HTTP/1.0 gets 302.
+    let mut stream =
+        std::net::TcpStream::connect(server.url("").trim_start_matches("http://").trim_end_matches('/'))
+            .unwrap();
+    std::io::Write::write_all(
+        &mut stream,
+        b"GET /uri-res/N2L?urn:ietf:rfc:8141 HTTP/1.0\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.0 302") || answer.starts_with("HTTP/1.1 302"),
+        "{answer}"
+    );
+    assert!(
+        answer
+            .to_ascii_lowercase()
+            .contains("location: https://www.rfc-editor.org/rfc/rfc8141"),
+        "{answer}"
+    );
+}

@@ -7,8 +7,8 @@ use std::path::Path;
 use urnreg::registry::RegistrationFile;
 use urnreg::registry::data::{EMBEDDED, RecordFile};
 use urnreg::template::{
-    FIELDS, Form, NoteKind, TemplateFields, import_bytes, import_registration, import_registration_bytes, render_as_written,
-    import_text, render,
+    FIELDS, Form, NoteKind, TemplateFields, import_bytes, import_registration, import_registration_bytes,
+    import_text, render, render_as_written,
 };
 
 use crate::util::{code, stderr, stdout, urnreg};
@@ -99,7 +99,11 @@ fn render_then_import_gives_back_the_same_registration() {
             (&first.nid, first.version, &first.date),
             "{nid}"
         );
-        assert_eq!(rejoined(&again), rejoined(&first), "{nid} in {form:?}:\n{rendered}");
+        assert_eq!(
+            rejoined(&again),
+            rejoined(&first),
+            "{nid} in {form:?}:\n{rendered}"
+        );
         if form == Form::Rfc8141 && !urnreg::template::missing_for_rfc8141(&first).is_empty() {
             lacking += 1;
         }

@@ -29,6 +29,7 @@ mod output;
 mod parse;
 mod query;
 mod report;
+mod resolve;
 mod scan;
 #[cfg(feature = "serve")]
 mod serve;
@@ -139,6 +140,13 @@ enum Command {
     /// Exit status: 0 every URN found is valid, 1 some are not, 2 an
     /// error (an unreadable path is reported and the scan goes on).
     Scan(scan::Args),
+    /// Where each URN leads: the URL(s) of its namespace's resolution
+    /// service (RFC 2483), with `-` one URN per line.
+    ///
+    /// Exit status: 0 all resolved, 1 a valid URN without a resolver for
+    /// the service, 2 an invalid URN, an unregistered NID or an unknown
+    /// service.
+    Resolve(resolve::Args),
     /// Say whether two URNs are URN-equivalent.
     ///
     /// Exit status: 0 equivalent, 1 not equivalent, 2 either is invalid.
@@ -322,6 +330,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Parse(args) => parse::run(args),
         Command::Normalize(args) => normalize::run(args),
         Command::Scan(args) => scan::run(args),
+        Command::Resolve(args) => resolve::run(args),
         Command::Eq(args) => eq::run(args),
         Command::Init(args) => lifecycle::init(args),
         Command::Request(args) => lifecycle::request(args),

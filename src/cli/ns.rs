@@ -261,6 +261,15 @@ fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()>
                     printable(&p.source)
                 )?;
             }
+            if let Some(r) = &rules.resolution {
+                writeln!(
+                    out,
+                    "resolution: {} (default {}), from {}",
+                    printable(&r.services.join(", ")),
+                    printable(&r.default),
+                    printable(&r.source)
+                )?;
+            }
         }
     }
     match &d.registration {

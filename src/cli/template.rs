@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use urnreg::registry::{Kind, RegistrationFile};
-use urnreg::template::{Form, MAX_TEXT_BYTES, import_registration_bytes, render, render_as_written, skeleton};
+use urnreg::template::{
+    Form, MAX_TEXT_BYTES, import_registration_bytes, render, render_as_written, skeleton,
+};
 
 use super::UsageError;
 use super::db::{DbArgs, near_nid, suggest_nid};

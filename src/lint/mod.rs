@@ -63,6 +63,7 @@ pub const RULES: &[&str] = &[
     "vague-section",
     "rules-dropped",
     "rules-practice",
+    "rules-resolution-http",
 ];
 
 /// How serious a finding is.

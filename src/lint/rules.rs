@@ -110,6 +110,16 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
             ),
         );
     }
+    // Issue 22: resolvers are reached over https; plain http only where a
+    // resolver speaks nothing else, and a reviewer will ask.
+    if compiled.resolution().is_some_and(|r| r.uses_plain_http()) {
+        out.warning(
+            "rules-resolution-http",
+            "rules.resolution",
+            "RFC 8141 section 6.4",
+            "a resolution URL template is plain http: use https unless the resolver has no https".into(),
+        );
+    }
     if rules.syntax.is_none()
         && let Some(suggested) = suggest(file, Some(&rules))
     {

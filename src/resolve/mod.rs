@@ -8,9 +8,20 @@
 //! directives joined by `&`, each registered keyword at most once. A
 //! directive never makes a URN invalid and never enters its equivalence
 //! key (RFC 8141 sections 2.3.1 and 3.1): what is off gets a warning.
+//!
+//! A namespace's rules may say where its URNs lead ([`ResolutionFile`]):
+//! URL templates per RFC 2483 service, expanded from the URN's key
+//! ([`crate::Registry::resolve`]), as RFC 2169's HTTP resolvers answer.
 
 mod directives;
+mod resolution;
+mod resolver;
 mod subregistries;
 
 pub use directives::{Directive, DirectiveIssue, DirectiveIssueKind, directives};
+pub use resolution::{
+    MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URLS, Resolution, ResolutionExample, ResolutionFile,
+    ResolutionRule, Unresolved, service_name,
+};
+pub use resolver::{ResolveError, Resolved};
 pub use subregistries::{Keyword, QueryRegistry, Scope, Service, SupportedBy};

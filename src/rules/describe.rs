@@ -324,8 +324,38 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
         s.items = p.examples.clone();
         out.push(s);
     }
+    if let Some(r) = &rules.resolution {
+        let mut s = Statement::new(
+            RESOLUTION_TOPIC,
+            format!(
+                "services {} (default {}), per {}; each URL is made from the URN's equivalence key, \
+                 values percent-encoded (urnreg resolve, GET /uri-res/SERVICE?URN):",
+                r.services.join(", "),
+                r.default,
+                r.source.trim_end_matches('.')
+            ),
+        );
+        s.items = r
+            .rules
+            .iter()
+            .flat_map(|rule| {
+                let when = rule
+                    .pattern
+                    .as_deref()
+                    .map(|m| format!(" when the NSS matches {m}"))
+                    .unwrap_or_default();
+                rule.urls
+                    .iter()
+                    .map(move |u| format!("{}{when}: {u}", rule.service))
+            })
+            .collect();
+        out.push(s);
+    }
     out
 }
+
+/// The topic of the statement on where a namespace's URNs lead.
+pub const RESOLUTION_TOPIC: &str = "Resolution (URL templates)";
 
 /// The topic of a statement about the owner's practice: always apart from
 /// what the registration says.

@@ -53,6 +53,10 @@ pub struct RulesFile {
     /// valid only through these, with a `registration-deviation` warning.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub practice: Vec<PracticeRule>,
+    /// Where the namespace's URNs lead: URL templates per resolution
+    /// service (issue 22; see [`crate::resolve::ResolutionFile`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<crate::resolve::ResolutionFile>,
 }
 
 /// One form the namespace's owner writes in its own published documents,
@@ -244,6 +248,8 @@ pub struct CompiledRules {
     components: Option<ComponentsRule>,
     /// The owner's practice beyond the registration, in order.
     practice: Vec<Practice>,
+    /// Where its URNs lead.
+    resolution: Option<crate::resolve::Resolution>,
 }
 
 /// A compiled [`PracticeRule`]: its own rules (its syntax, and the
@@ -377,8 +383,18 @@ impl RulesFile {
             equivalence,
             components: self.components,
             practice: Vec::new(),
+            resolution: None,
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
+        if let Some(resolution) = &self.resolution {
+            let compiled_resolution = resolution
+                .compile()
+                .map_err(|m| err(format!("resolution: {m}")))?;
+            compiled
+                .check_resolution_examples(nid, resolution, &compiled_resolution)
+                .map_err(|m| err(format!("resolution: {m}")))?;
+            compiled.resolution = Some(compiled_resolution);
+        }
         if self.practice.len() > MAX_PRACTICE {
             return Err(err(format!(
                 "{} practice alternatives, more than the limit of {MAX_PRACTICE} (MAX_PRACTICE)",
@@ -425,6 +441,7 @@ impl RulesFile {
                 ..Examples::default()
             },
             practice: Vec::new(),
+            resolution: None,
         };
         let rules = file.compile(nid).map_err(|e| {
             // The inner error names the NID again: keep what follows it.
@@ -453,6 +470,44 @@ fn parse_example(s: &str) -> Result<Urn<'_>, String> {
 }
 
 impl CompiledRules {
+    /// Runs each resolution example: a valid URN of the namespace whose
+    /// key gives exactly the URLs written.
+    fn check_resolution_examples(
+        &self,
+        nid: &str,
+        file: &crate::resolve::ResolutionFile,
+        resolution: &crate::resolve::Resolution,
+    ) -> Result<(), String> {
+        for ex in &file.examples {
+            let urn = parse_example(&ex.urn)?;
+            if !urn.nid().eq_ignore_ascii_case(nid) {
+                return Err(format!("example '{}' is not in the '{nid}' namespace", ex.urn));
+            }
+            if let Some(e) = self.check(&urn) {
+                return Err(format!("example '{}' is invalid: {}", ex.urn, e.message));
+            }
+            let key = urn.equivalence_key_with(self);
+            let service = ex.service.as_deref().unwrap_or(resolution.default_service());
+            let urls = resolution
+                .urls(&key, service)
+                .map_err(|e| format!("example '{}': {e}", ex.urn))?;
+            if urls != ex.urls {
+                return Err(format!(
+                    "example '{}' gives {} by {service}, not {}",
+                    ex.urn,
+                    urls.join(" "),
+                    ex.urls.join(" ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where its URNs lead, if its rules say.
+    pub fn resolution(&self) -> Option<&crate::resolve::Resolution> {
+        self.resolution.as_ref()
+    }
+
     fn check_examples(&self, nid: &str, examples: &Examples) -> Result<(), String> {
         for s in examples.valid.iter().chain(examples.invalid.iter()) {
             let urn = parse_example(s)?;

@@ -40,6 +40,7 @@ mod conn;
 mod http;
 mod pages;
 pub mod requests;
+mod resolve;
 mod sessions;
 mod state;
 pub mod tokens;
@@ -172,6 +173,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/api/requests/{id}/review", post(api::review))
         .route("/api/queue", get(api::queue))
+        .route("/uri-res/{service}", get(resolve::uri_res))
+        .route("/resolve/{*urn}", get(resolve::resolve))
         .layer(DefaultBodyLimit::max(max_body))
         .merge(api_check)
         .fallback(http::not_found)

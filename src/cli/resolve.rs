@@ -1,0 +1,169 @@
+//! `urnreg resolve`: where each URN leads, by its namespace's resolution
+//! ([`urnreg::Registry::resolve`]).
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, Read, Write};
+use std::process::ExitCode;
+
+use serde_json::json;
+use urnreg::batch::MAX_LINE;
+use urnreg::resolve::{ResolveError, Resolved};
+
+use super::db::DbArgs;
+use super::input::wants_stdin;
+use super::output::{self, Palette, paint, printable};
+use super::{Format, FormatParser};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The resolution service (RFC 2483: I2L, I2Ls, I2C, ...; RFC 2169's
+    /// N2L and the others name the same). Default: the URN's `?+s=`
+    /// directive, else its namespace's default.
+    #[arg(long, short = 's', value_name = "SERVICE")]
+    service: Option<String>,
+
+    /// Output format: text (the URLs, one per line; `URN URL` with several
+    /// URNs), json (one array), jsonl (one `{urn, key, service, urls}` per
+    /// URN).
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = FormatParser(&[Format::Text, Format::Json, Format::Jsonl]))]
+    format: Format,
+
+    #[command(flatten)]
+    db: DbArgs,
+
+    /// URNs to resolve, or `-` to read one per line from stdin.
+    #[arg(value_name = "URN", required = true)]
+    urns: Vec<OsString>,
+}
+
+/// What resolving all of them came to: the exit status.
+#[derive(Default)]
+struct Outcome {
+    bad_input: bool,
+    unresolved: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let registry = args.db.registry()?;
+    let streamed = wants_stdin(&args.urns);
+    let several = streamed || args.urns.len() > 1;
+    let mut out = output::stdout();
+    let mut outcome = Outcome::default();
+    let mut first = true;
+    let mut not_utf8 = false;
+    if args.format == Format::Json {
+        out.write_all(b"[")?;
+    }
+    let mut one = |urn: &str, out: &mut output::Stdout| -> anyhow::Result<()> {
+        let result = registry.resolve(urn, args.service.as_deref());
+        if let Err(e) = &result {
+            if e.is_bad_input() {
+                outcome.bad_input = true;
+            } else {
+                outcome.unresolved = true;
+            }
+            let p = Palette::stderr();
+            eprintln!(
+                "{}: {}: {}",
+                paint(p.error, "error"),
+                printable(urn),
+                printable(&e.to_string())
+            );
+        }
+        if let Ok(Resolved { note: Some(note), .. }) = &result {
+            let p = Palette::stderr();
+            eprintln!("{}: {}: {}", paint(p.warning, "note"), printable(urn), note);
+        }
+        match args.format {
+            Format::Json | Format::Jsonl => {
+                let object = to_json(urn, &result);
+                let mut line = Vec::new();
+                if args.format == Format::Json {
+                    line.extend_from_slice(if first { b"\n" } else { b",\n" });
+                }
+                serde_json::to_writer(&mut line, &object)?;
+                if args.format == Format::Jsonl {
+                    line.push(b'\n');
+                }
+                out.write_all(&line)?;
+            }
+            _ => {
+                if let Ok(resolved) = &result {
+                    for url in &resolved.urls {
+                        if several {
+                            writeln!(out, "{}\t{url}", printable(urn))?;
+                        } else {
+                            writeln!(out, "{url}")?;
+                        }
+                    }
+                }
+            }
+        }
+        first = false;
+        Ok(())
+    };
+    if streamed {
+        let stdin = io::stdin();
+        let mut reader = stdin.lock();
+        let mut line = Vec::new();
+        let mut n = 0u64;
+        loop {
+            line.clear();
+            let read = (&mut reader)
+                .take(MAX_LINE as u64 + 2)
+                .read_until(b'\n', &mut line)?;
+            if read == 0 {
+                break;
+            }
+            n += 1;
+            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            if line.len() > MAX_LINE + 1 && !line.ends_with(b"\n") {
+                anyhow::bail!("line {n}: longer than {MAX_LINE} bytes");
+            }
+            match std::str::from_utf8(text) {
+                Ok("") => {}
+                Ok(urn) => one(urn, &mut out)?,
+                Err(_) => {
+                    not_utf8 = true;
+                    eprintln!("error: line {n}: not UTF-8");
+                }
+            }
+        }
+    } else {
+        for urn in &args.urns {
+            one(&urn.to_string_lossy(), &mut out)?;
+        }
+    }
+    outcome.bad_input |= not_utf8;
+    if args.format == Format::Json {
+        out.write_all(if first { b"]\n" } else { b"\n]\n" })?;
+    }
+    out.finish()?;
+    Ok(ExitCode::from(if outcome.bad_input {
+        2
+    } else if outcome.unresolved {
+        1
+    } else {
+        0
+    }))
+}
+
+fn to_json(urn: &str, result: &Result<Resolved, ResolveError>) -> serde_json::Value {
+    match result {
+        Ok(r) => json!({
+            "urn": urn,
+            "key": r.key,
+            "service": r.service,
+            "chosen_by": r.chosen_by,
+            "urls": r.urls,
+            "note": r.note,
+        }),
+        Err(e) => json!({
+            "urn": urn,
+            "error": { "kind": e.code(), "message": e.to_string() },
+            "urls": [],
+        }),
+    }
+}

@@ -1,0 +1,607 @@
+//! Where a URN leads: a namespace's resolution, as its rules carry it
+//! (`[rules.resolution]`): for each RFC 2483 service it offers, URL
+//! templates over the URN's parts.
+//!
+//! ```toml
+//! [rules.resolution]
+//! source = "RFC Editor: https://www.rfc-editor.org/rfc/rfcNNNN"
+//! default = "I2L"
+//! services = ["I2L"]
+//!
+//! [[rules.resolution.rules]]          # tried in order
+//! service = "I2L"
+//! match = '^rfc:(?<number>[0-9]+)$'   # on the NSS of the namespace's key
+//! urls = ["https://www.rfc-editor.org/rfc/rfc{number}"]
+//!
+//! [[rules.resolution.examples]]       # run whenever the rules compile
+//! urn = "urn:ietf:rfc:8141"
+//! urls = ["https://www.rfc-editor.org/rfc/rfc8141"]
+//! ```
+//!
+//! Variables: `{urn}` (the namespace's equivalence key, so lexically
+//! equivalent URNs resolve identically: RFC 2169 section 3), `{nid}`,
+//! `{nss}` (the key's NSS) and the named groups of `match`. A value is
+//! percent-encoded when expanded: every byte but the unreserved ones and
+//! `: @ ! $ & ' ( ) * + , ; =` (a `%XX` already in it is kept); `{+name}`
+//! also keeps `/` (RFC 6570's reserved expansion), never a `.` or `..`
+//! segment. A template's scheme and host are written literally (`https`;
+//! `http` is allowed for resolvers that speak nothing else and lint warns),
+//! so no URN can send a resolver elsewhere, and no expansion can hold a
+//! line break, `?`, `#` or a path that climbs.
+
+use regex_automata::meta::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::QueryRegistry;
+
+/// The most rules a resolution holds.
+pub const MAX_RESOLUTION_RULES: usize = 64;
+/// The most URL templates one rule holds.
+pub const MAX_URLS: usize = 8;
+/// The longest URL template, in bytes.
+pub const MAX_TEMPLATE: usize = 512;
+
+/// `[rules.resolution]` as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolutionFile {
+    /// The owner's or registration's document naming the resolver.
+    pub source: String,
+    /// The service used when none is asked for (the 2012 draft's fallback).
+    pub default: String,
+    /// Every service offered (RFC 2483 names: I2L, I2Ls, I2C, ...).
+    pub services: Vec<String>,
+    /// Query keywords the namespace's resolvers support (section 2.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    /// URL templates, tried in order.
+    #[serde(default)]
+    pub rules: Vec<ResolutionRule>,
+    /// URNs and the URLs they must give.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<ResolutionExample>,
+}
+
+/// One rule: for `service`, when the key's NSS matches `pattern`, these
+/// URLs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolutionRule {
+    /// The service (or one of its aliases).
+    pub service: String,
+    /// A regular expression on the NSS of the key (anchor it); named groups
+    /// are variables. Absent: every NSS.
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// URL templates.
+    pub urls: Vec<String>,
+}
+
+/// An example: a URN, the service (default: the default service) and the
+/// URLs it must give.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolutionExample {
+    /// The URN.
+    pub urn: String,
+    /// The service asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    /// What it gives.
+    pub urls: Vec<String>,
+}
+
+/// A compiled resolution.
+#[derive(Clone, Debug)]
+pub struct Resolution {
+    source: String,
+    default: String,
+    services: Vec<String>,
+    keywords: Vec<String>,
+    rules: Vec<Rule>,
+    plain_http: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Rule {
+    service: String,
+    pattern_text: Option<String>,
+    pattern: Option<Regex>,
+    urls: Vec<Template>,
+}
+
+#[derive(Clone, Debug)]
+struct Template {
+    parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug)]
+enum Part {
+    Text(String),
+    Var { name: String, reserved: bool },
+}
+
+/// Why a URN gives no URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// The service is not a registered designator.
+    UnknownService(String),
+    /// The namespace does not offer the service; what it offers.
+    ServiceNotOffered {
+        /// The service asked for.
+        service: String,
+        /// What the namespace offers.
+        offered: Vec<String>,
+    },
+    /// No rule of the service covers this NSS.
+    NotCovered {
+        /// The service asked for.
+        service: String,
+    },
+}
+
+impl std::fmt::Display for Unresolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unresolved::UnknownService(s) => write!(
+                f,
+                "'{s}' is not a registered resolution service (see urnreg services)"
+            ),
+            Unresolved::ServiceNotOffered { service, offered } => write!(
+                f,
+                "the namespace offers no {service} service (it offers {})",
+                offered.join(", ")
+            ),
+            Unresolved::NotCovered { service } => {
+                write!(f, "the namespace's {service} resolver does not cover this NSS")
+            }
+        }
+    }
+}
+
+/// The registered name of `service` (its I2x name for an RFC 2169 alias).
+pub fn service_name(service: &str) -> Option<&'static str> {
+    QueryRegistry::shipped().service(service).map(|s| s.name.as_str())
+}
+
+impl ResolutionFile {
+    /// Compiles the templates and patterns, and checks them: registered
+    /// services, a default among them, literal `https` hosts, known
+    /// variables, limits. The examples are run by the caller, which
+    /// knows the namespace's key ([`crate::rules::RulesFile::compile`]).
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, in words.
+    pub fn compile(&self) -> Result<Resolution, String> {
+        if self.source.trim().is_empty() {
+            return Err("'source' is required: where the resolver is documented".into());
+        }
+        let canonical = |s: &str| -> Result<String, String> {
+            service_name(s)
+                .map(str::to_string)
+                .ok_or_else(|| format!("'{s}' is not a registered resolution service"))
+        };
+        let services = self
+            .services
+            .iter()
+            .map(|s| canonical(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        if services.is_empty() {
+            return Err("'services' is empty".into());
+        }
+        let default = canonical(&self.default)?;
+        if !services.contains(&default) {
+            return Err(format!("the default service {default} is not among 'services'"));
+        }
+        let registry = QueryRegistry::shipped();
+        for k in &self.keywords {
+            if registry.keyword(k).is_none() {
+                return Err(format!("keyword '{k}' is not in the Query Keywords sub-registry"));
+            }
+        }
+        if self.rules.len() > MAX_RESOLUTION_RULES {
+            return Err(format!(
+                "{} rules, more than the limit of {MAX_RESOLUTION_RULES} (MAX_RESOLUTION_RULES)",
+                self.rules.len()
+            ));
+        }
+        let mut rules = Vec::with_capacity(self.rules.len());
+        let mut plain_http = false;
+        for (i, r) in self.rules.iter().enumerate() {
+            let at = |m: String| format!("rule {}: {m}", i + 1);
+            let service = canonical(&r.service).map_err(at)?;
+            if !services.contains(&service) {
+                return Err(at(format!("service {service} is not among 'services'")));
+            }
+            let pattern = match &r.pattern {
+                None => None,
+                Some(p) if p.len() > MAX_TEMPLATE => {
+                    return Err(at(format!(
+                        "'match' is longer than {MAX_TEMPLATE} bytes (MAX_TEMPLATE)"
+                    )));
+                }
+                Some(p) => Some(
+                    Regex::builder()
+                        .syntax(
+                            regex_automata::util::syntax::Config::new()
+                                .unicode(false)
+                                .utf8(false),
+                        )
+                        .build(p)
+                        .map_err(|e| at(format!("'match' does not compile: {e}")))?,
+                ),
+            };
+            let groups: Vec<String> = pattern
+                .as_ref()
+                .map(|re| {
+                    re.group_info()
+                        .pattern_names(regex_automata::PatternID::ZERO)
+                        .flatten()
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if r.urls.is_empty() || r.urls.len() > MAX_URLS {
+                return Err(at(format!(
+                    "1 to {MAX_URLS} urls (MAX_URLS), not {}",
+                    r.urls.len()
+                )));
+            }
+            let mut urls = Vec::with_capacity(r.urls.len());
+            for url in &r.urls {
+                let (template, http) = Template::parse(url, &groups).map_err(at)?;
+                plain_http |= http;
+                urls.push(template);
+            }
+            rules.push(Rule {
+                service,
+                pattern_text: r.pattern.clone(),
+                pattern,
+                urls,
+            });
+        }
+        for s in &services {
+            if !rules.iter().any(|r| &r.service == s) {
+                return Err(format!("service {s} has no rule"));
+            }
+        }
+        Ok(Resolution {
+            source: self.source.clone(),
+            default,
+            services,
+            keywords: self.keywords.clone(),
+            rules,
+            plain_http,
+        })
+    }
+}
+
+impl Template {
+    /// Parses `text`; says whether it is plain `http`.
+    fn parse(text: &str, groups: &[String]) -> Result<(Template, bool), String> {
+        if text.len() > MAX_TEMPLATE {
+            return Err(format!(
+                "a URL template longer than {MAX_TEMPLATE} bytes (MAX_TEMPLATE)"
+            ));
+        }
+        if text.bytes().any(|b| !b.is_ascii_graphic()) {
+            return Err(format!(
+                "'{text}': a URL template is printable ASCII (no space, control or non-ASCII character)"
+            ));
+        }
+        let (http, rest) = if let Some(rest) = text.strip_prefix("https://") {
+            (false, rest)
+        } else if let Some(rest) = text.strip_prefix("http://") {
+            (true, rest)
+        } else {
+            return Err(format!(
+                "'{text}': a URL template starts with https:// (or http://)"
+            ));
+        };
+        // The host, up to the first '/', is written out: no variable in it.
+        let host_end = rest
+            .find('/')
+            .ok_or_else(|| format!("'{text}': no path after the host"))?;
+        let host = &rest[..host_end];
+        if host.is_empty() || host.contains(['{', '}', '@', '?', '#', '\\']) {
+            return Err(format!(
+                "'{text}': the host must be written literally (no variable, user or query before the path)"
+            ));
+        }
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '{' => {
+                    let end = text[i..]
+                        .find('}')
+                        .ok_or_else(|| format!("'{text}': an unclosed '{{'"))?
+                        + i;
+                    let inner = &text[i + 1..end];
+                    let (reserved, name) = match inner.strip_prefix('+') {
+                        Some(name) => (true, name),
+                        None => (false, inner),
+                    };
+                    let known = matches!(name, "urn" | "nid" | "nss") || groups.iter().any(|g| g == name);
+                    if !known {
+                        return Err(format!(
+                            "'{text}': unknown variable '{name}' (known: urn, nid, nss and the named groups of 'match')"
+                        ));
+                    }
+                    if !literal.is_empty() {
+                        parts.push(Part::Text(std::mem::take(&mut literal)));
+                    }
+                    parts.push(Part::Var {
+                        name: name.to_string(),
+                        reserved,
+                    });
+                    while chars.peek().is_some_and(|&(j, _)| j <= end) {
+                        chars.next();
+                    }
+                }
+                '}' => return Err(format!("'{text}': a '}}' without its '{{'")),
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            parts.push(Part::Text(literal));
+        }
+        Ok((Template { parts }, http))
+    }
+
+    fn expand(&self, vars: &dyn Fn(&str) -> Option<String>) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Text(t) => out.push_str(t),
+                Part::Var { name, reserved } => encode(&vars(name).unwrap_or_default(), *reserved, &mut out),
+            }
+        }
+        out
+    }
+}
+
+/// Percent-encodes `value` into `out`: unreserved characters and the
+/// sub-delimiters `: @` stay; a `%XX` stays; `/` stays when `reserved`,
+/// except in a `.` or `..` segment, whose dots are encoded.
+fn encode(value: &str, reserved: bool, out: &mut String) {
+    let bytes = value.as_bytes();
+    let mut i = 0;
+    let mut segment_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let keep = b.is_ascii_alphanumeric() || b"-._~:@!$&'()*+,;=".contains(&b);
+        if b == b'%'
+            && bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        {
+            out.push_str(&value[i..i + 3]);
+            i += 3;
+            segment_start = false;
+            continue;
+        }
+        if reserved && b == b'/' {
+            out.push('/');
+            segment_start = true;
+            i += 1;
+            continue;
+        }
+        if reserved && segment_start && b == b'.' {
+            // A segment of dots alone would climb: encode its dots.
+            let run = bytes[i..].iter().take_while(|&&c| c == b'.').count();
+            let ends = bytes.get(i + run).is_none_or(|&c| c == b'/');
+            if ends {
+                for _ in 0..run {
+                    out.push_str("%2E");
+                }
+                i += run;
+                segment_start = false;
+                continue;
+            }
+        }
+        if keep {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+        segment_start = false;
+        i += 1;
+    }
+}
+
+impl Resolution {
+    /// Where it is documented.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The default service.
+    pub fn default_service(&self) -> &str {
+        &self.default
+    }
+
+    /// Every service offered, by registered name.
+    pub fn services(&self) -> &[String] {
+        &self.services
+    }
+
+    /// Query keywords supported.
+    pub fn keywords(&self) -> &[String] {
+        &self.keywords
+    }
+
+    /// True if a template is plain `http`.
+    pub fn uses_plain_http(&self) -> bool {
+        self.plain_http
+    }
+
+    /// The URL templates of each rule, for people: `(service, match,
+    /// templates)`.
+    pub fn describe(&self) -> Vec<(String, Option<String>, Vec<String>)> {
+        self.rules
+            .iter()
+            .map(|r| {
+                let templates = r
+                    .urls
+                    .iter()
+                    .map(|t| {
+                        t.parts
+                            .iter()
+                            .map(|p| match p {
+                                Part::Text(t) => t.clone(),
+                                Part::Var { name, reserved: true } => format!("{{+{name}}}"),
+                                Part::Var { name, .. } => format!("{{{name}}}"),
+                            })
+                            .collect()
+                    })
+                    .collect();
+                (r.service.clone(), r.pattern_text.clone(), templates)
+            })
+            .collect()
+    }
+
+    /// The URLs of `key` (the namespace's equivalence key of a valid URN,
+    /// `urn:nid:nss`) for `service` (a registered name or alias).
+    ///
+    /// # Errors
+    ///
+    /// An unknown service, one the namespace does not offer, or an NSS no
+    /// rule covers.
+    pub fn urls(&self, key: &str, service: &str) -> Result<Vec<String>, Unresolved> {
+        let service = service_name(service).ok_or_else(|| Unresolved::UnknownService(service.to_string()))?;
+        if !self.services.iter().any(|s| s == service) {
+            return Err(Unresolved::ServiceNotOffered {
+                service: service.to_string(),
+                offered: self.services.clone(),
+            });
+        }
+        let (nid, nss) = split_key(key);
+        for rule in self.rules.iter().filter(|r| r.service == service) {
+            let caps = match &rule.pattern {
+                None => None,
+                Some(re) => {
+                    let mut caps = re.create_captures();
+                    re.captures(nss, &mut caps);
+                    if !caps.is_match() {
+                        continue;
+                    }
+                    Some((re, caps))
+                }
+            };
+            let vars = |name: &str| -> Option<String> {
+                match name {
+                    "urn" => Some(key.to_string()),
+                    "nid" => Some(nid.to_string()),
+                    "nss" => Some(nss.to_string()),
+                    group => caps
+                        .as_ref()
+                        .and_then(|(_, c)| c.get_group_by_name(group))
+                        .map(|span| nss[span.range()].to_string()),
+                }
+            };
+            return Ok(rule.urls.iter().map(|t| t.expand(&vars)).collect());
+        }
+        Err(Unresolved::NotCovered {
+            service: service.to_string(),
+        })
+    }
+}
+
+/// `urn:nid:nss` to `(nid, nss)`.
+fn split_key(key: &str) -> (&str, &str) {
+    let body = key.get(4..).unwrap_or("");
+    body.split_once(':').unwrap_or((body, ""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(text: &str) -> Result<Resolution, String> {
+        toml::from_str::<ResolutionFile>(text).unwrap().compile()
+    }
+
+    const IETF: &str = r#"
+        source = "RFC Editor"
+        default = "I2L"
+        services = ["I2L"]
+        [[rules]]
+        service = "N2L"
+        match = '^rfc:(?<number>[0-9]+)$'
+        urls = ["https://www.rfc-editor.org/rfc/rfc{number}"]
+    "#;
+
+    #[test]
+    fn rfc2169_names_are_aliases_and_templates_expand() {
+        let r = compile(IETF).unwrap();
+        assert_eq!(r.services(), ["I2L"]);
+        assert_eq!(
+            r.urls("urn:ietf:rfc:8141", "N2L").unwrap(),
+            ["https://www.rfc-editor.org/rfc/rfc8141"]
+        );
+        assert_eq!(
+            r.urls("urn:ietf:bcp:14", "I2L"),
+            Err(Unresolved::NotCovered {
+                service: "I2L".into()
+            })
+        );
+        assert!(matches!(
+            r.urls("urn:ietf:rfc:1", "I2C"),
+            Err(Unresolved::ServiceNotOffered { .. })
+        ));
+        assert!(matches!(
+            r.urls("urn:ietf:rfc:1", "X2Y"),
+            Err(Unresolved::UnknownService(_))
+        ));
+    }
+
+    /// Issue 22: an NSS can never inject a scheme, host, `..` path or CRLF.
+    #[test]
+    fn values_are_encoded_and_cannot_move_the_url() {
+        let r = compile(
+            r#"source = "x"
+               default = "I2L"
+               services = ["I2L"]
+               [[rules]]
+               service = "I2L"
+               urls = ["https://r.example/{nss}", "https://r.example/p/{+nss}?u={urn}"]"#,
+        )
+        .unwrap();
+        let urls = r.urls("urn:x:../../evil?x#y/%0D%0Aa b", "I2L").unwrap();
+        assert_eq!(urls[0], "https://r.example/..%2F..%2Fevil%3Fx%23y%2F%0D%0Aa%20b");
+        assert_eq!(
+            urls[1],
+            "https://r.example/p/%2E%2E/%2E%2E/evil%3Fx%23y/%0D%0Aa%20b?u=urn:x:..%2F..%2Fevil%3Fx%23y%2F%0D%0Aa%20b"
+        );
+        assert_eq!(
+            r.urls("urn:x://other.example/", "I2L").unwrap()[0],
+            "https://r.example/%2F%2Fother.example%2F"
+        );
+    }
+
+    #[test]
+    fn bad_templates_are_refused_in_words() {
+        for (urls, says) in [
+            (r#"["ftp://r.example/{nss}"]"#, "starts with https://"),
+            (r#"["https://{nss}/x"]"#, "host must be written literally"),
+            (r#"["https://r.example"]"#, "no path"),
+            (r#"["https://r.example/{isbn}"]"#, "unknown variable 'isbn'"),
+            (r#"["https://r.example/{nss"]"#, "unclosed"),
+            (r#"["https://r.example/a b"]"#, "no space"),
+            (r#"["https://r.example/é"]"#, "printable ASCII"),
+        ] {
+            let text = format!(
+                "source = \"x\"\ndefault = \"I2L\"\nservices = [\"I2L\"]\n[[rules]]\nservice = \"I2L\"\nurls = {urls}\n"
+            );
+            let err = compile(&text).unwrap_err();
+            assert!(err.contains(says), "{urls}: {err}");
+        }
+        let err = compile("source = \"x\"\ndefault = \"I2C\"\nservices = [\"I2L\"]\n").unwrap_err();
+        assert!(err.contains("not among"), "{err}");
+        let err = compile("source = \"x\"\ndefault = \"I2L\"\nservices = [\"L2I\"]\n").unwrap_err();
+        assert!(err.contains("not a registered resolution service"), "{err}");
+    }
+}

@@ -1,0 +1,168 @@
+//! Resolving a URN against the registry: which service (asked for, the
+//! `s=` directive, or the namespace's default) and the URLs its
+//! namespace's resolution gives for the URN's key.
+
+use super::{QueryRegistry, Unresolved, directives, service_name};
+use crate::Registry;
+
+/// Where a URN leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The namespace's equivalence key of the URN: equivalent URNs resolve
+    /// the same (RFC 2169 section 3).
+    pub key: String,
+    /// The service used (its registered name).
+    pub service: String,
+    /// Why this service: `asked`, `directive` (`?+s=`), or `default`.
+    pub chosen_by: &'static str,
+    /// The URLs, in the order the namespace gives them.
+    pub urls: Vec<String>,
+    /// When the `s=` directive named a service the namespace does not
+    /// offer, or an unknown one: the 2012 draft's fallback to the default
+    /// (section 2.3), said in words.
+    pub note: Option<String>,
+}
+
+/// Why a URN was not resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    /// The URN is invalid: its first error's kind and message.
+    Invalid {
+        /// The error kind (`nss-check`, ...).
+        kind: &'static str,
+        /// Its message.
+        message: String,
+    },
+    /// The NID is not registered.
+    Unregistered(String),
+    /// The namespace says nothing of resolution.
+    NoResolution(String),
+    /// The namespace's resolution does not give a URL for it.
+    Unresolved(Unresolved),
+}
+
+impl ResolveError {
+    /// A stable name of the kind of failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResolveError::Invalid { .. } => "invalid",
+            ResolveError::Unregistered(_) => "unregistered-nid",
+            ResolveError::NoResolution(_) => "no-resolution",
+            ResolveError::Unresolved(Unresolved::UnknownService(_)) => "unknown-service",
+            ResolveError::Unresolved(Unresolved::ServiceNotOffered { .. }) => "service-not-offered",
+            ResolveError::Unresolved(Unresolved::NotCovered { .. }) => "not-covered",
+        }
+    }
+
+    /// True when the URN itself is at fault (invalid, unregistered), not
+    /// the registry's knowledge of where it leads.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            ResolveError::Invalid { .. }
+                | ResolveError::Unregistered(_)
+                | ResolveError::Unresolved(Unresolved::UnknownService(_))
+        )
+    }
+}
+
+impl std::fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResolveError::Invalid { kind, message } => write!(f, "invalid URN: {kind}: {message}"),
+            ResolveError::Unregistered(nid) => write!(f, "the NID '{nid}' is not registered"),
+            ResolveError::NoResolution(nid) => write!(
+                f,
+                "the '{nid}' namespace records no resolver (its registration names none urnreg knows)"
+            ),
+            ResolveError::Unresolved(u) => u.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+impl Registry {
+    /// Resolves `input` with `service` (a registered name or RFC 2169
+    /// alias), or else the service of its `?+s=` directive, or else its
+    /// namespace's default. An asked service the namespace does not offer
+    /// is an error; a directive's is not: the 2012 draft (section 2.3)
+    /// falls back to the default, and [`Resolved::note`] says so.
+    ///
+    /// ```
+    /// let registry = urnreg::Registry::embedded();
+    /// let to = registry.resolve("URN:IETF:RFC:8141", None).unwrap();
+    /// assert_eq!(to.urls, ["https://www.rfc-editor.org/rfc/rfc8141"]);
+    /// assert_eq!((to.service.as_str(), to.key.as_str()), ("I2L", "urn:ietf:rfc:8141"));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ResolveError`]: an invalid URN, an unregistered NID, a namespace
+    /// without resolution, or no URL for this service and NSS.
+    pub fn resolve(&self, input: &str, service: Option<&str>) -> Result<Resolved, ResolveError> {
+        let report = self.check(input);
+        if let Some(e) = report.errors().next() {
+            if e.code() == "unregistered-nid" {
+                let nid = report.urn().map_or("", |u| u.nid());
+                return Err(ResolveError::Unregistered(nid.to_string()));
+            }
+            return Err(ResolveError::Invalid {
+                kind: e.code(),
+                message: e.to_string(),
+            });
+        }
+        let (Some(urn), Some(ns), Some(key)) = (report.urn(), report.namespace(), report.key()) else {
+            return Err(ResolveError::Invalid {
+                kind: "invalid",
+                message: "not a URN".into(),
+            });
+        };
+        let resolution = ns
+            .rules()
+            .ok()
+            .flatten()
+            .and_then(|r| r.resolution())
+            .ok_or_else(|| ResolveError::NoResolution(ns.nid().to_string()))?;
+        let mut note = None;
+        let (service, chosen_by) = match service {
+            Some(asked) => (
+                service_name(asked)
+                    .ok_or_else(|| ResolveError::Unresolved(Unresolved::UnknownService(asked.to_string())))?,
+                "asked",
+            ),
+            None => match directive_service(urn.r_component(), ns.nid()) {
+                Some(s) => match service_name(s) {
+                    Some(name) if resolution.services().iter().any(|o| o == name) => (name, "directive"),
+                    _ => {
+                        note = Some(format!(
+                            "s={s} is not a service the '{}' namespace offers: its default {} is used \
+                             (URN draft 2012 section 2.3)",
+                            ns.nid(),
+                            resolution.default_service()
+                        ));
+                        (resolution.default_service(), "default")
+                    }
+                },
+                None => (resolution.default_service(), "default"),
+            },
+        };
+        let urls = resolution.urls(&key, service).map_err(ResolveError::Unresolved)?;
+        Ok(Resolved {
+            key: key.into_owned(),
+            service: service.to_string(),
+            chosen_by,
+            urls,
+            note,
+        })
+    }
+}
+
+/// The value of the one `s=` directive of r-component `r`, if there is
+/// exactly one (a repeated keyword is ignored whole: section 2.3).
+fn directive_service<'a>(r: Option<&'a str>, nid: &str) -> Option<&'a str> {
+    let (found, _) = directives(r?, &nid.to_ascii_lowercase(), QueryRegistry::shipped());
+    let mut services = found.iter().filter(|d| d.keyword == "s");
+    let first = services.next()?;
+    services.next().is_none().then_some(first.value)
+}

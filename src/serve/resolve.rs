@@ -1,0 +1,115 @@
+//! Resolution over HTTP, as RFC 2169 section 3 has resolvers answer:
+//! `GET /uri-res/{SERVICE}?{URN}`, and the short form `GET /resolve/{URN}`
+//! that honours the URN's `?+s=` directive.
+//!
+//! - A service of one answer (I2L, I2R, I2C, I2N; RFC 2169's N2L...): 303
+//!   See Other with `Location` (302 Found to an HTTP/1.0 client).
+//! - A service of several (I2Ls, I2Rs, I2Cs, I2Ns): 200 `text/uri-list`
+//!   (RFC 2483 section 5), one URL per line.
+//! - `/uri-res/` with a service the namespace does not offer, or one that
+//!   is not a registered designator: 501 Not Implemented, naming what it
+//!   offers (the client asked for that service). `/resolve/` with an `s=` directive the namespace does not
+//!   offer falls back to the namespace's default service, as the 2012 URN
+//!   draft (section 2.3) says, and says so in an
+//!   `X-Urnreg-Note` header.
+//! - An invalid URN: 400 with the finding; an unregistered NID, a
+//!   namespace without resolution, or an NSS no rule covers: 404.
+//!
+//! Lexically equivalent URNs get identical answers: URLs are made from the
+//! namespace's equivalence key (RFC 2169 section 3).
+
+use std::sync::Arc;
+
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderValue, StatusCode, Uri, Version, header};
+use axum::response::{IntoResponse, Response};
+
+use super::http::ApiError;
+use super::state::AppState;
+use crate::resolve::{ResolveError, Resolved, Unresolved};
+
+/// `GET /uri-res/{SERVICE}?{URN}`.
+pub(crate) async fn uri_res(
+    State(state): State<Arc<AppState>>,
+    axum::extract::Path(service): axum::extract::Path<String>,
+    RawQuery(query): RawQuery,
+    version: Version,
+) -> Result<Response, ApiError> {
+    let urn = query.unwrap_or_default();
+    if urn.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("GET /uri-res/{service}?URN: the URN is the query (RFC 2169 section 3)"),
+        ));
+    }
+    let model = state.model();
+    let resolved = model.registry.resolve(&urn, Some(&service)).map_err(error)?;
+    Ok(answer(&resolved, version))
+}
+
+/// `GET /resolve/{URN}`: the URN is the rest of the path, with its
+/// `?+...` or `?=...` components as the query.
+pub(crate) async fn resolve(
+    State(state): State<Arc<AppState>>,
+    uri: Uri,
+    version: Version,
+) -> Result<Response, ApiError> {
+    let path = uri.path().strip_prefix("/resolve/").unwrap_or("");
+    let urn = match uri.query() {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_string(),
+    };
+    let model = state.model();
+    let resolved = model.registry.resolve(&urn, None).map_err(error)?;
+    Ok(answer(&resolved, version))
+}
+
+fn answer(resolved: &Resolved, version: Version) -> Response {
+    let mut response = if resolved.service.ends_with('s') {
+        let mut list = String::new();
+        for url in &resolved.urls {
+            list.push_str(url);
+            list.push_str("\r\n");
+        }
+        (StatusCode::OK, [(header::CONTENT_TYPE, "text/uri-list")], list).into_response()
+    } else {
+        // RFC 2169 section 3: 303 to HTTP/1.1, 302 to HTTP/1.0.
+        let status = if version == Version::HTTP_10 {
+            StatusCode::FOUND
+        } else {
+            StatusCode::SEE_OTHER
+        };
+        let url = resolved.urls.first().cloned().unwrap_or_default();
+        let mut response = (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{url}\n"),
+        )
+            .into_response();
+        // Expanded URLs are printable ASCII (templates are checked, values
+        // percent-encoded).
+        if let Ok(location) = HeaderValue::from_str(&url) {
+            response.headers_mut().insert(header::LOCATION, location);
+        }
+        response
+    };
+    if let Some(note) = &resolved.note
+        && let Ok(value) = HeaderValue::from_str(note)
+    {
+        response.headers_mut().insert("x-urnreg-note", value);
+    }
+    response
+}
+
+fn error(e: ResolveError) -> ApiError {
+    let status = match &e {
+        ResolveError::Invalid { .. } => StatusCode::BAD_REQUEST,
+        ResolveError::Unresolved(Unresolved::UnknownService(_) | Unresolved::ServiceNotOffered { .. }) => {
+            StatusCode::NOT_IMPLEMENTED
+        }
+        ResolveError::Unregistered(_) | ResolveError::NoResolution(_) | ResolveError::Unresolved(_) => {
+            StatusCode::NOT_FOUND
+        }
+    };
+    ApiError::new(status, e.to_string())
+}
