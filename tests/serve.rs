@@ -1839,6 +1839,17 @@ fn uri_res_and_resolve_answer_as_rfc_2169_says() {
             .header("x-urnreg-note")
             .is_some_and(|n| n.contains("I2C"))
     );
+    // The sub-registries, as the CLI lists them.
+    let services = get(&server.url("/api/services")).json();
+    assert!(
+        services
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "I2L" && s["aliases"][0] == "N2L")
+    );
+    let keywords = get(&server.url("/api/keywords")).json();
+    assert_eq!(keywords[0]["keyword"], "s");
     // HTTP/1.0 gets 302.
     let mut stream =
         std::net::TcpStream::connect(server.url("").trim_start_matches("http://").trim_end_matches('/'))

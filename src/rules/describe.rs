@@ -24,6 +24,9 @@ pub struct Statement {
     pub code: Option<String>,
     /// URNs (or `A = B` pairs) to show as a list after it.
     pub items: Vec<String>,
+    /// Links to show after it: `(text, URL)` (a resolution example and
+    /// where it leads).
+    pub links: Vec<(String, String)>,
 }
 
 impl Statement {
@@ -33,6 +36,7 @@ impl Statement {
             text: text.into(),
             code: None,
             items: Vec::new(),
+            links: Vec::new(),
         }
     }
 }
@@ -349,6 +353,16 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
                     .map(move |u| format!("{}{when}: {u}", rule.service))
             })
             .collect();
+        s.links = r
+            .examples
+            .iter()
+            .flat_map(|ex| {
+                let service = ex.service.as_deref().unwrap_or(&r.default);
+                ex.urls
+                    .iter()
+                    .map(move |u| (format!("{} ({service})", ex.urn), u.clone()))
+            })
+            .collect();
         out.push(s);
     }
     out
@@ -388,6 +402,10 @@ pub fn to_text(statements: &[Statement], width: usize) -> String {
         for item in &s.items {
             out.push('\n');
             wrap(&mut out, item, "  - ", "    ", width);
+        }
+        for (text, url) in &s.links {
+            out.push('\n');
+            wrap(&mut out, &format!("{text} -> {url}"), "  - ", "    ", width);
         }
     }
     out
@@ -478,6 +496,7 @@ mod tests {
             text: "the NSS must match:".into(),
             code: Some("UUID = time-low \"-\" time-mid \"-\" time-high\n  node = 6hexOctet".into()),
             items: vec!["urn:a:b = urn:a:B (both compare as urn:a:b)".into()],
+            links: Vec::new(),
         };
         assert_eq!(
             to_text(&[s], 30),

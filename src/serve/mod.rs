@@ -173,6 +173,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         )
         .route("/api/requests/{id}/review", post(api::review))
         .route("/api/queue", get(api::queue))
+        .route("/api/keywords", get(resolve::keywords))
+        .route("/api/services", get(resolve::services))
         .route("/uri-res/{service}", get(resolve::uri_res))
         .route("/resolve/{*urn}", get(resolve::resolve))
         .layer(DefaultBodyLimit::max(max_body))

@@ -26,7 +26,19 @@ use axum::response::{IntoResponse, Response};
 
 use super::http::ApiError;
 use super::state::AppState;
-use crate::resolve::{ResolveError, Resolved, Unresolved};
+use crate::resolve::{QueryRegistry, ResolveError, Resolved, Unresolved};
+
+/// `GET /api/keywords`: the Query Keywords sub-registry (URN draft 2012
+/// section 9.2.1), as `urnreg keywords --format json` lists it.
+pub(crate) async fn keywords() -> Response {
+    axum::Json(&QueryRegistry::shipped().keywords).into_response()
+}
+
+/// `GET /api/services`: the Resolution Service Designators sub-registry
+/// (section 9.2.2).
+pub(crate) async fn services() -> Response {
+    axum::Json(&QueryRegistry::shipped().services).into_response()
+}
 
 /// `GET /uri-res/{SERVICE}?{URN}`.
 pub(crate) async fn uri_res(
