@@ -1,0 +1,300 @@
+//! `urnreg._urnreg`: the native half of the Python package. The Python
+//! half (`urnreg/__init__.py`) wraps it in typed objects and reads Arrow
+//! arrays through pyarrow.
+//!
+//! Arrow arrays are read in place: Python hands over the addresses of an
+//! array's buffers (held alive by the caller for the call) and the batch
+//! engine of the library checks the rows on every core with the GIL
+//! released, through one more [`Sink`]: columns.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use urnreg::batch::{Batch, OffsetRows, Options, Sink};
+use urnreg::{Checker, Report, Syntax};
+
+/// A registry of namespaces: the one shipped in the package, or a urnreg
+/// database.
+#[pyclass(module = "urnreg._urnreg", frozen)]
+struct Registry {
+    inner: Arc<urnreg::Registry>,
+}
+
+#[pymethods]
+impl Registry {
+    /// The registry shipped in the package (the IANA registry with
+    /// urnreg's rules).
+    #[staticmethod]
+    fn embedded() -> Registry {
+        Registry {
+            inner: Arc::new(urnreg::Registry::embedded().clone()),
+        }
+    }
+
+    /// The registry of a urnreg database (made by `urnreg init`, `urnreg
+    /// import` or `urnreg serve`), opened read-only.
+    #[staticmethod]
+    fn from_path(path: std::path::PathBuf) -> PyResult<Registry> {
+        let store = urnreg::registry::Store::open_read_only(&path)
+            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+        let inner = urnreg::Registry::from_store(&store)
+            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(Registry {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// The registered NIDs, in the registry's order.
+    fn nids(&self) -> Vec<String> {
+        self.inner.namespaces().map(|n| n.nid().to_string()).collect()
+    }
+
+    /// `{nid, kind, status, syntax, rules_source}` of a namespace, or None.
+    fn namespace<'py>(&self, py: Python<'py>, nid: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(ns) = self.inner.namespace(nid) else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("nid", ns.nid())?;
+        d.set_item("kind", ns.kind().as_str())?;
+        d.set_item("status", ns.status().as_str())?;
+        d.set_item("syntax", ns.syntax_name())?;
+        let source = ns.rules().ok().flatten().map(|r| r.source().to_string());
+        d.set_item("rules_source", source)?;
+        Ok(Some(d))
+    }
+
+    /// The report on one URN as `urnreg check --format jsonl` writes it
+    /// (JSON text).
+    #[pyo3(signature = (urn, strict = false, syntax_only = false, rfc2141 = false))]
+    fn check_json(&self, urn: &str, strict: bool, syntax_only: bool, rfc2141: bool) -> String {
+        let registry = (!syntax_only).then_some(&*self.inner);
+        let mut checker = Checker::with_registry(registry)
+            .with_syntax(syntax(rfc2141))
+            .strict(strict);
+        let mut out = Vec::new();
+        checker.check(urn.as_bytes()).write_json(&mut out, None);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Checks the rows of an Arrow string array given by the addresses of
+    /// its buffers, on `jobs` threads (0: one per core) without the GIL.
+    /// Returns the columns as bytes: valid (one byte per row: 1, 0, or 2
+    /// for a null), then offsets (int64) and data of nid, key, error kind
+    /// and error message, then the error offsets (int64, -1 for none).
+    #[pyo3(signature = (rows, data, data_len, offsets, offset_width, validity, validity_bit, strict = false, syntax_only = false, rfc2141 = false, jobs = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn check_columns<'py>(
+        &self,
+        py: Python<'py>,
+        rows: usize,
+        data: usize,
+        data_len: usize,
+        offsets: usize,
+        offset_width: usize,
+        validity: usize,
+        validity_bit: usize,
+        strict: bool,
+        syntax_only: bool,
+        rfc2141: bool,
+        jobs: usize,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        if offset_width != 4 && offset_width != 8 {
+            return Err(PyValueError::new_err("offsets are int32 or int64"));
+        }
+        if rows > 0 && (offsets == 0 || (data == 0 && data_len > 0)) {
+            return Err(PyValueError::new_err("an array without its buffers"));
+        }
+        // SAFETY: the caller (urnreg/__init__.py) passes the addresses and
+        // lengths of live pyarrow buffers and keeps them referenced for
+        // the whole call; they are only read. The layout is then checked
+        // by OffsetRows::new before any row is read.
+        let data: &[u8] = if data_len == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(data as *const u8, data_len) }
+        };
+        let bits: Option<Vec<u8>> = if validity == 0 {
+            None
+        } else {
+            let bytes = (validity_bit + rows).div_ceil(8);
+            // SAFETY: as above, the validity buffer holds at least this
+            // many bytes for the array's offset and length.
+            let raw = unsafe { std::slice::from_raw_parts(validity as *const u8, bytes) };
+            Some(shifted(raw, validity_bit, rows))
+        };
+        let registry = (!syntax_only).then(|| Arc::clone(&self.inner));
+        let options = Options {
+            syntax: syntax(rfc2141),
+            strict,
+            warnings: false,
+            detailed_summary: false,
+        };
+        let batch = Batch::new(registry, options, Columns).with_jobs(jobs);
+        let mut all = Cols::default();
+        let result = if offset_width == 4 {
+            // SAFETY: rows + 1 int32 offsets, as above.
+            let offsets = unsafe { std::slice::from_raw_parts(offsets as *const i32, rows + 1) };
+            let rows = OffsetRows::new(data, offsets, bits.as_deref()).map_err(PyValueError::new_err)?;
+            py.allow_threads(|| {
+                batch.rows(&rows, |cols, _| {
+                    all.append(cols);
+                    Ok(())
+                })
+            })
+        } else {
+            // SAFETY: rows + 1 int64 offsets, as above.
+            let offsets = unsafe { std::slice::from_raw_parts(offsets as *const i64, rows + 1) };
+            let rows = OffsetRows::new(data, offsets, bits.as_deref()).map_err(PyValueError::new_err)?;
+            py.allow_threads(|| {
+                batch.rows(&rows, |cols, _| {
+                    all.append(cols);
+                    Ok(())
+                })
+            })
+        };
+        result.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut out = vec![PyBytes::new(py, &all.valid)];
+        for col in [&all.nid, &all.key, &all.kind, &all.message] {
+            out.push(PyBytes::new(py, &i64_bytes(&col.offsets)));
+            out.push(PyBytes::new(py, &col.data));
+        }
+        out.push(PyBytes::new(py, &i64_bytes(&all.offset)));
+        Ok(out)
+    }
+}
+
+fn syntax(rfc2141: bool) -> Syntax {
+    if rfc2141 { Syntax::Rfc2141 } else { Syntax::Rfc8141 }
+}
+
+/// The validity bits of `rows` rows starting at bit `from` of `raw`, as a
+/// bitmap starting at bit 0.
+fn shifted(raw: &[u8], from: usize, rows: usize) -> Vec<u8> {
+    if from == 0 {
+        return raw[..rows.div_ceil(8)].to_vec();
+    }
+    let mut out = vec![0u8; rows.div_ceil(8)];
+    for i in 0..rows {
+        let j = from + i;
+        if raw[j / 8] & (1 << (j % 8)) != 0 {
+            out[i / 8] |= 1 << (i % 8);
+        }
+    }
+    out
+}
+
+fn i64_bytes(values: &[i64]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A column of strings: Arrow offsets (from 0) and data.
+#[derive(Default)]
+struct StrCol {
+    offsets: Vec<i64>,
+    data: Vec<u8>,
+}
+
+impl StrCol {
+    fn push(&mut self, text: &[u8]) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.data.extend_from_slice(text);
+        self.offsets.push(self.data.len() as i64);
+    }
+
+    fn append(&mut self, other: &StrCol) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        let base = self.data.len() as i64;
+        self.data.extend_from_slice(&other.data);
+        self.offsets
+            .extend(other.offsets.iter().skip(1).map(|o| base + o));
+    }
+
+    fn clear(&mut self) {
+        self.offsets.clear();
+        self.data.clear();
+    }
+}
+
+/// The columns of a chunk (and of the whole array once appended).
+#[derive(Default)]
+struct Cols {
+    valid: Vec<u8>,
+    nid: StrCol,
+    key: StrCol,
+    kind: StrCol,
+    message: StrCol,
+    offset: Vec<i64>,
+}
+
+impl Cols {
+    fn append(&mut self, other: &Cols) {
+        self.valid.extend_from_slice(&other.valid);
+        self.nid.append(&other.nid);
+        self.key.append(&other.key);
+        self.kind.append(&other.kind);
+        self.message.append(&other.message);
+        self.offset.extend_from_slice(&other.offset);
+    }
+}
+
+/// The sink of the bindings: one row of each column per input.
+struct Columns;
+
+impl Sink for Columns {
+    type Out = Cols;
+
+    fn clear(&self, out: &mut Cols) {
+        out.valid.clear();
+        out.nid.clear();
+        out.key.clear();
+        out.kind.clear();
+        out.message.clear();
+        out.offset.clear();
+    }
+
+    fn record(&self, report: &Report<'_, '_>, _line: Option<u64>, out: &mut Cols) {
+        out.valid.push(u8::from(report.is_valid()));
+        out.nid
+            .push(report.urn().map_or(&b""[..], |u| u.nid().as_bytes()));
+        let mut key = Vec::new();
+        if report.write_key(&mut key) {
+            out.key.push(&key);
+        } else {
+            out.key.push(b"");
+        }
+        match report.errors().next() {
+            Some(e) => {
+                out.kind.push(e.code().as_bytes());
+                out.message.push(e.to_string().as_bytes());
+                out.offset.push(e.offset() as i64);
+            }
+            None => {
+                out.kind.push(b"");
+                out.message.push(b"");
+                out.offset.push(-1);
+            }
+        }
+    }
+
+    fn record_null(&self, _line: u64, out: &mut Cols) {
+        out.valid.push(2);
+        for col in [&mut out.nid, &mut out.key, &mut out.kind, &mut out.message] {
+            col.push(b"");
+        }
+        out.offset.push(-1);
+    }
+}
+
+#[pymodule]
+fn _urnreg(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Registry>()?;
+    m.add("MAX_LINE", urnreg::batch::MAX_LINE)?;
+    Ok(())
+}

@@ -1,0 +1,232 @@
+"""urnreg from Python: the same verdicts as the Rust library, through the
+scalar and the Arrow paths, and the engines (DuckDB, Polars, pandas, Spark).
+
+The vectors are the repository's own (`tests/data/`): RFC 8141 syntax,
+equivalence, and every namespace's valid, invalid and real identifiers.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pyarrow as pa
+import pytest
+
+import urnreg
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"
+
+
+def load(path: pathlib.Path) -> dict:
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def syntax_vectors():
+    return [v for v in load(DATA / "syntax.toml")["vector"] if v.get("syntax", "rfc8141") == "rfc8141"]
+
+
+def namespace_vectors():
+    """(urn, valid, kind) from every tests/data/namespaces/*.toml."""
+    out = []
+    for path in sorted((DATA / "namespaces").glob("*.toml")):
+        doc = load(path)
+        for urn in doc.get("valid", []):
+            out.append((path.stem, urn, True, None))
+        for case in doc.get("invalid", []):
+            out.append((path.stem, case["urn"], False, case.get("kind")))
+        for case in doc.get("real", []):
+            out.append((path.stem, case["urn"], case["verdict"] != "invalid", None))
+    return out
+
+
+def test_syntax_vectors_scalar_and_arrow_agree_with_the_rust_vectors():
+    vectors = syntax_vectors()
+    assert len(vectors) > 50
+    inputs = [v["input"] for v in vectors]
+    arrow = urnreg.check_arrow(pa.array(inputs), syntax_only=True).to_pylist()
+    for v, row in zip(vectors, arrow):
+        report = urnreg.check(v["input"], syntax_only=True)
+        if "error" in v:
+            assert not report.valid, v["rule"]
+            assert report.errors[0]["kind"] == v["error"], v["rule"]
+            assert report.errors[0]["offset"] == v["offset"], v["rule"]
+            assert (row["valid"], row["error_kind"], row["error_offset"]) == (False, v["error"], v["offset"]), v["rule"]
+        else:
+            assert report.valid, v["rule"]
+            assert report.key == v["key"] and row["key"] == v["key"], v["rule"]
+            assert report.nid == v["nid"] == row["nid"], v["rule"]
+            assert [w["kind"] for w in report.warnings] == v.get("warnings", []), v["rule"]
+
+
+def test_every_namespace_vector_has_the_same_verdict_scalar_and_arrow():
+    vectors = namespace_vectors()
+    assert len(vectors) > 500
+    arrow = urnreg.check_arrow(pa.array([v[1] for v in vectors])).to_pylist()
+    for (nid, urn, valid, kind), row in zip(vectors, arrow):
+        report = urnreg.check(urn)
+        assert report.valid == valid == row["valid"], (nid, urn, report.errors)
+        if kind:
+            assert report.errors[0]["kind"] == kind == row["error_kind"], (nid, urn)
+        if valid:
+            assert report.key == row["key"], (nid, urn)
+
+
+def test_equivalence_classes_rfc_8141_section_3():
+    classes = load(DATA / "equivalence.toml")["class"]
+    assert len(classes) > 5
+    keys = []
+    for c in classes:
+        members = c["members"]
+        ks = {urnreg.normalize(m, syntax_only=True) for m in members}
+        assert len(ks) == 1, c["rule"]
+        arrow = set(urnreg.normalize_arrow(pa.array(members), syntax_only=True).to_pylist())
+        assert arrow == ks, c["rule"]
+        keys.append(ks.pop())
+    assert len(set(keys)) == len(keys), "two classes share a key"
+
+
+def test_scalar_api():
+    r = urnreg.check("URN:ISBN:0-395-36341-1")
+    assert (r.valid, r.nid, r.nss, r.key) == (True, "ISBN", "0-395-36341-1", "urn:isbn:9780395363416")
+    assert r.namespace["nid"] == "isbn"
+    assert r.to_dict()["valid"] is True
+    with pytest.raises(urnreg.UrnError) as e:
+        urnreg.parse("urn:isbn:0-395-36341-2")
+    assert (e.value.kind, e.value.offset) == ("nss-check", 21)
+    assert urnreg.normalize("URN:ISBN:0-451-45052-3") == "urn:isbn:9780451450524"
+    assert urnreg.eq("urn:isbn:0451450523", "urn:isbn:978-0-451-45052-4")
+    assert not urnreg.valid("urn:isnb:0451450523")
+    assert urnreg.check("urn:isnb:0451450523").errors[0]["kind"] == "unregistered-nid"
+    # The owner's practice: valid with a warning, an error when strict.
+    guid = "urn:newsml:iptc.org:20130517:catalog"
+    assert urnreg.check(guid).warnings[0]["kind"] == "registration-deviation"
+    assert not urnreg.valid(guid, strict=True)
+    reg = urnreg.Registry.embedded()
+    assert "isbn" in reg.nids() and reg.namespace("nope") is None
+
+
+def test_registry_from_a_database(tmp_path):
+    import shutil
+    import subprocess
+
+    exe = shutil.which("urnreg") or str(pathlib.Path(__file__).resolve().parents[2] / "target" / "debug" / "urnreg")
+    if not pathlib.Path(exe).exists():
+        pytest.skip("no urnreg binary to make a database with")
+    db = tmp_path / "r.db"
+    subprocess.run([exe, "init", "--db", str(db)], check=True, capture_output=True)
+    reg = urnreg.Registry.from_path(str(db))
+    assert urnreg.check("urn:isbn:0451450523", registry=reg).valid
+    with pytest.raises(OSError):
+        urnreg.Registry.from_path(str(tmp_path / "missing" / "x.db"))
+
+
+def test_arrow_inputs_slices_nulls_chunks_and_bad_types():
+    values = pa.array(["x", "urn:isbn:0451450523", None, "urn:isbn:0451450524"], type=pa.string())
+    sliced = values.slice(1)
+    assert urnreg.valid_arrow(sliced).to_pylist() == [True, None, False]
+    large = values.cast(pa.large_string())
+    assert urnreg.normalize_arrow(large).to_pylist() == [None, "urn:isbn:9780451450524", None, None]
+    chunked = pa.chunked_array([values, values.slice(3)])
+    assert len(urnreg.check_arrow(chunked)) == 5
+    assert urnreg.valid_arrow(pa.array(["urn:ietf:rfc:8141"], type=pa.string_view())).to_pylist() == [True]
+    with pytest.raises(TypeError):
+        urnreg.check_arrow(pa.array([1, 2]))
+    # Any object speaking the Arrow PyCapsule interface.
+    class Capsule:
+        def __arrow_c_array__(self, requested_schema=None):
+            return pa.array(["urn:ietf:rfc:8141"]).__arrow_c_array__(requested_schema)
+
+    assert urnreg.valid_arrow(Capsule()).to_pylist() == [True]
+    assert urnreg.check_arrow(pa.array([], type=pa.string())).to_pylist() == []
+
+
+def test_duckdb():
+    duckdb = pytest.importorskip("duckdb")
+    import urnreg.duckdb
+
+    con = duckdb.connect()
+    urnreg.duckdb.register(con)
+    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ('urn:isbn:0451450523'), ('urn:isnb:0451450523'), ('urn:isbn:0451450524'), (NULL)) v(id)")
+    rows = con.execute(
+        "SELECT urn_nid(id) AS nid, count(*) FROM t WHERE NOT urn_valid(id) GROUP BY 1 ORDER BY 1"
+    ).fetchall()
+    assert rows == [("isbn", 1), ("isnb", 1)]
+    assert con.execute("SELECT urn_key('URN:ISBN:0-451-45052-3')").fetchone() == ("urn:isbn:9780451450524",)
+    assert con.execute("SELECT urn_error('urn:isbn:0451450524')").fetchone()[0].startswith("nss-check: ")
+    assert con.execute("SELECT urn_valid(NULL::VARCHAR)").fetchone() == (None,)
+
+
+def test_polars():
+    pl = pytest.importorskip("polars")
+    import urnreg.polars  # noqa: F401
+
+    df = pl.DataFrame({"id": ["urn:isbn:0451450523", "urn:isnb:1", None]})
+    out = df.lazy().select(
+        pl.col("id").urn.valid().alias("valid"),
+        pl.col("id").urn.key().alias("key"),
+        pl.col("id").urn.nid().alias("nid"),
+        pl.col("id").urn.error().alias("error"),
+    ).collect()
+    assert out["valid"].to_list() == [True, False, None]
+    assert out["key"].to_list() == ["urn:isbn:9780451450524", None, None]
+    assert out["error"].to_list() == [None, "unregistered-nid", None]
+    struct = df.select(pl.col("id").urn.check()).unnest("id")
+    assert struct["error_kind"].to_list() == [None, "unregistered-nid", None]
+
+
+def test_pandas():
+    pd = pytest.importorskip("pandas")
+    import urnreg.pandas  # noqa: F401
+
+    s = pd.Series(["urn:isbn:0451450523", "urn:isnb:1", None], index=[10, 11, 12])
+    assert s.urn.valid().tolist() == [True, False, None]
+    assert list(s.urn.valid().index) == [10, 11, 12]
+    assert s.urn.key().tolist()[0] == "urn:isbn:9780451450524"
+    frame = s.urn.check()
+    assert list(frame.columns) == ["valid", "nid", "key", "error_kind", "error_message", "error_offset"]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    pytest.importorskip("pyspark")
+    import shutil
+
+    if not shutil.which("java"):
+        pytest.skip("Spark needs Java")
+    import os
+
+    from pyspark.sql import SparkSession
+
+    # The workers run this interpreter (the one with urnreg and pyarrow).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("urnreg-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+def test_spark_map_in_arrow_and_sql(spark):
+    import urnreg.spark
+
+    df = spark.createDataFrame([("a", "urn:isbn:0451450523"), ("b", "urn:isnb:1"), ("c", None)], ["k", "id"])
+    rows = {r["k"]: r for r in urnreg.spark.check(df, "id").collect()}
+    assert rows["a"]["urn_valid"] is True and rows["a"]["urn_key"] == "urn:isbn:9780451450524"
+    assert rows["b"]["urn_valid"] is False and rows["b"]["urn_error"] == "unregistered-nid"
+    assert rows["c"]["urn_valid"] is None
+    urnreg.spark.register(spark)
+    df.createOrReplaceTempView("ids")
+    got = spark.sql("SELECT k, urn_valid(id) AS v, urn_nid(id) AS n FROM ids ORDER BY k").collect()
+    assert [(r["k"], r["v"], r["n"]) for r in got] == [("a", True, "isbn"), ("b", False, "isnb"), ("c", None, None)]

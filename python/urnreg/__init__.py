@@ -1,0 +1,329 @@
+"""urnreg: URN namespaces (RFC 8141) from Python.
+
+Check, normalize and compare URNs against the registry of namespaces and
+each namespace's own rules (NSS syntax, check digits, equivalence), one at
+a time or as Arrow arrays on every core. The verdicts, error kinds and
+messages are those of the ``urnreg`` command line: both are the same Rust
+library.
+
+Scalar::
+
+    >>> import urnreg
+    >>> r = urnreg.check("URN:ISBN:0-395-36341-1")
+    >>> r.valid, r.nid, r.key
+    (True, 'ISBN', 'urn:isbn:9780395363416')
+    >>> urnreg.check("urn:isbn:0-395-36341-2").errors[0]["kind"]
+    'nss-check'
+
+Vectorized (any Arrow string array, chunked array, or object speaking the
+Arrow PyCapsule interface: pyarrow, Polars, DuckDB)::
+
+    >>> import pyarrow as pa
+    >>> urnreg.valid_arrow(pa.array(["urn:isbn:0451450523", "urn:isnb:1", None])).to_pylist()
+    [True, False, None]
+
+Engines: ``urnreg.duckdb``, ``urnreg.polars``, ``urnreg.pandas``,
+``urnreg.spark``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from ._urnreg import MAX_LINE, Registry
+
+__all__ = [
+    "MAX_LINE",
+    "Registry",
+    "Report",
+    "UrnError",
+    "check",
+    "check_arrow",
+    "eq",
+    "normalize",
+    "normalize_arrow",
+    "parse",
+    "valid",
+    "valid_arrow",
+]
+
+_EMBEDDED: Optional[Registry] = None
+
+
+def _registry(registry: Optional[Registry]) -> Registry:
+    global _EMBEDDED
+    if registry is not None:
+        return registry
+    if _EMBEDDED is None:
+        _EMBEDDED = Registry.embedded()
+    return _EMBEDDED
+
+
+class UrnError(ValueError):
+    """An invalid URN: ``kind`` (the error kind, e.g. ``nss-check``),
+    ``offset`` (the byte it points at) and the message of the first error."""
+
+    def __init__(self, urn: str, kind: str, offset: int, message: str):
+        super().__init__(f"{kind}: {message}")
+        self.urn = urn
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Report:
+    """The verdict on one URN, with the keys of ``urnreg check --format jsonl``."""
+
+    input: str
+    valid: bool
+    nid: Optional[str]
+    nss: Optional[str]
+    r: Optional[str]
+    q: Optional[str]
+    f: Optional[str]
+    key: Optional[str]
+    errors: List[Dict[str, Any]] = field(default_factory=list)
+    warnings: List[Dict[str, Any]] = field(default_factory=list)
+    namespace: Optional[Dict[str, Any]] = None
+    directives: Optional[List[Dict[str, Any]]] = None
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the JSON object of ``urnreg check --format jsonl``."""
+        return json.loads(json.dumps(self.raw))
+
+
+def check(
+    urn: str,
+    *,
+    strict: bool = False,
+    syntax_only: bool = False,
+    rfc2141: bool = False,
+    registry: Optional[Registry] = None,
+) -> Report:
+    """Checks ``urn`` against its namespace (``syntax_only``: RFC 8141
+    alone; ``strict``: a form valid only by the owner's practice is an
+    error; ``rfc2141``: the legacy grammar)."""
+    text = _registry(registry).check_json(urn, strict=strict, syntax_only=syntax_only, rfc2141=rfc2141)
+    d = json.loads(text)
+    return Report(
+        input=d["input"],
+        valid=d["valid"],
+        nid=d.get("nid"),
+        nss=d.get("nss"),
+        r=d.get("r"),
+        q=d.get("q"),
+        f=d.get("f"),
+        key=d.get("key"),
+        errors=d.get("errors", []),
+        warnings=d.get("warnings", []),
+        namespace=d.get("namespace"),
+        directives=d.get("directives"),
+        raw=d,
+    )
+
+
+def valid(urn: str, **options: Any) -> bool:
+    """True if ``urn`` is valid (same options as :func:`check`)."""
+    return check(urn, **options).valid
+
+
+def parse(urn: str, **options: Any) -> Report:
+    """The report on a valid ``urn``; raises :class:`UrnError` (with the
+    offset of the first error) for an invalid one."""
+    report = check(urn, **options)
+    if not report.valid:
+        e = report.errors[0]
+        raise UrnError(urn, e["kind"], e["offset"], e["message"])
+    return report
+
+
+def normalize(urn: str, **options: Any) -> str:
+    """The equivalence key of ``urn`` (RFC 8141 section 3.1, refined by
+    its namespace's rules); raises :class:`UrnError` if it is invalid."""
+    key = parse(urn, **options).key
+    assert key is not None
+    return key
+
+
+def eq(a: str, b: str, **options: Any) -> bool:
+    """True if ``a`` and ``b`` are URN-equivalent; raises
+    :class:`UrnError` if either is invalid."""
+    return normalize(a, **options) == normalize(b, **options)
+
+
+# --- Arrow -----------------------------------------------------------------
+
+
+def _pa():
+    try:
+        import pyarrow
+        import pyarrow.compute  # noqa: F401
+    except ImportError as e:  # pragma: no cover - the message is the point
+        raise ImportError("urnreg's Arrow functions need pyarrow: pip install pyarrow") from e
+    return pyarrow
+
+
+def _chunks(values: Any) -> list:
+    """The chunks of ``values`` as pyarrow string or large_string arrays."""
+    pa = _pa()
+    if isinstance(values, pa.ChunkedArray):
+        chunks = list(values.chunks)
+    elif isinstance(values, pa.Array):
+        chunks = [values]
+    elif hasattr(values, "__arrow_c_stream__"):
+        chunks = list(pa.chunked_array(values).chunks)
+    elif hasattr(values, "__arrow_c_array__"):
+        chunks = [pa.array(values)]
+    else:
+        chunks = [pa.array(list(values), type=pa.large_string())]
+    out = []
+    for chunk in chunks:
+        t = chunk.type
+        if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) or pa.types.is_large_binary(t):
+            out.append(chunk)
+        elif pa.types.is_null(t) or _is_string_like(pa, t):
+            out.append(chunk.cast(pa.large_string()))
+        else:
+            raise TypeError(f"urnreg checks arrays of strings, not {t}")
+    return out
+
+
+def _is_string_like(pa, t) -> bool:
+    """String views, and dictionaries of strings (categoricals)."""
+    view = getattr(pa.types, "is_string_view", None)
+    if view is not None and view(t):
+        return True
+    if pa.types.is_dictionary(t):
+        return pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)
+    return False
+
+
+def _check_chunk(chunk: Any, registry: Registry, strict: bool, syntax_only: bool, rfc2141: bool, jobs: int):
+    pa = _pa()
+    validity, offsets, data = chunk.buffers()[:3]
+    width = 8 if (pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)) else 4
+    n = len(chunk)
+    first = chunk.offset
+    # The offsets of this slice: rows first .. first + n (absolute into data).
+    off_addr = offsets.address + first * width if offsets is not None else 0
+    cols = registry.check_columns(
+        n,
+        data.address if data is not None and data.size else 0,
+        data.size if data is not None else 0,
+        off_addr,
+        width,
+        validity.address if validity is not None and chunk.null_count else 0,
+        first if validity is not None and chunk.null_count else 0,
+        strict=strict,
+        syntax_only=syntax_only,
+        rfc2141=rfc2141,
+        jobs=jobs,
+    )
+    # Keep the chunk's buffers alive until here (they were read in place).
+    del validity, offsets, data
+    return cols
+
+
+def _strings(n, offsets: bytes, data: bytes, nulls):
+    pa = _pa()
+    arr = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    return _with_nulls(arr, nulls)
+
+
+def _with_nulls(arr, nulls):
+    pa = _pa()
+    if nulls is None:
+        return arr
+    import pyarrow.compute  # noqa: F401  (pa.compute)
+
+    return pa.compute.if_else(nulls, pa.scalar(None, arr.type), arr)
+
+
+def _columns(values: Any, registry, strict, syntax_only, rfc2141, jobs):
+    """Per chunk: (n, valid bytes, nid, key, kind, message, offset)."""
+    reg = _registry(registry)
+    for chunk in _chunks(values):
+        cols = _check_chunk(chunk, reg, strict, syntax_only, rfc2141, jobs)
+        yield len(chunk), cols
+
+
+def _struct_chunk(n: int, cols: list):
+    pa = _pa()
+    pc = pa.compute
+    state = pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(cols[0])])
+    is_null = pc.equal(state, 2)
+    nulls = is_null if pc.any(is_null).as_py() else None
+    valid = _with_nulls(pc.equal(state, 1), nulls)
+    nid = _strings(n, cols[1], cols[2], nulls)
+    key = _strings(n, cols[3], cols[4], nulls)
+    kind = _strings(n, cols[5], cols[6], nulls)
+    message = _strings(n, cols[7], cols[8], nulls)
+    offset = pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(cols[9])])
+    # No URN part or no error: null, not "".
+    empty = lambda a: pa.compute.equal(a, "")  # noqa: E731
+    nid = pa.compute.if_else(empty(nid), pa.scalar(None, pa.large_string()), nid)
+    key = pa.compute.if_else(pa.compute.or_kleene(pa.compute.invert(valid), empty(key)), pa.scalar(None, pa.large_string()), key)
+    kind = pa.compute.if_else(empty(kind), pa.scalar(None, pa.large_string()), kind)
+    message = pa.compute.if_else(empty(message), pa.scalar(None, pa.large_string()), message)
+    offset = pa.compute.if_else(pa.compute.less(offset, 0), pa.scalar(None, pa.int64()), offset)
+    return pa.StructArray.from_arrays(
+        [valid, nid, key, kind, message, offset],
+        names=["valid", "nid", "key", "error_kind", "error_message", "error_offset"],
+    )
+
+
+def _join(chunks: list, typ):
+    pa = _pa()
+    if not chunks:
+        return pa.array([], type=typ)
+    if len(chunks) == 1:
+        return chunks[0]
+    return pa.concat_arrays(chunks)
+
+
+def _struct_type():
+    pa = _pa()
+    return pa.struct(
+        [
+            ("valid", pa.bool_()),
+            ("nid", pa.large_string()),
+            ("key", pa.large_string()),
+            ("error_kind", pa.large_string()),
+            ("error_message", pa.large_string()),
+            ("error_offset", pa.int64()),
+        ]
+    )
+
+
+def check_arrow(
+    values: Any,
+    *,
+    strict: bool = False,
+    syntax_only: bool = False,
+    rfc2141: bool = False,
+    registry: Optional[Registry] = None,
+    jobs: int = 0,
+):
+    """Checks every string of ``values`` (a pyarrow Array or ChunkedArray,
+    or any object with ``__arrow_c_array__`` / ``__arrow_c_stream__``) on
+    ``jobs`` threads (0: every core), the GIL released. Returns a
+    ``pyarrow.StructArray`` with ``valid``, ``nid``, ``key`` (the
+    namespace's equivalence key of a valid URN), ``error_kind``,
+    ``error_message`` and ``error_offset`` (of the first error); a null
+    input gives a null in every field."""
+    parts = [_struct_chunk(n, cols) for n, cols in _columns(values, registry, strict, syntax_only, rfc2141, jobs)]
+    return _join(parts, _struct_type())
+
+
+def valid_arrow(values: Any, **options: Any):
+    """A boolean array: is each URN valid (null for a null)."""
+    return check_arrow(values, **options).field("valid")
+
+
+def normalize_arrow(values: Any, **options: Any):
+    """The equivalence key of each URN (null for an invalid one or a null)."""
+    return check_arrow(values, **options).field("key")

@@ -1,0 +1,66 @@
+"""urnreg in pandas: the ``urn`` Series accessor.
+
+    >>> import pandas as pd, urnreg.pandas  # registers the accessor
+    >>> pd.Series(["urn:isbn:0451450523", "urn:isnb:1"]).urn.valid().tolist()
+    [True, False]
+
+``.urn.valid()``, ``.urn.key()``, ``.urn.nid()``, ``.urn.error()`` and
+``.urn.check()`` (a DataFrame of every field of
+:func:`urnreg.check_arrow`), computed over Arrow on every core.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pandas as pd
+
+from . import Registry, check_arrow
+
+__all__ = ["UrnAccessor"]
+
+
+@pd.api.extensions.register_series_accessor("urn")
+class UrnAccessor:
+    """``series.urn``: URN checks on a Series of strings."""
+
+    def __init__(self, series: pd.Series):
+        self._series = series
+
+    def _checked(self, registry, strict):
+        import pyarrow as pa
+
+        values = pa.array(self._series.astype(object), type=pa.large_string(), from_pandas=True)
+        return check_arrow(values, registry=registry, strict=strict)
+
+    def _field(self, name, registry, strict) -> pd.Series:
+        out = self._checked(registry, strict).field(name).to_pandas()
+        out.index = self._series.index
+        out.name = self._series.name
+        return out
+
+    def valid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
+        """True if valid (None for a missing value)."""
+        return self._field("valid", registry, strict)
+
+    def key(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
+        """The namespace's equivalence key (None when invalid)."""
+        return self._field("key", registry, strict)
+
+    def nid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
+        """The NID as written."""
+        return self._field("nid", registry, strict)
+
+    def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
+        """The first error's kind (None when valid)."""
+        return self._field("error_kind", registry, strict)
+
+    def check(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.DataFrame:
+        """Every field, one column each."""
+        import pyarrow as pa
+
+        result = self._checked(registry, strict)
+        table = pa.Table.from_arrays(result.flatten(), names=[f.name for f in result.type])
+        frame = table.to_pandas()
+        frame.index = self._series.index
+        return frame

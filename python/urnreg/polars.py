@@ -1,0 +1,70 @@
+"""urnreg in Polars: the ``urn`` expression namespace.
+
+    >>> import polars as pl, urnreg.polars  # registers the namespace
+    >>> df = pl.DataFrame({"id": ["urn:isbn:0451450523", "urn:isnb:1", None]})
+    >>> df.select(pl.col("id").urn.valid()).to_series().to_list()
+    [True, False, None]
+
+``.urn.valid()``, ``.urn.key()``, ``.urn.nid()``, ``.urn.error()`` and
+``.urn.check()`` (a struct of all the fields of
+:func:`urnreg.check_arrow`). Batches go to the Rust engine as Arrow arrays,
+so they work in lazy queries and stream.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import polars as pl
+
+from . import Registry, check_arrow
+
+__all__ = ["UrnNamespace"]
+
+
+def _checked(series: pl.Series, registry, strict):
+    return check_arrow(series.to_arrow(), registry=registry, strict=strict)
+
+
+@pl.api.register_expr_namespace("urn")
+class UrnNamespace:
+    """``pl.col(...).urn``: URN checks on a string column."""
+
+    def __init__(self, expr: pl.Expr):
+        self._expr = expr
+
+    def _map(self, pick, dtype, registry: Optional[Registry], strict: bool) -> pl.Expr:
+        def batch(series: pl.Series) -> pl.Series:
+            return pl.Series(series.name, pick(_checked(series, registry, strict)), dtype=dtype)
+
+        return self._expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
+
+    def valid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
+        """True if valid (null for null)."""
+        return self._map(lambda r: r.field("valid"), pl.Boolean, registry, strict)
+
+    def key(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
+        """The namespace's equivalence key (null when invalid)."""
+        return self._map(lambda r: r.field("key"), pl.String, registry, strict)
+
+    def nid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
+        """The NID as written."""
+        return self._map(lambda r: r.field("nid"), pl.String, registry, strict)
+
+    def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
+        """The first error's kind (null when valid)."""
+        return self._map(lambda r: r.field("error_kind"), pl.String, registry, strict)
+
+    def check(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
+        """Every field: valid, nid, key, error_kind, error_message, error_offset."""
+        dtype = pl.Struct(
+            {
+                "valid": pl.Boolean,
+                "nid": pl.String,
+                "key": pl.String,
+                "error_kind": pl.String,
+                "error_message": pl.String,
+                "error_offset": pl.Int64,
+            }
+        )
+        return self._map(lambda r: r, dtype, registry, strict)
