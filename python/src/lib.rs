@@ -81,10 +81,14 @@ impl Registry {
 
     /// Checks the rows of an Arrow string array given by the addresses of
     /// its buffers, on `jobs` threads (0: one per core) without the GIL.
-    /// Returns the columns as bytes: valid (one byte per row: 1, 0, or 2
-    /// for a null), then offsets (int64) and data of nid, key, error kind
-    /// and error message, then the error offsets (int64, -1 for none).
-    #[pyo3(signature = (rows, data, data_len, offsets, offset_width, validity, validity_bit, strict = false, syntax_only = false, rfc2141 = false, jobs = 0))]
+    /// Returns Arrow buffers, ready for `pyarrow.Array.from_buffers`:
+    /// the inputs' validity bitmap (None without nulls) and the `valid`
+    /// bits; then, for each of nid, key, error kind and error message, its
+    /// validity bitmap, int64 offsets and data (None when not in `want`);
+    /// then the error offsets' validity bitmap and int64 values. `want`
+    /// names the columns to make: "nid", "key", "kind", "message",
+    /// "offset" (valid is always made).
+    #[pyo3(signature = (rows, data, data_len, offsets, offset_width, validity, validity_bit, strict = false, syntax_only = false, rfc2141 = false, jobs = 0, want = None))]
     #[allow(clippy::too_many_arguments)]
     fn check_columns<'py>(
         &self,
@@ -100,7 +104,16 @@ impl Registry {
         syntax_only: bool,
         rfc2141: bool,
         jobs: usize,
-    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        want: Option<Vec<String>>,
+    ) -> PyResult<Vec<Option<Bound<'py, PyBytes>>>> {
+        let wants = |name: &str| want.as_ref().is_none_or(|w| w.iter().any(|x| x == name));
+        let sink = Columns {
+            nid: wants("nid"),
+            key: wants("key"),
+            kind: wants("kind"),
+            message: wants("message"),
+            offset: wants("offset"),
+        };
         if offset_width != 4 && offset_width != 8 {
             return Err(PyValueError::new_err("offsets are int32 or int64"));
         }
@@ -132,7 +145,7 @@ impl Registry {
             warnings: false,
             detailed_summary: false,
         };
-        let batch = Batch::new(registry, options, Columns).with_jobs(jobs);
+        let batch = Batch::new(registry, options, sink).with_jobs(jobs);
         let mut all = Cols::default();
         let result = if offset_width == 4 {
             // SAFETY: rows + 1 int32 offsets, as above.
@@ -156,14 +169,48 @@ impl Registry {
             })
         };
         result.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut out = vec![PyBytes::new(py, &all.valid)];
+        let bytes = |b: &[u8]| Some(PyBytes::new(py, b));
+        let present = all
+            .state
+            .contains(&NULL)
+            .then(|| bitmap(&all.state, |s| s != NULL));
+        let mut out = vec![
+            present.as_deref().and_then(bytes),
+            bytes(&bitmap(&all.state, |s| s == VALID)),
+        ];
         for col in [&all.nid, &all.key, &all.kind, &all.message] {
-            out.push(PyBytes::new(py, &i64_bytes(&col.offsets)));
-            out.push(PyBytes::new(py, &col.data));
+            if col.offsets.is_empty() {
+                out.extend([None, None, None]);
+            } else {
+                out.push(bytes(&bitmap(&col.present, |p| p == 1)));
+                out.push(bytes(&i64_bytes(&col.offsets)));
+                out.push(bytes(&col.data));
+            }
         }
-        out.push(PyBytes::new(py, &i64_bytes(&all.offset)));
+        if all.offset.is_empty() {
+            out.extend([None, None]);
+        } else {
+            out.push(bytes(&bitmap(&all.offset, |o| o >= 0)));
+            out.push(bytes(&i64_bytes(&all.offset)));
+        }
         Ok(out)
     }
+}
+
+/// Row state in [`Cols::state`].
+const INVALID: u8 = 0;
+const VALID: u8 = 1;
+const NULL: u8 = 2;
+
+/// An Arrow bitmap (least significant bit first) of `values` by `keep`.
+fn bitmap<T: Copy>(values: &[T], keep: impl Fn(T) -> bool) -> Vec<u8> {
+    let mut out = vec![0u8; values.len().div_ceil(8)];
+    for (i, &v) in values.iter().enumerate() {
+        if keep(v) {
+            out[i / 8] |= 1 << (i % 8);
+        }
+    }
+    out
 }
 
 fn syntax(rfc2141: bool) -> Syntax {
@@ -190,23 +237,29 @@ fn i64_bytes(values: &[i64]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-/// A column of strings: Arrow offsets (from 0) and data.
+/// A column of strings: Arrow offsets (from 0), data, and for each row
+/// whether it has a value (1) or is null (0).
 #[derive(Default)]
 struct StrCol {
     offsets: Vec<i64>,
     data: Vec<u8>,
+    present: Vec<u8>,
 }
 
 impl StrCol {
-    fn push(&mut self, text: &[u8]) {
+    fn push(&mut self, text: Option<&[u8]>) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        self.data.extend_from_slice(text);
+        self.data.extend_from_slice(text.unwrap_or_default());
         self.offsets.push(self.data.len() as i64);
+        self.present.push(u8::from(text.is_some()));
     }
 
     fn append(&mut self, other: &StrCol) {
+        if other.offsets.is_empty() {
+            return;
+        }
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -214,18 +267,21 @@ impl StrCol {
         self.data.extend_from_slice(&other.data);
         self.offsets
             .extend(other.offsets.iter().skip(1).map(|o| base + o));
+        self.present.extend_from_slice(&other.present);
     }
 
     fn clear(&mut self) {
         self.offsets.clear();
         self.data.clear();
+        self.present.clear();
     }
 }
 
 /// The columns of a chunk (and of the whole array once appended).
 #[derive(Default)]
 struct Cols {
-    valid: Vec<u8>,
+    /// [`VALID`], [`INVALID`] or [`NULL`] per row.
+    state: Vec<u8>,
     nid: StrCol,
     key: StrCol,
     kind: StrCol,
@@ -235,7 +291,7 @@ struct Cols {
 
 impl Cols {
     fn append(&mut self, other: &Cols) {
-        self.valid.extend_from_slice(&other.valid);
+        self.state.extend_from_slice(&other.state);
         self.nid.append(&other.nid);
         self.key.append(&other.key);
         self.kind.append(&other.kind);
@@ -244,14 +300,20 @@ impl Cols {
     }
 }
 
-/// The sink of the bindings: one row of each column per input.
-struct Columns;
+/// The sink of the bindings: one row of each column asked for per input.
+struct Columns {
+    nid: bool,
+    key: bool,
+    kind: bool,
+    message: bool,
+    offset: bool,
+}
 
 impl Sink for Columns {
     type Out = Cols;
 
     fn clear(&self, out: &mut Cols) {
-        out.valid.clear();
+        out.state.clear();
         out.nid.clear();
         out.key.clear();
         out.kind.clear();
@@ -260,35 +322,52 @@ impl Sink for Columns {
     }
 
     fn record(&self, report: &Report<'_, '_>, _line: Option<u64>, out: &mut Cols) {
-        out.valid.push(u8::from(report.is_valid()));
-        out.nid
-            .push(report.urn().map_or(&b""[..], |u| u.nid().as_bytes()));
-        let mut key = Vec::new();
-        if report.write_key(&mut key) {
-            out.key.push(&key);
-        } else {
-            out.key.push(b"");
+        out.state.push(if report.is_valid() { VALID } else { INVALID });
+        if self.nid {
+            out.nid.push(report.urn().map(|u| u.nid().as_bytes()));
         }
-        match report.errors().next() {
-            Some(e) => {
-                out.kind.push(e.code().as_bytes());
-                out.message.push(e.to_string().as_bytes());
-                out.offset.push(e.offset() as i64);
+        if self.key {
+            let start = out.key.data.len();
+            if report.write_key(&mut out.key.data) {
+                // Written in place: close the row over it.
+                if out.key.offsets.is_empty() {
+                    out.key.offsets.push(0);
+                }
+                out.key.offsets.push(out.key.data.len() as i64);
+                out.key.present.push(1);
+            } else {
+                out.key.data.truncate(start);
+                out.key.push(None);
             }
-            None => {
-                out.kind.push(b"");
-                out.message.push(b"");
-                out.offset.push(-1);
-            }
+        }
+        let error = report.errors().next();
+        if self.kind {
+            out.kind.push(error.map(|e| e.code().as_bytes()));
+        }
+        if self.message {
+            out.message
+                .push(error.map(|e| e.to_string()).as_deref().map(str::as_bytes));
+        }
+        if self.offset {
+            out.offset.push(error.map_or(-1, |e| e.offset() as i64));
         }
     }
 
     fn record_null(&self, _line: u64, out: &mut Cols) {
-        out.valid.push(2);
-        for col in [&mut out.nid, &mut out.key, &mut out.kind, &mut out.message] {
-            col.push(b"");
+        out.state.push(NULL);
+        for (wanted, col) in [
+            (self.nid, &mut out.nid),
+            (self.key, &mut out.key),
+            (self.kind, &mut out.kind),
+            (self.message, &mut out.message),
+        ] {
+            if wanted {
+                col.push(None);
+            }
         }
-        out.offset.push(-1);
+        if self.offset {
+            out.offset.push(-1);
+        }
     }
 }
 

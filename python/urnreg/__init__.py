@@ -42,6 +42,8 @@ __all__ = [
     "check",
     "check_arrow",
     "eq",
+    "error_arrow",
+    "nid_arrow",
     "normalize",
     "normalize_arrow",
     "parse",
@@ -202,101 +204,82 @@ def _is_string_like(pa, t) -> bool:
     return False
 
 
-def _check_chunk(chunk: Any, registry: Registry, strict: bool, syntax_only: bool, rfc2141: bool, jobs: int):
+def _check_chunk(chunk, registry: Registry, strict, syntax_only, rfc2141, jobs, want):
     pa = _pa()
     validity, offsets, data = chunk.buffers()[:3]
     width = 8 if (pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)) else 4
-    n = len(chunk)
     first = chunk.offset
-    # The offsets of this slice: rows first .. first + n (absolute into data).
-    off_addr = offsets.address + first * width if offsets is not None else 0
+    nulls = chunk.null_count and validity is not None
     cols = registry.check_columns(
-        n,
+        len(chunk),
         data.address if data is not None and data.size else 0,
         data.size if data is not None else 0,
-        off_addr,
+        # The offsets of this slice: rows first .. first + n (absolute into data).
+        offsets.address + first * width if offsets is not None else 0,
         width,
-        validity.address if validity is not None and chunk.null_count else 0,
-        first if validity is not None and chunk.null_count else 0,
+        validity.address if nulls else 0,
+        first if nulls else 0,
         strict=strict,
         syntax_only=syntax_only,
         rfc2141=rfc2141,
         jobs=jobs,
+        want=list(want),
     )
-    # Keep the chunk's buffers alive until here (they were read in place).
+    # The chunk's buffers were read in place: keep them alive until here.
     del validity, offsets, data
     return cols
 
 
-def _strings(n, offsets: bytes, data: bytes, nulls):
+_FIELDS = ("nid", "key", "kind", "message", "offset")
+_NAMES = {"nid": "nid", "key": "key", "kind": "error_kind", "message": "error_message", "offset": "error_offset"}
+
+
+def _buffer(b):
+    return None if b is None else _pa().py_buffer(b)
+
+
+def _arrays(n: int, cols: list, want) -> dict:
+    """The Arrow arrays of one chunk, built on the buffers the engine made."""
     pa = _pa()
-    arr = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
-    return _with_nulls(arr, nulls)
+    present = _buffer(cols[0])
+    out = {"valid": pa.Array.from_buffers(pa.bool_(), n, [present, _buffer(cols[1])])}
+    for i, name in enumerate(("nid", "key", "kind", "message")):
+        if name in want:
+            bits, offsets, data = cols[2 + 3 * i : 5 + 3 * i]
+            if offsets is None:  # no rows
+                out[_NAMES[name]] = pa.nulls(n, pa.large_string())
+            else:
+                out[_NAMES[name]] = pa.Array.from_buffers(
+                    pa.large_string(), n, [_buffer(bits), _buffer(offsets), _buffer(data)]
+                )
+    if "offset" in want:
+        if cols[15] is None:  # no rows
+            out["error_offset"] = pa.nulls(n, pa.int64())
+        else:
+            out["error_offset"] = pa.Array.from_buffers(pa.int64(), n, [_buffer(cols[14]), _buffer(cols[15])])
+    return out
 
 
-def _with_nulls(arr, nulls):
+def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict:
+    """name -> array (chunks joined) of the columns in ``want``, and valid."""
     pa = _pa()
-    if nulls is None:
-        return arr
-    import pyarrow.compute  # noqa: F401  (pa.compute)
-
-    return pa.compute.if_else(nulls, pa.scalar(None, arr.type), arr)
-
-
-def _columns(values: Any, registry, strict, syntax_only, rfc2141, jobs):
-    """Per chunk: (n, valid bytes, nid, key, kind, message, offset)."""
     reg = _registry(registry)
-    for chunk in _chunks(values):
-        cols = _check_chunk(chunk, reg, strict, syntax_only, rfc2141, jobs)
-        yield len(chunk), cols
-
-
-def _struct_chunk(n: int, cols: list):
-    pa = _pa()
-    pc = pa.compute
-    state = pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(cols[0])])
-    is_null = pc.equal(state, 2)
-    nulls = is_null if pc.any(is_null).as_py() else None
-    valid = _with_nulls(pc.equal(state, 1), nulls)
-    nid = _strings(n, cols[1], cols[2], nulls)
-    key = _strings(n, cols[3], cols[4], nulls)
-    kind = _strings(n, cols[5], cols[6], nulls)
-    message = _strings(n, cols[7], cols[8], nulls)
-    offset = pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(cols[9])])
-    # No URN part or no error: null, not "".
-    empty = lambda a: pa.compute.equal(a, "")  # noqa: E731
-    nid = pa.compute.if_else(empty(nid), pa.scalar(None, pa.large_string()), nid)
-    key = pa.compute.if_else(pa.compute.or_kleene(pa.compute.invert(valid), empty(key)), pa.scalar(None, pa.large_string()), key)
-    kind = pa.compute.if_else(empty(kind), pa.scalar(None, pa.large_string()), kind)
-    message = pa.compute.if_else(empty(message), pa.scalar(None, pa.large_string()), message)
-    offset = pa.compute.if_else(pa.compute.less(offset, 0), pa.scalar(None, pa.int64()), offset)
-    return pa.StructArray.from_arrays(
-        [valid, nid, key, kind, message, offset],
-        names=["valid", "nid", "key", "error_kind", "error_message", "error_offset"],
-    )
-
-
-def _join(chunks: list, typ):
-    pa = _pa()
-    if not chunks:
-        return pa.array([], type=typ)
-    if len(chunks) == 1:
-        return chunks[0]
-    return pa.concat_arrays(chunks)
-
-
-def _struct_type():
-    pa = _pa()
-    return pa.struct(
-        [
-            ("valid", pa.bool_()),
-            ("nid", pa.large_string()),
-            ("key", pa.large_string()),
-            ("error_kind", pa.large_string()),
-            ("error_message", pa.large_string()),
-            ("error_offset", pa.int64()),
-        ]
-    )
+    parts = [
+        _arrays(len(chunk), _check_chunk(chunk, reg, strict, syntax_only, rfc2141, jobs, want), want)
+        for chunk in _chunks(values)
+    ]
+    names = ["valid"] + [_NAMES[w] for w in _FIELDS if w in want]
+    types = {"valid": pa.bool_(), "error_offset": pa.int64()}
+    out = {}
+    for name in names:
+        arrays = [p[name] for p in parts]
+        if not arrays:
+            out[name] = pa.array([], type=types.get(name, pa.large_string()))
+        elif len(arrays) == 1:
+            out[name] = arrays[0]
+        else:
+            out[name] = pa.concat_arrays(arrays)
+    return out
 
 
 def check_arrow(
@@ -315,15 +298,56 @@ def check_arrow(
     namespace's equivalence key of a valid URN), ``error_kind``,
     ``error_message`` and ``error_offset`` (of the first error); a null
     input gives a null in every field."""
-    parts = [_struct_chunk(n, cols) for n, cols in _columns(values, registry, strict, syntax_only, rfc2141, jobs)]
-    return _join(parts, _struct_type())
+    pa = _pa()
+    cols = _checked(values, registry, strict, syntax_only, rfc2141, jobs, _FIELDS)
+    names = ["valid", "nid", "key", "error_kind", "error_message", "error_offset"]
+    return pa.StructArray.from_arrays([cols[n] for n in names], names=names)
 
 
-def valid_arrow(values: Any, **options: Any):
-    """A boolean array: is each URN valid (null for a null)."""
-    return check_arrow(values, **options).field("valid")
+def valid_arrow(
+    values: Any,
+    *,
+    strict: bool = False,
+    syntax_only: bool = False,
+    rfc2141: bool = False,
+    registry: Optional[Registry] = None,
+    jobs: int = 0,
+):
+    """A boolean array: is each URN valid (null for a null). Makes no other
+    column: the fastest check."""
+    return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ())["valid"]
 
 
-def normalize_arrow(values: Any, **options: Any):
+def normalize_arrow(
+    values: Any,
+    *,
+    strict: bool = False,
+    syntax_only: bool = False,
+    rfc2141: bool = False,
+    registry: Optional[Registry] = None,
+    jobs: int = 0,
+):
     """The equivalence key of each URN (null for an invalid one or a null)."""
-    return check_arrow(values, **options).field("key")
+    return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ("key",))["key"]
+
+
+def nid_arrow(values: Any, **options: Any):
+    """The NID of each URN as written (null when it does not parse)."""
+    return _column(values, "nid", options)
+
+
+def error_arrow(values: Any, **options: Any):
+    """The first error's kind of each URN (null when valid)."""
+    return _column(values, "kind", options)
+
+
+def _column(values, name, options):
+    return _checked(
+        values,
+        options.get("registry"),
+        options.get("strict", False),
+        options.get("syntax_only", False),
+        options.get("rfc2141", False),
+        options.get("jobs", 0),
+        (name,),
+    )[_NAMES[name]]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import Registry, check_arrow
+from . import Registry, _checked, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["register"]
 
@@ -33,23 +33,21 @@ def register(con: Any, *, registry: Optional[Registry] = None, strict: bool = Fa
     except ImportError:  # pragma: no cover - older DuckDB
         from duckdb.typing import BOOLEAN, VARCHAR
 
-    def checked(values):
-        return check_arrow(values, registry=registry, strict=strict)
+    opts = {"registry": registry, "strict": strict}
 
     def urn_valid(values):
-        return checked(values).field("valid")
+        return valid_arrow(values, **opts)
 
     def urn_key(values):
-        return checked(values).field("key").cast(pa.string())
+        return normalize_arrow(values, **opts).cast(pa.string())
 
     def urn_nid(values):
-        return checked(values).field("nid").cast(pa.string())
+        return nid_arrow(values, **opts).cast(pa.string())
 
     def urn_error(values):
-        result = checked(values)
-        kind = result.field("error_kind").cast(pa.string())
-        message = result.field("error_message").cast(pa.string())
-        return pc.binary_join_element_wise(kind, message, ": ")
+        cols = _checked(values, registry, strict, False, False, 0, ("kind", "message"))
+        kind = cols["error_kind"].cast(pa.string())
+        return pc.binary_join_element_wise(kind, cols["error_message"].cast(pa.string()), ": ")
 
     for name, fn, returns in (
         ("valid", urn_valid, BOOLEAN),

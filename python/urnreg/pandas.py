@@ -15,7 +15,7 @@ from typing import Optional
 
 import pandas as pd
 
-from . import Registry, check_arrow
+from . import Registry, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["UrnAccessor"]
 
@@ -27,33 +27,35 @@ class UrnAccessor:
     def __init__(self, series: pd.Series):
         self._series = series
 
-    def _checked(self, registry, strict):
+    def _values(self):
         import pyarrow as pa
 
-        values = pa.array(self._series.astype(object), type=pa.large_string(), from_pandas=True)
-        return check_arrow(values, registry=registry, strict=strict)
+        return pa.array(self._series.astype(object), type=pa.large_string(), from_pandas=True)
 
-    def _field(self, name, registry, strict) -> pd.Series:
-        out = self._checked(registry, strict).field(name).to_pandas()
+    def _checked(self, registry, strict):
+        return check_arrow(self._values(), registry=registry, strict=strict)
+
+    def _field(self, fn, registry, strict) -> pd.Series:
+        out = fn(self._values(), registry=registry, strict=strict).to_pandas()
         out.index = self._series.index
         out.name = self._series.name
         return out
 
     def valid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
         """True if valid (None for a missing value)."""
-        return self._field("valid", registry, strict)
+        return self._field(valid_arrow, registry, strict)
 
     def key(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
         """The namespace's equivalence key (None when invalid)."""
-        return self._field("key", registry, strict)
+        return self._field(normalize_arrow, registry, strict)
 
     def nid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
         """The NID as written."""
-        return self._field("nid", registry, strict)
+        return self._field(nid_arrow, registry, strict)
 
     def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
         """The first error's kind (None when valid)."""
-        return self._field("error_kind", registry, strict)
+        return self._field(error_arrow, registry, strict)
 
     def check(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.DataFrame:
         """Every field, one column each."""

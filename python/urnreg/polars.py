@@ -17,13 +17,11 @@ from typing import Optional
 
 import polars as pl
 
-from . import Registry, check_arrow
+from . import Registry, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["UrnNamespace"]
 
 
-def _checked(series: pl.Series, registry, strict):
-    return check_arrow(series.to_arrow(), registry=registry, strict=strict)
 
 
 @pl.api.register_expr_namespace("urn")
@@ -35,25 +33,26 @@ class UrnNamespace:
 
     def _map(self, pick, dtype, registry: Optional[Registry], strict: bool) -> pl.Expr:
         def batch(series: pl.Series) -> pl.Series:
-            return pl.Series(series.name, pick(_checked(series, registry, strict)), dtype=dtype)
+            values = series.to_arrow()
+            return pl.Series(series.name, pick(values, registry=registry, strict=strict), dtype=dtype)
 
         return self._expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
 
     def valid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
         """True if valid (null for null)."""
-        return self._map(lambda r: r.field("valid"), pl.Boolean, registry, strict)
+        return self._map(valid_arrow, pl.Boolean, registry, strict)
 
     def key(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
         """The namespace's equivalence key (null when invalid)."""
-        return self._map(lambda r: r.field("key"), pl.String, registry, strict)
+        return self._map(normalize_arrow, pl.String, registry, strict)
 
     def nid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
         """The NID as written."""
-        return self._map(lambda r: r.field("nid"), pl.String, registry, strict)
+        return self._map(nid_arrow, pl.String, registry, strict)
 
     def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
         """The first error's kind (null when valid)."""
-        return self._map(lambda r: r.field("error_kind"), pl.String, registry, strict)
+        return self._map(error_arrow, pl.String, registry, strict)
 
     def check(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
         """Every field: valid, nid, key, error_kind, error_message, error_offset."""
@@ -67,4 +66,4 @@ class UrnNamespace:
                 "error_offset": pl.Int64,
             }
         )
-        return self._map(lambda r: r, dtype, registry, strict)
+        return self._map(check_arrow, dtype, registry, strict)

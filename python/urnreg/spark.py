@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import pandas as pd  # the SQL functions are pandas UDFs; Spark reads their hints
 
-from . import check_arrow
+from . import _checked, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["check", "register"]
 
@@ -46,12 +46,12 @@ def check(df: Any, column: str, *, strict: bool = False) -> Any:
         import pyarrow as pa
 
         for batch in iterator:
-            result = check_arrow(batch.column(column), strict=strict)
+            cols = _checked(batch.column(column), None, strict, False, False, 0, ("nid", "key", "kind"))
             arrays = list(batch.columns) + [
-                result.field("valid"),
-                result.field("nid").cast(pa.string()),
-                result.field("key").cast(pa.string()),
-                result.field("error_kind").cast(pa.string()),
+                cols["valid"],
+                cols["nid"].cast(pa.string()),
+                cols["key"].cast(pa.string()),
+                cols["error_kind"].cast(pa.string()),
             ]
             yield pa.RecordBatch.from_arrays(arrays, names=list(batch.schema.names) + list(COLUMNS))
 
@@ -62,8 +62,9 @@ def _field(s: pd.Series, name: str, strict: bool) -> pd.Series:
     """One field of the checks of a pandas batch (on an executor)."""
     import pyarrow as pa
 
+    fn = {"valid": valid_arrow, "key": normalize_arrow, "nid": nid_arrow, "error_kind": error_arrow}[name]
     values = pa.array(s.astype(object), type=pa.large_string(), from_pandas=True)
-    out = check_arrow(values, strict=strict).field(name).to_pandas()
+    out = fn(values, strict=strict).to_pandas()
     out.index = s.index
     return out
 

@@ -1,0 +1,157 @@
+"""urnreg from Python against the Python peers, side by side in one run.
+
+    python bench/python.py [N]        (default 1,000,000; the issue's goal is measured at 10,000,000)
+
+Needs: the urnreg package (pip install ./python), pyarrow, duckdb, polars,
+pyspark (with Java), urnparse (the peer: a pure-Python RFC 8141 parser),
+and target/release-lto/urnreg (cargo build --profile release-lto).
+
+Writes N URNs of the deterministic corpus (examples/gen_corpus.rs, as
+bench/batch.sh) to a Parquet file, then times, best of 3:
+  valid_arrow vs the CLI's check -q on the same URNs (goal >= 0.8x),
+  and check_arrow with every field;
+  DuckDB: urn_valid vs a Python UDF calling urnparse (goal >= 50x);
+  Polars: the .urn expression vs map_elements with urnparse;
+  Spark local[2]: urnreg.spark.check (mapInArrow) vs a row-at-a-time
+  Python UDF with urnparse (goal >= 20x), on N / 10 rows;
+and the peak memory of check_arrow as a multiple of the Arrow input's size.
+"""
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import urnreg
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+
+
+def best(fn, runs=3):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def row(name, seconds, peer=None):
+    ratio = f"{peer / seconds:8.2f}x" if peer else "        "
+    print(f"\n{name:58s} {seconds:9.3f} s {ratio}", flush=True)
+
+
+def main():
+    subprocess.run(
+        ["cargo", "build", "--profile", "release-lto", "--quiet", "--bin", "urnreg", "--example", "gen_corpus"],
+        cwd=ROOT,
+        check=True,
+    )
+    work = tempfile.mkdtemp()
+    corpus = os.path.join(work, "corpus.txt")
+    with open(corpus, "wb") as f:
+        subprocess.run([os.path.join(ROOT, "target/release-lto/examples/gen_corpus"), str(N)], stdout=f, check=True)
+    with open(corpus, "rb") as f:
+        lines = f.read().decode("utf-8", "replace").split("\n")[:N]
+    table = pa.table({"id": pa.array(lines, type=pa.large_string())})
+    parquet = os.path.join(work, "events.parquet")
+    pq.write_table(table, parquet)
+    ids = table.column("id")
+    size = ids.nbytes
+    print(f"{N} URNs, Arrow input {size / 1e6:.1f} MB, {os.cpu_count()} cores")
+    print(f"{'run':58s} {'time':>11s} {'vs peer':>9s}")
+
+    cli = [os.path.join(ROOT, "target/release-lto/urnreg"), "check", "-q", "-"]
+    env = dict(os.environ, URNREG_DB=os.path.join(work, "none.db"))
+
+    def run_cli():
+        with open(corpus, "rb") as f:
+            subprocess.run(cli, stdin=f, env=env)
+
+    t_cli = best(run_cli)
+    row("urnreg check -q - (the CLI, every core)", t_cli)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t_arrow = best(lambda: urnreg.check_arrow(ids))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    row("check_arrow, every field (every core)", t_arrow, t_cli)
+    t_valid = best(lambda: urnreg.valid_arrow(ids))
+    row("valid_arrow, verdicts only, as check -q (every core)", t_valid, t_cli)
+    print(f"  peak RSS grew {(peak - before) / 1024:.0f} MB for an input of {size / 1e6:.0f} MB")
+
+    try:
+        import urnparse
+    except ImportError:
+        urnparse = None
+        print("urnparse is not installed (pip install urnparse): the peer rows are skipped")
+
+    def urnparse_valid(s):
+        if s is None:
+            return None
+        try:
+            urnparse.URN8141.from_string(s)
+            return True
+        except Exception:
+            return False
+
+    import duckdb
+
+    from urnreg import duckdb as urn_duckdb
+
+    con = duckdb.connect()
+    urn_duckdb.register(con)
+    query = f"SELECT count(*) FROM '{parquet}' WHERE NOT {{}}(id)"
+    t_duck = best(lambda: con.execute(query.format("urn_valid")).fetchall())
+    if urnparse:
+        from duckdb.sqltypes import BOOLEAN, VARCHAR
+
+        con.create_function("py_valid", urnparse_valid, [VARCHAR], BOOLEAN)
+        t_duck_peer = best(lambda: con.execute(query.format("py_valid")).fetchall(), runs=1)
+        row("DuckDB: Python UDF with urnparse", t_duck_peer)
+        row("DuckDB: urn_valid", t_duck, t_duck_peer)
+    else:
+        row("DuckDB: urn_valid", t_duck)
+
+    import polars as pl
+
+    from urnreg import polars as _urn_polars  # noqa: F401  (.urn)
+
+    df = pl.read_parquet(parquet)
+    t_pl = best(lambda: df.select(pl.col("id").urn.valid()))
+    if urnparse:
+        t_pl_peer = best(lambda: df.select(pl.col("id").map_elements(urnparse_valid, return_dtype=pl.Boolean)), runs=1)
+        row("Polars: map_elements with urnparse", t_pl_peer)
+        row("Polars: .urn.valid()", t_pl, t_pl_peer)
+    else:
+        row("Polars: .urn.valid()", t_pl)
+
+    try:
+        from pyspark.sql import SparkSession
+        from pyspark.sql.functions import udf
+
+        from urnreg import spark as urn_spark
+
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
+        small = spark.read.parquet(parquet).limit(max(N // 10, 1)).cache()
+        small.count()
+        t_spark = best(lambda: urn_spark.check(small, "id").filter("NOT urn_valid").count())
+        if urnparse:
+            peer_udf = udf(urnparse_valid, "boolean")
+            t_spark_peer = best(lambda: small.filter(~peer_udf("id")).count(), runs=1)
+            row(f"Spark local[2], {N // 10} rows: Python UDF with urnparse", t_spark_peer)
+            row(f"Spark local[2], {N // 10} rows: urnreg.spark.check", t_spark, t_spark_peer)
+        else:
+            row(f"Spark local[2], {N // 10} rows: urnreg.spark.check", t_spark)
+        spark.stop()
+    except Exception as e:  # pragma: no cover - Spark needs Java
+        print(f"Spark skipped: {e}")
+
+
+if __name__ == "__main__":
+    main()
