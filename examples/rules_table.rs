@@ -1,4 +1,4 @@
-//! Prints the Markdown table of README.md's "Namespace rules" section:
+//! Prints the Markdown table of docs/rules.md's "Namespace rules" section:
 //! every namespace of the shipped registry, in natural NID order, with how
 //! its NSS is checked, what its rules hold equivalent beyond RFC 8141
 //! section 3.1, and the source its `[rules]` table cites.
@@ -7,7 +7,7 @@
 //! cargo run --example rules_table
 //! ```
 //!
-//! Paste the output between README.md's `<!-- rules-table:start -->` and
+//! Paste the output between docs/rules.md's `<!-- rules-table:start -->` and
 //! `<!-- rules-table:end -->` lines. The test `readme_rules_table_is_current`
 //! (`tests/readme.rs`) includes this file and fails when they differ.
 

@@ -98,7 +98,32 @@ pub use urn::{
     WarningKind, check_nid,
 };
 
-/// The README's Rust examples run as doctests.
+/// The README's Rust examples run as doctests, and so do the guides'.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// Declares a doctest holder for each guide in `docs/`, so that no example
+/// rots.
+macro_rules! guide_doctests {
+    ($($name:ident = $path:literal;)*) => {$(
+        #[cfg(doctest)]
+        #[doc = include_str!($path)]
+        struct $name;
+    )*};
+}
+
+guide_doctests! {
+    ValidatingGuide = "../docs/validating.md";
+    FilingGuide = "../docs/filing.md";
+    RulesGuide = "../docs/rules.md";
+    OperatingGuide = "../docs/operating.md";
+    ServiceGuide = "../docs/service.md";
+    ResolutionGuide = "../docs/resolution.md";
+    CommandsGuide = "../docs/commands.md";
+    LibraryGuide = "../docs/library.md";
+    PythonGuide = "../docs/python.md";
+    SecurityGuide = "../docs/security.md";
+    PerformanceGuide = "../docs/performance.md";
+    TestingGuide = "../docs/testing.md";
+}

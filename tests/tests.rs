@@ -42,7 +42,7 @@ mod snapshot_files;
 /// The `html` export: its files, and the site in headless Chromium.
 mod html_site;
 
-/// README.md against the code: the table of namespace rules.
+/// docs/rules.md against the code: the table of namespace rules.
 mod readme;
 
 /// `urnreg scan`: URNs in files and trees.
