@@ -47,7 +47,10 @@ fn architecture_map_names_every_module_and_nothing_gone() {
         .collect();
     assert!(named.len() >= 15, "{named:?}");
     for path in &named {
-        assert!(root.join(path).exists(), "ARCHITECTURE.md names {path}, which does not exist");
+        assert!(
+            root.join(path).exists(),
+            "ARCHITECTURE.md names {path}, which does not exist"
+        );
     }
     for entry in std::fs::read_dir(root.join("src")).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
@@ -56,6 +59,9 @@ fn architecture_map_names_every_module_and_nothing_gone() {
         } else {
             format!("src/{name}")
         };
-        assert!(named.contains(&path.as_str()), "ARCHITECTURE.md does not map {path}");
+        assert!(
+            named.contains(&path.as_str()),
+            "ARCHITECTURE.md does not map {path}"
+        );
     }
 }

@@ -1,0 +1,154 @@
+//! ISBN (ISO 2108): the ISBN-10 and ISBN-13 check digits and the ISBN-13 key (the isbn registration, RFC 3187, RFC 8254).
+
+#[allow(unused_imports)]
+use super::*;
+
+/// The digits of an ISBN: up to 13.
+pub(super) type IsbnDigits = Digits<13>;
+
+/// The digits of an identifier with optional hyphens: (value, offset) for
+/// each digit or check character (the first 13 kept, all counted), or the
+/// first bad byte.
+pub(super) fn digits_with_hyphens(
+    nss: &str,
+    last_may_be_x: bool,
+    out: &mut IsbnDigits,
+) -> Result<(), Violation> {
+    let bytes = nss.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => out.push((u32::from(b - b'0'), i)),
+            b'X' | b'x' if last_may_be_x && i + 1 == bytes.len() => out.push((10, i)),
+            b'-' if i > 0 && i + 1 < bytes.len() && bytes[i - 1] != b'-' => {}
+            _ => {
+                return Err(violation(
+                    i,
+                    format!("expected a digit or a single inner hyphen, found '{}'", b as char),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// ISBN (ISO 2108; URN form RFC 3187 / RFC 8254 and the 2017 registration):
+/// ISBN-13 with a mod-10 check digit (weights 1, 3), or ISBN-10 with a
+/// mod-11 check character (weights 10..1, `X` = 10); optional hyphens.
+pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
+    let mut found = IsbnDigits::new();
+    digits_with_hyphens(nss, true, &mut found)?;
+    let digits = found.kept();
+    match found.count() {
+        10 => {
+            let sum: u32 = digits
+                .iter()
+                .enumerate()
+                .map(|(i, (d, _))| d * (10 - i as u32))
+                .sum();
+            if let Some((_, at)) = digits[..9].iter().find(|(d, _)| *d == 10) {
+                return Err(violation(*at, "'X' may only be the check character"));
+            }
+            if !sum.is_multiple_of(11) {
+                let (_, at) = digits[9];
+                let want = (11 - (sum - digits[9].0) % 11) % 11;
+                let want = if want == 10 {
+                    "X".to_string()
+                } else {
+                    want.to_string()
+                };
+                return Err(violation(
+                    at,
+                    format!("wrong ISBN-10 check character: expected {want}"),
+                ));
+            }
+            Ok(())
+        }
+        13 => {
+            if let Some((_, at)) = digits.iter().find(|(d, _)| *d == 10) {
+                return Err(violation(*at, "an ISBN-13 has no 'X'"));
+            }
+            let prefix = digits[0].0 * 100 + digits[1].0 * 10 + digits[2].0;
+            if prefix != 978 && prefix != 979 {
+                return Err(violation(digits[0].1, "expected the ISBN-13 prefix 978 or 979"));
+            }
+            let sum: u32 = digits
+                .iter()
+                .enumerate()
+                .map(|(i, (d, _))| d * if i % 2 == 0 { 1 } else { 3 })
+                .sum();
+            if !sum.is_multiple_of(10) {
+                let partial = sum - digits[12].0;
+                let want = (10 - partial % 10) % 10;
+                return Err(violation(
+                    digits[12].1,
+                    format!("wrong ISBN-13 check digit: expected {want}"),
+                ));
+            }
+            Ok(())
+        }
+        n => Err(violation(
+            nss.len(),
+            format!("expected 10 (ISBN-10) or 13 (ISBN-13) digits, found {n}"),
+        )),
+    }
+}
+
+/// ISBN equivalence (2017 registration, "Rules for Lexical Equivalence"):
+/// remove hyphens; an ISBN-10 becomes its ISBN-13 (978 + first nine digits
+/// + new mod-10 check digit).
+pub(super) fn normalize_isbn(nss: &str, out: &mut Vec<u8>) -> bool {
+    // Only an NSS of the shape check_isbn accepts has an ISBN-13 form; any
+    // other keeps its generic key (so the key stays its own key).
+    let mut found = IsbnDigits::new();
+    if digits_with_hyphens(nss, true, &mut found).is_err() {
+        return false;
+    }
+    let digits = found.kept();
+    let body: &[(u32, usize)] = match found.count() {
+        10 => &digits[..9],
+        13 => digits,
+        _ => return false,
+    };
+    if body.iter().any(|(d, _)| *d > 9) {
+        return false;
+    }
+    // An ISBN-10 gets the prefix 978 and a check digit of its own.
+    let mut isbn13 = *b"978000000000?";
+    let from = if body.len() == 9 { 3 } else { 0 };
+    for (slot, (d, _)) in isbn13[from..].iter_mut().zip(body) {
+        *slot = b'0' + *d as u8;
+    }
+    if body.len() == 9 {
+        let sum: u32 = isbn13[..12]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
+            .sum();
+        isbn13[12] = b'0' + ((10 - sum % 10) % 10) as u8;
+    }
+    out.extend_from_slice(&isbn13);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isbn_published_examples() {
+        // The 2017 ISBN registration's examples 1 and 2.
+        assert_eq!(check("isbn", "951-0-18435-7"), Ok(()));
+        assert_eq!(check("isbn", "978-951-0-18435-6"), Ok(()));
+        assert_eq!(normalize("isbn", "951-0-18435-7").unwrap(), "9789510184356");
+        assert_eq!(check("isbn", "951-0-18435-8").unwrap_err().offset, 12);
+        assert!(
+            check("isbn", "978-951-0-18435-7")
+                .unwrap_err()
+                .message
+                .contains("expected 6")
+        );
+        assert!(check("isbn", "977-951-0-18435-6").is_err());
+        assert!(check("isbn", "951--0-18435-7").is_err());
+        assert!(check("isbn", "12345").unwrap_err().message.contains("found 5"));
+    }
+}

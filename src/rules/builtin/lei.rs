@@ -1,0 +1,47 @@
+//! LEI (ISO 17442): 20 characters, the ISO 7064 MOD 97-10 check digits (the lei registration).
+
+#[allow(unused_imports)]
+use super::*;
+
+/// LEI (ISO 17442; IANA lei registration): 18 letters or digits and two
+/// check digits, ISO 7064 MOD 97-10 (letters count 10 to 35). The
+/// registration says the URN "is not case sensitive", so lower-case
+/// letters are read as their upper-case forms.
+pub(super) fn check_lei(nss: &str) -> Result<(), Violation> {
+    let bytes = nss.as_bytes();
+    for (i, &b) in bytes.iter().enumerate().take(20) {
+        let ok = if i >= 18 {
+            b.is_ascii_digit()
+        } else {
+            b.is_ascii_alphanumeric()
+        };
+        if !ok {
+            let what = if i >= 18 {
+                "a check digit"
+            } else {
+                "a letter or a digit"
+            };
+            return Err(violation(i, format!("expected {what} (LEI is 20 characters)")));
+        }
+    }
+    if bytes.len() != 20 {
+        return Err(violation(bytes.len().min(20), "expected 20 characters (LEI)"));
+    }
+    let remainder = bytes.iter().fold(0u32, |r, &b| {
+        let b = b.to_ascii_uppercase();
+        let v = if b.is_ascii_digit() {
+            u32::from(b - b'0')
+        } else {
+            u32::from(b - b'A') + 10
+        };
+        if v >= 10 {
+            (r * 100 + v) % 97
+        } else {
+            (r * 10 + v) % 97
+        }
+    });
+    if remainder != 1 {
+        return Err(violation(18, "wrong LEI check digits (ISO 7064 MOD 97-10)"));
+    }
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! urn:nbn:de: the check digit the German National Library publishes for its NBNs (RFC 8458 section 4; DNB).
+
+#[allow(unused_imports)]
+use super::*;
+
+/// The German National Library's character values for the `urn:nbn:de`
+/// check digit ("Beschreibung des Algorithmus zur Berechnung der
+/// URN-Prüfziffer", persistent-identifier.de).
+pub(super) fn nbn_de_value(c: u8) -> Option<u32> {
+    Some(match c.to_ascii_lowercase() {
+        b'0'..=b'8' => u32::from(c - b'0') + 1,
+        b'9' => 41,
+        b'a' => 18,
+        b'b' => 14,
+        b'c' => 19,
+        b'd' => 15,
+        b'e' => 16,
+        b'f' => 21,
+        b'g' => 22,
+        b'h' => 23,
+        b'i' => 24,
+        b'j' => 25,
+        b'k' => 42,
+        b'l' => 26,
+        b'm' => 27,
+        b'n' => 13,
+        b'o' => 28,
+        b'p' => 29,
+        b'q' => 31,
+        b'r' => 12,
+        b's' => 32,
+        b't' => 33,
+        b'u' => 11,
+        b'v' => 34,
+        b'w' => 35,
+        b'x' => 36,
+        b'y' => 37,
+        b'z' => 38,
+        b'+' => 49,
+        b':' => 17,
+        b'_' => 43,
+        b'-' => 39,
+        b'.' => 47,
+        b'/' => 45,
+        _ => return None,
+    })
+}
+
+/// The check digit of `urn:nbn:de:...` (without it): the character values
+/// are written one after another as a string of digits; each digit is
+/// multiplied by its position (from 1) and the products summed; the sum is
+/// divided by the last digit; the last digit of the integer quotient is
+/// the check digit.
+pub fn nbn_de_check_digit(urn_without_check: &str) -> Option<u32> {
+    let mut digits = Vec::with_capacity(urn_without_check.len() * 2);
+    for b in urn_without_check.bytes() {
+        let v = nbn_de_value(b)?;
+        if v >= 10 {
+            digits.push(v / 10);
+        }
+        digits.push(v % 10);
+    }
+    // u64: a line of 1 MiB gives about two million digits, whose weighted
+    // sum passes u32 but stays far below u64.
+    let sum: u64 = digits
+        .iter()
+        .enumerate()
+        .map(|(i, d)| u64::from(*d) * (i as u64 + 1))
+        .sum();
+    let last = u64::from(*digits.last()?);
+    (last != 0).then(|| ((sum / last) % 10) as u32)
+}
+
+/// `urn:nbn:de` check digit: the NSS (`de:...`) ends in the digit computed
+/// over the whole URN before it. Other countries' NBNs are not checked.
+pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
+    let is_de = nss.len() > 3 && nss[..3].eq_ignore_ascii_case("de:");
+    if !is_de {
+        return Ok(());
+    }
+    let Some(last) = nss.bytes().last().filter(u8::is_ascii_digit) else {
+        return Err(violation(
+            nss.len().saturating_sub(1),
+            "expected the urn:nbn:de check digit at the end",
+        ));
+    };
+    let body = format!("urn:nbn:{}", &nss[..nss.len() - 1]);
+    match nbn_de_check_digit(&body) {
+        Some(want) if want == u32::from(last - b'0') => Ok(()),
+        Some(want) => Err(violation(
+            nss.len() - 1,
+            format!("wrong urn:nbn:de check digit: expected {want}"),
+        )),
+        None => {
+            let at = nss.bytes().position(|b| nbn_de_value(b).is_none()).unwrap_or(0);
+            Err(violation(
+                at,
+                "a character the urn:nbn:de check digit cannot be computed over",
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The urn:nbn:de check digit of a very long NSS does not overflow.
+    #[test]
+    fn nbn_de_check_digit_of_a_long_nss() {
+        let long = format!("urn:nbn:de:a-{}", "9".repeat(40_000));
+        assert!(nbn_de_check_digit(&long).is_some());
+    }
+
+    #[test]
+    fn nbn_de_published_example() {
+        // The worked example of the German National Library: PS = 4027,
+        // Q = 805, check digit 5.
+        assert_eq!(nbn_de_check_digit("urn:nbn:de:gbv:089-332175294"), Some(5));
+        assert_eq!(check("nbn-de", "de:gbv:089-3321752945"), Ok(()));
+        assert_eq!(check("nbn-de", "DE:GBV:089-3321752945"), Ok(()));
+        assert_eq!(check("nbn-de", "de:gbv:089-3321752946").unwrap_err().offset, 20);
+        assert_eq!(
+            check("nbn-de", "fi-fe19981001"),
+            Ok(()),
+            "other countries are not checked"
+        );
+    }
+}
