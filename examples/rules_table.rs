@@ -55,7 +55,7 @@ pub fn rules_table() -> Result<String, String> {
     let mut namespaces: Vec<_> = Registry::embedded().namespaces().collect();
     namespaces.sort_by(|a, b| natural_cmp(a.nid(), b.nid()));
     let mut out = String::from(
-        "| NID | kind | NSS check | equivalence beyond RFC 8141 | source |\n|---|---|---|---|---|\n",
+        "| NID | kind | NSS check | equivalence beyond RFC 8141 | evidence | source |\n|---|---|---|---|---|---|\n",
     );
     for ns in namespaces {
         let rules: Option<RulesFile> = ns
@@ -70,17 +70,68 @@ pub fn rules_table() -> Result<String, String> {
             None => ("—".to_string(), "—".to_string(), NO_SYNTAX.to_string()),
             Some(r) => (nss_check(r), equivalence(r, ns.nid())?, r.source.clone()),
         };
+        let proof = evidence(ns.nid(), rules.as_ref())?;
         let cells = [
             ns.nid(),
             kind.as_str(),
             check.as_str(),
             equivalence.as_str(),
+            proof.as_str(),
             source.as_str(),
         ]
         .map(cell);
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     Ok(out)
+}
+
+/// The real identifiers the rules were tried on (`real` in
+/// `tests/data/namespaces/<nid>.toml`): how many, from how many sources,
+/// and whether the owner's practice goes beyond the registration.
+fn evidence(nid: &str, rules: Option<&RulesFile>) -> Result<String, String> {
+    #[derive(serde::Deserialize)]
+    struct Vectors {
+        #[serde(default)]
+        real: Vec<Real>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Real {
+        source: String,
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/namespaces")
+        .join(format!("{nid}.toml"));
+    let real = match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            toml::from_str::<Vectors>(&text)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .real
+        }
+        Err(_) => Vec::new(),
+    };
+    // A repository's files count as one source (`owner/repo:path`).
+    let mut sources: Vec<&str> = real
+        .iter()
+        .map(|r| {
+            r.source
+                .split_once(':')
+                .map_or(r.source.as_str(), |(repo, _)| repo)
+        })
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let mut text = match real.len() {
+        0 => "—".to_string(),
+        n => format!(
+            "{n} real, {} source{}",
+            sources.len(),
+            if sources.len() == 1 { "" } else { "s" }
+        ),
+    };
+    if rules.is_some_and(|r| !r.practice.is_empty()) {
+        text.push_str("; owner practice");
+    }
+    Ok(text)
 }
 
 /// `abnf`, `regex`, `built-in isbn`, `abnf + built-in ddi`, or `—`.
