@@ -70,6 +70,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+mod json_text;
 #[cfg(feature = "store")]
 pub mod lint;
 #[cfg(feature = "store")]

@@ -376,7 +376,7 @@ impl RulesFile {
         let mut compiled = CompiledRules {
             source: self.source.clone(),
             cite: self.cite.clone().unwrap_or_else(|| cite(&self.source)),
-            source_json: crate::validate::json_string(&self.source),
+            source_json: crate::json_text::json_string(&self.source),
             matcher,
             syntax_kind,
             builtin,

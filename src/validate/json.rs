@@ -9,125 +9,11 @@
 //! and the parts of a parsed URN need no escaping (RFC 8141 section 2
 //! allows neither `"`, `\` nor control characters in them).
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
-use super::namespace::Namespace;
 use super::report::{Finding, Report};
+use crate::json_text::{Plain, push_escaped, push_plain, push_plain_opt, push_text, push_u64};
 use crate::rules::CompiledRules;
-
-/// Appends the decimal digits of `n`.
-fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // Byte by byte: a copy of a length known only now calls `memcpy`,
-    // which costs more than the few digits of a line number.
-    for &d in &digits[i..] {
-        out.push(d);
-    }
-}
-
-/// A string the URN grammar already restricted: no escaping needed.
-fn push_plain(out: &mut Vec<u8>, s: &str) {
-    debug_assert!(!s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'), "{s:?}");
-    out.push(b'"');
-    out.extend_from_slice(s.as_bytes());
-    out.push(b'"');
-}
-
-fn push_plain_opt(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => push_plain(out, s),
-        None => out.extend_from_slice(b"null"),
-    }
-}
-
-/// Bytes a JSON string must escape (RFC 8259 section 7), plus DEL.
-const fn escape_table() -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = true;
-        b += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[0x7f] = true;
-    t
-}
-
-static NEEDS_ESCAPE: [bool; 256] = escape_table();
-
-/// Writes into a JSON string body, escaping as RFC 8259 section 7 asks.
-struct Escaping<'o>(&'o mut Vec<u8>);
-
-impl fmt::Write for Escaping<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let out = &mut *self.0;
-        let mut rest = s.as_bytes();
-        while let Some(i) = rest.iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]) {
-            out.extend_from_slice(&rest[..i]);
-            match rest[i] {
-                b'"' => out.extend_from_slice(b"\\\""),
-                b'\\' => out.extend_from_slice(b"\\\\"),
-                b'\n' => out.extend_from_slice(b"\\n"),
-                b'\r' => out.extend_from_slice(b"\\r"),
-                b'\t' => out.extend_from_slice(b"\\t"),
-                b => {
-                    out.extend_from_slice(b"\\u00");
-                    out.push(b"0123456789abcdef"[usize::from(b >> 4)]);
-                    out.push(b"0123456789abcdef"[usize::from(b & 15)]);
-                }
-            }
-            rest = &rest[i + 1..];
-        }
-        out.extend_from_slice(rest);
-        Ok(())
-    }
-}
-
-/// Writes text known to need no JSON escaping.
-struct Plain<'o>(&'o mut Vec<u8>);
-
-impl fmt::Write for Plain<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?}");
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
-}
-
-/// Any text as a JSON string.
-pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
-    out.push(b'"');
-    // Writing to a Vec cannot fail.
-    let _ = write!(Escaping(out), "{s}");
-    out.push(b'"');
-}
-
-/// `s` as a JSON string, quotes included (made once, written often).
-pub(crate) fn json_string(s: &str) -> Box<str> {
-    let mut out = Vec::with_capacity(s.len() + 2);
-    push_text(&mut out, s);
-    // Escaped: valid UTF-8 in, valid UTF-8 out.
-    String::from_utf8(out).unwrap_or_default().into_boxed_str()
-}
-
-/// Text that may need escaping: copied as it is when it does not.
-fn push_text(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]) {
-        push_escaped(out, s);
-    } else {
-        push_plain(out, s);
-    }
-}
 
 /// A finding's message as a JSON string, formatted only when it has to be.
 fn push_message(out: &mut Vec<u8>, f: &Finding) {
@@ -198,23 +84,6 @@ fn push_directives(out: &mut Vec<u8>, r: &str, nid: &str) {
         out.push(b'}');
     }
     out.push(b']');
-}
-
-/// The `namespace` object of a registered namespace (made once per
-/// namespace: see [`Namespace::json_object`]).
-pub(crate) fn namespace_object(ns: &Namespace) -> Box<str> {
-    let mut out = Vec::with_capacity(96);
-    out.extend_from_slice(b"{\"nid\":");
-    push_text(&mut out, ns.nid());
-    out.extend_from_slice(b",\"kind\":\"");
-    out.extend_from_slice(ns.kind().as_str().as_bytes());
-    out.extend_from_slice(b"\",\"status\":\"");
-    out.extend_from_slice(ns.status().as_str().as_bytes());
-    out.extend_from_slice(b"\",\"syntax\":\"");
-    out.extend_from_slice(ns.syntax_name().as_bytes());
-    out.extend_from_slice(b"\"}");
-    // Escaped above: ASCII, so UTF-8.
-    String::from_utf8(out).unwrap_or_default().into_boxed_str()
 }
 
 impl Report<'_, '_> {

@@ -14,7 +14,6 @@
 //! the namespace's NSS rule, and its equivalence refinements.
 
 mod json;
-pub(crate) use json::json_string;
 mod namespace;
 mod registry;
 mod report;

@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+use crate::json_text::push_text;
 use crate::rules::{CompiledRules, RuleError, RulesFile, SyntaxKind};
 
 /// Formal (RFC 8141 section 5.1) or informal (section 5.2).
@@ -153,7 +154,7 @@ impl Namespace {
 
     /// Its `namespace` object in the JSON of a report, made once.
     pub(crate) fn json_object(&self) -> &str {
-        self.json.get_or_init(|| super::json::namespace_object(self))
+        self.json.get_or_init(|| namespace_object(self))
     }
 
     /// The message of the `generic-rules` warning, made once.
@@ -168,4 +169,21 @@ impl Namespace {
             })
             .clone()
     }
+}
+
+/// The `namespace` object of a registered namespace (made once per
+/// namespace: see `Namespace::json_object`).
+fn namespace_object(ns: &Namespace) -> Box<str> {
+    let mut out = Vec::with_capacity(96);
+    out.extend_from_slice(b"{\"nid\":");
+    push_text(&mut out, ns.nid());
+    out.extend_from_slice(b",\"kind\":\"");
+    out.extend_from_slice(ns.kind().as_str().as_bytes());
+    out.extend_from_slice(b"\",\"status\":\"");
+    out.extend_from_slice(ns.status().as_str().as_bytes());
+    out.extend_from_slice(b"\",\"syntax\":\"");
+    out.extend_from_slice(ns.syntax_name().as_bytes());
+    out.extend_from_slice(b"\"}");
+    // Escaped above: ASCII, so UTF-8.
+    String::from_utf8(out).unwrap_or_default().into_boxed_str()
 }

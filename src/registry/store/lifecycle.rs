@@ -275,8 +275,8 @@ fn revisable(conn: &Connection, nid: &str) -> Result<NamespaceState> {
     Ok(ns)
 }
 
-/// Registration `id` as a [`super::query::Version`].
-fn version_by_id(tx: &Connection, id: i64) -> Result<super::query::Version> {
+/// Registration `id` as a [`super::rows::Version`].
+fn version_by_id(tx: &Connection, id: i64) -> Result<super::rows::Version> {
     let mut stmt = tx.prepare(&format!(
         "SELECT {} FROM registrations r LEFT JOIN rules ru ON ru.registration_id = r.id WHERE r.id = ?1",
         version_columns()

@@ -12,7 +12,7 @@ use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 use super::super::Kind;
 use super::super::data::{EMBEDDED, REGISTRY_FILE, RecordFile, RegistryFile};
 use super::super::error::{Error, Result};
-use super::open::{APPLICATION_ID, check_header, read_header};
+use super::header::{APPLICATION_ID, check_header, read_header};
 use super::rows::{audit, embedded_records, iana_json, informal_number, rules_text, seed_record};
 
 /// The migrations, `migrations/NNNN-name.sql`, in order: `(file name, SQL)`.
@@ -24,7 +24,7 @@ pub static MIGRATIONS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/mig
 /// when it is up to date.
 pub(super) fn migrate(conn: &mut Connection, actor: &str, target: usize) -> Result<()> {
     let target = target.min(MIGRATIONS.len()) as i64;
-    if check_header(&read_header(conn)?)? >= target {
+    if check_header(&read_header(conn)?, MIGRATIONS.len() as i64)? >= target {
         return Ok(());
     }
     // SQLite's procedure for schema changes: foreign keys off (this cannot
@@ -38,7 +38,7 @@ pub(super) fn migrate(conn: &mut Connection, actor: &str, target: usize) -> Resu
 fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Another process may have migrated it while this one waited for the lock.
-    let found = check_header(&read_header(&tx)?)?;
+    let found = check_header(&read_header(&tx)?, MIGRATIONS.len() as i64)?;
     if found >= target {
         return Ok(());
     }

@@ -23,6 +23,7 @@
 //! from a newer urnreg, another application's SQLite file, or one with a
 //! `user_version` no urnreg writes is refused, untouched.
 
+mod header;
 mod lifecycle;
 mod migrate;
 mod open;
@@ -37,8 +38,9 @@ pub use lifecycle::Outcome;
 pub use migrate::MIGRATIONS;
 pub use query::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, NamespaceDetail,
-    NamespaceSummary, PendingRef, QueueEntry, ReplacedText, Version, VersionDiff,
+    NamespaceSummary, PendingRef, QueueEntry, ReplacedText, VersionDiff,
 };
+pub use rows::Version;
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use rows::informal_number;
 // For the snapshot module.

@@ -11,9 +11,9 @@ use super::super::Kind;
 use super::super::error::{Error, Result};
 use super::super::status::{NamespaceStatus, RequestStatus, Standing};
 use super::Store;
-use super::rows::{informal_number, parse_rules, read_version, reference_labels, version_columns};
+use super::rows::{Version, informal_number, parse_rules, read_version, reference_labels, version_columns};
 use crate::rules::RulesFile;
-use crate::template::{FIELDS, TemplateFields};
+use crate::template::FIELDS;
 
 /// A registered (or withdrawn) namespace with what is in force for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,33 +79,6 @@ pub struct NamespaceSummary {
     pub has_rules: bool,
     /// The request or revision waiting for review, if any.
     pub pending: Option<PendingRef>,
-}
-
-/// A version of a registration, as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Version {
-    /// The request id.
-    pub id: i64,
-    /// The NID (none for an informal request not yet approved).
-    pub nid: Option<String>,
-    /// Formal or informal.
-    pub kind: Kind,
-    /// The version number.
-    pub version: i64,
-    /// Where it stands in review.
-    pub status: RequestStatus,
-    /// Appendix A "Date".
-    pub date: String,
-    /// The template fields.
-    pub fields: TemplateFields,
-    /// Where the text came from, if it came as text.
-    pub source: Option<String>,
-    /// When it was filed.
-    pub submitted_at: String,
-    /// When it was decided (or withdrawn).
-    pub decided_at: Option<String>,
-    /// Its own namespace-specific rules, if it brought any.
-    pub rules: Option<RulesFile>,
 }
 
 /// Everything `ns show` shows.

@@ -3,6 +3,7 @@
 //! namespaces, the audit log.
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde::Serialize;
 
 use super::super::Kind;
 use super::super::clock::{is_valid_date, now};
@@ -10,7 +11,6 @@ use super::super::data::{EMBEDDED, RecordFile, Xref, leading_number};
 use super::super::error::{Error, Result};
 use super::super::registration::{APPENDIX_A_KEYS, RegistrationFile};
 use super::super::status::RequestStatus;
-use super::query::Version;
 use crate::rules::RulesFile;
 use crate::template::{FIELDS, TemplateFields};
 
@@ -289,6 +289,33 @@ pub(super) fn version_columns() -> String {
          r.legacy_fields, r.kind, {}",
         appendix_a_columns("r.")
     )
+}
+
+/// A version of a registration, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Version {
+    /// The request id.
+    pub id: i64,
+    /// The NID (none for an informal request not yet approved).
+    pub nid: Option<String>,
+    /// Formal or informal.
+    pub kind: Kind,
+    /// The version number.
+    pub version: i64,
+    /// Where it stands in review.
+    pub status: RequestStatus,
+    /// Appendix A "Date".
+    pub date: String,
+    /// The template fields.
+    pub fields: TemplateFields,
+    /// Where the text came from, if it came as text.
+    pub source: Option<String>,
+    /// When it was filed.
+    pub submitted_at: String,
+    /// When it was decided (or withdrawn).
+    pub decided_at: Option<String>,
+    /// Its own namespace-specific rules, if it brought any.
+    pub rules: Option<RulesFile>,
 }
 
 /// A [`Version`] from a row selected with [`version_columns`].
