@@ -210,6 +210,10 @@ def _check_chunk(chunk, registry: Registry, strict, syntax_only, rfc2141, jobs, 
     width = 8 if (pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)) else 4
     first = chunk.offset
     nulls = chunk.null_count and validity is not None
+    if jobs == 0 and len(chunk) < _PARALLEL_ROWS:
+        # A DuckDB vector (2,048 rows) or a small batch: starting threads
+        # would cost more than they save.
+        jobs = 1
     cols = registry.check_columns(
         len(chunk),
         data.address if data is not None and data.size else 0,
@@ -231,6 +235,8 @@ def _check_chunk(chunk, registry: Registry, strict, syntax_only, rfc2141, jobs, 
 
 
 _FIELDS = ("nid", "key", "kind", "message", "offset")
+# Below this many rows an array is checked on the calling thread.
+_PARALLEL_ROWS = 32_768
 _NAMES = {"nid": "nid", "key": "key", "kind": "error_kind", "message": "error_message", "offset": "error_offset"}
 
 
