@@ -17,9 +17,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
+use urnreg::registry::Kind;
 use urnreg::registry::data::{REGISTRY_FILE, RecordFile, ReferencedText, RegistrationText};
-use urnreg::registry::{Kind, iana};
 use urnreg::rules::RulesFile;
+use urnreg::snapshot::xml as iana;
 use urnreg::template::import_text;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

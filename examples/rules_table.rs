@@ -13,7 +13,7 @@
 
 use urnreg::Registry;
 use urnreg::rules::{EquivalenceStep, RulesFile};
-use urnreg::site::natural_cmp;
+use urnreg::snapshot::html::natural_cmp;
 
 /// What the source column says for a namespace without rules.
 const NO_SYNTAX: &str = "no precise syntax published";

@@ -79,8 +79,6 @@ pub mod resolve;
 pub mod rules;
 pub mod scan;
 #[cfg(feature = "snapshots")]
-pub mod site;
-#[cfg(feature = "snapshots")]
 pub mod snapshot;
 #[cfg(feature = "store")]
 pub mod template;

@@ -31,9 +31,10 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 use urnreg::lint::{LintContext, lint};
-use urnreg::registry::{RegistrationFile, Snapshot, Store};
+use urnreg::registry::{RegistrationFile, Store};
 use urnreg::rules::limits::{MAX_ABNF_EXPANSION, MAX_REGEX_LEN};
 use urnreg::rules::{CompiledRules, Matcher, RulesFile, SyntaxRule, abnf};
+use urnreg::snapshot::Snapshot;
 use urnreg::snapshot::{ExportFormat, manifest, read, render_files};
 use urnreg::{Syntax, Urn};
 

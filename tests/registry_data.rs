@@ -1,6 +1,6 @@
 //! `registry/` against the IANA registry XML, record by record: nothing
 //! dropped, nothing invented. The XML is read here with quick-xml directly,
-//! independently of the converter in `src/registry/iana.rs`.
+//! independently of the converter in `src/snapshot/xml.rs`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

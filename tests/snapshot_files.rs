@@ -420,7 +420,7 @@ fn export_force_replaces_only_a_previous_export_never_the_database() {
 
 #[test]
 fn xml_export_gives_back_the_iana_records_field_for_field() {
-    use urnreg::registry::iana::read_registry;
+    use urnreg::snapshot::xml::read_registry;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("xml");
     export(&dir.path().join("new.db"), "xml", &out);
@@ -993,7 +993,7 @@ fn xml_exports_are_well_formed_whatever_a_registrant_typed() {
     export(&db, "xml", &out);
     let xml = fs::read_to_string(out.join("urn-namespaces.xml")).unwrap();
     assert!(xml.chars().all(xml_1_0_char), "a character XML 1.0 cannot hold");
-    let (_, records) = urnreg::registry::iana::read_registry(&xml).unwrap();
+    let (_, records) = urnreg::snapshot::xml::read_registry(&xml).unwrap();
     let record = records.iter().find(|r| r.nid == nid).unwrap();
     let person = record.contacts[0].person.as_ref().unwrap();
     assert_eq!(person.name, "Evil Co [31m");

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use urnreg::registry::ImportPlan;
-use urnreg::snapshot::{self, ExportFormat};
+use urnreg::snapshot::{self, ExportFormat, ImportPlan};
 
 use super::db::{ActorArgs, Create, DbArgs};
 use super::output::{self, Palette, paint, printable};

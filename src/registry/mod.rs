@@ -8,16 +8,12 @@
 //! sequence) inside the transaction that writes.
 
 pub mod data;
-#[cfg(feature = "snapshots")]
-pub mod iana;
 
 pub use crate::validate::Kind;
 
 pub mod clock;
 mod error;
 pub mod registration;
-#[cfg(feature = "snapshots")]
-mod snapshot;
 mod status;
 mod store;
 
@@ -29,12 +25,12 @@ pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
 
 pub use error::{Error, Problem, Result};
 pub use registration::{Filing, RegistrationFile, Vetted};
-#[cfg(feature = "snapshots")]
-pub use snapshot::{ImportPlan, MAX_REQUEST_ID, MAX_VERSION, SNAPSHOT_SCHEMA, Snapshot};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
-#[cfg(feature = "snapshots")]
-pub(crate) use store::informal_number;
 pub use store::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,
     NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version, VersionDiff,
+};
+#[cfg(feature = "snapshots")]
+pub(crate) use store::{
+    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, seed_record, stored_fields,
 };

@@ -654,7 +654,7 @@ impl CompiledRules {
 const MAX_CITE: usize = 40;
 
 /// A short citation from a rules' `source`: its start up to the first `,`
-/// `;` `:` or `(`, with `section` written `§`, at most [`MAX_CITE`]
+/// `;` `:` or `(`, with `section` written `§`, at most `MAX_CITE`
 /// characters (cut at a word).
 pub fn cite(source: &str) -> String {
     let head = source.split([',', ';', ':', '(']).next().unwrap_or(source).trim();

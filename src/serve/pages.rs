@@ -34,7 +34,7 @@ use super::tokens::{self, Principal, random_hex};
 use crate::Checker;
 use crate::lint::{self, Severity};
 use crate::registry::{Error, Store};
-use crate::site::{INDEX_FILE, PAGES_DIR};
+use crate::snapshot::html::{self, INDEX_FILE, PAGES_DIR};
 use crate::template::FIELDS;
 
 const SESSION_COOKIE: &str = "urnreg_session";
@@ -140,8 +140,8 @@ fn page(
         t.render(context! {
             who => v(&who),
             csrf => csrf.token.clone(),
-            nav => v(&crate::site::nav_links(crate::site::SiteMode::Live, "")),
-            nav_style => crate::site::NAV_STYLE,
+            nav => v(&html::nav_links(html::SiteMode::Live, "")),
+            nav_style => html::NAV_STYLE,
             ..ctx
         })
     });
@@ -188,7 +188,7 @@ async fn site(state: &Arc<AppState>) -> Result<Site, ApiError> {
         .readers
         .run(|store| {
             let snapshot = store.snapshot()?;
-            crate::site::render_site_as(&snapshot, crate::site::SiteMode::Live).map_err(Error::Data)
+            html::render_site_as(&snapshot, html::SiteMode::Live).map_err(Error::Data)
         })
         .await?;
     let files = Arc::new(files);

@@ -13,7 +13,7 @@ pub use import::{
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, render_as_written, skeleton};
 
 /// The heading under which the text forms describe a registration's
-/// rules; the importer knows it ([`super::import`]) and reads nothing
+/// rules; the importer knows it ([`crate::template::import_text`]) and reads nothing
 /// from it.
 pub const RULES_HEADING: &str = "Namespace rules (urnreg)";
 

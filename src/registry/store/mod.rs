@@ -43,15 +43,13 @@ pub use query::{
 pub use rows::Version;
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use rows::informal_number;
-// For the snapshot module.
+// For `crate::snapshot`, which reads and writes the whole store.
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
-pub(in crate::registry) use rows::{
-    RegistrationRow, appendix_a_columns, audit, insert_row, seed_record, stored_fields,
-};
+pub(crate) use rows::{RegistrationRow, appendix_a_columns, audit, insert_row, seed_record, stored_fields};
 
 /// The registry database.
 pub struct Store {
-    pub(in crate::registry) conn: Connection,
+    pub(crate) conn: Connection,
     read_only: bool,
     created: bool,
 }
@@ -84,7 +82,7 @@ impl Store {
     }
 
     /// Starts a write: one `BEGIN IMMEDIATE` transaction.
-    pub(in crate::registry) fn write(&mut self) -> Result<Transaction<'_>> {
+    pub(crate) fn write(&mut self) -> Result<Transaction<'_>> {
         if self.read_only {
             return Err(Error::ReadOnly(
                 "the database is read-only here (opened for reading, or its file or directory may not be \

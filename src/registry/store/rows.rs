@@ -60,11 +60,7 @@ pub(in crate::registry) fn parse_rules(body: &str, whose: &str) -> Result<RulesF
 /// text as its approved version, which holds the record's rules when it is
 /// the version in force. `keep_iana`: the database has migration 4's
 /// `namespaces.iana` column, which keeps the whole record for snapshots.
-pub(in crate::registry) fn seed_record(
-    tx: &Transaction<'_>,
-    record: &RecordFile,
-    keep_iana: bool,
-) -> Result<()> {
+pub(crate) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: bool) -> Result<()> {
     let facts = serde_json::json!({
         "template": record.template,
         "references": record.references,
@@ -129,7 +125,7 @@ pub(in crate::registry) fn seed_record(
 }
 
 /// One row of `registrations`, as every writer fills it.
-pub(in crate::registry) struct RegistrationRow<'a> {
+pub(crate) struct RegistrationRow<'a> {
     pub nid: Option<&'a str>,
     pub kind: Kind,
     pub version: i64,
@@ -168,7 +164,7 @@ fn legacy_json(fields: &TemplateFields) -> Result<String> {
 }
 
 /// Inserts a registration (and its rules); returns its id.
-pub(in crate::registry) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Result<i64> {
+pub(crate) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Result<i64> {
     // A filed version (no registration text of its own) keeps no local path.
     let source = match (row.source, row.source_text) {
         (Some(source), None) => Some(filed_source(source)),
@@ -255,7 +251,7 @@ pub(super) fn rules_of(conn: &Connection, id: i64) -> Result<Option<String>> {
 
 /// The Appendix A columns of `registrations`, in [`APPENDIX_A_KEYS`]
 /// order, each with `prefix` (a table alias such as `r.`).
-pub(in crate::registry) fn appendix_a_columns(prefix: &str) -> String {
+pub(crate) fn appendix_a_columns(prefix: &str) -> String {
     APPENDIX_A_KEYS.map(|k| format!("{prefix}{k}")).join(", ")
 }
 
@@ -263,7 +259,7 @@ pub(in crate::registry) fn appendix_a_columns(prefix: &str) -> String {
 /// them: the JSON of `legacy_fields` (column `legacy`) with the Appendix A
 /// columns (from column `first` on, as [`appendix_a_columns`] lists them;
 /// empty text is absent) on top.
-pub(in crate::registry) fn stored_fields(
+pub(crate) fn stored_fields(
     r: &rusqlite::Row<'_>,
     id: i64,
     first: usize,
@@ -365,7 +361,7 @@ impl Version {
 }
 
 /// Adds an entry to the audit log.
-pub(in crate::registry) fn audit(
+pub(crate) fn audit(
     tx: &Transaction<'_>,
     actor: &str,
     action: &str,

@@ -1,13 +1,31 @@
-//! Reads the IANA "URN Namespaces" registry XML (`urn-namespaces.xml`)
-//! into the `registry/` data model, record by record.
+//! The `xml` snapshot: the IANA "URN Namespaces" registry XML
+//! (`urn-namespaces.xml`), read into the `registry/` data model record by
+//! record and written back in IANA's layout. It holds registry facts only:
+//! no registration texts, rules or filed versions.
 
 use std::collections::BTreeMap;
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use super::Kind;
-use super::data::{Person, RecordFile, RegistryFile, SubregistryFile, Xref};
+use super::Snapshot;
+use super::error::{Result, SnapshotError};
+use crate::registry::Kind;
+use crate::registry::data::{Person, RecordFile, RegistryFile, SubregistryFile, Xref};
+
+/// The file of an `xml` snapshot.
+pub const XML_FILE: &str = "urn-namespaces.xml";
+
+/// `urn-namespaces.xml` for `snapshot`.
+///
+/// # Errors
+///
+/// A value XML 1.0 cannot hold.
+pub fn render(snapshot: &Snapshot) -> Result<Vec<u8>> {
+    write_registry(&snapshot.registry, &snapshot.records)
+        .map(String::into_bytes)
+        .map_err(|e| SnapshotError(format!("{XML_FILE}: {e}")))
+}
 
 /// A minimal XML element tree: enough for the registry format.
 #[derive(Clone, Debug, Default)]

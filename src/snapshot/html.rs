@@ -32,11 +32,14 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::Snapshot;
+use super::csv::{self, CSV_FILE};
+use super::json::{self, JSON_FILE};
+use super::manifest::{MANIFEST, manifest};
+use super::xml::{self, XML_FILE};
 use crate::registry::Kind;
-use crate::registry::Snapshot;
 use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, SubregistryFile, Xref, leading_number};
 use crate::rules::describe::{Statement, describe};
-use crate::snapshot::{CSV_FILE, ExportFormat, JSON_FILE, MANIFEST, XML_FILE, manifest, render_files};
 use crate::template::render::{Shown, environment, shown_fields, template_error};
 
 /// The site's front page.
@@ -165,7 +168,7 @@ fn is_safe_href(href: &str) -> bool {
 }
 
 /// A registry text with IANA `<xref>`s written as `[type:data]` (see
-/// `registry::iana`), as text and links.
+/// `snapshot::xml`), as text and links.
 fn with_links(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -476,13 +479,15 @@ fn data_files(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>, String> 
     let mut files = BTreeMap::new();
     let mut natural = snapshot.clone();
     natural.records.sort_by(|a, b| natural_cmp(&a.nid, &b.nid));
-    for (format, source) in [
-        (ExportFormat::Xml, &natural),
-        (ExportFormat::Csv, &natural),
-        (ExportFormat::Json, snapshot),
-    ] {
-        files.extend(render_files(source, format).map_err(|e| e.to_string())?);
-    }
+    files.insert(
+        XML_FILE.to_string(),
+        xml::render(&natural).map_err(|e| e.to_string())?,
+    );
+    files.insert(CSV_FILE.to_string(), csv::render(&natural).into_bytes());
+    files.insert(
+        JSON_FILE.to_string(),
+        json::render(snapshot).map_err(|e| e.to_string())?,
+    );
     let sums = manifest(&files);
     files.insert(MANIFEST.to_string(), sums.into_bytes());
     Ok(files

@@ -1,0 +1,75 @@
+//! The `json` snapshot: one `registry.json` holding the whole registry,
+//! tagged with its format and schema so that a reader can refuse what it
+//! does not know.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{Result, SnapshotError, err, parse_error};
+use super::{SNAPSHOT_SCHEMA, Snapshot};
+use crate::registry::data::{FiledVersion, RecordFile, RegistryFile};
+
+/// The file of a `json` snapshot.
+pub const JSON_FILE: &str = "registry.json";
+
+/// The value of the `format` key of a JSON snapshot.
+const JSON_FORMAT: &str = "urnreg-snapshot";
+
+/// The JSON snapshot document (schema version [`SNAPSHOT_SCHEMA`]).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonDocument {
+    format: String,
+    schema: u32,
+    registry: RegistryFile,
+    records: Vec<RecordFile>,
+    requests: Vec<FiledVersion>,
+    /// Schema 2: [`Snapshot::last_informal`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_informal: Option<i64>,
+}
+
+/// `registry.json`, pretty-printed, ending in a line break.
+///
+/// # Errors
+///
+/// A value JSON cannot hold.
+pub fn render(snapshot: &Snapshot) -> Result<Vec<u8>> {
+    let doc = JsonDocument {
+        format: JSON_FORMAT.to_string(),
+        schema: SNAPSHOT_SCHEMA,
+        registry: snapshot.registry.clone(),
+        records: snapshot.records.clone(),
+        requests: snapshot.requests.clone(),
+        last_informal: snapshot.last_informal,
+    };
+    let mut text = serde_json::to_vec_pretty(&doc).map_err(|e| SnapshotError(e.to_string()))?;
+    text.push(b'\n');
+    Ok(text)
+}
+
+/// Reads `registry.json` (called `name` in errors): its format and schema
+/// first, then the document.
+pub(super) fn parse(name: &str, bytes: &[u8]) -> Result<Snapshot> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| parse_error(name, e))?;
+    if value.get("format").and_then(|f| f.as_str()) != Some(JSON_FORMAT) {
+        return err(format!(
+            "{name}: not a urnreg snapshot (expected \"format\": \"{JSON_FORMAT}\")"
+        ));
+    }
+    match value.get("schema").and_then(serde_json::Value::as_u64) {
+        Some(s) if (1..=u64::from(SNAPSHOT_SCHEMA)).contains(&s) => {}
+        Some(s) => {
+            return err(format!(
+                "{name}: schema {s}, but this urnreg reads schemas 1 to {SNAPSHOT_SCHEMA}"
+            ));
+        }
+        None => return err(format!("{name}: no \"schema\" number")),
+    }
+    let doc: JsonDocument = serde_json::from_value(value).map_err(|e| parse_error(name, e))?;
+    Ok(Snapshot {
+        registry: doc.registry,
+        records: doc.records,
+        requests: doc.requests,
+        last_informal: doc.last_informal,
+    })
+}

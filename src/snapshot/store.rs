@@ -1,0 +1,630 @@
+//! A [`Snapshot`] read out of the store and written back into it in one
+//! transaction, and the [`ImportPlan`] that says what an import changes.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::xml::is_xml_char;
+use super::{ImportPlan, Snapshot};
+use crate::registry::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref};
+use crate::registry::{
+    Error, Kind, RegistrationRow, Result, Store, UnknownValue, appendix_a_columns, audit, insert_row,
+    seed_record, stored_fields,
+};
+use crate::rules::RulesFile;
+
+impl Store {
+    /// The whole registry as a snapshot, sorted, with no timestamps but the
+    /// registry's own.
+    ///
+    /// # Errors
+    ///
+    /// The SQLite error, or [`Error::Data`] for a stored value that does
+    /// not parse.
+    pub fn snapshot(&self) -> Result<Snapshot> {
+        read_snapshot(&self.conn)
+    }
+
+    /// Imports `snapshot`: validates it, compares it with the database,
+    /// and unless `dry_run`, makes the database hold exactly the snapshot,
+    /// in one transaction. Changing or dropping anything the database
+    /// holds needs `replace`. The audit log is kept, with an `import` entry.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] for a snapshot that does not validate,
+    /// [`Error::State`] for conflicts without `replace`; the database is
+    /// untouched in both cases.
+    pub fn import_snapshot(
+        &mut self,
+        snapshot: &Snapshot,
+        replace: bool,
+        dry_run: bool,
+        actor: &str,
+    ) -> Result<ImportPlan> {
+        snapshot.validate()?;
+        let tx = self.write()?;
+        let current = read_snapshot(&tx)?;
+        let mut plan = compare(&current, snapshot);
+        if dry_run {
+            return Ok(plan);
+        }
+        if plan.conflicts && !replace {
+            return Err(Error::State(format!(
+                "the snapshot would change {} and remove {} namespace(s) the database holds; \
+                 see --dry-run, and pass --replace to make the database equal to the snapshot",
+                plan.changed.len(),
+                plan.removed.len()
+            )));
+        }
+        write_snapshot(&tx, snapshot)?;
+        audit(
+            &tx,
+            actor,
+            "import",
+            None,
+            None,
+            &format!(
+                "{} namespaces: {} added, {} changed, {} removed",
+                snapshot.records.len(),
+                plan.added.len(),
+                plan.changed.len(),
+                plan.removed.len()
+            ),
+        )?;
+        tx.commit()?;
+        plan.applied = true;
+        Ok(plan)
+    }
+}
+
+fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
+    let (old, new) = (current.by_nid(), incoming.by_nid());
+    let held_informal = current.highest_informal();
+    let mut plan = ImportPlan {
+        requests: (current.requests.len(), incoming.requests.len()),
+        last_informal: (held_informal, held_informal.max(incoming.highest_informal())),
+        ..ImportPlan::default()
+    };
+    // Changing or dropping what is held is a conflict; adding is not, and
+    // neither is a namespace that only gains versions, nor a higher
+    // informal sequence.
+    let mut conflicts = !starts_with(&incoming.requests, &current.requests);
+    for (key, record) in &new {
+        match old.get(key) {
+            None => plan.added.push(record.nid.clone()),
+            Some(before) if !same_record(before, record) => {
+                let mut what = Vec::new();
+                if before.rules != record.rules {
+                    what.push("rules".to_string());
+                }
+                if before.status != record.status {
+                    what.push(format!("status {:?} -> {:?}", before.status, record.status));
+                }
+                let versions = |r: &RecordFile| -> Vec<String> {
+                    r.filed
+                        .iter()
+                        .map(|v| format!("v{} {}", v.version, v.status))
+                        .collect()
+                };
+                let same_filed =
+                    record.filed.len() == before.filed.len() && starts_with(&record.filed, &before.filed);
+                if !same_filed {
+                    what.push(format!(
+                        "filed versions [{}] -> [{}]",
+                        versions(before).join(", "),
+                        versions(record).join(", ")
+                    ));
+                }
+                let fact_changes = iana_fact_changes(before, record);
+                let facts = fact_changes.is_empty();
+                what.extend(fact_changes);
+                let only_gains = facts
+                    && before.rules == record.rules
+                    && before.status == record.status
+                    && starts_with(&record.filed, &before.filed);
+                conflicts |= !only_gains;
+                plan.changed.push((record.nid.clone(), what));
+            }
+            Some(_) => {}
+        }
+    }
+    plan.removed = old
+        .iter()
+        .filter(|(k, _)| !new.contains_key(*k))
+        .map(|(_, r)| r.nid.clone())
+        .collect();
+    plan.conflicts = conflicts || !plan.removed.is_empty();
+    plan
+}
+
+/// Whether `incoming` begins with the versions `held`. A version without a
+/// request id (a schema 1 snapshot) matches the held one whatever its id.
+fn starts_with(incoming: &[FiledVersion], held: &[FiledVersion]) -> bool {
+    incoming.len() >= held.len()
+        && held.iter().zip(incoming).all(|(h, i)| {
+            h == i
+                || (i.id.is_none()
+                    && FiledVersion {
+                        id: None,
+                        ..h.clone()
+                    } == *i)
+        })
+}
+
+/// Whether an incoming record says exactly what the held one does.
+fn same_record(held: &RecordFile, incoming: &RecordFile) -> bool {
+    iana_fact_changes(held, incoming).is_empty()
+        && held.rules == incoming.rules
+        && held.status == incoming.status
+        && held.filed.len() == incoming.filed.len()
+        && starts_with(&incoming.filed, &held.filed)
+}
+
+/// What two records say differently of what the IANA registry holds
+/// (everything but urnreg's rules, the status and the versions filed
+/// here), one entry per field: `date "2020-01-01" -> "2021-02-03"` for a
+/// date, the field's name for the others.
+fn iana_fact_changes(a: &RecordFile, b: &RecordFile) -> Vec<String> {
+    // Destructured, so that a new field of RecordFile must be placed here.
+    let RecordFile {
+        nid,
+        kind,
+        date,
+        updated,
+        template,
+        references,
+        contacts,
+        registration,
+        referenced,
+        rules: _,
+        status: _,
+        filed: _,
+    } = a;
+    let shown = |v: &Option<String>| v.as_deref().map_or("none".to_string(), |d| format!("{d:?}"));
+    let mut changes = Vec::new();
+    if *nid != b.nid {
+        changes.push(format!("nid {:?} -> {:?}", nid, b.nid));
+    }
+    if *kind != b.kind {
+        changes.push(format!("kind {} -> {}", kind.as_str(), b.kind.as_str()));
+    }
+    for (name, before, after) in [("date", date, &b.date), ("updated", updated, &b.updated)] {
+        if before != after {
+            changes.push(format!("{name} {} -> {}", shown(before), shown(after)));
+        }
+    }
+    if *template != b.template {
+        changes.push("template reference".to_string());
+    }
+    if *references != b.references {
+        changes.push("references".to_string());
+    }
+    if *contacts != b.contacts {
+        changes.push("contacts".to_string());
+    }
+    if *registration != b.registration {
+        changes.push("registration text".to_string());
+    }
+    if *referenced != b.referenced {
+        changes.push("referenced texts".to_string());
+    }
+    changes
+}
+
+fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
+    let meta: Option<String> = conn
+        .query_row("SELECT body FROM registry_meta WHERE id = 1", [], |r| r.get(0))
+        .optional()?;
+    let registry: RegistryFile = serde_json::from_str(
+        &meta.ok_or_else(|| Error::Data("the database has no registry metadata".into()))?,
+    )
+    .map_err(|e| Error::Data(format!("registry metadata: {e}")))?;
+    let mut stmt = conn.prepare(
+        "SELECT nid, kind, status, date, updated, iana, rules FROM namespaces ORDER BY lower(nid)",
+    )?;
+    type Row = (
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut filed = filed_versions(conn)?;
+    let mut records = Vec::with_capacity(rows.len());
+    for (nid, kind, status, date, updated, iana, rules) in rows {
+        let mut record: RecordFile = match iana {
+            Some(json) => serde_json::from_str(&json)
+                .map_err(|e| Error::Data(format!("stored record of {nid}: {e}")))?,
+            None => RecordFile::bare(&nid, Kind::Formal),
+        };
+        record.nid = nid.clone();
+        record.kind = if kind == "informal" {
+            Kind::Informal
+        } else {
+            Kind::Formal
+        };
+        record.date = date;
+        record.updated = updated;
+        record.status = (status != "registered").then_some(status);
+        record.rules = rules
+            .map(|body| toml::from_str::<RulesFile>(&body))
+            .transpose()
+            .map_err(|e| Error::Data(format!("stored rules of {nid}: {e}")))?;
+        record.filed = filed.remove(&nid.to_ascii_lowercase()).unwrap_or_default();
+        if record.contacts.is_empty() {
+            record.contacts = registrant_contact(&record).into_iter().collect();
+        }
+        records.push(record);
+    }
+    let requests = filed.into_values().flatten().collect();
+    let last: i64 = conn.query_row("SELECT last FROM informal_sequence", [], |r| r.get(0))?;
+    Ok(Snapshot {
+        registry,
+        records,
+        requests,
+        last_informal: Some(last),
+    })
+}
+
+/// The contact of an informal namespace registered here, as the IANA
+/// registry keeps one for every informal record (`<contact>`, required by
+/// its schema), taken from the Registrant field, which RFC 8141 Appendix A
+/// says gives the registrant's contact details: a person named by the
+/// first line of the Registrant field of the version in force, with the
+/// first e-mail address in it written the IANA way (`mailto:a&b.c`), and
+/// the day that version was approved. `None` for formal namespaces, or
+/// when no approved version names anyone.
+pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
+    if record.kind != Kind::Informal {
+        return None;
+    }
+    let approved = record
+        .filed
+        .iter()
+        .filter(|v| v.status == "approved")
+        .max_by_key(|v| v.version)?;
+    let registrant = approved.fields.registrant.as_deref()?;
+    let email = registrant
+        .split(|c: char| c.is_whitespace() || "<>()[],;\"'".contains(c))
+        .map(|w| w.trim_matches('.'))
+        .find(|w| {
+            w.split_once('@')
+                .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
+                && w.chars().all(printable)
+        });
+    let first_line = registrant.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let first_line = first_line.strip_prefix("Name:").unwrap_or(first_line);
+    let mut name = match first_line.find('<') {
+        Some(i) => &first_line[..i],
+        None => first_line,
+    };
+    if email.is_some_and(|e| name.contains(e)) {
+        name = "";
+    }
+    // The name goes into the IANA XML: control characters (an ESC, a
+    // U+0001 typed into the Registrant field) have no place in it.
+    let name: String = name
+        .chars()
+        .filter(|c| printable(*c))
+        .collect::<String>()
+        .trim()
+        .trim_end_matches([',', ';'])
+        .chars()
+        .take(100)
+        .collect();
+    let name = if name.is_empty() {
+        email?.split('@').next()?.to_string()
+    } else {
+        name
+    };
+    // A person id is an XML NCName: letters, digits, '.', '-', '_', not
+    // starting with a digit, '.' or '-'.
+    let mut id: String = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !id.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+        id.insert(0, '_');
+    }
+    Some(Xref {
+        kind: "person".into(),
+        data: id,
+        text: None,
+        person: Some(Person {
+            name,
+            uri: email.map(|e| format!("mailto:{}", e.replacen('@', "&", 1))),
+            updated: approved
+                .decided_at
+                .as_deref()
+                .and_then(|t| t.get(..10))
+                .map(str::to_string),
+        }),
+    })
+}
+
+/// Returns true if and only if `c` is neither a control character nor
+/// one XML 1.0 cannot hold.
+fn printable(c: char) -> bool {
+    !c.is_control() && is_xml_char(c)
+}
+
+/// Versions filed here (not the shipped texts), grouped by lower-case NID
+/// (`""` for informal requests without one), oldest first.
+fn filed_versions(conn: &rusqlite::Connection) -> Result<BTreeMap<String, Vec<FiledVersion>>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT r.id, r.nid, r.kind, r.version, r.status, r.date, r.source, r.submitted_at, r.decided_at,
+                r.legacy_fields, ru.body, {}
+         FROM registrations r LEFT JOIN rules ru ON ru.registration_id = r.id
+         WHERE r.source_text IS NULL
+         ORDER BY r.id",
+        appendix_a_columns("r.")
+    ))?;
+    let mut reviews =
+        conn.prepare("SELECT decision, note, actor, at FROM reviews WHERE registration_id = ?1 ORDER BY id")?;
+    let mut out: BTreeMap<String, Vec<FiledVersion>> = BTreeMap::new();
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let nid: Option<String> = r.get(1)?;
+        let fields = stored_fields(r, id, 11, 9)?;
+        let rules: Option<String> = r.get(10)?;
+        let rules = rules
+            .map(|b| toml::from_str::<RulesFile>(&b))
+            .transpose()
+            .map_err(|e| Error::Data(format!("registration {id} rules: {e}")))?;
+        let kind: String = r.get(2)?;
+        let version = FiledVersion {
+            id: Some(id),
+            kind: if kind == "informal" {
+                Kind::Informal
+            } else {
+                Kind::Formal
+            },
+            nid: nid.clone(),
+            version: r.get(3)?,
+            status: r.get(4)?,
+            date: r.get(5)?,
+            source: r.get(6)?,
+            submitted_at: r.get(7)?,
+            decided_at: r.get(8)?,
+            fields,
+            rules,
+            reviews: reviews
+                .query_map([id], |x| {
+                    Ok(ReviewEntry {
+                        decision: x.get(0)?,
+                        note: x.get(1)?,
+                        actor: x.get(2)?,
+                        at: x.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?,
+        };
+        out.entry(nid.map(|n| n.to_ascii_lowercase()).unwrap_or_default())
+            .or_default()
+            .push(version);
+    }
+    // Requests for NIDs that are not registered stay requests: the caller
+    // takes the registered ones out by NID.
+    Ok(out)
+}
+
+fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
+    tx.execute_batch(
+        "DELETE FROM reviews; DELETE FROM rules; UPDATE audit_log SET registration_id = NULL;
+         DELETE FROM registrations; DELETE FROM namespaces; DELETE FROM registry_meta;",
+    )?;
+    tx.execute(
+        "INSERT INTO registry_meta (id, body) VALUES (1, ?1)",
+        [serde_json::to_string(&snapshot.registry).map_err(|e| Error::Data(e.to_string()))?],
+    )?;
+    // Filed versions first, under the request ids they were filed with
+    // (validated unique); the shipped texts, whose ids nobody refers to,
+    // take the next free ones.
+    for v in snapshot
+        .records
+        .iter()
+        .flat_map(|r| &r.filed)
+        .chain(&snapshot.requests)
+    {
+        insert_filed(tx, v)?;
+    }
+    for record in &snapshot.records {
+        // `namespaces.iana` keeps IANA records only: NULL for namespaces
+        // registered here.
+        let derived_contacts = record.contacts.iter().eq(registrant_contact(record).iter());
+        let from_iana = record.registration.is_some()
+            || record.template.is_some()
+            || !record.references.is_empty()
+            || !(record.contacts.is_empty() || derived_contacts)
+            || !record.referenced.is_empty();
+        seed_record(tx, record, from_iana)?;
+        let rules = record
+            .rules
+            .as_ref()
+            .map(toml::to_string)
+            .transpose()
+            .map_err(|e| Error::Data(format!("rules of {}: {e}", record.nid)))?;
+        tx.execute(
+            "UPDATE namespaces SET status = ?1, rules = ?2 WHERE nid = ?3",
+            params![
+                record.status.as_deref().unwrap_or("registered"),
+                rules,
+                record.nid
+            ],
+        )?;
+    }
+    // Never hand out an informal number again (RFC 8141 section 5.2): not
+    // one the snapshot holds, nor one it says was assigned before.
+    tx.execute(
+        "UPDATE informal_sequence SET last = max(last, ?1)",
+        [snapshot.highest_informal()],
+    )?;
+    Ok(())
+}
+
+/// Inserts a filed version with its rules and reviews, under its request
+/// id when the snapshot keeps one.
+fn insert_filed(tx: &Transaction<'_>, v: &FiledVersion) -> Result<()> {
+    let rules = v
+        .rules
+        .as_ref()
+        .map(toml::to_string)
+        .transpose()
+        .map_err(|e| Error::Data(format!("rules: {e}")))?;
+    let mut id = insert_row(
+        tx,
+        &RegistrationRow {
+            nid: v.nid.as_deref(),
+            kind: v.kind,
+            version: v.version,
+            status: v
+                .status
+                .parse()
+                .map_err(|e: UnknownValue| Error::Data(e.to_string()))?,
+            date: &v.date,
+            fields: &v.fields,
+            source: v.source.as_deref(),
+            source_text: None,
+            submitted_at: &v.submitted_at,
+            decided_at: v.decided_at.as_deref(),
+            rules: None,
+        },
+    )?;
+    // The new row has the highest id and nothing refers to it yet, so it
+    // can take its own id back.
+    if let Some(wanted) = v.id.filter(|w| *w != id) {
+        tx.execute(
+            "UPDATE registrations SET id = ?1 WHERE id = ?2",
+            params![wanted, id],
+        )?;
+        id = wanted;
+    }
+    if let Some(body) = rules {
+        tx.execute(
+            "INSERT INTO rules (registration_id, body) VALUES (?1, ?2)",
+            params![id, body],
+        )?;
+    }
+    for r in &v.reviews {
+        tx.execute(
+            "INSERT INTO reviews (registration_id, decision, note, actor, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, r.decision, r.note, r.actor, r.at],
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::template::TemplateFields;
+
+    fn informal(registrant: &str, status: &str) -> RecordFile {
+        let version = FiledVersion {
+            id: Some(7),
+            kind: Kind::Informal,
+            nid: Some("urn-9".into()),
+            version: 1,
+            status: status.into(),
+            date: "2026-11-02".into(),
+            source: None,
+            submitted_at: "2026-11-02T10:00:00Z".into(),
+            decided_at: Some("2026-11-03T09:00:00Z".into()),
+            fields: TemplateFields {
+                registrant: Some(registrant.into()),
+                ..TemplateFields::default()
+            },
+            rules: None,
+            reviews: Vec::new(),
+        };
+        RecordFile {
+            filed: vec![version],
+            ..RecordFile::bare("urn-9", Kind::Informal)
+        }
+    }
+
+    fn person(x: &Xref) -> (&str, &str, Option<&str>, Option<&str>) {
+        let p = x.person.as_ref().unwrap();
+        (
+            x.data.as_str(),
+            p.name.as_str(),
+            p.uri.as_deref(),
+            p.updated.as_deref(),
+        )
+    }
+
+    #[test]
+    fn contacts_drop_what_a_registrant_typed_by_mistake() {
+        let c =
+            registrant_contact(&informal("Jane\u{1} Doe\u{1b}[1m <jane@example.org>", "approved")).unwrap();
+        assert_eq!(person(&c).1, "Jane Doe[1m");
+        let c = registrant_contact(&informal("Jane <ja\u{1}ne@example.org>", "approved")).unwrap();
+        assert_eq!(
+            person(&c).2,
+            None,
+            "an address with a control character is no address"
+        );
+    }
+
+    #[test]
+    fn informal_records_get_their_registrant_as_contact_appendix_a() {
+        let c = registrant_contact(&informal("Jane Doe <jane@example.org>", "approved")).unwrap();
+        assert_eq!(
+            person(&c),
+            (
+                "Jane_Doe",
+                "Jane Doe",
+                Some("mailto:jane&example.org"),
+                Some("2026-11-03")
+            )
+        );
+        let c = registrant_contact(&informal(
+            "Name: 9 Lives, Inc.\nE-mail: ops@nine.example.\nAddress: ...",
+            "approved",
+        ))
+        .unwrap();
+        assert_eq!(
+            person(&c),
+            (
+                "_9_Lives__Inc.",
+                "9 Lives, Inc.",
+                Some("mailto:ops&nine.example"),
+                Some("2026-11-03")
+            )
+        );
+        let c = registrant_contact(&informal("ops@nine.example", "approved")).unwrap();
+        assert_eq!(person(&c).1, "ops");
+        // Nothing approved, or a formal namespace: no contact is made up.
+        assert_eq!(registrant_contact(&informal("Jane Doe", "submitted")), None);
+        let mut formal = informal("Jane Doe", "approved");
+        formal.kind = Kind::Formal;
+        assert_eq!(registrant_contact(&formal), None);
+    }
+}
