@@ -232,8 +232,10 @@ fn color_everywhere_actor_and_db_only_where_they_apply() {
         "serve",
         "expert add",
         "expert remove",
+        "keywords add",
+        "services add",
     ];
-    let without_db = ["completions", "man", "template import", "keywords", "services"];
+    let without_db = ["completions", "man", "template import"];
     for path in command_paths() {
         let name = path.join(" ");
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();

@@ -959,6 +959,7 @@ fn fuzz_snapshot(format: ExportFormat, target: &str, smoke: u32, tokens: &[&str]
             records,
             requests: Vec::new(),
             last_informal: None,
+            query: None,
         };
         let mut files =
             render_files(&subset, format).map_err(|e| TestCaseError::fail(format!("render: {e}")))?;

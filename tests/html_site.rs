@@ -582,7 +582,7 @@ document.getElementById("f").addEventListener("load", function () {{
         bad.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + Math.round(r.left) + ".." + Math.round(r.right));
       }}
     }});
-    d.querySelectorAll("tbody tr").forEach(function (e) {{ if (e.getBoundingClientRect().height > 0) {{ rows += 1; }} }});
+    d.querySelectorAll("table.registry tbody tr").forEach(function (e) {{ if (e.getBoundingClientRect().height > 0) {{ rows += 1; }} }});
     out.setAttribute("data-viewport", String(vw));
     out.setAttribute("data-scroll-width", String(d.documentElement.scrollWidth));
     out.setAttribute("data-overflow", bad.slice(0, 10).join(" | "));

@@ -8,6 +8,10 @@ mod lifecycle;
 /// The rules of a registration: filed with it, put in force by approval.
 mod rules;
 
+/// The resolution sub-registries: declared by registrations, added by
+/// experts, carried by snapshots.
+mod subregistries;
+
 /// Opening databases: first use by many processes, read-only files and
 /// directories, files that are not urnreg's.
 mod databases;

@@ -165,7 +165,7 @@ fn json_and_toml_round_trips_are_byte_identical() {
         assert_eq!(done.nid.as_deref(), Some("urn-10"), "{format}");
     }
     let json = fs::read_to_string(dir.path().join("json-1/registry.json")).unwrap();
-    assert!(json.contains("\"schema\": 2") && json.contains("\"format\": \"urnreg-snapshot\""));
+    assert!(json.contains("\"schema\": 3") && json.contains("\"format\": \"urnreg-snapshot\""));
 }
 
 /// The database's whole content, to show that a refused import left it as it was.

@@ -195,11 +195,13 @@ enum Command {
     /// --replace, 2 refused (nothing is changed).
     Import(snapshot::ImportArgs),
     /// The Query Keywords sub-registry: keywords of r-component directives
-    /// (keywd=value; URN draft 2012, section 9.2.1).
-    Keywords(query::Args),
+    /// (keywd=value; URN draft 2012, section 9.2.1), with the namespaces
+    /// that support each; `add` registers a global one.
+    Keywords(query::KeywordsArgs),
     /// The Resolution Service Designators sub-registry: the values of s=
-    /// (RFC 2483 section 4; URN draft 2012, section 9.2.2).
-    Services(query::Args),
+    /// (RFC 2483 section 4; URN draft 2012, section 9.2.2); `add` registers
+    /// one.
+    Services(query::ServicesArgs),
     /// Print a shell completion script, generated from these definitions.
     ///
     /// For example: `urnreg completions bash > ~/.local/share/bash-completion/completions/urnreg`.
@@ -383,8 +385,10 @@ mod tests {
             "serve",
             "expert add",
             "expert remove",
+            "keywords add",
+            "services add",
         ];
-        let no_db = ["completions", "man", "template import", "keywords", "services"];
+        let no_db = ["completions", "man", "template import"];
         let mut cmd = super::Cli::command();
         // Building propagates the global --color to every command.
         cmd.build();

@@ -88,6 +88,15 @@ pub fn hoist(args: Vec<OsString>, cli: &clap::Command) -> Result<Vec<OsString>, 
                     leaf_at = Some(kept.len());
                     break;
                 }
+                // A command that runs with or without a subcommand
+                // (`urnreg keywords`, `urnreg keywords add`) takes the
+                // options itself unless a subcommand follows.
+                if current
+                    .get_arguments()
+                    .any(|a| a.get_long().is_some_and(|l| MOVABLE.contains(&l)))
+                {
+                    leaf_at = Some(kept.len());
+                }
             }
             None => break,
         }
@@ -156,6 +165,14 @@ mod tests {
             "urnreg ns list --db r.db --format json"
         );
         // Already after the command, or nothing to move: unchanged.
+        assert_eq!(
+            hoisted("urnreg --db r.db keywords").unwrap(),
+            "urnreg keywords --db r.db"
+        );
+        assert_eq!(
+            hoisted("urnreg --db r.db keywords add k --purpose p").unwrap(),
+            "urnreg keywords add --db r.db k --purpose p"
+        );
         for same in ["urnreg check --db r.db urn:a:b", "urnreg ns list", "urnreg --db"] {
             if same == "urnreg --db" {
                 assert!(hoisted(same).is_err());

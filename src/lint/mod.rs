@@ -64,6 +64,8 @@ pub const RULES: &[&str] = &[
     "rules-dropped",
     "rules-practice",
     "rules-resolution-http",
+    "rules-resolution-service",
+    "rules-resolution-keyword",
 ];
 
 /// How serious a finding is.
@@ -123,6 +125,10 @@ pub struct Registered {
 pub struct LintContext {
     /// Registered (and withdrawn) NIDs, lower case.
     pub registered: BTreeMap<String, Registered>,
+    /// The resolution sub-registries with what the namespaces in force
+    /// declare ([`crate::Registry::query`]); `None`: the built-in
+    /// registry's.
+    pub query: Option<crate::resolve::QueryRegistry>,
 }
 
 impl LintContext {
@@ -147,7 +153,11 @@ impl LintContext {
                 )
             })
             .collect();
-        Ok(LintContext { registered })
+        let query = crate::Registry::from_store(store)?.query().clone();
+        Ok(LintContext {
+            registered,
+            query: Some(query),
+        })
     }
 
     /// A file naming a registered NID is a revision of it; anything else

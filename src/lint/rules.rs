@@ -4,6 +4,7 @@
 //! rules (else `check` would accept names the registration forbids).
 
 use crate::registry::{Filing, Kind, RegistrationFile};
+use crate::resolve::{QueryRegistry, ResolutionFile};
 use crate::rules::{RulesFile, SyntaxRule};
 use crate::urn::{KeyRefiner, Urn};
 
@@ -119,6 +120,14 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
             "RFC 8141 section 6.4",
             "a resolution URL template is plain http: use https unless the resolver has no https".into(),
         );
+    }
+    if let Some(resolution) = &rules.resolution {
+        let query = ctx
+            .query
+            .as_ref()
+            .unwrap_or_else(|| crate::Registry::embedded().query());
+        let nid = file.nid.as_deref().unwrap_or("").to_ascii_lowercase();
+        resolution_names(resolution, &nid, query, out);
     }
     if rules.syntax.is_none()
         && let Some(suggested) = suggest(file, Some(&rules))
@@ -290,6 +299,70 @@ fn after_urn_prefix(rhs: &str, nid: Option<&str>) -> Option<String> {
 /// (`NSS`, `<nid>-NSS`, `...-nss`), or a first rule for the whole URN
 /// (`"urn:<nid>:" ...`), whose remainder is the NSS. A grammar that names
 /// no NSS (its first rule may be a part of one) asks for nothing.
+/// Issue 22: every service a resolution offers is a registered designator,
+/// every keyword it supports is registered and not another namespace's,
+/// and every keyword it defines is free (the 2012 URN draft, section 9.2).
+fn resolution_names(resolution: &ResolutionFile, nid: &str, query: &QueryRegistry, out: &mut Findings) {
+    const SECTION: &str = "URN draft 2012 section 9.2";
+    let services = std::iter::once(&resolution.default)
+        .chain(&resolution.services)
+        .chain(resolution.rules.iter().map(|r| &r.service));
+    let mut seen: Vec<&str> = Vec::new();
+    for s in services {
+        if query.service(s).is_none() && !seen.iter().any(|x| x.eq_ignore_ascii_case(s)) {
+            seen.push(s);
+            out.error(
+                "rules-resolution-service",
+                "rules.resolution",
+                SECTION,
+                format!(
+                    "'{s}' is not a registered resolution service designator (see urnreg services; an expert \
+                     registers a new one with urnreg services add)"
+                ),
+            );
+        }
+    }
+    for k in &resolution.keywords {
+        match (query.keyword(k), query.owner(k)) {
+            (None, _) => out.error(
+                "rules-resolution-keyword",
+                "rules.resolution",
+                SECTION,
+                format!(
+                    "keyword '{k}' is not registered: define it in new_keywords (this namespace's own), or ask \
+                     an expert to register it (urnreg keywords add)"
+                ),
+            ),
+            (Some(_), Some(owner)) if !owner.eq_ignore_ascii_case(nid) => out.error(
+                "rules-resolution-keyword",
+                "rules.resolution",
+                SECTION,
+                format!("keyword '{k}' is reserved by the '{owner}' namespace (scope specific, section 9.2.1)"),
+            ),
+            _ => {}
+        }
+    }
+    for new in &resolution.new_keywords {
+        let k = &new.keyword;
+        match (query.keyword(k), query.owner(k)) {
+            (None, _) => {}
+            (Some(_), Some(owner)) if owner.eq_ignore_ascii_case(nid) => {}
+            (Some(_), Some(owner)) => out.error(
+                "rules-resolution-keyword",
+                "rules.resolution",
+                SECTION,
+                format!("new keyword '{k}' is reserved by the '{owner}' namespace: choose another"),
+            ),
+            (Some(_), None) => out.error(
+                "rules-resolution-keyword",
+                "rules.resolution",
+                SECTION,
+                format!("new keyword '{k}' is already a global keyword: list it in keywords instead"),
+            ),
+        }
+    }
+}
+
 pub(super) fn suggest(file: &RegistrationFile, existing: Option<&RulesFile>) -> Option<String> {
     let syntax = file.syntax.as_deref()?;
     let found = find_abnf(syntax)?;

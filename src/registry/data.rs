@@ -16,6 +16,10 @@ pub static EMBEDDED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/regis
 /// The name of the file that holds the registry-wide facts.
 pub const REGISTRY_FILE: &str = "_registry.toml";
 
+/// The name of the file that holds the resolution query parameters'
+/// sub-registries (keywords and service designators).
+pub const QUERY_FILE: &str = "_query.toml";
+
 /// `registry/_registry.toml`: the IANA registry's own metadata.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -32,5 +32,6 @@ pub use store::{
 };
 #[cfg(feature = "snapshots")]
 pub(crate) use store::{
-    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, seed_record, stored_fields,
+    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, read_query_registry,
+    replace_query_registry, seed_record, stored_fields,
 };

@@ -52,7 +52,7 @@ pub struct DirectiveIssue {
 
 /// Returns true if `s` is a `keywd` (section 2.3): a letter, then letters
 /// and digits, each maybe after one hyphen.
-fn is_keyword(s: &str) -> bool {
+pub(crate) fn is_keyword(s: &str) -> bool {
     let b = s.as_bytes();
     let Some((first, rest)) = b.split_first() else {
         return false;

@@ -20,8 +20,11 @@ mod subregistries;
 
 pub use directives::{Directive, DirectiveIssue, DirectiveIssueKind, directives};
 pub use resolution::{
-    MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URLS, Resolution, ResolutionExample, ResolutionFile,
+    MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URLS, NewKeyword, Resolution, ResolutionExample, ResolutionFile,
     ResolutionRule, Unresolved, service_name,
 };
 pub use resolver::{ResolveError, Resolved};
-pub use subregistries::{Keyword, QueryRegistry, Scope, Service, SupportedBy};
+pub use subregistries::{
+    Keyword, MAX_QUERY_ENTRIES, MAX_QUERY_FIELD, QueryRegistry, SERVICE_STATUSES, Scope, Service,
+    SupportedBy, is_service_name,
+};

@@ -33,6 +33,8 @@ use regex_automata::meta::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::QueryRegistry;
+use super::directives::is_keyword;
+use super::subregistries::{MAX_QUERY_FIELD, is_service_name};
 
 /// The most rules a resolution holds.
 pub const MAX_RESOLUTION_RULES: usize = 64;
@@ -51,15 +53,31 @@ pub struct ResolutionFile {
     pub default: String,
     /// Every service offered (RFC 2483 names: I2L, I2Ls, I2C, ...).
     pub services: Vec<String>,
-    /// Query keywords the namespace's resolvers support (section 2.3).
+    /// Registered query keywords the namespace's resolvers support
+    /// (section 2.3): approving the rules puts the namespace on each one's
+    /// "Supported by" list (section 9.2.1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<String>,
+    /// Keywords of this namespace only (scope "specific", section 9.2.1),
+    /// defined by its registration: registered when it is approved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_keywords: Vec<NewKeyword>,
     /// URL templates, tried in order.
     #[serde(default)]
     pub rules: Vec<ResolutionRule>,
     /// URNs and the URLs they must give.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<ResolutionExample>,
+}
+
+/// A namespace-specific keyword a registration defines.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewKeyword {
+    /// The token (`keywd` of section 2.3).
+    pub keyword: String,
+    /// What it is for.
+    pub purpose: String,
 }
 
 /// One rule: for `service`, when the key's NSS matches `pattern`, these
@@ -159,7 +177,8 @@ impl std::fmt::Display for Unresolved {
     }
 }
 
-/// The registered name of `service` (its I2x name for an RFC 2169 alias).
+/// The registered name of `service` (its I2x name for an RFC 2169 alias)
+/// in the shipped sub-registry.
 pub fn service_name(service: &str) -> Option<&'static str> {
     QueryRegistry::shipped().service(service).map(|s| s.name.as_str())
 }
@@ -177,10 +196,18 @@ impl ResolutionFile {
         if self.source.trim().is_empty() {
             return Err("'source' is required: where the resolver is documented".into());
         }
+        // RFC 2169's names become their RFC 2483 ones; a designator an
+        // expert registered later is kept as written (lint checks that
+        // every service is registered, against the registry it is filed in).
         let canonical = |s: &str| -> Result<String, String> {
-            service_name(s)
-                .map(str::to_string)
-                .ok_or_else(|| format!("'{s}' is not a registered resolution service"))
+            match service_name(s) {
+                Some(name) => Ok(name.to_string()),
+                None if is_service_name(s) => Ok(s.to_string()),
+                None => Err(format!(
+                    "'{}' is not a resolution service designator (RFC 2483 section 4)",
+                    s.escape_debug()
+                )),
+            }
         };
         let services = self
             .services
@@ -194,11 +221,33 @@ impl ResolutionFile {
         if !services.contains(&default) {
             return Err(format!("the default service {default} is not among 'services'"));
         }
-        let registry = QueryRegistry::shipped();
+        let mut keywords = self.keywords.clone();
         for k in &self.keywords {
-            if registry.keyword(k).is_none() {
-                return Err(format!("keyword '{k}' is not in the Query Keywords sub-registry"));
+            if !is_keyword(k) {
+                return Err(format!(
+                    "'{}' in 'keywords' is not a keyword (URN draft 2012 §2.3)",
+                    k.escape_debug()
+                ));
             }
+        }
+        for new in &self.new_keywords {
+            if !is_keyword(&new.keyword) {
+                return Err(format!(
+                    "new keyword '{}' is not a keyword (a letter, then letters and digits, each maybe \
+                     after one '-'; URN draft 2012 §2.3)",
+                    new.keyword.escape_debug()
+                ));
+            }
+            if new.purpose.trim().is_empty() || new.purpose.len() > MAX_QUERY_FIELD {
+                return Err(format!(
+                    "new keyword '{}': 'purpose' must say what it is for, in at most {MAX_QUERY_FIELD} bytes",
+                    new.keyword
+                ));
+            }
+            if keywords.contains(&new.keyword) {
+                return Err(format!("keyword '{}' is declared twice", new.keyword));
+            }
+            keywords.push(new.keyword.clone());
         }
         if self.rules.len() > MAX_RESOLUTION_RULES {
             return Err(format!(
@@ -270,7 +319,7 @@ impl ResolutionFile {
             source: self.source.clone(),
             default,
             services,
-            keywords: self.keywords.clone(),
+            keywords,
             rules,
             plain_http,
         })
@@ -471,13 +520,14 @@ impl Resolution {
     /// An unknown service, one the namespace does not offer, or an NSS no
     /// rule covers.
     pub fn urls(&self, key: &str, service: &str) -> Result<Vec<String>, Unresolved> {
-        let service = service_name(service).ok_or_else(|| Unresolved::UnknownService(service.to_string()))?;
-        if !self.services.iter().any(|s| s == service) {
+        let asked = service_name(service).unwrap_or(service);
+        let Some(service) = self.services.iter().find(|s| s.eq_ignore_ascii_case(asked)) else {
             return Err(Unresolved::ServiceNotOffered {
-                service: service.to_string(),
+                service: asked.to_string(),
                 offered: self.services.clone(),
             });
-        }
+        };
+        let service = service.as_str();
         let (nid, nss) = split_key(key);
         for rule in self.rules.iter().filter(|r| r.service == service) {
             let caps = match &rule.pattern {
@@ -552,9 +602,10 @@ mod tests {
             r.urls("urn:ietf:rfc:1", "I2C"),
             Err(Unresolved::ServiceNotOffered { .. })
         ));
+        // Whether X2Y is registered is the registry's to say (`Registry::resolve`).
         assert!(matches!(
             r.urls("urn:ietf:rfc:1", "X2Y"),
-            Err(Unresolved::UnknownService(_))
+            Err(Unresolved::ServiceNotOffered { .. })
         ));
     }
 
@@ -601,7 +652,14 @@ mod tests {
         }
         let err = compile("source = \"x\"\ndefault = \"I2C\"\nservices = [\"I2L\"]\n").unwrap_err();
         assert!(err.contains("not among"), "{err}");
+        let err = compile("source = \"x\"\ndefault = \"I2L\"\nservices = [\"L 2I\"]\n").unwrap_err();
+        assert!(err.contains("not a resolution service designator"), "{err}");
+        // A designator an expert registered later compiles; lint checks
+        // that it is registered where the rules are filed.
         let err = compile("source = \"x\"\ndefault = \"I2L\"\nservices = [\"L2I\"]\n").unwrap_err();
-        assert!(err.contains("not a registered resolution service"), "{err}");
+        assert!(err.contains("default service I2L is not among"), "{err}");
+        let err = compile("source = \"x\"\ndefault = \"I2L\"\nservices = [\"I2L\"]\nkeywords = [\"9\"]\n")
+            .unwrap_err();
+        assert!(err.contains("not a keyword"), "{err}");
     }
 }

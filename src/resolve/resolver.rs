@@ -2,7 +2,7 @@
 //! `s=` directive, or the namespace's default) and the URLs its
 //! namespace's resolution gives for the URN's key.
 
-use super::{QueryRegistry, Unresolved, directives, service_name};
+use super::{QueryRegistry, Unresolved, directives};
 use crate::Registry;
 
 /// Where a URN leads.
@@ -125,15 +125,20 @@ impl Registry {
             .and_then(|r| r.resolution())
             .ok_or_else(|| ResolveError::NoResolution(ns.nid().to_string()))?;
         let mut note = None;
+        // Registered names: the RFC 2169 aliases become their RFC 2483 names.
+        let query = self.query();
+        let registered = |s: &str| query.service(s).map(|entry| entry.name.as_str());
         let (service, chosen_by) = match service {
             Some(asked) => (
-                service_name(asked)
+                registered(asked)
                     .ok_or_else(|| ResolveError::Unresolved(Unresolved::UnknownService(asked.to_string())))?,
                 "asked",
             ),
-            None => match directive_service(urn.r_component(), ns.nid()) {
-                Some(s) => match service_name(s) {
-                    Some(name) if resolution.services().iter().any(|o| o == name) => (name, "directive"),
+            None => match directive_service(urn.r_component(), ns.nid(), query) {
+                Some(s) => match registered(s) {
+                    Some(name) if resolution.services().iter().any(|o| o.eq_ignore_ascii_case(name)) => {
+                        (name, "directive")
+                    }
                     _ => {
                         note = Some(format!(
                             "s={s} is not a service the '{}' namespace offers: its default {} is used \
@@ -160,8 +165,8 @@ impl Registry {
 
 /// The value of the one `s=` directive of r-component `r`, if there is
 /// exactly one (a repeated keyword is ignored whole: section 2.3).
-fn directive_service<'a>(r: Option<&'a str>, nid: &str) -> Option<&'a str> {
-    let (found, _) = directives(r?, &nid.to_ascii_lowercase(), QueryRegistry::shipped());
+fn directive_service<'a>(r: Option<&'a str>, nid: &str, query: &QueryRegistry) -> Option<&'a str> {
+    let (found, _) = directives(r?, &nid.to_ascii_lowercase(), query);
     let mut services = found.iter().filter(|d| d.keyword == "s");
     let first = services.next()?;
     services.next().is_none().then_some(first.value)

@@ -1,10 +1,30 @@
 //! The Query Keywords and Resolution Service Designators sub-registries
 //! (the 2012 URN draft, sections 9.2.1 and 9.2.2), shipped in
-//! `src/resolve/query.toml` with the draft's initial entries.
+//! `registry/_query.toml` with the draft's initial entries.
+//!
+//! What a registry holds of them is its *base* (the shipped entries and
+//! what experts added since); what namespaces declare in their rules in
+//! force is merged in by [`QueryRegistry::with_declared`]: a namespace
+//! whose `[rules.resolution]` names a keyword in `keywords` is on that
+//! keyword's "Supported by" list, and one that defines a keyword in
+//! `new_keywords` holds it as a namespace-specific keyword (section
+//! 9.2.1). So approving a registration adds its keywords, and a revision
+//! that drops one takes it off, with nothing to keep in step.
 
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
+
+use super::directives::is_keyword;
+use super::resolution::ResolutionFile;
+
+/// The most entries each sub-registry holds: a hostile snapshot cannot
+/// grow them without bound.
+pub const MAX_QUERY_ENTRIES: usize = 1024;
+/// The longest text of an entry's field, in bytes.
+pub const MAX_QUERY_FIELD: usize = 1024;
+/// The statuses of a service designator (section 9.2.2).
+pub const SERVICE_STATUSES: [&str; 4] = ["std", "exp", "provisional", "deprecated"];
 
 /// Whether a keyword is open to every namespace or belongs to some.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,7 +59,7 @@ pub struct Keyword {
     /// Its defining document.
     pub reference: String,
     /// The namespaces that support it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supported_by: Vec<SupportedBy>,
 }
 
@@ -57,7 +77,7 @@ pub struct Service {
     /// Its defining document.
     pub reference: String,
     /// Other names of the same service (RFC 2169's N2L for I2L, ...).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
 }
 
@@ -74,13 +94,14 @@ pub struct QueryRegistry {
 }
 
 /// The shipped sub-registries' text.
-const SHIPPED: &str = include_str!("query.toml");
+const SHIPPED: &str = include_str!("../../registry/_query.toml");
 
 impl QueryRegistry {
-    /// The sub-registries shipped with urnreg (`src/resolve/query.toml`).
+    /// The sub-registries shipped with urnreg (`registry/_query.toml`).
     pub fn shipped() -> &'static QueryRegistry {
         static SHIPPED_REGISTRY: OnceLock<QueryRegistry> = OnceLock::new();
-        SHIPPED_REGISTRY.get_or_init(|| toml::from_str(SHIPPED).unwrap_or_default())
+        // Checked by a test: the shipped file always parses.
+        SHIPPED_REGISTRY.get_or_init(|| QueryRegistry::parse(SHIPPED).unwrap_or_default())
     }
 
     /// The keyword entry of `keyword` (directives are case-sensitive).
@@ -94,6 +115,186 @@ impl QueryRegistry {
         self.services.iter().find(|s| {
             s.name.eq_ignore_ascii_case(name) || s.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
         })
+    }
+
+    /// Reads sub-registries written as `registry/_query.toml` is, and
+    /// checks them ([`QueryRegistry::problems`]).
+    ///
+    /// # Errors
+    ///
+    /// The TOML error, or the problems found, joined.
+    pub fn parse(text: &str) -> Result<QueryRegistry, String> {
+        let registry: QueryRegistry = toml::from_str(text).map_err(|e| e.to_string())?;
+        let problems = registry.problems();
+        if problems.is_empty() {
+            Ok(registry)
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+
+    /// What is wrong with these entries, in words: a keyword that is not
+    /// a `keywd` (section 2.3) or is listed twice, a specific keyword no
+    /// namespace supports, a service name that is not a designator or
+    /// clashes with another's name or alias (matched without regard to
+    /// case), a status outside [`SERVICE_STATUSES`], an empty or
+    /// unprintable text, more than [`MAX_QUERY_ENTRIES`] entries or a text
+    /// over [`MAX_QUERY_FIELD`] bytes.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (what, n) in [
+            ("keywords", self.keywords.len()),
+            ("services", self.services.len()),
+        ] {
+            if n > MAX_QUERY_ENTRIES {
+                out.push(format!(
+                    "{n} {what}, more than MAX_QUERY_ENTRIES = {MAX_QUERY_ENTRIES}"
+                ));
+                return out;
+            }
+        }
+        for (i, k) in self.keywords.iter().enumerate() {
+            let at = format!("keyword '{}'", k.keyword.escape_debug());
+            if !is_keyword(&k.keyword) {
+                out.push(format!(
+                    "{at}: not a keyword (a letter, then letters and digits, each maybe after one '-'; \
+                     URN draft 2012 §2.3)"
+                ));
+            }
+            if self.keywords[..i].iter().any(|o| o.keyword == k.keyword) {
+                out.push(format!("{at}: listed twice"));
+            }
+            text_problems(
+                &at,
+                &[("purpose", &k.purpose), ("reference", &k.reference)],
+                &mut out,
+            );
+            if k.scope == Scope::Specific && k.supported_by.is_empty() {
+                out.push(format!(
+                    "{at}: a namespace-specific keyword names the namespace it belongs to in 'supported_by' \
+                     (URN draft 2012 §9.2.1)"
+                ));
+            }
+            for s in &k.supported_by {
+                if crate::check_nid(&s.nid).is_err() {
+                    out.push(format!(
+                        "{at}: supported by '{}', which is not a NID",
+                        s.nid.escape_debug()
+                    ));
+                }
+                text_problems(&at, &[("supported_by reference", &s.reference)], &mut out);
+            }
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for s in &self.services {
+            let at = format!("service '{}'", s.name.escape_debug());
+            for name in std::iter::once(&s.name).chain(&s.aliases) {
+                if !is_service_name(name) {
+                    out.push(format!(
+                        "{at}: '{}' is not a service designator (a letter, then up to 31 letters, digits, \
+                         '=' or '-'; RFC 2483 section 4)",
+                        name.escape_debug()
+                    ));
+                }
+                if names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                    out.push(format!(
+                        "{at}: the name '{name}' is taken by another service or alias"
+                    ));
+                }
+                names.push(name);
+            }
+            if !SERVICE_STATUSES.contains(&s.status.as_str()) {
+                out.push(format!(
+                    "{at}: status '{}' is not one of {} (URN draft 2012 §9.2.2)",
+                    s.status.escape_debug(),
+                    SERVICE_STATUSES.join(", ")
+                ));
+            }
+            text_problems(
+                &at,
+                &[("purpose", &s.purpose), ("reference", &s.reference)],
+                &mut out,
+            );
+        }
+        out
+    }
+
+    /// These sub-registries with what the namespaces' resolutions declare
+    /// (`(nid, resolution)` of the rules in force): each keyword in a
+    /// resolution's `keywords` gets the namespace on its "Supported by"
+    /// list, with the resolution's source as the reference, and each of
+    /// its `new_keywords` not yet held becomes a keyword of scope
+    /// specific, supported by that namespace.
+    pub fn with_declared<'a>(
+        &self,
+        declared: impl IntoIterator<Item = (&'a str, &'a ResolutionFile)>,
+    ) -> QueryRegistry {
+        let mut out = self.clone();
+        for (nid, resolution) in declared {
+            for new in &resolution.new_keywords {
+                if out.keyword(&new.keyword).is_none() {
+                    out.keywords.push(Keyword {
+                        keyword: new.keyword.clone(),
+                        purpose: new.purpose.clone(),
+                        scope: Scope::Specific,
+                        reference: resolution.source.clone(),
+                        supported_by: Vec::new(),
+                    });
+                }
+            }
+            let supported = resolution
+                .keywords
+                .iter()
+                .chain(resolution.new_keywords.iter().map(|k| &k.keyword));
+            for keyword in supported {
+                if let Some(entry) = out.keywords.iter_mut().find(|k| &k.keyword == keyword)
+                    && !entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid))
+                {
+                    entry.supported_by.push(SupportedBy {
+                        nid: nid.to_string(),
+                        reference: resolution.source.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The namespace a specific keyword belongs to: the first of its
+    /// "Supported by" list (the one whose registration defined it).
+    pub fn owner(&self, keyword: &str) -> Option<&str> {
+        self.keyword(keyword)
+            .filter(|k| k.scope == Scope::Specific)
+            .and_then(|k| k.supported_by.first())
+            .map(|s| s.nid.as_str())
+    }
+}
+
+/// Returns true if `name` can name a resolution service: a letter, then
+/// up to 31 letters, digits, `=` or `-` (RFC 2483's `I2L` and `I=I`, RFC
+/// 2169's `N2L`).
+pub fn is_service_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && b.len() <= 32
+        && b[0].is_ascii_alphabetic()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'=' | b'-'))
+}
+
+/// Each text must be there, printable, and at most [`MAX_QUERY_FIELD`]
+/// bytes.
+fn text_problems(at: &str, fields: &[(&str, &str)], out: &mut Vec<String>) {
+    for (name, text) in fields {
+        if text.trim().is_empty() {
+            out.push(format!("{at}: '{name}' is empty"));
+        } else if text.len() > MAX_QUERY_FIELD {
+            out.push(format!(
+                "{at}: '{name}' is longer than MAX_QUERY_FIELD = {MAX_QUERY_FIELD} bytes"
+            ));
+        } else if text.chars().any(char::is_control) {
+            out.push(format!("{at}: '{name}' holds a control character"));
+        }
     }
 }
 
@@ -123,5 +324,72 @@ mod tests {
         assert_eq!(r.service("N2L").map(|s| s.name.as_str()), Some("I2L"));
         assert_eq!(r.service("n2ls").map(|s| s.name.as_str()), Some("I2Ls"));
         assert!(r.service("I2U").is_none());
+    }
+
+    #[test]
+    fn the_shipped_file_parses_and_checks_clean() {
+        assert_eq!(
+            QueryRegistry::parse(SHIPPED).as_ref(),
+            Ok(QueryRegistry::shipped())
+        );
+        assert!(QueryRegistry::shipped().problems().is_empty());
+    }
+
+    /// Section 9.2: what a hostile snapshot or a careless expert could hold.
+    #[test]
+    fn problems_name_each_bad_entry() {
+        let mut r = QueryRegistry::shipped().clone();
+        r.keywords.push(r.keywords[0].clone());
+        r.keywords[1].keyword = "c-".into();
+        r.services[0].status = "final".into();
+        r.services[1].aliases.push("i2l".into());
+        r.services[2].purpose = "a\u{1b}[31m".into();
+        let problems = r.problems().join("\n");
+        for says in [
+            "keyword 's': listed twice",
+            "keyword 'c-': not a keyword",
+            "status 'final'",
+            "the name 'i2l' is taken",
+            "holds a control character",
+        ] {
+            assert!(problems.contains(says), "{says}: {problems}");
+        }
+        let big = QueryRegistry {
+            keywords: vec![QueryRegistry::shipped().keywords[0].clone(); MAX_QUERY_ENTRIES + 1],
+            ..QueryRegistry::default()
+        };
+        assert!(big.problems()[0].contains("MAX_QUERY_ENTRIES"));
+    }
+
+    /// Section 9.2.1: what rules declare joins the lists; a keyword taken
+    /// by one namespace is not taken again by another.
+    #[test]
+    fn declared_keywords_merge_in() {
+        let file = |keywords: &[&str], new: &[&str]| ResolutionFile {
+            source: "its registration".into(),
+            keywords: keywords.iter().map(|k| k.to_string()).collect(),
+            new_keywords: new
+                .iter()
+                .map(|k| super::super::resolution::NewKeyword {
+                    keyword: k.to_string(),
+                    purpose: "test".into(),
+                })
+                .collect(),
+            ..ResolutionFile::default()
+        };
+        let (a, b) = (file(&["c"], &["lang"]), file(&["c", "lang"], &["lang"]));
+        let merged = QueryRegistry::shipped().with_declared([("a", &a), ("b", &b)]);
+        let c = merged.keyword("c").unwrap();
+        assert_eq!(
+            c.supported_by.iter().map(|s| s.nid.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(merged.owner("lang"), Some("a"));
+        assert_eq!(merged.owner("c"), None);
+        assert_eq!(merged.keyword("lang").unwrap().supported_by.len(), 2);
+        assert!(
+            QueryRegistry::shipped().keyword("lang").is_none(),
+            "the base is unchanged"
+        );
     }
 }

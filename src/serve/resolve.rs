@@ -26,18 +26,19 @@ use axum::response::{IntoResponse, Response};
 
 use super::http::ApiError;
 use super::state::AppState;
-use crate::resolve::{QueryRegistry, ResolveError, Resolved, Unresolved};
+use crate::resolve::{ResolveError, Resolved, Unresolved};
 
 /// `GET /api/keywords`: the Query Keywords sub-registry (URN draft 2012
-/// section 9.2.1), as `urnreg keywords --format json` lists it.
-pub(crate) async fn keywords() -> Response {
-    axum::Json(&QueryRegistry::shipped().keywords).into_response()
+/// section 9.2.1) as the registry holds it, with what the namespaces'
+/// rules in force declare, as `urnreg keywords --format json` lists it.
+pub(crate) async fn keywords(State(state): State<Arc<AppState>>) -> Response {
+    axum::Json(&state.model().registry.query().keywords).into_response()
 }
 
 /// `GET /api/services`: the Resolution Service Designators sub-registry
 /// (section 9.2.2).
-pub(crate) async fn services() -> Response {
-    axum::Json(&QueryRegistry::shipped().services).into_response()
+pub(crate) async fn services(State(state): State<Arc<AppState>>) -> Response {
+    axum::Json(&state.model().registry.query().services).into_response()
 }
 
 /// `GET /uri-res/{SERVICE}?{URN}`.

@@ -169,6 +169,11 @@ impl Snapshot {
             }
         }
         check_requests(&self.requests, &seen, &mut p);
+        if let Some(query) = &self.query {
+            for problem in query.problems() {
+                p.add("query", format!("{problem} (URN draft 2012 §9.2)"));
+            }
+        }
         check_request_ids(self, &mut p);
         if p.0.is_empty() {
             Ok(())

@@ -82,6 +82,7 @@ mod tests {
             records: vec![record],
             requests: Vec::new(),
             last_informal: None,
+            query: None,
         });
         assert!(
             text.ends_with("abc,formal,registered,,,,,\"[https://x.example/a,\"\"b\"\"]\",\r\n"),
@@ -102,6 +103,7 @@ mod tests {
             records: vec![record],
             requests: Vec::new(),
             last_informal: None,
+            query: None,
         });
         let row = text.lines().nth(1).unwrap();
         assert_eq!(

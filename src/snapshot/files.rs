@@ -635,6 +635,7 @@ pub fn read(path: &Path) -> Result<Loaded> {
                 records,
                 requests: Vec::new(),
                 last_informal: None,
+                query: None,
             },
             iana_facts_only: true,
         });

@@ -39,6 +39,7 @@ use super::manifest::{MANIFEST, manifest};
 use super::xml::{self, XML_FILE};
 use crate::registry::Kind;
 use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, SubregistryFile, Xref, leading_number};
+use crate::resolve::{QueryRegistry, Scope};
 use crate::rules::describe::{Statement, describe};
 use crate::template::render::{Shown, environment, shown_fields, template_error};
 
@@ -350,6 +351,73 @@ struct Index<'a> {
     formats: &'a [Format],
     tables: Vec<Table<'a>>,
     total: usize,
+    /// The resolution sub-registries (the 2012 URN draft, section 9.2),
+    /// with what the namespaces' rules declare.
+    keywords: Vec<KeywordRow>,
+    services: Vec<ServiceRow>,
+}
+
+/// A row of the Query Keywords table.
+#[derive(Serialize)]
+struct KeywordRow {
+    keyword: String,
+    purpose: String,
+    scope: &'static str,
+    reference: Vec<Link>,
+    supported_by: Vec<(String, String)>,
+}
+
+/// A row of the Resolution Service Designators table.
+#[derive(Serialize)]
+struct ServiceRow {
+    name: String,
+    purpose: String,
+    status: String,
+    reference: Vec<Link>,
+    aliases: String,
+}
+
+/// The sub-registries as the site shows them: those the snapshot holds
+/// (or the shipped ones) with what the records' rules in force declare.
+fn query_rows(snapshot: &Snapshot) -> (Vec<KeywordRow>, Vec<ServiceRow>) {
+    let base = snapshot
+        .query
+        .as_ref()
+        .unwrap_or_else(|| QueryRegistry::shipped());
+    let query = base.with_declared(snapshot.records.iter().filter_map(|r| {
+        let resolution = r.rules.as_ref()?.resolution.as_ref()?;
+        (record_status(r) == "registered").then_some((r.nid.as_str(), resolution))
+    }));
+    let keywords = query
+        .keywords
+        .into_iter()
+        .map(|k| KeywordRow {
+            scope: match k.scope {
+                Scope::Global => "global",
+                Scope::Specific => "specific",
+            },
+            reference: with_links(&k.reference),
+            supported_by: k
+                .supported_by
+                .into_iter()
+                .map(|s| (s.nid.clone(), page_name(&s.nid).unwrap_or_default()))
+                .collect(),
+            keyword: k.keyword,
+            purpose: k.purpose,
+        })
+        .collect();
+    let services = query
+        .services
+        .into_iter()
+        .map(|s| ServiceRow {
+            reference: with_links(&s.reference),
+            aliases: s.aliases.join(", "),
+            name: s.name,
+            purpose: s.purpose,
+            status: s.status,
+        })
+        .collect();
+    (keywords, services)
 }
 
 /// The `status` of a record as shown: `registered` unless it says.
@@ -692,6 +760,7 @@ pub fn render_site_as(snapshot: &Snapshot, mode: SiteMode) -> Result<BTreeMap<St
         });
     }
     let index_formats = formats(0);
+    let (keywords, services) = query_rows(snapshot);
     let index = Index {
         nav: nav_links(mode, ""),
         nav_style: NAV_STYLE,
@@ -702,6 +771,8 @@ pub fn render_site_as(snapshot: &Snapshot, mode: SiteMode) -> Result<BTreeMap<St
         formats: &index_formats,
         total: snapshot.records.len(),
         tables,
+        keywords,
+        services,
     };
     let index = minijinja::Value::from(minijinja::value::Serde(&index));
     files.insert(INDEX_FILE.to_string(), render("site-index.html", index)?);

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::error::{Result, SnapshotError, err, parse_error};
 use super::{SNAPSHOT_SCHEMA, Snapshot};
 use crate::registry::data::{FiledVersion, RecordFile, RegistryFile};
+use crate::resolve::QueryRegistry;
 
 /// The file of a `json` snapshot.
 pub const JSON_FILE: &str = "registry.json";
@@ -26,6 +27,9 @@ struct JsonDocument {
     /// Schema 2: [`Snapshot::last_informal`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last_informal: Option<i64>,
+    /// Schema 3: [`Snapshot::query`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    query: Option<QueryRegistry>,
 }
 
 /// `registry.json`, pretty-printed, ending in a line break.
@@ -41,6 +45,7 @@ pub fn render(snapshot: &Snapshot) -> Result<Vec<u8>> {
         records: snapshot.records.clone(),
         requests: snapshot.requests.clone(),
         last_informal: snapshot.last_informal,
+        query: snapshot.query.clone(),
     };
     let mut text = serde_json::to_vec_pretty(&doc).map_err(|e| SnapshotError(e.to_string()))?;
     text.push(b'\n');
@@ -71,5 +76,6 @@ pub(super) fn parse(name: &str, bytes: &[u8]) -> Result<Snapshot> {
         records: doc.records,
         requests: doc.requests,
         last_informal: doc.last_informal,
+        query: doc.query,
     })
 }

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::registry::data::{FiledVersion, RecordFile, RegistryFile};
 use crate::registry::informal_number;
+use crate::resolve::QueryRegistry;
 
 mod check;
 mod csv;
@@ -48,9 +49,10 @@ pub use toml::{REQUESTS_FILE, SEQUENCE_FILE};
 pub use xml::XML_FILE;
 
 /// The version of the snapshot format (the JSON `schema` key). Schema 2
-/// added the informal sequence (`last_informal`) and request ids; schema 1
-/// snapshots, which have neither, still import.
-pub const SNAPSHOT_SCHEMA: u32 = 2;
+/// added the informal sequence (`last_informal`) and request ids, schema
+/// 3 the resolution sub-registries (`query`); older snapshots still
+/// import.
+pub const SNAPSHOT_SCHEMA: u32 = 3;
 
 /// The highest registration version a snapshot may hold (RFC 8141
 /// section 6: each revision adds one), so that the next revision's number
@@ -78,6 +80,12 @@ pub struct Snapshot {
     /// highest `urn-N` among the records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_informal: Option<i64>,
+    /// The resolution query parameters' sub-registries as held (the 2012
+    /// URN draft, section 9.2). `None` when the snapshot does not say
+    /// (schemas 1 and 2, the IANA XML): an import keeps what the database
+    /// holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<QueryRegistry>,
 }
 
 /// What importing a snapshot changes, by NID.
@@ -95,6 +103,9 @@ pub struct ImportPlan {
     /// The highest informal number ever assigned, before and after (it
     /// never goes down).
     pub last_informal: (i64, i64),
+    /// What changes in the resolution sub-registries (keywords and
+    /// services added, changed or removed).
+    pub query: Vec<String>,
     /// Whether it would change or drop something the database holds (needs
     /// `--replace`).
     pub conflicts: bool,

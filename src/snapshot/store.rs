@@ -10,8 +10,9 @@ use super::{ImportPlan, Snapshot};
 use crate::registry::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref};
 use crate::registry::{
     Error, Kind, RegistrationRow, Result, Store, UnknownValue, appendix_a_columns, audit, insert_row,
-    seed_record, stored_fields,
+    read_query_registry, replace_query_registry, seed_record, stored_fields,
 };
+use crate::resolve::QueryRegistry;
 use crate::rules::RulesFile;
 
 impl Store {
@@ -135,8 +136,61 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
         .filter(|(k, _)| !new.contains_key(*k))
         .map(|(_, r)| r.nid.clone())
         .collect();
+    if let (Some(held), Some(incoming)) = (&current.query, &incoming.query) {
+        let (changes, changed_held) = query_changes(held, incoming);
+        plan.query = changes;
+        conflicts |= changed_held;
+    }
     plan.conflicts = conflicts || !plan.removed.is_empty();
     plan
+}
+
+/// What an import changes in the resolution sub-registries, and whether it
+/// changes or drops an entry held (a conflict, as for namespaces).
+fn query_changes(held: &QueryRegistry, incoming: &QueryRegistry) -> (Vec<String>, bool) {
+    let mut out = Vec::new();
+    let mut conflict = false;
+    for k in &incoming.keywords {
+        match held.keyword(&k.keyword) {
+            None => out.push(format!("keyword '{}' added", k.keyword)),
+            Some(before) if before != k => {
+                out.push(format!("keyword '{}' changed", k.keyword));
+                conflict = true;
+            }
+            Some(_) => {}
+        }
+    }
+    for k in &held.keywords {
+        if incoming.keyword(&k.keyword).is_none() {
+            out.push(format!("keyword '{}' removed", k.keyword));
+            conflict = true;
+        }
+    }
+    for s in &incoming.services {
+        match held
+            .services
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(&s.name))
+        {
+            None => out.push(format!("service '{}' added", s.name)),
+            Some(before) if before != s => {
+                out.push(format!("service '{}' changed", s.name));
+                conflict = true;
+            }
+            Some(_) => {}
+        }
+    }
+    for s in &held.services {
+        if !incoming
+            .services
+            .iter()
+            .any(|i| i.name.eq_ignore_ascii_case(&s.name))
+        {
+            out.push(format!("service '{}' removed", s.name));
+            conflict = true;
+        }
+    }
+    (out, conflict)
 }
 
 /// Whether `incoming` begins with the versions `held`. A version without a
@@ -280,6 +334,7 @@ fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
         records,
         requests,
         last_informal: Some(last),
+        query: Some(read_query_registry(conn)?),
     })
 }
 
@@ -440,6 +495,9 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
         "DELETE FROM reviews; DELETE FROM rules; UPDATE audit_log SET registration_id = NULL;
          DELETE FROM registrations; DELETE FROM namespaces; DELETE FROM registry_meta;",
     )?;
+    if let Some(query) = &snapshot.query {
+        replace_query_registry(tx, query)?;
+    }
     tx.execute(
         "INSERT INTO registry_meta (id, body) VALUES (1, ?1)",
         [serde_json::to_string(&snapshot.registry).map_err(|e| Error::Data(e.to_string()))?],

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::Snapshot;
 use super::error::{Result, SnapshotError, err, parse_error};
 use super::json::JSON_FILE;
-use crate::registry::data::{REGISTRY_FILE, RecordFile, RegistryFile, RequestsFile};
+use crate::registry::data::{QUERY_FILE, REGISTRY_FILE, RecordFile, RegistryFile, RequestsFile};
+use crate::resolve::QueryRegistry;
 
 /// The file of a `toml` snapshot that holds requests for unregistered NIDs.
 pub const REQUESTS_FILE: &str = "_requests.toml";
@@ -25,6 +26,18 @@ pub const SEQUENCE_FILE: &str = "_sequence.toml";
 struct SequenceFile {
     last_informal: i64,
 }
+
+/// The comment `_query.toml` starts with (so that the shipped
+/// `registry/_query.toml` exports byte for byte).
+const QUERY_HEADER: &str = "\
+# The two sub-registries of URN resolution query parameters (the 2012 URN draft,
+# draft-ietf-urnbis-rfc2141bis-urn, section 9.2). Query Keywords (9.2.1): the
+# keywords of directives `keywd=value` in the r-component; a namespace's rules
+# add it to a keyword's \"Supported by\" list, or define their own (scope
+# \"specific\"). Resolution Service Designators (9.2.2): the values of `s=`,
+# seeded from RFC 2483 section 4, with RFC 2169's names (N2L, ...) as aliases.
+
+";
 
 /// The files of the directory, by name.
 ///
@@ -44,6 +57,11 @@ pub fn render(snapshot: &Snapshot) -> Result<BTreeMap<String, Vec<u8>>> {
             return err(format!("two records would both be written to {name}"));
         }
         files.insert(name.clone(), toml_text(&name, record)?);
+    }
+    if let Some(query) = &snapshot.query {
+        let mut text = QUERY_HEADER.as_bytes().to_vec();
+        text.extend(toml_text(QUERY_FILE, query)?);
+        files.insert(QUERY_FILE.to_string(), text);
     }
     if !snapshot.requests.is_empty() {
         let requests = RequestsFile {
@@ -102,10 +120,12 @@ pub(super) fn parse(files: &BTreeMap<String, Vec<u8>>) -> Result<Snapshot> {
     let mut records = Vec::new();
     let mut requests = Vec::new();
     let mut last_informal = None;
+    let mut query = None;
     for (name, bytes) in files {
         match name.as_str() {
             REGISTRY_FILE => {}
             REQUESTS_FILE => requests = parse::<RequestsFile>(name, bytes)?.requests,
+            QUERY_FILE => query = Some(parse::<QueryRegistry>(name, bytes)?),
             SEQUENCE_FILE => last_informal = Some(parse::<SequenceFile>(name, bytes)?.last_informal),
             _ if !name.ends_with(".toml") => {
                 return err(format!("{name}: a toml snapshot holds only .toml files"));
@@ -125,5 +145,6 @@ pub(super) fn parse(files: &BTreeMap<String, Vec<u8>>) -> Result<Snapshot> {
         records,
         requests,
         last_informal,
+        query,
     })
 }

@@ -211,7 +211,7 @@ impl<'r> Checker<'r> {
             // section 2.3; RFC 8141 section 2.3.1 defines only its syntax).
             let nid = urn.nid().to_ascii_lowercase();
             let text = &urn.as_str()[r.clone()];
-            for issue in crate::resolve::directives(text, &nid, crate::resolve::QueryRegistry::shipped()).1 {
+            for issue in crate::resolve::directives(text, &nid, registry.query()).1 {
                 report.push(Finding::new(
                     FindingKind::Directive(issue.kind),
                     r.start + issue.offset,

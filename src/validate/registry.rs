@@ -13,6 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::namespace::{Kind, Namespace, Status};
 use super::report::Report;
 use super::suggest;
+use crate::resolve::QueryRegistry;
+use crate::rules::RulesFile;
 use crate::urn::Syntax;
 
 /// One namespace to put in a [`Registry`].
@@ -78,6 +80,11 @@ struct Inner {
     /// own, read without a lock): a suggestion compares a NID with every
     /// registered one, so each is made once per registry, not per thread.
     unregistered: Mutex<HashMap<Box<[u8]>, Arc<str>>>,
+    /// The resolution sub-registries as held (shipped, or the store's).
+    query_base: Arc<QueryRegistry>,
+    /// `query_base` with what the namespaces' rules declare, made on first
+    /// use (few URNs carry directives; start-up parses nothing).
+    query: OnceLock<QueryRegistry>,
 }
 
 /// How many `unregistered-nid` messages a registry keeps (then it forgets
@@ -127,28 +134,71 @@ impl Registry {
     pub fn embedded() -> &'static Registry {
         static REGISTRY: OnceLock<Registry> = OnceLock::new();
         REGISTRY.get_or_init(|| {
-            Registry::from_namespaces(EMBEDDED.iter().map(|e| {
-                let status = if e.withdrawn {
-                    Status::Withdrawn
-                } else {
-                    Status::Registered
-                };
-                Namespace::new(e.nid, e.kind, status, e.rules.map(Cow::Borrowed))
-            }))
+            Registry::from_namespaces(
+                EMBEDDED.iter().map(|e| {
+                    let status = if e.withdrawn {
+                        Status::Withdrawn
+                    } else {
+                        Status::Registered
+                    };
+                    Namespace::new(e.nid, e.kind, status, e.rules.map(Cow::Borrowed))
+                }),
+                Arc::new(QueryRegistry::shipped().clone()),
+            )
         })
     }
 
     /// A registry of these namespaces. A NID given twice (in any case)
     /// keeps its last entry.
     pub fn from_entries(entries: impl IntoIterator<Item = NamespaceEntry>) -> Registry {
+        Registry::from_entries_with_query(entries, QueryRegistry::shipped().clone())
+    }
+
+    /// A registry of these namespaces whose resolution sub-registries hold
+    /// `query` (and what the namespaces' rules declare).
+    pub fn from_entries_with_query(
+        entries: impl IntoIterator<Item = NamespaceEntry>,
+        query: QueryRegistry,
+    ) -> Registry {
         Registry::from_namespaces(
             entries
                 .into_iter()
                 .map(|e| Namespace::new(e.nid, e.kind, e.status, e.rules.map(Cow::Owned))),
+            Arc::new(query),
         )
     }
 
-    fn from_namespaces(namespaces: impl Iterator<Item = Namespace>) -> Registry {
+    /// The Query Keywords and Resolution Service Designators sub-registries
+    /// (the 2012 URN draft, section 9.2): those held, with each registered
+    /// namespace's declared keywords merged in
+    /// ([`QueryRegistry::with_declared`]).
+    pub fn query(&self) -> &QueryRegistry {
+        self.inner.query.get_or_init(|| {
+            // Only rules that say `keywords` can declare any: the rest are
+            // not parsed.
+            let declared: Vec<(&str, RulesFile)> = self
+                .inner
+                .namespaces
+                .iter()
+                .filter(|ns| ns.status() == Status::Registered)
+                .filter_map(|ns| {
+                    let text = ns.rules_text().filter(|t| t.contains("keywords"))?;
+                    let rules: RulesFile = toml::from_str(text).ok()?;
+                    Some((ns.nid(), rules))
+                })
+                .collect();
+            self.inner.query_base.with_declared(
+                declared
+                    .iter()
+                    .filter_map(|(nid, rules)| Some((*nid, rules.resolution.as_ref()?))),
+            )
+        })
+    }
+
+    fn from_namespaces(
+        namespaces: impl Iterator<Item = Namespace>,
+        query_base: Arc<QueryRegistry>,
+    ) -> Registry {
         let mut list: Vec<Namespace> = Vec::new();
         let mut slots: Box<[u32]> = Box::new([]);
         for ns in namespaces {
@@ -192,6 +242,8 @@ impl Registry {
                 spans: spans.into_boxed_slice(),
                 masks,
                 unregistered: Mutex::new(HashMap::new()),
+                query_base,
+                query: OnceLock::new(),
             }),
         }
     }
@@ -204,14 +256,16 @@ impl Registry {
     /// The store's error.
     pub fn from_store(store: &crate::registry::Store) -> crate::registry::Result<Registry> {
         let rows = store.in_force()?;
-        Ok(Registry::from_entries(rows.into_iter().map(|row| {
-            NamespaceEntry {
+        let query = store.query_registry()?;
+        Ok(Registry::from_entries_with_query(
+            rows.into_iter().map(|row| NamespaceEntry {
                 nid: row.nid,
                 kind: row.kind,
                 status: row.status,
                 rules: row.rules,
-            }
-        })))
+            }),
+            query,
+        ))
     }
 
     /// The namespace of `nid`, case-insensitively.

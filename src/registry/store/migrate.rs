@@ -9,10 +9,13 @@
 
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
+use crate::resolve::QueryRegistry;
+
 use super::super::Kind;
 use super::super::data::{EMBEDDED, REGISTRY_FILE, RecordFile, RegistryFile};
 use super::super::error::{Error, Result};
 use super::header::{APPLICATION_ID, check_header, read_header};
+use super::params::replace_query_registry;
 use super::rows::{audit, embedded_records, iana_json, informal_number, rules_text, seed_record};
 
 /// The migrations, `migrations/NNNN-name.sql`, in order: `(file name, SQL)`.
@@ -72,6 +75,10 @@ fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
     // Migration 5: the rules in force are those of the version in force.
     if found < 5 && target >= 5 {
         attach_rules_in_force(&tx)?;
+    }
+    // Migration 9: the resolution sub-registries, with the shipped entries.
+    if found < 9 && target >= 9 {
+        replace_query_registry(&tx, QueryRegistry::shipped())?;
     }
     let broken: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0))?;
     if broken > 0 {

@@ -6,6 +6,7 @@
 //! - [`lifecycle`]: request, revise, amend, withdraw, review (RFC 8141
 //!   section 6).
 //! - [`query`]: list, show, history, queue, diff.
+//! - [`params`]: the resolution query parameters' sub-registries.
 //! - [`rows`]: how rows are written and read back.
 //!
 //! # Locking
@@ -27,6 +28,7 @@ mod header;
 mod lifecycle;
 mod migrate;
 mod open;
+mod params;
 mod query;
 mod rows;
 
@@ -36,6 +38,8 @@ use super::error::{Error, Result};
 
 pub use lifecycle::Outcome;
 pub use migrate::MIGRATIONS;
+#[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
+pub(crate) use params::{read_query_registry, replace_query_registry};
 pub use query::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, NamespaceDetail,
     NamespaceSummary, PendingRef, QueueEntry, ReplacedText, VersionDiff,
