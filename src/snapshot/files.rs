@@ -25,7 +25,7 @@ use super::csv::CSV_FILE;
 use super::error::{Result, SnapshotError, err, parse_error};
 use super::json::JSON_FILE;
 use super::manifest::{MANIFEST, digest, manifest};
-use super::xml::XML_FILE;
+use super::xml::{QUERY_XML_FILE, XML_FILE};
 use super::{csv, html, json, toml, xml};
 use crate::registry::data::{REGISTRY_FILE, RecordFile};
 
@@ -108,7 +108,13 @@ pub fn render_files(snapshot: &Snapshot, format: ExportFormat) -> Result<BTreeMa
     Ok(match format {
         ExportFormat::Toml => toml::render(snapshot)?,
         ExportFormat::Json => one(JSON_FILE, json::render(snapshot)?),
-        ExportFormat::Xml => one(XML_FILE, xml::render(snapshot)?),
+        ExportFormat::Xml => {
+            let mut files = one(XML_FILE, xml::render(snapshot)?);
+            if let Some(query) = &snapshot.query {
+                files.insert(QUERY_XML_FILE.to_string(), xml::render_query(query)?);
+            }
+            files
+        }
         ExportFormat::Csv => one(CSV_FILE, csv::render(snapshot).into_bytes()),
         ExportFormat::Html => html::render_site(snapshot).map_err(SnapshotError)?,
     })
@@ -615,6 +621,14 @@ pub fn read(path: &Path) -> Result<Loaded> {
             iana_facts_only: false,
         });
     }
+    // An xml directory may hold the resolution sub-registries beside the
+    // namespaces.
+    let mut files = files;
+    let query_xml = if layout == XML_FILE && only.is_none() {
+        files.remove(QUERY_XML_FILE)
+    } else {
+        None
+    };
     // One file: the one named, or the directory's only one.
     let mut single = files.iter();
     let (Some((name, bytes)), None) = (single.next(), single.next()) else {
@@ -629,13 +643,22 @@ pub fn read(path: &Path) -> Result<Loaded> {
             .map_err(|e| SnapshotError(format!("{name}: not UTF-8 (byte {})", e.valid_up_to())))?;
         let (registry, mut records) = xml::read_registry(text).map_err(|e| parse_error(name, e))?;
         records.sort_by_key(|r| r.nid.to_ascii_lowercase());
+        let query = match query_xml {
+            Some(bytes) => {
+                let text = std::str::from_utf8(&bytes).map_err(|e| {
+                    SnapshotError(format!("{QUERY_XML_FILE}: not UTF-8 (byte {})", e.valid_up_to()))
+                })?;
+                Some(xml::read_query(text).map_err(|e| parse_error(QUERY_XML_FILE, e))?)
+            }
+            None => None,
+        };
         return Ok(Loaded {
             snapshot: Snapshot {
                 registry,
                 records,
                 requests: Vec::new(),
                 last_informal: None,
-                query: None,
+                query,
             },
             iana_facts_only: true,
         });

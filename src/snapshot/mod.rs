@@ -46,7 +46,7 @@ pub use files::{
 pub use json::JSON_FILE;
 pub use manifest::{MANIFEST, manifest};
 pub use toml::{REQUESTS_FILE, SEQUENCE_FILE};
-pub use xml::XML_FILE;
+pub use xml::{QUERY_XML_FILE, XML_FILE};
 
 /// The version of the snapshot format (the JSON `schema` key). Schema 2
 /// added the informal sequence (`last_informal`) and request ids, schema

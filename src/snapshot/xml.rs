@@ -12,9 +12,129 @@ use super::Snapshot;
 use super::error::{Result, SnapshotError};
 use crate::registry::Kind;
 use crate::registry::data::{Person, RecordFile, RegistryFile, SubregistryFile, Xref};
+use crate::resolve::{Keyword, QueryRegistry, Scope, Service, SupportedBy};
 
 /// The file of an `xml` snapshot.
 pub const XML_FILE: &str = "urn-namespaces.xml";
+
+/// The resolution query parameters' registry beside it (the 2012 URN
+/// draft, section 9.2), in the style of IANA's registries: one
+/// `<registry>` with the Query Keywords (`-1`) and the Resolution Service
+/// Designators (`-2`) as sub-registries.
+pub const QUERY_XML_FILE: &str = "urn-resolution-parameters.xml";
+
+const QUERY_ID: &str = "urn-resolution-parameters";
+
+/// `urn-resolution-parameters.xml` for the sub-registries `query`.
+///
+/// # Errors
+///
+/// A value XML 1.0 cannot hold.
+pub fn render_query(query: &QueryRegistry) -> Result<Vec<u8>> {
+    let mut out = String::from("<?xml version='1.0' encoding='UTF-8'?>\n");
+    out.push_str(&format!(
+        "<registry xmlns=\"http://www.iana.org/assignments\" id=\"{QUERY_ID}\">\n"
+    ));
+    out.push_str("  <title>URN Resolution Query Parameters</title>\n");
+    out.push_str("  <xref type=\"draft\" data=\"draft-ietf-urnbis-rfc2141bis-urn\"/>\n");
+    let element = |out: &mut String, indent: &str, name: &str, text: &str| {
+        out.push_str(&format!("{indent}<{name}>{}</{name}>\n", xml_escape(text)));
+    };
+    out.push_str(&format!(
+        "  <registry id=\"{QUERY_ID}-1\">\n    <title>Query Keywords</title>\n"
+    ));
+    out.push_str("    <registration_rule>Expert Review</registration_rule>\n");
+    for k in &query.keywords {
+        out.push_str("    <record>\n");
+        element(&mut out, "      ", "value", &k.keyword);
+        element(&mut out, "      ", "description", &k.purpose);
+        let scope = match k.scope {
+            Scope::Global => "global",
+            Scope::Specific => "specific",
+        };
+        element(&mut out, "      ", "scope", scope);
+        element(&mut out, "      ", "reference", &k.reference);
+        for s in &k.supported_by {
+            out.push_str("      <supported_by>\n");
+            element(&mut out, "        ", "nid", &s.nid);
+            element(&mut out, "        ", "reference", &s.reference);
+            out.push_str("      </supported_by>\n");
+        }
+        out.push_str("    </record>\n");
+    }
+    out.push_str("  </registry>\n");
+    out.push_str(&format!(
+        "  <registry id=\"{QUERY_ID}-2\">\n    <title>Resolution Service Designators</title>\n"
+    ));
+    out.push_str("    <registration_rule>Expert Review</registration_rule>\n");
+    for s in &query.services {
+        out.push_str("    <record>\n");
+        element(&mut out, "      ", "value", &s.name);
+        element(&mut out, "      ", "description", &s.purpose);
+        element(&mut out, "      ", "status", &s.status);
+        element(&mut out, "      ", "reference", &s.reference);
+        for a in &s.aliases {
+            element(&mut out, "      ", "alias", a);
+        }
+        out.push_str("    </record>\n");
+    }
+    out.push_str("  </registry>\n</registry>\n");
+    check_chars(&out, "the resolution sub-registries")
+        .map_err(|e| SnapshotError(format!("{QUERY_XML_FILE}: {e}")))?;
+    Ok(out.into_bytes())
+}
+
+/// Reads `urn-resolution-parameters.xml` back ([`render_query`]'s
+/// layout); the entries are checked by the snapshot's validation.
+///
+/// # Errors
+///
+/// Malformed XML, or another document.
+pub fn read_query(xml: &str) -> Result<QueryRegistry, XmlError> {
+    let root = parse_xml(xml)?;
+    if root.name != "registry" || root.attr("id") != QUERY_ID {
+        return Err(XmlError(format!("not the '{QUERY_ID}' registry")));
+    }
+    let text = |e: &Element, name: &str| e.first(name).map(Element::text).unwrap_or_default();
+    let mut query = QueryRegistry::default();
+    for sub in root.all("registry") {
+        let keywords = match sub.attr("id") {
+            id if id == format!("{QUERY_ID}-1") => true,
+            id if id == format!("{QUERY_ID}-2") => false,
+            other => return Err(XmlError(format!("unknown sub-registry {other:?}"))),
+        };
+        for rec in sub.all("record") {
+            if keywords {
+                query.keywords.push(Keyword {
+                    keyword: text(rec, "value"),
+                    purpose: text(rec, "description"),
+                    scope: match text(rec, "scope").as_str() {
+                        "global" => Scope::Global,
+                        "specific" => Scope::Specific,
+                        other => return Err(XmlError(format!("scope {other:?}: global or specific"))),
+                    },
+                    reference: text(rec, "reference"),
+                    supported_by: rec
+                        .all("supported_by")
+                        .map(|s| SupportedBy {
+                            nid: text(s, "nid"),
+                            reference: text(s, "reference"),
+                        })
+                        .collect(),
+                });
+            } else {
+                query.services.push(Service {
+                    name: text(rec, "value"),
+                    purpose: text(rec, "description"),
+                    status: text(rec, "status"),
+                    reference: text(rec, "reference"),
+                    aliases: rec.all("alias").map(Element::text).collect(),
+                });
+            }
+        }
+    }
+    Ok(query)
+}
 
 /// `urn-namespaces.xml` for `snapshot`.
 ///
