@@ -1823,6 +1823,13 @@ fn uri_res_and_resolve_answer_as_rfc_2169_says() {
         (short.status, short.header("location")),
         (303, Some("https://urn.fi/urn:nbn:fi-fe19981001"))
     );
+    // A URN sent percent-encoded whole (encodeURIComponent) is decoded
+    // once; one written as is keeps its own %XX.
+    let encoded = get(&server.url("/resolve/urn%3Anbn%3Afi-fe19981001"));
+    assert_eq!(encoded.header("location"), short.header("location"));
+    let encoded = get(&server.url("/uri-res/N2L?URN%3AIETF%3ARFC%3A8141"));
+    assert_eq!(encoded.header("location"), a.header("location"));
+    assert_eq!(get(&server.url("/resolve/urn%3Aietf%3Arfc%3A%FF")).status, 400);
     let listed = get(&server.url("/resolve/urn:ietf:rfc:2648?+s=I2Ls"));
     assert_eq!(
         (listed.status, listed.header("content-type")),

@@ -20,7 +20,9 @@
 //!
 //! Variables: `{urn}` (the namespace's equivalence key, so lexically
 //! equivalent URNs resolve identically: RFC 2169 section 3), `{nid}`,
-//! `{nss}` (the key's NSS) and the named groups of `match`. A value is
+//! `{nss}` (the key's NSS) and the named groups of `match`; `{name:upper}`
+//! and `{name:lower}` put a value in one case first (for a resolver that
+//! wants an identifier as issued when the key folds its case). A value is
 //! percent-encoded when expanded: every byte but the unreserved ones and
 //! `: @ ! $ & ' ( ) * + , ; =` (a `%XX` already in it is kept); `{+name}`
 //! also keeps `/` (RFC 6570's reserved expansion), never a `.` or `..`
@@ -136,7 +138,21 @@ struct Template {
 #[derive(Clone, Debug)]
 enum Part {
     Text(String),
-    Var { name: String, reserved: bool },
+    Var {
+        name: String,
+        reserved: bool,
+        case: Case,
+    },
+}
+
+/// A case the value is put in before it is encoded (`{name:upper}`): for
+/// resolvers that want an identifier as issued when the namespace's key
+/// folds its case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Case {
+    AsIs,
+    Upper,
+    Lower,
 }
 
 /// Why a URN gives no URL.
@@ -373,6 +389,16 @@ impl Template {
                         Some(name) => (true, name),
                         None => (false, inner),
                     };
+                    let (name, case) = match name.split_once(':') {
+                        None => (name, Case::AsIs),
+                        Some((name, "upper")) => (name, Case::Upper),
+                        Some((name, "lower")) => (name, Case::Lower),
+                        Some((_, other)) => {
+                            return Err(format!(
+                                "'{text}': unknown modifier ':{other}' (known: :upper, :lower)"
+                            ));
+                        }
+                    };
                     let known = matches!(name, "urn" | "nid" | "nss") || groups.iter().any(|g| g == name);
                     if !known {
                         return Err(format!(
@@ -385,6 +411,7 @@ impl Template {
                     parts.push(Part::Var {
                         name: name.to_string(),
                         reserved,
+                        case,
                     });
                     while chars.peek().is_some_and(|&(j, _)| j <= end) {
                         chars.next();
@@ -405,7 +432,15 @@ impl Template {
         for part in &self.parts {
             match part {
                 Part::Text(t) => out.push_str(t),
-                Part::Var { name, reserved } => encode(&vars(name).unwrap_or_default(), *reserved, &mut out),
+                Part::Var { name, reserved, case } => {
+                    let value = vars(name).unwrap_or_default();
+                    let value = match case {
+                        Case::AsIs => value,
+                        Case::Upper => value.to_ascii_uppercase(),
+                        Case::Lower => value.to_ascii_lowercase(),
+                    };
+                    encode(&value, *reserved, &mut out);
+                }
             }
         }
         out
@@ -501,8 +536,15 @@ impl Resolution {
                             .iter()
                             .map(|p| match p {
                                 Part::Text(t) => t.clone(),
-                                Part::Var { name, reserved: true } => format!("{{+{name}}}"),
-                                Part::Var { name, .. } => format!("{{{name}}}"),
+                                Part::Var { name, reserved, case } => format!(
+                                    "{{{}{name}{}}}",
+                                    if *reserved { "+" } else { "" },
+                                    match case {
+                                        Case::AsIs => "",
+                                        Case::Upper => ":upper",
+                                        Case::Lower => ":lower",
+                                    }
+                                ),
                             })
                             .collect()
                     })
@@ -661,5 +703,30 @@ mod tests {
         let err = compile("source = \"x\"\ndefault = \"I2L\"\nservices = [\"I2L\"]\nkeywords = [\"9\"]\n")
             .unwrap_err();
         assert!(err.contains("not a keyword"), "{err}");
+    }
+
+    /// `{name:upper}` and `{name:lower}` put a value in one case before it
+    /// is encoded; any other modifier is refused.
+    #[test]
+    fn case_modifiers_apply_before_encoding() {
+        let r = compile(
+            r#"source = "x"
+               default = "I2C"
+               services = ["I2C"]
+               [[rules]]
+               service = "I2C"
+               urls = ["https://r.example/{nss:upper}/{+nss:lower}"]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            r.urls("urn:x:ab/c%2f", "I2C").unwrap(),
+            ["https://r.example/AB%2FC%2F/ab/c%2f"]
+        );
+        assert_eq!(r.describe()[0].2, ["https://r.example/{nss:upper}/{+nss:lower}"]);
+        let err = compile(
+            "source = \"x\"\ndefault = \"I2C\"\nservices = [\"I2C\"]\n[[rules]]\nservice = \"I2C\"\nurls = [\"https://r.example/{nss:title}\"]\n",
+        )
+        .unwrap_err();
+        assert!(err.contains("unknown modifier ':title'"), "{err}");
     }
 }

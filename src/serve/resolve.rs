@@ -48,7 +48,7 @@ pub(crate) async fn uri_res(
     RawQuery(query): RawQuery,
     version: Version,
 ) -> Result<Response, ApiError> {
-    let urn = query.unwrap_or_default();
+    let urn = as_sent(&query.unwrap_or_default())?;
     if urn.is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -72,9 +72,51 @@ pub(crate) async fn resolve(
         Some(q) => format!("{path}?{q}"),
         None => path.to_string(),
     };
+    let urn = as_sent(&urn)?;
     let model = state.model();
     let resolved = model.registry.resolve(&urn, None).map_err(error)?;
     Ok(answer(&resolved, version))
+}
+
+/// The URN a client sent. Written as it is (`urn:...`), it is taken as
+/// is: its `%XX` are its own (RFC 8141 section 2.1), and decoding them
+/// would name another resource. Sent percent-encoded whole, as
+/// `encodeURIComponent` and HTML forms do (`urn%3Aietf%3A...`), it is
+/// decoded once.
+///
+/// # Errors
+///
+/// 400 when the decoded bytes are not UTF-8.
+fn as_sent(raw: &str) -> Result<String, ApiError> {
+    if !raw.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("urn%3a")) {
+        return Ok(raw.to_string());
+    }
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).and_then(|b| hex(*b)),
+            bytes.get(i + 2).and_then(|b| hex(*b)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "the percent-encoded URN is not UTF-8 once decoded (RFC 8141 section 2)".to_string(),
+        )
+    })
 }
 
 fn answer(resolved: &Resolved, version: Version) -> Response {
