@@ -6,7 +6,10 @@
 # 1. GET /api/namespaces/isbn at 64 connections, against nginx serving the
 #    same JSON (saved from the server) as a static file: requests/s, p99,
 #    errors (wrk --latency).
-# 2. POST /api/check with 1,000 URNs per request (the deterministic corpus
+# 2. GET /uri-res/N2Ls?urn:ietf:rfc:8141 (RFC 2169 resolution: the URN
+#    checked, its key made and the templates expanded per request), against
+#    nginx answering the same text/uri-list from its configuration.
+# 3. POST /api/check with 1,000 URNs per request (the deterministic corpus
 #    of bench/batch.sh), against `urnreg check --format jsonl` on the same
 #    URNs: URNs/s.
 # Needs wrk and nginx (Debian: apt-get install wrk nginx-light); the
@@ -63,6 +66,10 @@ http {
   server {
     listen 127.0.0.1:$port_nginx;
     root $work/www;
+    location = /uri-res/N2Ls {
+      default_type text/uri-list;
+      return 200 "https://www.rfc-editor.org/rfc/rfc8141\r\nhttps://datatracker.ietf.org/doc/rfc8141\r\n";
+    }
   }
 }
 CONF
@@ -89,6 +96,15 @@ run_wrk "nginx, static file" -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port_nginx
 run_wrk "urnreg serve" -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port_urnreg/api/namespaces/isbn"
 awk -v a="$(cat "$work/rps-urnreg serve")" -v b="$(cat "$work/rps-nginx, static file")" \
   'BEGIN{printf "urnreg / nginx: %.2f (target: at least 0.5)\n", a/b}'
+
+echo "== GET /uri-res/N2Ls?urn:ietf:rfc:8141 (RFC 2169), 64 connections, 2 threads, ${secs}s"
+cmp <(curl -s "http://127.0.0.1:$port_nginx/uri-res/N2Ls?urn:ietf:rfc:8141") \
+    <(curl -s "http://127.0.0.1:$port_urnreg/uri-res/N2Ls?urn:ietf:rfc:8141")
+run_wrk "nginx, configured answer" -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port_nginx/uri-res/N2Ls?urn:ietf:rfc:8141"
+run_wrk "urnreg serve, resolve" -t2 -c64 -d"${secs}s" "http://127.0.0.1:$port_urnreg/uri-res/N2Ls?urn:ietf:rfc:8141"
+awk -v a="$(cat "$work/rps-urnreg serve, resolve")" -v b="$(cat "$work/rps-nginx, configured answer")" \
+    -v c="$(cat "$work/rps-urnreg serve")" \
+  'BEGIN{printf "resolve / nginx: %.2f; resolve / GET /api/namespaces/isbn: %.2f\n", a/b, a/c}'
 
 echo "== the same GET during a slow-client flood (5,000 connections that never finish their headers)"
 ulimit -n 16384 2>/dev/null || true
