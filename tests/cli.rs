@@ -1241,7 +1241,7 @@ fn resolve_prints_urls_and_exits_by_what_failed() {
     );
     let out = urnreg(
         &["resolve", "-"],
-        b"urn:ietf:bcp:14\nurn:isbn:0451450523\n\nurn:ietf:rfc:8141?+s=N2Ls\n",
+        b"urn:ietf:bcp:14\nurn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66\n\nurn:ietf:rfc:8141?+s=N2Ls\n",
     );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
@@ -1251,7 +1251,9 @@ fn resolve_prints_urls_and_exits_by_what_failed() {
          urn:ietf:rfc:8141?+s=N2Ls\thttps://datatracker.ietf.org/doc/rfc8141\n"
     );
     assert!(
-        stderr(&out).contains("urn:isbn:0451450523: the 'isbn' namespace records no resolver"),
+        stderr(&out).contains(
+            "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66: the 'uuid' namespace records no resolver"
+        ),
         "{}",
         stderr(&out)
     );
