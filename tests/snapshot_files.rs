@@ -1048,3 +1048,37 @@ fn markdown_renders_nid_and_date_as_text_never_html() {
     );
     assert!(stdout(&out).contains("| Namespace Identifier | `acme-parts` |"));
 }
+
+/// A snapshot is a registry to validate against: its namespaces with their
+/// rules in force (the Python binding's `Registry.from_path` reads one).
+#[test]
+fn a_snapshot_validates_as_its_registry() {
+    let store = Store::open_embedded().unwrap();
+    let mut snapshot = store.snapshot().unwrap();
+    let from_snapshot = snapshot.registry();
+    let embedded = urnreg::Registry::embedded();
+    for urn in [
+        "urn:isbn:0451450523",
+        "urn:isbn:0451450524",
+        "URN:ISSN:0167-6423",
+        "urn:nbn:de:gbv:089-3321752946",
+        "urn:nope:x",
+    ] {
+        let (a, b) = (from_snapshot.check(urn), embedded.check(urn));
+        assert_eq!(
+            (a.is_valid(), a.key()),
+            (b.is_valid(), b.key()),
+            "{urn}"
+        );
+    }
+    assert_eq!(from_snapshot.len(), embedded.len());
+    // Its own sub-registries, and a withdrawn namespace stays withdrawn.
+    snapshot.query.as_mut().unwrap().keywords.truncate(1);
+    snapshot.records[0].status = Some("withdrawn".into());
+    let changed = snapshot.registry();
+    assert!(changed.query().keyword("c").is_none());
+    assert_eq!(
+        changed.namespace(&snapshot.records[0].nid).unwrap().status(),
+        urnreg::Status::Withdrawn
+    );
+}

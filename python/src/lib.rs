@@ -34,13 +34,25 @@ impl Registry {
     }
 
     /// The registry of a urnreg database (made by `urnreg init`, `urnreg
-    /// import` or `urnreg serve`), opened read-only.
+    /// import` or `urnreg serve`, opened read-only), or of a snapshot
+    /// (`urnreg export`): a directory, a `registry.json` or an
+    /// `urn-namespaces.xml`, read with its checksums verified.
     #[staticmethod]
     fn from_path(path: std::path::PathBuf) -> PyResult<Registry> {
-        let store = urnreg::registry::Store::open_read_only(&path)
-            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
-        let inner = urnreg::Registry::from_store(&store)
-            .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+        let failed = |e: &dyn std::fmt::Display| PyOSError::new_err(format!("{}: {e}", path.display()));
+        let is_snapshot = path.is_dir()
+            || path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json") || e.eq_ignore_ascii_case("xml"));
+        let inner = if is_snapshot {
+            urnreg::snapshot::read(&path)
+                .map_err(|e| failed(&e))?
+                .snapshot
+                .registry()
+        } else {
+            let store = urnreg::registry::Store::open_read_only(&path).map_err(|e| failed(&e))?;
+            urnreg::Registry::from_store(&store).map_err(|e| failed(&e))?
+        };
         Ok(Registry {
             inner: Arc::new(inner),
         })

@@ -125,6 +125,16 @@ def test_registry_from_a_database(tmp_path):
     assert urnreg.check("urn:isbn:0451450523", registry=reg).valid
     with pytest.raises(OSError):
         urnreg.Registry.from_path(str(tmp_path / "missing" / "x.db"))
+    # A snapshot (a directory, or its registry.json) is a registry too.
+    for fmt in ("toml", "json"):
+        out = tmp_path / fmt
+        subprocess.run([exe, "export", "--db", str(db), "--format", fmt, "--out", str(out)], check=True, capture_output=True)
+        snap = urnreg.Registry.from_path(str(out))
+        assert urnreg.check("urn:isbn:0451450524", registry=snap).errors[0]["kind"] == "nss-check"
+    assert "isbn" in urnreg.Registry.from_path(str(tmp_path / "json" / "registry.json")).nids()
+    (tmp_path / "json" / "registry.json").write_text("{}")
+    with pytest.raises(OSError):
+        urnreg.Registry.from_path(str(tmp_path / "json"))
 
 
 def test_arrow_inputs_slices_nulls_chunks_and_bad_types():
@@ -230,3 +240,12 @@ def test_spark_map_in_arrow_and_sql(spark):
     df.createOrReplaceTempView("ids")
     got = spark.sql("SELECT k, urn_valid(id) AS v, urn_nid(id) AS n FROM ids ORDER BY k").collect()
     assert [(r["k"], r["v"], r["n"]) for r in got] == [("a", True, "isbn"), ("b", False, "isnb"), ("c", None, None)]
+
+
+def test_the_package_is_typed():
+    # PEP 561: the marker and the stubs of the compiled half ship with it.
+    here = pathlib.Path(urnreg.__file__).parent
+    assert (here / "py.typed").exists()
+    stub = (here / "_urnreg.pyi").read_text()
+    for name in ("class Registry", "def from_path", "def check_columns", "MAX_LINE"):
+        assert name in stub, name

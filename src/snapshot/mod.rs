@@ -114,6 +114,27 @@ pub struct ImportPlan {
 }
 
 impl Snapshot {
+    /// The registry to validate against that this snapshot describes: its
+    /// namespaces with their rules in force, and its resolution
+    /// sub-registries (the shipped ones when it holds none). A snapshot
+    /// that holds registry facts only (the IANA XML) has no rules, so its
+    /// namespaces get the generic RFC 8141 checks.
+    pub fn registry(&self) -> crate::Registry {
+        let entries = self.records.iter().map(|r| crate::NamespaceEntry {
+            nid: r.nid.clone(),
+            kind: r.kind,
+            status: if r.status.as_deref() == Some("withdrawn") {
+                crate::Status::Withdrawn
+            } else {
+                crate::Status::Registered
+            },
+            // Rules that were read from TOML write back to TOML.
+            rules: r.rules.as_ref().and_then(|rules| ::toml::to_string(rules).ok()),
+        });
+        let query = self.query.clone().unwrap_or_else(|| QueryRegistry::shipped().clone());
+        crate::Registry::from_entries_with_query(entries, query)
+    }
+
     /// The records by lower-case NID.
     pub(crate) fn by_nid(&self) -> BTreeMap<String, &RecordFile> {
         self.records

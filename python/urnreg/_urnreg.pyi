@@ -1,0 +1,45 @@
+"""Type stubs of the compiled half of urnreg (``urnreg._urnreg``).
+
+Use the functions of ``urnreg`` itself; this module is what they call.
+"""
+
+from typing import Dict, List, Optional, Union
+import os
+
+MAX_LINE: int
+"""The longest input a check takes, in bytes (the CLI's limit on a line)."""
+
+class Registry:
+    """A registry of URN namespaces with their rules, to check URNs against."""
+
+    @staticmethod
+    def embedded() -> "Registry":
+        """The registry shipped in the package (the IANA registry with urnreg's rules)."""
+    @staticmethod
+    def from_path(path: Union[str, "os.PathLike[str]"]) -> "Registry":
+        """The registry of a urnreg database, or of a snapshot (a directory,
+        a ``registry.json`` or an ``urn-namespaces.xml``); raises ``OSError``."""
+    def nids(self) -> List[str]:
+        """The registered NIDs, in the registry's order."""
+    def namespace(self, nid: str) -> Optional[Dict[str, Optional[str]]]:
+        """``{nid, kind, status, syntax, rules_source}`` of a namespace, or None."""
+    def check_json(
+        self, urn: str, strict: bool = False, syntax_only: bool = False, rfc2141: bool = False
+    ) -> str:
+        """The report on one URN as ``urnreg check --format jsonl`` writes it."""
+    def check_columns(
+        self,
+        rows: int,
+        data: int,
+        data_len: int,
+        offsets: int,
+        offset_width: int,
+        validity: int,
+        validity_bit: int,
+        strict: bool = False,
+        syntax_only: bool = False,
+        rfc2141: bool = False,
+        jobs: int = 0,
+        want: Optional[List[str]] = None,
+    ) -> List[Optional[bytes]]:
+        """Checks an Arrow string array read in place (``urnreg.check_arrow`` calls it)."""
