@@ -1065,11 +1065,7 @@ fn a_snapshot_validates_as_its_registry() {
         "urn:nope:x",
     ] {
         let (a, b) = (from_snapshot.check(urn), embedded.check(urn));
-        assert_eq!(
-            (a.is_valid(), a.key()),
-            (b.is_valid(), b.key()),
-            "{urn}"
-        );
+        assert_eq!((a.is_valid(), a.key()), (b.is_valid(), b.key()), "{urn}");
     }
     assert_eq!(from_snapshot.len(), embedded.len());
     // Its own sub-registries, and a withdrawn namespace stays withdrawn.

@@ -131,7 +131,10 @@ impl Snapshot {
             // Rules that were read from TOML write back to TOML.
             rules: r.rules.as_ref().and_then(|rules| ::toml::to_string(rules).ok()),
         });
-        let query = self.query.clone().unwrap_or_else(|| QueryRegistry::shipped().clone());
+        let query = self
+            .query
+            .clone()
+            .unwrap_or_else(|| QueryRegistry::shipped().clone());
         crate::Registry::from_entries_with_query(entries, query)
     }
 
