@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 use super::directives::is_keyword;
 use super::resolution::ResolutionFile;
 
-/// The most entries each sub-registry holds: a hostile snapshot cannot
-/// grow them without bound.
+/// The most entries each sub-registry holds, and the most "Supported by"
+/// entries and service aliases in all: a hostile snapshot cannot grow
+/// them without bound.
 pub const MAX_QUERY_ENTRIES: usize = 1024;
 /// The longest text of an entry's field, in bytes.
 pub const MAX_QUERY_FIELD: usize = 1024;
@@ -142,9 +143,16 @@ impl QueryRegistry {
     /// over [`MAX_QUERY_FIELD`] bytes.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
+        // Every list is bounded before anything is compared (names are
+        // compared pairwise): a hostile snapshot within the file size limit
+        // could otherwise hold millions of aliases.
+        let supporters = self.keywords.iter().map(|k| k.supported_by.len()).sum::<usize>();
+        let aliases = self.services.iter().map(|s| s.aliases.len()).sum::<usize>();
         for (what, n) in [
             ("keywords", self.keywords.len()),
             ("services", self.services.len()),
+            ("'supported_by' entries", supporters),
+            ("service aliases", aliases),
         ] {
             if n > MAX_QUERY_ENTRIES {
                 out.push(format!(
@@ -359,6 +367,14 @@ mod tests {
             ..QueryRegistry::default()
         };
         assert!(big.problems()[0].contains("MAX_QUERY_ENTRIES"));
+        let mut aliases = QueryRegistry::shipped().clone();
+        aliases.services[0].aliases = (0..200_000).map(|i| format!("A{i}")).collect();
+        let problems = aliases.problems();
+        assert_eq!(problems.len(), 1, "refused before any name is compared");
+        assert!(
+            problems[0].contains("service aliases, more than MAX_QUERY_ENTRIES"),
+            "{problems:?}"
+        );
     }
 
     /// Section 9.2.1: what rules declare joins the lists; a keyword taken
