@@ -164,10 +164,6 @@ fn print_keywords(keywords: &[Keyword], format: Format) -> anyhow::Result<ExitCo
             "keyword", "purpose", "scope", "reference"
         )?;
         for k in keywords {
-            let scope = match k.scope {
-                Scope::Global => "global",
-                Scope::Specific => "specific",
-            };
             let supported: Vec<String> = k
                 .supported_by
                 .iter()
@@ -178,7 +174,7 @@ fn print_keywords(keywords: &[Keyword], format: Format) -> anyhow::Result<ExitCo
                 "{:<8} {:<34} {:<9} {:<50} {}",
                 printable(&k.keyword),
                 printable(&k.purpose),
-                scope,
+                k.scope.as_str(),
                 printable(&k.reference),
                 if supported.is_empty() {
                     "-".to_string()

@@ -139,8 +139,14 @@ impl LintContext {
     ///
     /// The store's error.
     pub fn of(store: &Store) -> crate::registry::Result<LintContext> {
-        let registered = store
-            .in_force()?
+        let in_force = store.in_force()?;
+        let query = store.query_registry()?.with_declared_rules(
+            in_force
+                .iter()
+                .filter(|n| n.status == crate::registry::NamespaceStatus::Registered)
+                .filter_map(|n| Some((n.nid.as_str(), n.rules.as_deref()?))),
+        );
+        let registered = in_force
             .into_iter()
             .map(|n| {
                 (
@@ -153,7 +159,6 @@ impl LintContext {
                 )
             })
             .collect();
-        let query = crate::Registry::from_store(store)?.query().clone();
         Ok(LintContext {
             registered,
             query: Some(query),

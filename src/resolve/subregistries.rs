@@ -37,6 +37,23 @@ pub enum Scope {
     Specific,
 }
 
+impl Scope {
+    /// `global` or `specific`, as the sub-registry writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Global => "global",
+            Scope::Specific => "specific",
+        }
+    }
+
+    /// The scope written `text`, if it is one.
+    pub fn parse(text: &str) -> Option<Scope> {
+        [Scope::Global, Scope::Specific]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
 /// One `{NID, reference}` pair of a keyword's "Supported by" list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,6 +283,28 @@ impl QueryRegistry {
             }
         }
         out
+    }
+
+    /// [`QueryRegistry::with_declared`] for rules as stored: `(nid, the
+    /// TOML text of its [rules] table)` of the registered namespaces. Only
+    /// texts that mention `keywords` can declare any; the others are not
+    /// parsed, and of those that are, only the resolution table is read.
+    pub fn with_declared_rules<'a>(
+        &self,
+        rules: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> QueryRegistry {
+        /// The part of a `[rules]` table this needs.
+        #[derive(Deserialize)]
+        struct Declared {
+            #[serde(default)]
+            resolution: Option<ResolutionFile>,
+        }
+        let declared: Vec<(&str, ResolutionFile)> = rules
+            .into_iter()
+            .filter(|(_, text)| text.contains("keywords"))
+            .filter_map(|(nid, text)| Some((nid, toml::from_str::<Declared>(text).ok()?.resolution?)))
+            .collect();
+        self.with_declared(declared.iter().map(|(nid, r)| (*nid, r)))
     }
 
     /// The namespace a specific keyword belongs to: the first of its

@@ -27,6 +27,7 @@ use axum::response::{IntoResponse, Response};
 use super::http::ApiError;
 use super::state::AppState;
 use crate::resolve::{ResolveError, Resolved, Unresolved};
+use crate::urn::chars::hex_value;
 
 /// `GET /api/keywords`: the Query Keywords sub-registry (URN draft 2012
 /// section 9.2.1) as the registry holds it, with what the namespaces'
@@ -95,14 +96,10 @@ fn as_sent(raw: &str) -> Result<String, ApiError> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).and_then(|b| hex(*b)),
-            bytes.get(i + 2).and_then(|b| hex(*b)),
-        ) {
+        let hex = |at: usize| bytes.get(at).copied().and_then(hex_value);
+        match (bytes[i], hex(i + 1), hex(i + 2)) {
             (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
+                out.push(h * 16 + l);
                 i += 3;
             }
             (b, _, _) => {

@@ -39,7 +39,7 @@ use super::manifest::{MANIFEST, manifest};
 use super::xml::{self, XML_FILE};
 use crate::registry::Kind;
 use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, SubregistryFile, Xref, leading_number};
-use crate::resolve::{QueryRegistry, Scope};
+use crate::resolve::QueryRegistry;
 use crate::rules::describe::{Statement, describe};
 use crate::template::render::{Shown, environment, shown_fields, template_error};
 
@@ -392,10 +392,7 @@ fn query_rows(snapshot: &Snapshot) -> (Vec<KeywordRow>, Vec<ServiceRow>) {
         .keywords
         .into_iter()
         .map(|k| KeywordRow {
-            scope: match k.scope {
-                Scope::Global => "global",
-                Scope::Specific => "specific",
-            },
+            scope: k.scope.as_str(),
             reference: with_links(&k.reference),
             supported_by: k
                 .supported_by

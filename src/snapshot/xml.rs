@@ -48,11 +48,7 @@ pub fn render_query(query: &QueryRegistry) -> Result<Vec<u8>> {
         out.push_str("    <record>\n");
         element(&mut out, "      ", "value", &k.keyword);
         element(&mut out, "      ", "description", &k.purpose);
-        let scope = match k.scope {
-            Scope::Global => "global",
-            Scope::Specific => "specific",
-        };
-        element(&mut out, "      ", "scope", scope);
+        element(&mut out, "      ", "scope", k.scope.as_str());
         element(&mut out, "      ", "reference", &k.reference);
         for s in &k.supported_by {
             out.push_str("      <supported_by>\n");
@@ -108,10 +104,10 @@ pub fn read_query(xml: &str) -> Result<QueryRegistry, XmlError> {
                 query.keywords.push(Keyword {
                     keyword: text(rec, "value"),
                     purpose: text(rec, "description"),
-                    scope: match text(rec, "scope").as_str() {
-                        "global" => Scope::Global,
-                        "specific" => Scope::Specific,
-                        other => return Err(XmlError(format!("scope {other:?}: global or specific"))),
+                    scope: {
+                        let scope = text(rec, "scope");
+                        Scope::parse(&scope)
+                            .ok_or_else(|| XmlError(format!("scope {scope:?}: global or specific")))?
                     },
                     reference: text(rec, "reference"),
                     supported_by: rec

@@ -14,7 +14,6 @@ use super::namespace::{Kind, Namespace, Status};
 use super::report::Report;
 use super::suggest;
 use crate::resolve::QueryRegistry;
-use crate::rules::RulesFile;
 use crate::urn::Syntax;
 
 /// One namespace to put in a [`Registry`].
@@ -80,8 +79,9 @@ struct Inner {
     /// own, read without a lock): a suggestion compares a NID with every
     /// registered one, so each is made once per registry, not per thread.
     unregistered: Mutex<HashMap<Box<[u8]>, Arc<str>>>,
-    /// The resolution sub-registries as held (shipped, or the store's).
-    query_base: Arc<QueryRegistry>,
+    /// The resolution sub-registries as held: the store's, or `None` for
+    /// the shipped ones (read only when first needed).
+    query_base: Option<QueryRegistry>,
     /// `query_base` with what the namespaces' rules declare, made on first
     /// use (few URNs carry directives; start-up parses nothing).
     query: OnceLock<QueryRegistry>,
@@ -143,7 +143,7 @@ impl Registry {
                     };
                     Namespace::new(e.nid, e.kind, status, e.rules.map(Cow::Borrowed))
                 }),
-                Arc::new(QueryRegistry::shipped().clone()),
+                None,
             )
         })
     }
@@ -151,7 +151,7 @@ impl Registry {
     /// A registry of these namespaces. A NID given twice (in any case)
     /// keeps its last entry.
     pub fn from_entries(entries: impl IntoIterator<Item = NamespaceEntry>) -> Registry {
-        Registry::from_entries_with_query(entries, QueryRegistry::shipped().clone())
+        Registry::from_entries_inner(entries, None)
     }
 
     /// A registry of these namespaces whose resolution sub-registries hold
@@ -160,11 +160,18 @@ impl Registry {
         entries: impl IntoIterator<Item = NamespaceEntry>,
         query: QueryRegistry,
     ) -> Registry {
+        Registry::from_entries_inner(entries, Some(query))
+    }
+
+    fn from_entries_inner(
+        entries: impl IntoIterator<Item = NamespaceEntry>,
+        query_base: Option<QueryRegistry>,
+    ) -> Registry {
         Registry::from_namespaces(
             entries
                 .into_iter()
                 .map(|e| Namespace::new(e.nid, e.kind, e.status, e.rules.map(Cow::Owned))),
-            Arc::new(query),
+            query_base,
         )
     }
 
@@ -174,30 +181,24 @@ impl Registry {
     /// ([`QueryRegistry::with_declared`]).
     pub fn query(&self) -> &QueryRegistry {
         self.inner.query.get_or_init(|| {
-            // Only rules that say `keywords` can declare any: the rest are
-            // not parsed.
-            let declared: Vec<(&str, RulesFile)> = self
+            let base = self
                 .inner
-                .namespaces
-                .iter()
-                .filter(|ns| ns.status() == Status::Registered)
-                .filter_map(|ns| {
-                    let text = ns.rules_text().filter(|t| t.contains("keywords"))?;
-                    let rules: RulesFile = toml::from_str(text).ok()?;
-                    Some((ns.nid(), rules))
-                })
-                .collect();
-            self.inner.query_base.with_declared(
-                declared
+                .query_base
+                .as_ref()
+                .unwrap_or_else(|| QueryRegistry::shipped());
+            base.with_declared_rules(
+                self.inner
+                    .namespaces
                     .iter()
-                    .filter_map(|(nid, rules)| Some((*nid, rules.resolution.as_ref()?))),
+                    .filter(|ns| ns.status() == Status::Registered)
+                    .filter_map(|ns| Some((ns.nid(), ns.rules_text()?))),
             )
         })
     }
 
     fn from_namespaces(
         namespaces: impl Iterator<Item = Namespace>,
-        query_base: Arc<QueryRegistry>,
+        query_base: Option<QueryRegistry>,
     ) -> Registry {
         let mut list: Vec<Namespace> = Vec::new();
         let mut slots: Box<[u32]> = Box::new([]);

@@ -26,6 +26,17 @@ fn rules(keywords: &str, new_keywords: &str) -> toml::Table {
     .unwrap()
 }
 
+/// A global keyword as an expert adds it.
+fn lang() -> Keyword {
+    Keyword {
+        keyword: "lang".into(),
+        purpose: "the language of the resource".into(),
+        scope: Scope::Global,
+        reference: "test".into(),
+        supported_by: Vec::new(),
+    }
+}
+
 fn supported_by(registry: &Registry, keyword: &str) -> Vec<String> {
     registry
         .query()
@@ -112,13 +123,7 @@ fn approval_puts_a_registrations_keywords_in_force() {
 #[test]
 fn experts_add_keywords_and_services_that_registrations_then_use() {
     let (_dir, mut store) = fresh();
-    let lang = Keyword {
-        keyword: "lang".into(),
-        purpose: "the language of the resource".into(),
-        scope: Scope::Global,
-        reference: "test".into(),
-        supported_by: Vec::new(),
-    };
+    let lang = lang();
     store.add_keyword(&lang, "ada").unwrap();
     assert!(store.add_keyword(&lang, "ada").is_err(), "taken");
     for bad in ["9lang", "la--ng", "lang-", ""] {
@@ -199,13 +204,7 @@ fn experts_add_keywords_and_services_that_registrations_then_use() {
 #[test]
 fn snapshots_carry_the_sub_registries() {
     let (dir, mut store) = fresh();
-    let lang = Keyword {
-        keyword: "lang".into(),
-        purpose: "the language of the resource".into(),
-        scope: Scope::Global,
-        reference: "test".into(),
-        supported_by: Vec::new(),
-    };
+    let lang = lang();
     store.add_keyword(&lang, "ada").unwrap();
     let snapshot = store.snapshot().unwrap();
     for format in [ExportFormat::Toml, ExportFormat::Json, ExportFormat::Xml] {

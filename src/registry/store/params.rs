@@ -12,7 +12,6 @@ use super::Store;
 use super::rows::audit;
 use crate::registry::error::{Error, Problem, Result};
 use crate::resolve::{Keyword, QueryRegistry, Scope, Service, SupportedBy};
-use crate::rules::RulesFile;
 
 /// The sub-registries as the tables hold them, in the order registered;
 /// the shipped ones in a database of a schema before 9 (opened read-only,
@@ -48,11 +47,7 @@ pub(crate) fn read_query_registry(conn: &Connection) -> Result<QueryRegistry> {
         keywords.push(Keyword {
             keyword,
             purpose,
-            scope: if scope == "specific" {
-                Scope::Specific
-            } else {
-                Scope::Global
-            },
+            scope: Scope::parse(&scope).unwrap_or(Scope::Global),
             reference,
             supported_by,
         });
@@ -89,13 +84,9 @@ pub(crate) fn replace_query_registry(tx: &Transaction<'_>, registry: &QueryRegis
 }
 
 fn insert_keyword(tx: &Transaction<'_>, k: &Keyword) -> Result<()> {
-    let scope = match k.scope {
-        Scope::Global => "global",
-        Scope::Specific => "specific",
-    };
     tx.execute(
         "INSERT INTO query_keywords (keyword, purpose, scope, reference) VALUES (?1, ?2, ?3, ?4)",
-        params![k.keyword, k.purpose, scope, k.reference],
+        params![k.keyword, k.purpose, k.scope.as_str(), k.reference],
     )?;
     let id = tx.last_insert_rowid();
     for s in &k.supported_by {
@@ -116,25 +107,15 @@ fn insert_service(tx: &Transaction<'_>, s: &Service) -> Result<()> {
     Ok(())
 }
 
-/// The sub-registries held with what the registered namespaces' rules in
-/// force declare, read inside `conn`'s transaction.
-fn merged(conn: &Connection) -> Result<QueryRegistry> {
-    let base = read_query_registry(conn)?;
-    let mut stmt = conn.prepare(
-        "SELECT nid, rules FROM namespaces WHERE status = 'registered' AND rules LIKE '%keywords%'",
-    )?;
-    let declared: Vec<(String, RulesFile)> = stmt
-        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
-        .filter_map(|row| {
-            let (nid, text) = row.ok()?;
-            Some((nid, toml::from_str::<RulesFile>(&text).ok()?))
-        })
-        .collect();
-    Ok(base.with_declared(
-        declared
-            .iter()
-            .filter_map(|(nid, rules)| Some((nid.as_str(), rules.resolution.as_ref()?))),
-    ))
+/// `base` with what the registered namespaces' rules in force declare,
+/// read inside `conn`'s transaction.
+fn with_declared(conn: &Connection, base: &QueryRegistry) -> Result<QueryRegistry> {
+    let mut stmt =
+        conn.prepare("SELECT nid, rules FROM namespaces WHERE status = 'registered' AND rules IS NOT NULL")?;
+    let rules: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(base.with_declared_rules(rules.iter().map(|(nid, text)| (nid.as_str(), text.as_str()))))
 }
 
 fn refused(field: &str, message: String) -> Error {
@@ -175,8 +156,8 @@ impl Store {
             ));
         }
         let tx = self.write()?;
-        let held = merged(&tx)?;
-        if held.keyword(&keyword.keyword).is_some() {
+        let mut with = read_query_registry(&tx)?;
+        if with_declared(&tx, &with)?.keyword(&keyword.keyword).is_some() {
             return Err(refused(
                 "keyword",
                 format!(
@@ -185,7 +166,6 @@ impl Store {
                 ),
             ));
         }
-        let mut with = read_query_registry(&tx)?;
         with.keywords.push(keyword.clone());
         if let Some(problem) = with.problems().into_iter().next() {
             return Err(refused("keyword", problem));
