@@ -261,6 +261,14 @@ fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()>
                     printable(&p.source)
                 )?;
             }
+            for should in &rules.should {
+                writeln!(
+                    out,
+                    "should:     {} (the registration's recommendation: an nss-should warning; from {})",
+                    printable(&should.note),
+                    printable(&should.source)
+                )?;
+            }
             if let Some(r) = &rules.resolution {
                 writeln!(
                     out,

@@ -328,6 +328,24 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
         s.items = p.examples.clone();
         out.push(s);
     }
+    for should in &rules.should {
+        let mut s = Statement::new(
+            "Recommended",
+            format!(
+                "{}. The registration recommends it ({}); check warns (nss-should) about a URN that \
+                 does not follow it.",
+                should.note.trim_end_matches('.'),
+                should.source.trim_end_matches('.')
+            ),
+        );
+        s.code = should
+            .abnf
+            .as_ref()
+            .map(|a| a.trim_end().to_string())
+            .or_else(|| should.regex.clone());
+        s.items = should.examples.clone();
+        out.push(s);
+    }
     if let Some(r) = &rules.resolution {
         let mut s = Statement::new(
             RESOLUTION_TOPIC,

@@ -53,6 +53,11 @@ pub struct RulesFile {
     /// valid only through these, with a `registration-deviation` warning.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub practice: Vec<PracticeRule>,
+    /// What the registration recommends (SHOULD, RFC 2119) of the NSS
+    /// beyond what it requires: a valid URN that does not follow one gets
+    /// an `nss-should` warning naming `source`, never an error.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub should: Vec<ShouldRule>,
     /// Where the namespace's URNs lead: URL templates per resolution
     /// service (issue 22; see [`crate::resolve::ResolutionFile`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -97,6 +102,37 @@ pub struct PracticeRule {
 
 /// The most practice alternatives one namespace may declare.
 pub const MAX_PRACTICE: usize = 16;
+
+/// One recommendation of the registration (a SHOULD, RECOMMENDED or
+/// "should be" about the identifier string): the form a URN should take.
+/// A URN valid by the rules that does not take it is still valid, with an
+/// `nss-should` warning naming `source` and saying `note`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShouldRule {
+    /// Where the registration says it (required): its section.
+    pub source: String,
+    /// What a user is told, in a few words (required): "hex digits should
+    /// be lower case".
+    pub note: String,
+    /// The recommended NSS form as ABNF (as in [`SyntaxRule::abnf`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abnf: Option<String>,
+    /// The grammar's rule for the NSS (default: its first rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// The recommended NSS form as a regular expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// URNs valid by the rules that do not follow the recommendation:
+    /// each must be accepted by the namespace's syntax (or its practice)
+    /// and refused by this form.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+}
+
+/// The most recommendations one namespace may declare.
+pub const MAX_SHOULD: usize = 16;
 
 /// How the NSS is checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -248,6 +284,8 @@ pub struct CompiledRules {
     components: Option<ComponentsRule>,
     /// The owner's practice beyond the registration, in order.
     practice: Vec<Practice>,
+    /// The registration's recommendations, in order.
+    should: Vec<Should>,
     /// Where its URNs lead.
     resolution: Option<crate::resolve::Resolution>,
 }
@@ -275,6 +313,37 @@ impl Practice {
     /// What the form is, if said.
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+}
+
+/// A compiled [`ShouldRule`]: the recommended form's syntax, its source
+/// and what a user is told.
+#[derive(Clone, Debug)]
+pub struct Should {
+    rules: CompiledRules,
+    note: String,
+}
+
+impl Should {
+    /// Where the registration says it.
+    pub fn source(&self) -> &str {
+        &self.rules.source
+    }
+
+    /// What a user is told.
+    pub fn note(&self) -> &str {
+        &self.note
+    }
+
+    /// Whether `urn` follows the recommendation; `None` if it does, else
+    /// the offset (in the whole URN) where it stops following it.
+    pub fn departure(&self, urn: &Urn<'_>) -> Option<usize> {
+        self.rules.check(urn).map(|v| v.offset)
+    }
+
+    /// The warning's message: what is recommended, and where.
+    pub fn message(&self) -> String {
+        format!("{} ({})", self.note, self.rules.cite)
     }
 }
 
@@ -383,6 +452,7 @@ impl RulesFile {
             equivalence,
             components: self.components,
             practice: Vec::new(),
+            should: Vec::new(),
             resolution: None,
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
@@ -406,6 +476,16 @@ impl RulesFile {
                 .compile_practice(nid, p, &compiled)
                 .map_err(|m| err(format!("practice {}: {m}", i + 1)))?;
             compiled.practice.push(practice);
+        }
+        if self.should.len() > MAX_SHOULD {
+            return Err(err(format!(
+                "{} recommendations, more than the limit of {MAX_SHOULD} (MAX_SHOULD)",
+                self.should.len()
+            )));
+        }
+        for (i, s) in self.should.iter().enumerate() {
+            let should = compile_should(nid, s, &compiled).map_err(|m| err(format!("should {}: {m}", i + 1)))?;
+            compiled.should.push(should);
         }
         Ok(compiled)
     }
@@ -441,6 +521,7 @@ impl RulesFile {
                 ..Examples::default()
             },
             practice: Vec::new(),
+            should: Vec::new(),
             resolution: None,
         };
         let rules = file.compile(nid).map_err(|e| {
@@ -463,6 +544,56 @@ impl RulesFile {
             note: p.note.clone(),
         })
     }
+}
+
+/// Compiles one recommendation as rules of its own (its syntax only), and
+/// checks that each of its examples is valid by the namespace's rules (or
+/// its practice) and does not follow the recommendation.
+fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Result<Should, String> {
+    if s.source.trim().is_empty() {
+        return Err("'source' is required: where the registration recommends it".into());
+    }
+    if s.note.trim().is_empty() {
+        return Err("'note' is required: what a user is told".into());
+    }
+    if s.abnf.is_none() && s.regex.is_none() {
+        return Err("needs abnf or regex".into());
+    }
+    let file = RulesFile {
+        source: s.source.clone(),
+        syntax: Some(SyntaxRule {
+            abnf: s.abnf.clone(),
+            start: s.start.clone(),
+            regex: s.regex.clone(),
+            builtin: None,
+        }),
+        ..RulesFile::default()
+    };
+    let rules = file.compile(nid).map_err(|e| {
+        let text = e.0;
+        match text.split_once("': ") {
+            Some((_, rest)) => rest.to_string(),
+            None => text,
+        }
+    })?;
+    for ex in &s.examples {
+        let urn = parse_example(ex)?;
+        if !urn.nid().eq_ignore_ascii_case(nid) {
+            return Err(format!("example '{ex}' is not in the '{nid}' namespace"));
+        }
+        if registered.check(&urn).is_some() && registered.practice_for(&urn).is_none() {
+            return Err(format!(
+                "example '{ex}' is invalid: a recommendation's examples are valid URNs that do not follow it"
+            ));
+        }
+        if rules.check(&urn).is_none() {
+            return Err(format!("example '{ex}' follows the recommendation"));
+        }
+    }
+    Ok(Should {
+        rules,
+        note: s.note.trim().to_string(),
+    })
 }
 
 fn parse_example(s: &str) -> Result<Urn<'_>, String> {
@@ -560,6 +691,11 @@ impl CompiledRules {
     /// The owner's practice beyond the registration.
     pub fn practice(&self) -> &[Practice] {
         &self.practice
+    }
+
+    /// The registration's recommendations (its SHOULDs).
+    pub fn should(&self) -> &[Should] {
+        &self.should
     }
 
     /// The first practice alternative whose form `urn` matches; for a URN
@@ -971,5 +1107,68 @@ examples = ["urn:xy:iptc.org:20081007:Tutorial"]
         );
         let e = compiled(&many).unwrap_err().to_string();
         assert!(e.contains("MAX_PRACTICE"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod should_tests {
+    use super::*;
+
+    /// RFC 9562 section 4's shape: any case is valid, lower case is what
+    /// generators SHOULD write.
+    const RULES: &str = r#"
+source = "RFC 9562 section 4"
+[syntax]
+regex = '[0-9A-Fa-f]{8}'
+[[should]]
+source = "RFC 9562 section 4"
+note = "hex digits should be lower case"
+regex = '[0-9a-f]{8}'
+examples = ["urn:xy:ABCDEF01"]
+"#;
+
+    fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
+        toml::from_str::<RulesFile>(text).unwrap().compile("xy")
+    }
+
+    /// A valid URN that does not follow the recommendation is found, with
+    /// the offset where it departs; one that follows it is not.
+    #[test]
+    fn a_departure_from_a_should_is_found_where_it_starts() {
+        let rules = compiled(RULES).unwrap();
+        let [should] = rules.should() else { panic!("one recommendation") };
+        let upper = Urn::parse("urn:xy:abcDEF01").unwrap();
+        assert!(rules.check(&upper).is_none(), "valid");
+        assert_eq!(should.departure(&upper), Some(10));
+        assert_eq!(should.message(), "hex digits should be lower case (RFC 9562 §4)");
+        assert_eq!(should.departure(&Urn::parse("urn:xy:abcdef01").unwrap()), None);
+    }
+
+    /// A recommendation cites its source, says something, and its
+    /// examples are valid URNs that do not follow it.
+    #[test]
+    fn a_should_is_refused_without_source_note_or_fitting_examples() {
+        let e = compiled(&RULES.replace("examples = [\"urn:xy:ABCDEF01\"]", "examples = [\"urn:xy:abcdef01\"]"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("should 1") && e.contains("follows the recommendation"), "{e}");
+        let e = compiled(&RULES.replace("examples = [\"urn:xy:ABCDEF01\"]", "examples = [\"urn:xy:ABCDEF\"]"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is invalid"), "{e}");
+        let e = compiled(&RULES.replace("note = \"hex digits should be lower case\"", "note = \"\""))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'note' is required"), "{e}");
+        let e = compiled(&RULES.replacen("source = \"RFC 9562 section 4\"\nnote", "source = \"\"\nnote", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'source' is required"), "{e}");
+        let many = format!(
+            "{RULES}{}",
+            "[[should]]\nsource = \"s\"\nnote = \"n\"\nregex = 'x'\n".repeat(MAX_SHOULD)
+        );
+        let e = compiled(&many).unwrap_err().to_string();
+        assert!(e.contains("MAX_SHOULD"), "{e}");
     }
 }

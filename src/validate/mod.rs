@@ -245,6 +245,7 @@ impl<'r> Checker<'r> {
             }
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
+                let mut valid = true;
                 if let Some(v) = rules.check(urn) {
                     match rules.practice_for(urn) {
                         // Valid by the owner's practice: keyed by that
@@ -257,6 +258,7 @@ impl<'r> Checker<'r> {
                             }
                         }
                         None => {
+                            valid = false;
                             let kind = match v.kind {
                                 ViolationKind::Check => FindingKind::NssCheck,
                                 ViolationKind::Syntax => FindingKind::NssSyntax,
@@ -267,6 +269,14 @@ impl<'r> Checker<'r> {
                 }
                 if !self.warnings {
                     return;
+                }
+                if valid {
+                    // The registration's SHOULDs (RFC 2119): warnings only.
+                    for should in rules.should() {
+                        if let Some(offset) = should.departure(urn) {
+                            report.push(Finding::new(FindingKind::NssShould, offset, should.message()));
+                        }
+                    }
                 }
                 for (offset, name) in rules.unused_components(urn) {
                     report.push(Finding::new(
@@ -363,6 +373,41 @@ mod tests {
                 .contains("'ISNB'")
         );
         assert!(checker.check(b"urn:isbn:0451450523").is_valid());
+    }
+
+    /// A registration's SHOULD is a warning of its own kind on a valid URN,
+    /// never on an invalid one, and never an error.
+    #[test]
+    fn a_should_is_a_warning_on_valid_urns_only() {
+        let rules: crate::rules::RulesFile = toml::from_str(
+            r#"
+source = "RFC 9562 section 4"
+[syntax]
+regex = '[0-9A-Fa-f]{8}'
+[[should]]
+source = "RFC 9562 section 4"
+note = "hex digits should be lower case"
+regex = '[0-9a-f]{8}'
+"#,
+        )
+        .unwrap();
+        let registry = Registry::from_entries([NamespaceEntry {
+            nid: "xy".into(),
+            kind: Kind::Formal,
+            status: Status::Registered,
+            rules: Some(toml::to_string(&rules).unwrap()),
+        }]);
+        let mut checker = Checker::new(&registry);
+        let report = checker.check_str("urn:xy:abcDEF01");
+        assert!(report.is_valid());
+        let codes: Vec<_> = report.warnings().map(|w| (w.code(), w.offset())).collect();
+        assert_eq!(codes, [("nss-should", 10)]);
+        assert!(checker.check_str("urn:xy:abcdef01").warnings().all(|w| w.code() != "nss-should"));
+        let invalid = checker.check_str("urn:xy:ABCDEF0");
+        assert!(!invalid.is_valid());
+        assert!(invalid.warnings().all(|w| w.code() != "nss-should"));
+        let mut strict = Checker::new(&registry).strict(true);
+        assert!(strict.check_str("urn:xy:ABCDEF01").is_valid(), "strict is about practice only");
     }
 
     /// Without warnings, a report has none, and the same validity, errors

@@ -55,6 +55,9 @@ pub enum FindingKind {
         /// Checked strictly: the deviation makes the URN invalid.
         strict: bool,
     },
+    /// A valid NSS that does not follow a recommendation (SHOULD) of the
+    /// registration (the rules' `should`): a warning only.
+    NssShould,
     /// A finding on the directives of the r-component (the 2012 URN
     /// draft, section 2.3): never an error.
     Directive(crate::resolve::DirectiveIssueKind),
@@ -76,6 +79,7 @@ impl FindingKind {
             FindingKind::ComponentUnused => "component-unused",
             FindingKind::GenericRules => "generic-rules",
             FindingKind::RegistrationDeviation { .. } => "registration-deviation",
+            FindingKind::NssShould => "nss-should",
             FindingKind::Directive(k) => {
                 use crate::resolve::DirectiveIssueKind as D;
                 match k {
@@ -98,6 +102,7 @@ impl FindingKind {
                 | FindingKind::NssCheck
                 | FindingKind::ComponentUnused
                 | FindingKind::RegistrationDeviation { .. }
+                | FindingKind::NssShould
         )
     }
 
@@ -117,6 +122,7 @@ impl FindingKind {
             | FindingKind::ComponentUnused
             | FindingKind::GenericRules
             | FindingKind::RegistrationDeviation { strict: false }
+            | FindingKind::NssShould
             | FindingKind::Directive(_) => Severity::Warning,
         }
     }
