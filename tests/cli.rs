@@ -523,8 +523,8 @@ fn check_text_stream_numbers_its_lines_as_grep_n_does() {
         ["1:valid   urn:isbn:0451450523", "2:invalid urn:isbn:0451450524"]
     );
     // Arguments are not numbered.
-    let out = urnreg(&["check", "urn:isbn:0451450523"], b"");
-    assert_eq!(stdout(&out), "valid   urn:isbn:0451450523\n");
+    let out = urnreg(&["check", "urn:isbn:9780451450524"], b"");
+    assert_eq!(stdout(&out), "valid   urn:isbn:9780451450524\n");
 }
 
 /// A URN that fails its namespace's rules is equivalent to nothing, and
@@ -667,6 +667,7 @@ fn colour_follows_color_and_no_color_and_never_reaches_a_pipe() {
         .replace("\u{1b}[1m", "")
         .replace("\u{1b}[31m", "")
         .replace("\u{1b}[32m", "")
+        .replace("\u{1b}[33m", "")
         .replace("\u{1b}[0m", "");
     assert_eq!(stripped, stdout(&plain));
     // --color never, and NO_COLOR with auto, colour nothing even where

@@ -38,6 +38,17 @@ pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
     let mut found = IsbnDigits::new();
     digits_with_hyphens(nss, true, &mut found)?;
     let digits = found.kept();
+    // The 2017 registration, Syntax: "the final 'digit' of the 10-digit
+    // format may instead be an upper-case 'X'".
+    if nss.ends_with('x') {
+        return Err(violation(
+            nss.len() - 1,
+            "the check character X is written upper-case",
+        ));
+    }
+    if matches!(found.count(), 10 | 13) {
+        hyphens_between_parts(nss, found.count())?;
+    }
     match found.count() {
         10 => {
             let sum: u32 = digits
@@ -91,6 +102,39 @@ pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
             format!("expected 10 (ISBN-10) or 13 (ISBN-13) digits, found {n}"),
         )),
     }
+}
+
+/// Hyphens only between an ISBN's parts (the 2017 registration, Syntax:
+/// they "indicate the separate constituent parts", and ISO 2108's parts):
+/// after the ISBN-13's three-digit GS1 element, at most two inside the
+/// nine digits of registration group, registrant and publication, and
+/// before the check digit. `count` is 10 or 13.
+fn hyphens_between_parts(nss: &str, count: usize) -> Result<(), Violation> {
+    let body_start = count - 10; // digits before the body: 3 for ISBN-13
+    let mut digits = 0;
+    let mut inner = 0;
+    for (i, b) in nss.bytes().enumerate() {
+        if b != b'-' {
+            digits += 1;
+            continue;
+        }
+        let after_prefix = count == 13 && digits == body_start;
+        let before_check = digits == count - 1;
+        if after_prefix || before_check {
+            continue;
+        }
+        if digits < body_start {
+            return Err(violation(i, "a hyphen inside the GS1 element (978 or 979)"));
+        }
+        inner += 1;
+        if inner > 2 {
+            return Err(violation(
+                i,
+                "more hyphens than the ISBN has parts (group, registrant, publication, check digit)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// ISBN equivalence (2017 registration, "Rules for Lexical Equivalence"):
