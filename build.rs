@@ -1,11 +1,26 @@
 //! Embeds `registry/*.toml` and `migrations/*.sql` in the binary, so that a
 //! fresh install works with no files around it, and compiles the registry's
 //! read model (each namespace's NID, kind, status and `[rules]` table) into
-//! static data, so that validating needs no parsing at start-up.
+//! static data, so that validating needs no parsing at start-up. The DFA of
+//! every shipped NSS syntax is built here too, with the crate's own ABNF
+//! compiler and matcher (`src/rules/precompiled.rs` reads them).
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
+
+// The crate's ABNF compiler and matcher, as they are (no copy to drift);
+// at the root, as `super::limits` in them expects.
+#[allow(dead_code)]
+#[path = "src/rules/abnf.rs"]
+mod abnf;
+#[allow(dead_code)]
+#[path = "src/rules/limits.rs"]
+mod limits;
+#[allow(dead_code)]
+#[path = "src/rules/matcher.rs"]
+mod matcher;
 
 fn files(dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
     println!("cargo:rerun-if-changed={dir}");
@@ -48,7 +63,8 @@ fn embed(dir: &str, ext: &str, out_name: &str) {
 /// of that NID).
 fn read_model() {
     let mut code = String::from("&[\n");
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
+    let mut dfas = Dfas::default();
     for (name, path) in files("registry", ".toml") {
         if name.starts_with('_') {
             continue;
@@ -77,6 +93,11 @@ fn read_model() {
             Some("withdrawn") => true,
             Some(other) => panic!("registry/{name}: unknown status '{other}'"),
         };
+        if let Some(r) = table.get("rules") {
+            for syntax in syntaxes(r) {
+                dfas.add(&name, syntax);
+            }
+        }
         let rules = table
             .get("rules")
             .map(|r| toml::to_string(r).unwrap_or_else(|e| panic!("{name}: {e}")));
@@ -88,6 +109,72 @@ fn read_model() {
     }
     code.push(']');
     write_out("registry_model.rs", &code);
+    dfas.write();
+}
+
+/// The NSS syntaxes of a `[rules]` table: its own, each practice form's and
+/// each recommendation's, as (abnf, start, regex).
+fn syntaxes(rules: &toml::Value) -> Vec<(Option<String>, Option<String>, Option<String>)> {
+    let field = |t: &toml::Value, k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let of = |t: &toml::Value| (field(t, "abnf"), field(t, "start"), field(t, "regex"));
+    let mut out = Vec::new();
+    if let Some(s) = rules.get("syntax") {
+        out.push(of(s));
+    }
+    for list in ["practice", "should"] {
+        for t in rules.get(list).and_then(|v| v.as_array()).into_iter().flatten() {
+            out.push(of(t));
+        }
+    }
+    out
+}
+
+/// The serialized DFAs and their index (see `src/rules/precompiled.rs`).
+#[derive(Default)]
+struct Dfas {
+    blob: Vec<u8>,
+    index: String,
+    seen: HashSet<(String, String, String)>,
+}
+
+impl Dfas {
+    fn add(&mut self, file: &str, (abnf, start, regex): (Option<String>, Option<String>, Option<String>)) {
+        let (form, text, pattern) = match (abnf, &regex) {
+            (Some(grammar), None) => {
+                let compiled = abnf::compile(&grammar, start.as_deref())
+                    .unwrap_or_else(|e| panic!("registry/{file}: {e}"));
+                ("abnf", grammar, compiled.pattern)
+            }
+            (None, Some(regex)) => ("regex", regex.clone(), regex.clone()),
+            _ => return,
+        };
+        let start = if form == "abnf" {
+            start.unwrap_or_default()
+        } else {
+            String::new()
+        };
+        if !self.seen.insert((form.to_string(), text.clone(), start.clone())) {
+            return;
+        }
+        let matcher = matcher::Matcher::new(&pattern).unwrap_or_else(|e| panic!("registry/{file}: {e}"));
+        let bytes = matcher.to_dfa_bytes();
+        // Each DFA starts at a multiple of 8: regex-automata reads u32s.
+        self.blob.resize(self.blob.len().next_multiple_of(8), 0);
+        writeln!(
+            self.index,
+            "    ({form:?}, {text:?}, {start:?}, {}, {}),",
+            self.blob.len(),
+            bytes.len()
+        )
+        .unwrap();
+        self.blob.extend_from_slice(&bytes);
+    }
+
+    fn write(self) {
+        let out = Path::new(&env::var("OUT_DIR").unwrap()).join("rule_dfas.bin");
+        fs::write(out, &self.blob).unwrap();
+        write_out("rule_dfas.rs", &format!("&[\n{}]", self.index));
+    }
 }
 
 fn write_out(name: &str, code: &str) {

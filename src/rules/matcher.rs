@@ -10,6 +10,9 @@
 //! the DFA and the work of determinizing have size limits that stop the
 //! build as soon as they are reached.
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
@@ -23,12 +26,60 @@ use super::limits::{
 };
 
 /// A compiled pattern that must match a whole string.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Matcher {
-    dfa: dense::DFA<Vec<u32>>,
+    dfa: Table,
     start: StateID,
-    /// The same DFA walked two bytes a step, when its table is small.
-    pairs: Option<Pairs>,
+    /// The same DFA walked two bytes a step, when its table is small:
+    /// built once the matcher has been used [`PAIRS_AFTER`] times (a
+    /// namespace met a few times in a short run never pays for it).
+    pairs: OnceLock<Option<Pairs>>,
+    /// Uses so far, counted until the pair table is built.
+    uses: AtomicU32,
+}
+
+/// The uses of a matcher after which its pair table is built.
+const PAIRS_AFTER: u32 = 64;
+
+/// The DFA's transition table: built here, or shipped in the binary
+/// (`build.rs`) and read in place.
+#[derive(Clone, Debug)]
+enum Table {
+    Built(dense::DFA<Vec<u32>>),
+    Shipped(dense::DFA<&'static [u32]>),
+}
+
+impl Clone for Matcher {
+    fn clone(&self) -> Matcher {
+        Matcher {
+            dfa: self.dfa.clone(),
+            start: self.start,
+            pairs: self.pairs.clone(),
+            uses: AtomicU32::new(self.uses.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// Where `input` stops matching `dfa` from `start`, byte by byte.
+fn walk<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, input: &[u8]) -> Result<(), Mismatch> {
+    let mut state = start;
+    for (i, &b) in input.iter().enumerate() {
+        state = dfa.next_state(state, b);
+        if dfa.is_dead_state(state) {
+            return Err(Mismatch {
+                offset: i,
+                at_end: false,
+            });
+        }
+    }
+    if dfa.is_match_state(dfa.next_eoi_state(state)) {
+        Ok(())
+    } else {
+        Err(Mismatch {
+            offset: input.len(),
+            at_end: true,
+        })
+    }
 }
 
 /// The most entries of a [`Pairs`] table (states x a row of classes x
@@ -63,7 +114,7 @@ struct Pairs {
 impl Pairs {
     /// Builds the pair table of `dfa` from `start`, or `None` when it would
     /// have more than [`MAX_PAIR_ENTRIES`] entries.
-    fn new(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> Option<Pairs> {
+    fn new<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID) -> Option<Pairs> {
         let byte_classes = dfa.byte_classes();
         // Without the end-of-input class.
         let classes = byte_classes.alphabet_len() - 1;
@@ -76,25 +127,33 @@ impl Pairs {
         }
         let stride = (classes * classes).next_power_of_two();
         let shift = stride.trailing_zeros();
-        // Number the states reachable from the start, breadth first.
-        let mut number = std::collections::HashMap::new();
+        // Number the states reachable from the start, breadth first. A
+        // dense DFA's state ids are its table offsets (multiples of its
+        // stride): shifted right, they index a plain vector, no hashing.
+        let index = |id: StateID| id.as_usize() >> dfa.stride2();
+        const UNSEEN: usize = usize::MAX;
+        let mut number = vec![UNSEEN; index(start) + 1];
         let mut states = vec![start];
-        number.insert(start, 0usize);
+        number[index(start)] = 0;
         let mut i = 0;
         while i < states.len() {
             for &b in &representative {
                 let next = dfa.next_state(states[i], b);
-                if let std::collections::hash_map::Entry::Vacant(e) = number.entry(next) {
+                let at = index(next);
+                if at >= number.len() {
+                    number.resize(at + 1, UNSEEN);
+                }
+                if number[at] == UNSEEN {
                     if (states.len() + 1) * stride > MAX_PAIR_ENTRIES {
                         return None;
                     }
-                    e.insert(states.len());
+                    number[at] = states.len();
                     states.push(next);
                 }
             }
             i += 1;
         }
-        let row = |id: StateID| (number[&id] << shift) as u32;
+        let row = |id: StateID| (number[index(id)] << shift) as u32;
         let mut pair = Vec::with_capacity(states.len() * stride);
         let mut single = Vec::with_capacity(states.len() * classes);
         for &state in &states {
@@ -243,6 +302,9 @@ impl Matcher {
             .configure(
                 thompson::Config::new()
                     .utf8(false)
+                    // Only whether and where a match fails is asked:
+                    // capture states would only make determinizing slower.
+                    .which_captures(thompson::WhichCaptures::None)
                     .nfa_size_limit(Some(MAX_NFA_BYTES)),
             )
             .build_from_hir(&whole)
@@ -257,6 +319,9 @@ impl Matcher {
                 dense::Config::new()
                     .match_kind(MatchKind::All)
                     .start_kind(StartKind::Anchored)
+                    // The walks below are our own: the DFA's search
+                    // acceleration would be analysed for nothing.
+                    .accelerate(false)
                     .dfa_size_limit(Some(MAX_DFA_BYTES))
                     .determinize_size_limit(Some(MAX_DETERMINIZE_BYTES)),
             )
@@ -275,11 +340,55 @@ impl Matcher {
                     format!("the pattern needs a DFA larger than {MAX_DFA_BYTES} bytes (limit MAX_DFA_BYTES)")
                 }
             })?;
-        let start = dfa
-            .start_state(&start::Config::new().anchored(Anchored::Yes))
-            .map_err(|e| e.to_string())?;
-        let pairs = Pairs::new(&dfa, start);
-        Ok(Matcher { dfa, start, pairs })
+        Matcher::from_dfa(Table::Built(dfa))
+    }
+
+    fn from_dfa(dfa: Table) -> Result<Matcher, String> {
+        let config = start::Config::new().anchored(Anchored::Yes);
+        let start = match &dfa {
+            Table::Built(d) => d.start_state(&config),
+            Table::Shipped(d) => d.start_state(&config),
+        }
+        .map_err(|e| e.to_string())?;
+        Ok(Matcher {
+            dfa,
+            start,
+            pairs: OnceLock::new(),
+            uses: AtomicU32::new(0),
+        })
+    }
+
+    /// The DFA in regex-automata's serialized form (little-endian), as
+    /// `build.rs` stores the shipped rules' DFAs.
+    pub fn to_dfa_bytes(&self) -> Vec<u8> {
+        match &self.dfa {
+            Table::Built(d) => d.to_bytes_little_endian().0,
+            Table::Shipped(d) => d.to_bytes_little_endian().0,
+        }
+    }
+
+    /// A matcher from [`Matcher::to_dfa_bytes`] (`bytes` aligned to 4),
+    /// read in place: the serialized DFA is checked as it is read; `None`
+    /// if it is not one (or was written for another byte order).
+    pub fn from_dfa_bytes(bytes: &'static [u8]) -> Option<Matcher> {
+        let (dfa, _) = dense::DFA::from_bytes(bytes).ok()?;
+        Matcher::from_dfa(Table::Shipped(dfa)).ok()
+    }
+
+    /// The pair table, once the matcher has earned it.
+    fn pairs(&self) -> Option<&Pairs> {
+        if let Some(pairs) = self.pairs.get() {
+            return pairs.as_ref();
+        }
+        if self.uses.fetch_add(1, Ordering::Relaxed) < PAIRS_AFTER {
+            return None;
+        }
+        self.pairs
+            .get_or_init(|| match &self.dfa {
+                Table::Built(d) => Pairs::new(d, self.start),
+                Table::Shipped(d) => Pairs::new(d, self.start),
+            })
+            .as_ref()
     }
 
     /// Matches the whole of `input`.
@@ -288,30 +397,15 @@ impl Matcher {
     ///
     /// The first offending byte.
     pub fn check(&self, input: &[u8]) -> Result<(), Mismatch> {
-        // The fast walk says whether; the byte-wise one below says where.
-        if let Some(pairs) = &self.pairs
+        // The fast walk says whether; the byte-wise one says where.
+        if let Some(pairs) = self.pairs()
             && pairs.matches(input)
         {
             return Ok(());
         }
-        let mut state = self.start;
-        for (i, &b) in input.iter().enumerate() {
-            state = self.dfa.next_state(state, b);
-            if self.dfa.is_dead_state(state) {
-                return Err(Mismatch {
-                    offset: i,
-                    at_end: false,
-                });
-            }
-        }
-        state = self.dfa.next_eoi_state(state);
-        if self.dfa.is_match_state(state) {
-            Ok(())
-        } else {
-            Err(Mismatch {
-                offset: input.len(),
-                at_end: true,
-            })
+        match &self.dfa {
+            Table::Built(d) => walk(d, self.start, input),
+            Table::Shipped(d) => walk(d, self.start, input),
         }
     }
 }
@@ -346,7 +440,10 @@ mod tests {
             "x(y|z)*",
         ] {
             let m = Matcher::new(pattern).unwrap();
-            let pairs = m.pairs.as_ref().expect("a small table");
+            let Table::Built(dfa) = &m.dfa else {
+                panic!("built")
+            };
+            let pairs = &Pairs::new(dfa, m.start).expect("a small table");
             let alphabet = b"0123456789abcdefxyz-";
             let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
             for _ in 0..4 {
@@ -371,9 +468,9 @@ mod tests {
             for input in &inputs {
                 let mut state = m.start;
                 for &b in input {
-                    state = m.dfa.next_state(state, b);
+                    state = dfa.next_state(state, b);
                 }
-                let slow = m.dfa.is_match_state(m.dfa.next_eoi_state(state));
+                let slow = dfa.is_match_state(dfa.next_eoi_state(state));
                 assert_eq!(
                     pairs.matches(input),
                     slow,

@@ -17,6 +17,7 @@ pub mod builtin;
 pub mod describe;
 pub mod limits;
 mod matcher;
+mod precompiled;
 
 use std::borrow::Cow;
 
@@ -373,7 +374,10 @@ impl RulesFile {
         let (matcher, syntax_kind, builtin) = match &self.syntax {
             None => (None, None, None),
             Some(s) => {
+                // The shipped rules' DFAs are built by build.rs.
+                let shipped = precompiled::matcher(s.abnf.as_deref(), s.start.as_deref(), s.regex.as_deref());
                 let pattern = match (&s.abnf, &s.regex) {
+                    _ if shipped.is_some() => None,
                     (Some(_), Some(_)) => return Err(err("give either abnf or regex, not both".into())),
                     (Some(grammar), None) => Some(
                         abnf::compile(grammar, s.start.as_deref())
@@ -408,11 +412,14 @@ impl RulesFile {
                     (_, _, Some(_)) => Some(SyntaxKind::Builtin),
                     _ => return Err(err("syntax needs abnf, regex or builtin".into())),
                 };
-                let matcher = pattern
-                    .map(|p| {
-                        Matcher::new(&p).map_err(|e| err(format!("the NSS syntax does not compile: {e}")))
-                    })
-                    .transpose()?;
+                let matcher = match shipped {
+                    Some(m) => Some(m),
+                    None => pattern
+                        .map(|p| {
+                            Matcher::new(&p).map_err(|e| err(format!("the NSS syntax does not compile: {e}")))
+                        })
+                        .transpose()?,
+                };
                 (matcher, kind, check)
             }
         };
@@ -484,7 +491,8 @@ impl RulesFile {
             )));
         }
         for (i, s) in self.should.iter().enumerate() {
-            let should = compile_should(nid, s, &compiled).map_err(|m| err(format!("should {}: {m}", i + 1)))?;
+            let should =
+                compile_should(nid, s, &compiled).map_err(|m| err(format!("should {}: {m}", i + 1)))?;
             compiled.should.push(should);
         }
         Ok(compiled)
@@ -1136,7 +1144,9 @@ examples = ["urn:xy:ABCDEF01"]
     #[test]
     fn a_departure_from_a_should_is_found_where_it_starts() {
         let rules = compiled(RULES).unwrap();
-        let [should] = rules.should() else { panic!("one recommendation") };
+        let [should] = rules.should() else {
+            panic!("one recommendation")
+        };
         let upper = Urn::parse("urn:xy:abcDEF01").unwrap();
         assert!(rules.check(&upper).is_none(), "valid");
         assert_eq!(should.departure(&upper), Some(10));
@@ -1148,13 +1158,22 @@ examples = ["urn:xy:ABCDEF01"]
     /// examples are valid URNs that do not follow it.
     #[test]
     fn a_should_is_refused_without_source_note_or_fitting_examples() {
-        let e = compiled(&RULES.replace("examples = [\"urn:xy:ABCDEF01\"]", "examples = [\"urn:xy:abcdef01\"]"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("should 1") && e.contains("follows the recommendation"), "{e}");
-        let e = compiled(&RULES.replace("examples = [\"urn:xy:ABCDEF01\"]", "examples = [\"urn:xy:ABCDEF\"]"))
-            .unwrap_err()
-            .to_string();
+        let e = compiled(&RULES.replace(
+            "examples = [\"urn:xy:ABCDEF01\"]",
+            "examples = [\"urn:xy:abcdef01\"]",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("should 1") && e.contains("follows the recommendation"),
+            "{e}"
+        );
+        let e = compiled(&RULES.replace(
+            "examples = [\"urn:xy:ABCDEF01\"]",
+            "examples = [\"urn:xy:ABCDEF\"]",
+        ))
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("is invalid"), "{e}");
         let e = compiled(&RULES.replace("note = \"hex digits should be lower case\"", "note = \"\""))
             .unwrap_err()

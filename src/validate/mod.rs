@@ -402,12 +402,20 @@ regex = '[0-9a-f]{8}'
         assert!(report.is_valid());
         let codes: Vec<_> = report.warnings().map(|w| (w.code(), w.offset())).collect();
         assert_eq!(codes, [("nss-should", 10)]);
-        assert!(checker.check_str("urn:xy:abcdef01").warnings().all(|w| w.code() != "nss-should"));
+        assert!(
+            checker
+                .check_str("urn:xy:abcdef01")
+                .warnings()
+                .all(|w| w.code() != "nss-should")
+        );
         let invalid = checker.check_str("urn:xy:ABCDEF0");
         assert!(!invalid.is_valid());
         assert!(invalid.warnings().all(|w| w.code() != "nss-should"));
         let mut strict = Checker::new(&registry).strict(true);
-        assert!(strict.check_str("urn:xy:ABCDEF01").is_valid(), "strict is about practice only");
+        assert!(
+            strict.check_str("urn:xy:ABCDEF01").is_valid(),
+            "strict is about practice only"
+        );
     }
 
     /// Without warnings, a report has none, and the same validity, errors
