@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyDict;
 use urnreg::batch::{Batch, OffsetRows, Options, Sink};
 use urnreg::{Checker, Report, Syntax};
 
@@ -117,7 +117,7 @@ impl Registry {
         rfc2141: bool,
         jobs: usize,
         want: Option<Vec<String>>,
-    ) -> PyResult<Vec<Option<Bound<'py, PyBytes>>>> {
+    ) -> PyResult<(Py<Buffers>, Vec<Option<Span>>)> {
         let wants = |name: &str| want.as_ref().is_none_or(|w| w.iter().any(|x| x == name));
         let sink = Columns {
             nid: wants("nid"),
@@ -181,31 +181,74 @@ impl Registry {
             })
         };
         result.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let bytes = |b: &[u8]| Some(PyBytes::new(py, b));
+        // The columns are handed over without a copy: each buffer stays in
+        // `Buffers`, which pyarrow holds (foreign_buffer's base) for as
+        // long as an array uses it.
+        let mut owned = Buffers::default();
         let present = all
             .state
             .contains(&NULL)
             .then(|| bitmap(&all.state, |s| s != NULL));
         let mut out = vec![
-            present.as_deref().and_then(bytes),
-            bytes(&bitmap(&all.state, |s| s == VALID)),
+            present.map(|b| owned.bytes(b)),
+            Some(owned.bytes(bitmap(&all.state, |s| s == VALID))),
         ];
-        for col in [&all.nid, &all.key, &all.kind, &all.message] {
+        let Cols {
+            nid,
+            key,
+            kind,
+            message,
+            offset,
+            ..
+        } = all;
+        for col in [nid, key, kind, message] {
             if col.offsets.is_empty() {
                 out.extend([None, None, None]);
             } else {
-                out.push(bytes(&bitmap(&col.present, |p| p == 1)));
-                out.push(bytes(&i64_bytes(&col.offsets)));
-                out.push(bytes(&col.data));
+                out.push(Some(owned.bytes(bitmap(&col.present, |p| p == 1))));
+                out.push(Some(owned.words(col.offsets)));
+                out.push(Some(owned.bytes(col.data)));
             }
         }
-        if all.offset.is_empty() {
+        if offset.is_empty() {
             out.extend([None, None]);
         } else {
-            out.push(bytes(&bitmap(&all.offset, |o| o >= 0)));
-            out.push(bytes(&i64_bytes(&all.offset)));
+            out.push(Some(owned.bytes(bitmap(&offset, |o| o >= 0))));
+            out.push(Some(owned.words(offset)));
         }
-        Ok(out)
+        Ok((Py::new(py, owned)?, out))
+    }
+}
+
+/// Where a buffer is: (address, length in bytes).
+type Span = (usize, usize);
+
+/// The memory of the columns handed to Python: pyarrow reads it in place
+/// (`pyarrow.foreign_buffer(address, size, base=this)`) and keeps this
+/// object alive while an array uses it. Never changed once made, so the
+/// addresses stay valid.
+#[pyclass(module = "urnreg._urnreg", frozen)]
+#[derive(Default)]
+struct Buffers {
+    bytes: Vec<Vec<u8>>,
+    words: Vec<Vec<i64>>,
+}
+
+impl Buffers {
+    /// Keeps `b`: its (address, length in bytes).
+    fn bytes(&mut self, b: Vec<u8>) -> Span {
+        let at = (b.as_ptr() as usize, b.len());
+        self.bytes.push(b);
+        at
+    }
+
+    /// Keeps `w` (little-endian i64s, as Arrow's offsets and int64 values
+    /// on the platforms the wheel is built for): its (address, length in
+    /// bytes).
+    fn words(&mut self, w: Vec<i64>) -> Span {
+        let at = (w.as_ptr() as usize, w.len() * 8);
+        self.words.push(w);
+        at
     }
 }
 
@@ -243,10 +286,6 @@ fn shifted(raw: &[u8], from: usize, rows: usize) -> Vec<u8> {
         }
     }
     out
-}
-
-fn i64_bytes(values: &[i64]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// A column of strings: Arrow offsets (from 0), data, and for each row
@@ -386,6 +425,7 @@ impl Sink for Columns {
 #[pymodule]
 fn _urnreg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Registry>()?;
+    m.add_class::<Buffers>()?;
     m.add("MAX_LINE", urnreg::batch::MAX_LINE)?;
     Ok(())
 }

@@ -214,7 +214,7 @@ def _check_chunk(chunk, registry: Registry, strict, syntax_only, rfc2141, jobs, 
         # A DuckDB vector (2,048 rows) or a small batch: starting threads
         # would cost more than they save.
         jobs = 1
-    cols = registry.check_columns(
+    owner, cols = registry.check_columns(
         len(chunk),
         data.address if data is not None and data.size else 0,
         data.size if data is not None else 0,
@@ -231,7 +231,8 @@ def _check_chunk(chunk, registry: Registry, strict, syntax_only, rfc2141, jobs, 
     )
     # The chunk's buffers were read in place: keep them alive until here.
     del validity, offsets, data
-    return cols
+    # The columns' buffers are read in place too, kept alive by `owner`.
+    return [None if b is None else pa.foreign_buffer(b[0], b[1], base=owner) for b in cols]
 
 
 _FIELDS = ("nid", "key", "kind", "message", "offset")
@@ -240,15 +241,11 @@ _PARALLEL_ROWS = 32_768
 _NAMES = {"nid": "nid", "key": "key", "kind": "error_kind", "message": "error_message", "offset": "error_offset"}
 
 
-def _buffer(b):
-    return None if b is None else _pa().py_buffer(b)
-
-
 def _arrays(n: int, cols: list, want) -> dict:
     """The Arrow arrays of one chunk, built on the buffers the engine made."""
     pa = _pa()
-    present = _buffer(cols[0])
-    out = {"valid": pa.Array.from_buffers(pa.bool_(), n, [present, _buffer(cols[1])])}
+    present = cols[0]
+    out = {"valid": pa.Array.from_buffers(pa.bool_(), n, [present, cols[1]])}
     for i, name in enumerate(("nid", "key", "kind", "message")):
         if name in want:
             bits, offsets, data = cols[2 + 3 * i : 5 + 3 * i]
@@ -256,13 +253,13 @@ def _arrays(n: int, cols: list, want) -> dict:
                 out[_NAMES[name]] = pa.nulls(n, pa.large_string())
             else:
                 out[_NAMES[name]] = pa.Array.from_buffers(
-                    pa.large_string(), n, [_buffer(bits), _buffer(offsets), _buffer(data)]
+                    pa.large_string(), n, [bits, offsets, data]
                 )
     if "offset" in want:
         if cols[15] is None:  # no rows
             out["error_offset"] = pa.nulls(n, pa.int64())
         else:
-            out["error_offset"] = pa.Array.from_buffers(pa.int64(), n, [_buffer(cols[14]), _buffer(cols[15])])
+            out["error_offset"] = pa.Array.from_buffers(pa.int64(), n, [cols[14], cols[15]])
     return out
 
 

@@ -3,7 +3,7 @@
 Use the functions of ``urnreg`` itself; this module is what they call.
 """
 
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 import os
 
 MAX_LINE: int
@@ -41,5 +41,10 @@ class Registry:
         rfc2141: bool = False,
         jobs: int = 0,
         want: Optional[List[str]] = None,
-    ) -> List[Optional[bytes]]:
-        """Checks an Arrow string array read in place (``urnreg.check_arrow`` calls it)."""
+    ) -> Tuple["Buffers", List[Optional[Tuple[int, int]]]]:
+        """Checks an Arrow string array read in place (``urnreg.check_arrow``
+        calls it): the columns as (address, size) of buffers that the
+        returned ``Buffers`` owns (``pyarrow.foreign_buffer(..., base=it)``)."""
+
+class Buffers:
+    """The memory of columns made by ``Registry.check_columns``."""
