@@ -155,6 +155,8 @@ impl Registry {
             syntax: syntax(rfc2141),
             strict,
             warnings: false,
+            // Messages only when their column is asked for.
+            messages: sink.message,
             detailed_summary: false,
         };
         let batch = Batch::new(registry, options, sink).with_jobs(jobs);

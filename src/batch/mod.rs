@@ -66,6 +66,9 @@ pub struct Options {
     /// Look for warnings; off when only validity and errors are written
     /// ([`Checker::without_warnings`]).
     pub warnings: bool,
+    /// Make findings' messages; off when only validity, kinds and keys are
+    /// written ([`Checker::without_messages`]).
+    pub messages: bool,
     /// Count by NID and error kind, not only the totals ([`Summary`]).
     pub detailed_summary: bool,
 }
@@ -76,6 +79,7 @@ impl Default for Options {
             syntax: Syntax::Rfc8141,
             strict: false,
             warnings: true,
+            messages: true,
             detailed_summary: false,
         }
     }
@@ -175,10 +179,15 @@ impl<S: Sink> Shared<S> {
         let checker = Checker::with_registry(self.registry.as_deref())
             .with_syntax(self.options.syntax)
             .strict(self.options.strict);
-        if self.options.warnings {
+        let checker = if self.options.warnings {
             checker
         } else {
             checker.without_warnings()
+        };
+        if self.options.messages {
+            checker
+        } else {
+            checker.without_messages()
         }
     }
 

@@ -200,6 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         strict: args.syntax.is_strict(),
         // Nothing per URN is shown: only validity (and error kinds) count.
         warnings: shown != Shown::None,
+        messages: shown != Shown::None,
         detailed_summary: args.summary,
     };
     let jobs = args.jobs.unwrap_or_else(cores);

@@ -93,6 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         strict: args.syntax.is_strict(),
         // Only keys and errors are written.
         warnings: false,
+        // Each error is written, with its message.
+        messages: true,
         detailed_summary: false,
     };
     let sink = KeySink {

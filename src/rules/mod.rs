@@ -720,6 +720,12 @@ impl CompiledRules {
     /// The violations of the namespace's NSS syntax by `urn` (offsets in
     /// the whole URN).
     pub fn check(&self, urn: &Urn<'_>) -> Option<RuleViolation> {
+        self.check_with(urn, true)
+    }
+
+    /// [`CompiledRules::check`], with an empty message when `messages` is
+    /// false (a caller that only needs validity, kinds and offsets).
+    pub(crate) fn check_with(&self, urn: &Urn<'_>, messages: bool) -> Option<RuleViolation> {
         // The rules see the NSS as the generic key has it (upper-case
         // `%HH`, RFC 8141 section 3.1): only the hex digits change, so the
         // length and every offset stay; nothing is copied in the common case.
@@ -734,7 +740,9 @@ impl CompiledRules {
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
         {
-            let message = if mismatch.at_end {
+            let message = if !messages {
+                String::new()
+            } else if mismatch.at_end {
                 format!(
                     "NSS ends too early at byte {}: the namespace's syntax expects more ({})",
                     base + mismatch.offset,
@@ -760,7 +768,9 @@ impl CompiledRules {
             return Some(RuleViolation {
                 kind: ViolationKind::Check,
                 offset: base + v.offset,
-                message: {
+                message: if !messages {
+                    String::new()
+                } else {
                     // Appended to the checker's own message: one string.
                     use std::fmt::Write as _;
                     let mut message = v.message;

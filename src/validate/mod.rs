@@ -52,6 +52,8 @@ pub struct Checker<'r> {
     registry: Option<&'r Registry>,
     syntax: Syntax,
     warnings: bool,
+    /// Findings carry their messages (off: kinds and offsets only).
+    messages: bool,
     /// Forms valid only by the owner's practice are errors.
     strict: bool,
     /// The `unregistered-nid` message (with its suggestion) already made
@@ -105,6 +107,7 @@ impl<'r> Checker<'r> {
             registry,
             syntax: Syntax::Rfc8141,
             warnings: true,
+            messages: true,
             strict: false,
             unregistered: HashMap::default(),
             generic_notes: Vec::new(),
@@ -128,6 +131,17 @@ impl<'r> Checker<'r> {
     /// Errors, validity and keys are unchanged.
     pub fn without_warnings(mut self) -> Checker<'r> {
         self.warnings = false;
+        self
+    }
+
+    /// The same checker, making no messages: each finding keeps its kind
+    /// and offset, its message is empty. For callers that only count
+    /// findings or keep validity, keys and kinds (`check -q`, the Arrow
+    /// verdicts): the "did you mean" search of an unregistered NID and
+    /// the formatting of a rule's finding are skipped. Validity, errors'
+    /// kinds and offsets, and keys are unchanged.
+    pub fn without_messages(mut self) -> Checker<'r> {
+        self.messages = false;
         self
     }
 
@@ -220,8 +234,12 @@ impl<'r> Checker<'r> {
             }
         }
         let Some(ns) = registry.namespace(urn.nid()) else {
-            let message = self.unregistered_message(registry, urn.nid());
-            report.push_shared(FindingKind::UnregisteredNid, 4, message);
+            if self.messages {
+                let message = self.unregistered_message(registry, urn.nid());
+                report.push_shared(FindingKind::UnregisteredNid, 4, message);
+            } else {
+                report.push(Finding::new(FindingKind::UnregisteredNid, 4, String::new()));
+            }
             return;
         };
         if self.warnings && ns.status() != Status::Registered {
@@ -246,7 +264,7 @@ impl<'r> Checker<'r> {
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
                 let mut valid = true;
-                if let Some(v) = rules.check(urn) {
+                if let Some(v) = rules.check_with(urn, self.messages) {
                     match rules.practice_for(urn) {
                         // Valid by the owner's practice: keyed by that
                         // form's equivalence, and said.
@@ -450,6 +468,50 @@ regex = '[0-9a-f]{8}'
         assert!(
             all.check_str("URN:ISBN:0451450523").warnings().count() > 0,
             "the inputs have warnings to leave out"
+        );
+    }
+
+    /// Without messages, a report has the same validity, findings (kinds
+    /// and offsets) and key; only the messages are empty.
+    #[test]
+    fn without_messages_changes_nothing_but_the_messages() {
+        let registry = Registry::embedded();
+        let inputs = [
+            "URN:ISBN:0451450523",
+            "urn:isbn:0451450524",
+            "urn:isbn:0451450X23",
+            "urn:isnb:1",
+            "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf",
+            "urn:example:a%2cb?+r?=q#f",
+            "not a urn",
+        ];
+        let mut all = Checker::new(registry);
+        let mut quiet = Checker::new(registry).without_messages();
+        for input in inputs {
+            let (a, b) = (all.check_str(input), quiet.check_str(input));
+            assert_eq!(a.is_valid(), b.is_valid(), "{input}");
+            let findings = |r: &Report<'_, '_>| {
+                r.findings()
+                    .iter()
+                    .map(|f| (f.code(), f.offset()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(findings(&a), findings(&b), "{input}");
+            assert_eq!(a.key(), b.key(), "{input}");
+            for f in b
+                .errors()
+                .filter(|f| matches!(f.code(), "unregistered-nid" | "nss-syntax" | "nss-check"))
+            {
+                assert_eq!(f.to_string(), "", "{input}");
+            }
+        }
+        assert!(
+            all.check_str("urn:isnb:1")
+                .errors()
+                .next()
+                .unwrap()
+                .to_string()
+                .contains("isbn")
         );
     }
 
