@@ -320,11 +320,7 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
                 p.source.trim_end_matches('.')
             ),
         );
-        s.code = p
-            .abnf
-            .as_ref()
-            .map(|a| a.trim_end().to_string())
-            .or_else(|| p.regex.clone());
+        s.code = form_code(p.abnf.as_deref(), p.regex.as_deref());
         s.items = p.examples.clone();
         out.push(s);
     }
@@ -338,11 +334,7 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
                 should.source.trim_end_matches('.')
             ),
         );
-        s.code = should
-            .abnf
-            .as_ref()
-            .map(|a| a.trim_end().to_string())
-            .or_else(|| should.regex.clone());
+        s.code = form_code(should.abnf.as_deref(), should.regex.as_deref());
         s.items = should.examples.clone();
         out.push(s);
     }
@@ -384,6 +376,13 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
         out.push(s);
     }
     out
+}
+
+/// The syntax of a practice form or a recommendation, as shown: its ABNF,
+/// else its regular expression.
+fn form_code(abnf: Option<&str>, regex: Option<&str>) -> Option<String> {
+    abnf.map(|a| a.trim_end().to_string())
+        .or_else(|| regex.map(str::to_string))
 }
 
 /// The topic of the statement on where a namespace's URNs lead.

@@ -374,7 +374,8 @@ impl RulesFile {
         let (matcher, syntax_kind, builtin) = match &self.syntax {
             None => (None, None, None),
             Some(s) => {
-                // The shipped rules' DFAs are built by build.rs.
+                // The shipped rules' DFAs are built by build.rs: no pattern
+                // to make for those.
                 let shipped = precompiled::matcher(s.abnf.as_deref(), s.start.as_deref(), s.regex.as_deref());
                 let pattern = match (&s.abnf, &s.regex) {
                     _ if shipped.is_some() => None,
@@ -532,14 +533,7 @@ impl RulesFile {
             should: Vec::new(),
             resolution: None,
         };
-        let rules = file.compile(nid).map_err(|e| {
-            // The inner error names the NID again: keep what follows it.
-            let text = e.0;
-            match text.split_once("': ") {
-                Some((_, rest)) => rest.to_string(),
-                None => text,
-            }
-        })?;
+        let rules = compile_form(nid, &file)?;
         for s in &p.examples {
             if registered.check(&parse_example(s)?).is_none() {
                 return Err(format!(
@@ -552,6 +546,15 @@ impl RulesFile {
             note: p.note.clone(),
         })
     }
+}
+
+/// Compiles a practice form or a recommendation as rules of its own; its
+/// error without the NID the caller's error names already.
+fn compile_form(nid: &str, file: &RulesFile) -> Result<CompiledRules, String> {
+    file.compile(nid).map_err(|e| match e.0.split_once("': ") {
+        Some((_, rest)) => rest.to_string(),
+        None => e.0,
+    })
 }
 
 /// Compiles one recommendation as rules of its own (its syntax only), and
@@ -577,13 +580,7 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
         }),
         ..RulesFile::default()
     };
-    let rules = file.compile(nid).map_err(|e| {
-        let text = e.0;
-        match text.split_once("': ") {
-            Some((_, rest)) => rest.to_string(),
-            None => text,
-        }
-    })?;
+    let rules = compile_form(nid, &file)?;
     for ex in &s.examples {
         let urn = parse_example(ex)?;
         if !urn.nid().eq_ignore_ascii_case(nid) {
@@ -1129,12 +1126,12 @@ examples = ["urn:xy:iptc.org:20081007:Tutorial"]
 }
 
 #[cfg(test)]
-mod should_tests {
+pub(crate) mod should_tests {
     use super::*;
 
     /// RFC 9562 section 4's shape: any case is valid, lower case is what
-    /// generators SHOULD write.
-    const RULES: &str = r#"
+    /// generators SHOULD write (also the validator's test of `nss-should`).
+    pub(crate) const RULES: &str = r#"
 source = "RFC 9562 section 4"
 [syntax]
 regex = '[0-9A-Fa-f]{8}'

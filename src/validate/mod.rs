@@ -397,18 +397,7 @@ mod tests {
     /// never on an invalid one, and never an error.
     #[test]
     fn a_should_is_a_warning_on_valid_urns_only() {
-        let rules: crate::rules::RulesFile = toml::from_str(
-            r#"
-source = "RFC 9562 section 4"
-[syntax]
-regex = '[0-9A-Fa-f]{8}'
-[[should]]
-source = "RFC 9562 section 4"
-note = "hex digits should be lower case"
-regex = '[0-9a-f]{8}'
-"#,
-        )
-        .unwrap();
+        let rules: crate::rules::RulesFile = toml::from_str(crate::rules::should_tests::RULES).unwrap();
         let registry = Registry::from_entries([NamespaceEntry {
             nid: "xy".into(),
             kind: Kind::Formal,
