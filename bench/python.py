@@ -12,13 +12,14 @@ bench/batch.sh) to a Parquet file, then times, best of 3:
   and check_arrow with every field;
   DuckDB: urn_valid vs a Python UDF calling urnparse (goal >= 50x);
   Polars: the .urn expression vs map_elements with urnparse;
-  Spark local[2]: urnreg.spark.check (mapInArrow) vs a row-at-a-time
-  Python UDF with urnparse (goal >= 20x), on N / 10 rows;
+  Spark local[2]: urnreg.spark.check (mapInArrow) with urn_valid, the
+  peer's question, vs a row-at-a-time Python UDF with urnparse (goal >=
+  20x), on N / 10 rows; with every column; and Spark's own floor, a
+  mapInArrow that passes the rows through;
 and the peak memory of check_arrow as a multiple of the Arrow input's size.
 """
 
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,21 @@ import urnreg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+
+
+# The peak RSS growth of one check_arrow over a Parquet file's column, in
+# bytes (run in a fresh process; Linux).
+MEMORY = """
+import resource, sys
+import pyarrow.parquet as pq
+import urnreg
+ids = pq.read_table(sys.argv[1]).column("id")
+# Resident now (reading the file peaked higher), against the peak after.
+with open("/proc/self/statm") as f:
+    before = int(f.read().split()[1]) * resource.getpagesize()
+out = urnreg.check_arrow(ids)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before)
+"""
 
 
 def best(fn, runs=3):
@@ -62,7 +78,9 @@ def main():
     table = pa.table({"id": pa.array(lines, type=pa.large_string())})
     parquet = os.path.join(work, "events.parquet")
     pq.write_table(table, parquet)
-    ids = table.column("id")
+    del lines, table
+    # As a user has it: the Parquet file's row groups, one chunk each.
+    ids = pq.read_table(parquet).column("id")
     size = ids.nbytes
     print(f"{N} URNs, Arrow input {size / 1e6:.1f} MB, {os.cpu_count()} cores")
     print(f"{'run':58s} {'time':>11s} {'vs peer':>9s}")
@@ -76,13 +94,13 @@ def main():
 
     t_cli = best(run_cli)
     row("urnreg check -q - (the CLI, every core)", t_cli)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t_arrow = best(lambda: urnreg.check_arrow(ids))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     row("check_arrow, every field (every core)", t_arrow, t_cli)
     t_valid = best(lambda: urnreg.valid_arrow(ids))
     row("valid_arrow, verdicts only, as check -q (every core)", t_valid, t_cli)
-    print(f"  peak RSS grew {(peak - before) / 1024:.0f} MB for an input of {size / 1e6:.0f} MB")
+    # Peak memory in a fresh process (this one's peak is the corpus's).
+    grew = int(subprocess.run([sys.executable, "-c", MEMORY, parquet], capture_output=True, check=True, text=True).stdout)
+    print(f"  check_arrow: peak RSS grew {grew / 1e6:.0f} MB for an input of {size / 1e6:.0f} MB: {grew / size:.2f}x (goal <= 2x)")
 
     try:
         import urnparse
@@ -140,14 +158,23 @@ def main():
         spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
         small = spark.read.parquet(parquet).limit(max(N // 10, 1)).cache()
         small.count()
-        t_spark = best(lambda: urn_spark.check(small, "id").filter("NOT urn_valid").count())
+        # The same question as the peer's: which rows are invalid.
+        t_spark = best(lambda: urn_spark.check(small, "id", columns=["urn_valid"]).filter("NOT urn_valid").count())
+        # Every column: the key, NID and error of each row sent back too.
+        t_spark_all = best(lambda: urn_spark.check(small, "id").filter("NOT urn_valid").count())
+        # Spark's own cost: the rows to the Python worker and back, unchecked.
+        t_spark_floor = best(lambda: small.mapInArrow(lambda batches: batches, small.schema).count())
+        label = f"Spark local[2], {N // 10} rows:"
+        row(f"{label} mapInArrow passing the rows through (floor)", t_spark_floor)
         if urnparse:
             peer_udf = udf(urnparse_valid, "boolean")
             t_spark_peer = best(lambda: small.filter(~peer_udf("id")).count(), runs=1)
-            row(f"Spark local[2], {N // 10} rows: Python UDF with urnparse", t_spark_peer)
-            row(f"Spark local[2], {N // 10} rows: urnreg.spark.check", t_spark, t_spark_peer)
+            row(f"{label} Python UDF with urnparse", t_spark_peer)
+            row(f"{label} urnreg.spark.check, urn_valid", t_spark, t_spark_peer)
+            row(f"{label} urnreg.spark.check, every column", t_spark_all, t_spark_peer)
         else:
-            row(f"Spark local[2], {N // 10} rows: urnreg.spark.check", t_spark)
+            row(f"{label} urnreg.spark.check, urn_valid", t_spark)
+            row(f"{label} urnreg.spark.check, every column", t_spark_all)
         spark.stop()
     except Exception as e:  # pragma: no cover - Spark needs Java
         print(f"Spark skipped: {e}")

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use urnreg::batch::{Batch, OffsetRows, Options, Sink};
+use urnreg::batch::{Batch, ChunkedRows, Offset, OffsetRows, Options, Sink};
 use urnreg::{Checker, Report, Syntax};
 
 /// A registry of namespaces: the one shipped in the package, or a urnreg
@@ -91,33 +91,38 @@ impl Registry {
         String::from_utf8(out).unwrap_or_default()
     }
 
-    /// Checks the rows of an Arrow string array given by the addresses of
-    /// its buffers, on `jobs` threads (0: one per core) without the GIL.
-    /// Returns Arrow buffers, ready for `pyarrow.Array.from_buffers`:
-    /// the inputs' validity bitmap (None without nulls) and the `valid`
-    /// bits; then, for each of nid, key, error kind and error message, its
-    /// validity bitmap, int64 offsets and data (None when not in `want`);
-    /// then the error offsets' validity bitmap and int64 values. `want`
-    /// names the columns to make: "nid", "key", "kind", "message",
-    /// "offset" (valid is always made).
-    #[pyo3(signature = (rows, data, data_len, offsets, offset_width, validity, validity_bit, strict = false, syntax_only = false, rfc2141 = false, jobs = 0, want = None))]
+    /// Checks the rows of an Arrow string array, or of every chunk of a
+    /// chunked one, given by the addresses of their buffers, on `jobs`
+    /// threads (0: one per core) without the GIL: one batch over all the
+    /// chunks, into one set of columns (nothing to join afterwards).
+    ///
+    /// Each chunk is `(rows, data, data_len, offsets, validity,
+    /// validity_bit)`: `offsets` the address of its first row's offset
+    /// (`offset_width` bytes each, the same for every chunk), `validity`
+    /// 0 without nulls.
+    ///
+    /// Returns Arrow buffers, ready for `pyarrow.Array.from_buffers`: the
+    /// inputs' validity bitmap (None without nulls) and the `valid` bits;
+    /// then, for each of nid, key, error kind and error message, its
+    /// validity bitmap, offsets and data (None when not in `want`); then
+    /// the error offsets' validity bitmap and int64 values. And the width
+    /// of each string column's offsets: 4 (`string`) unless its text
+    /// passes 2 GiB, then 8 (`large_string`). `want` names the columns to
+    /// make: "nid", "key", "kind", "message", "offset" (valid is always
+    /// made).
+    #[pyo3(signature = (chunks, offset_width, strict = false, syntax_only = false, rfc2141 = false, jobs = 0, want = None))]
     #[allow(clippy::too_many_arguments)]
     fn check_columns<'py>(
         &self,
         py: Python<'py>,
-        rows: usize,
-        data: usize,
-        data_len: usize,
-        offsets: usize,
+        chunks: Vec<Chunk>,
         offset_width: usize,
-        validity: usize,
-        validity_bit: usize,
         strict: bool,
         syntax_only: bool,
         rfc2141: bool,
         jobs: usize,
         want: Option<Vec<String>>,
-    ) -> PyResult<(Py<Buffers>, Vec<Option<Span>>)> {
+    ) -> PyResult<HandedOver> {
         let wants = |name: &str| want.as_ref().is_none_or(|w| w.iter().any(|x| x == name));
         let sink = Columns {
             nid: wants("nid"),
@@ -129,27 +134,25 @@ impl Registry {
         if offset_width != 4 && offset_width != 8 {
             return Err(PyValueError::new_err("offsets are int32 or int64"));
         }
-        if rows > 0 && (offsets == 0 || (data == 0 && data_len > 0)) {
-            return Err(PyValueError::new_err("an array without its buffers"));
+        let rows: usize = chunks.iter().map(|c| c.0).sum();
+        // The validity bits of each chunk, from bit 0 (owned: a slice may
+        // start mid-byte).
+        let mut bits = Vec::with_capacity(chunks.len());
+        for &(n, data, data_len, offsets, validity, validity_bit) in &chunks {
+            if n > 0 && (offsets == 0 || (data == 0 && data_len > 0)) {
+                return Err(PyValueError::new_err("an array without its buffers"));
+            }
+            bits.push((validity != 0).then(|| {
+                // SAFETY: the caller (urnreg/__init__.py) passes the
+                // addresses of live pyarrow buffers, kept referenced for
+                // the whole call; the validity buffer holds at least this
+                // many bytes for the chunk's offset and length.
+                let raw = unsafe {
+                    std::slice::from_raw_parts(validity as *const u8, (validity_bit + n).div_ceil(8))
+                };
+                shifted(raw, validity_bit, n)
+            }));
         }
-        // SAFETY: the caller (urnreg/__init__.py) passes the addresses and
-        // lengths of live pyarrow buffers and keeps them referenced for
-        // the whole call; they are only read. The layout is then checked
-        // by OffsetRows::new before any row is read.
-        let data: &[u8] = if data_len == 0 {
-            &[]
-        } else {
-            unsafe { std::slice::from_raw_parts(data as *const u8, data_len) }
-        };
-        let bits: Option<Vec<u8>> = if validity == 0 {
-            None
-        } else {
-            let bytes = (validity_bit + rows).div_ceil(8);
-            // SAFETY: as above, the validity buffer holds at least this
-            // many bytes for the array's offset and length.
-            let raw = unsafe { std::slice::from_raw_parts(validity as *const u8, bytes) };
-            Some(shifted(raw, validity_bit, rows))
-        };
         let registry = (!syntax_only).then(|| Arc::clone(&self.inner));
         let options = Options {
             syntax: syntax(rfc2141),
@@ -159,12 +162,12 @@ impl Registry {
             messages: sink.message,
             detailed_summary: false,
         };
+        // The keys take about the room of the input: reserved once.
+        let text: usize = chunks.iter().map(|c| c.2).sum();
+        let mut all = Acc::new(rows, text, &sink);
         let batch = Batch::new(registry, options, sink).with_jobs(jobs);
-        let mut all = Cols::default();
         let result = if offset_width == 4 {
-            // SAFETY: rows + 1 int32 offsets, as above.
-            let offsets = unsafe { std::slice::from_raw_parts(offsets as *const i32, rows + 1) };
-            let rows = OffsetRows::new(data, offsets, bits.as_deref()).map_err(PyValueError::new_err)?;
+            let rows = chunked::<i32>(&chunks, &bits)?;
             py.allow_threads(|| {
                 batch.rows(&rows, |cols, _| {
                     all.append(cols);
@@ -172,9 +175,7 @@ impl Registry {
                 })
             })
         } else {
-            // SAFETY: rows + 1 int64 offsets, as above.
-            let offsets = unsafe { std::slice::from_raw_parts(offsets as *const i64, rows + 1) };
-            let rows = OffsetRows::new(data, offsets, bits.as_deref()).map_err(PyValueError::new_err)?;
+            let rows = chunked::<i64>(&chunks, &bits)?;
             py.allow_threads(|| {
                 batch.rows(&rows, |cols, _| {
                     all.append(cols);
@@ -183,47 +184,45 @@ impl Registry {
             })
         };
         result.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        // The columns are handed over without a copy: each buffer stays in
-        // `Buffers`, which pyarrow holds (foreign_buffer's base) for as
-        // long as an array uses it.
-        let mut owned = Buffers::default();
-        let present = all
-            .state
-            .contains(&NULL)
-            .then(|| bitmap(&all.state, |s| s != NULL));
-        let mut out = vec![
-            present.map(|b| owned.bytes(b)),
-            Some(owned.bytes(bitmap(&all.state, |s| s == VALID))),
-        ];
-        let Cols {
-            nid,
-            key,
-            kind,
-            message,
-            offset,
-            ..
-        } = all;
-        for col in [nid, key, kind, message] {
-            if col.offsets.is_empty() {
-                out.extend([None, None, None]);
-            } else {
-                out.push(Some(owned.bytes(bitmap(&col.present, |p| p == 1))));
-                out.push(Some(owned.words(col.offsets)));
-                out.push(Some(owned.bytes(col.data)));
-            }
-        }
-        if offset.is_empty() {
-            out.extend([None, None]);
-        } else {
-            out.push(Some(owned.bytes(bitmap(&offset, |o| o >= 0))));
-            out.push(Some(owned.words(offset)));
-        }
-        Ok((Py::new(py, owned)?, out))
+        all.hand_over(py)
     }
+}
+
+/// One chunk of an Arrow string array, by the addresses of its buffers:
+/// `(rows, data, data_len, offsets, validity, validity_bit)`.
+type Chunk = (usize, usize, usize, usize, usize, usize);
+
+/// The chunks as rows read in place, their layout checked.
+fn chunked<'a, O: Offset>(
+    chunks: &[Chunk],
+    bits: &'a [Option<Vec<u8>>],
+) -> PyResult<ChunkedRows<OffsetRows<'a, O>>> {
+    let mut rows = Vec::with_capacity(chunks.len());
+    for (&(n, data, data_len, offsets, _, _), bits) in chunks.iter().zip(bits) {
+        // SAFETY: as in `check_columns`: live buffers of `data_len` bytes
+        // and `n + 1` offsets, only read. OffsetRows::new then checks the
+        // offsets against the data before any row is read.
+        let data: &[u8] = if data_len == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(data as *const u8, data_len) }
+        };
+        let offsets: &[O] = if offsets == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(offsets as *const O, n + 1) }
+        };
+        rows.push(OffsetRows::new(data, offsets, bits.as_deref()).map_err(PyValueError::new_err)?);
+    }
+    Ok(ChunkedRows::new(rows))
 }
 
 /// Where a buffer is: (address, length in bytes).
 type Span = (usize, usize);
+
+/// The columns handed to Python: the object owning their memory, where
+/// each buffer is, and each string column's offset width.
+type HandedOver = (Py<Buffers>, Vec<Option<Span>>, Vec<usize>);
 
 /// The memory of the columns handed to Python: pyarrow reads it in place
 /// (`pyarrow.foreign_buffer(address, size, base=this)`) and keeps this
@@ -232,24 +231,16 @@ type Span = (usize, usize);
 #[pyclass(module = "urnreg._urnreg", frozen)]
 #[derive(Default)]
 struct Buffers {
-    bytes: Vec<Vec<u8>>,
-    words: Vec<Vec<i64>>,
+    kept: Vec<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Buffers {
-    /// Keeps `b`: its (address, length in bytes).
-    fn bytes(&mut self, b: Vec<u8>) -> Span {
-        let at = (b.as_ptr() as usize, b.len());
-        self.bytes.push(b);
-        at
-    }
-
-    /// Keeps `w` (little-endian i64s, as Arrow's offsets and int64 values
-    /// on the platforms the wheel is built for): its (address, length in
-    /// bytes).
-    fn words(&mut self, w: Vec<i64>) -> Span {
-        let at = (w.as_ptr() as usize, w.len() * 8);
-        self.words.push(w);
+    /// Keeps `v` (little-endian numbers, as Arrow's offsets and values on
+    /// the platforms the wheel is built for): its (address, length in
+    /// bytes). Moving a Vec does not move its elements.
+    fn keep<T: Copy + Send + Sync + 'static>(&mut self, v: Vec<T>) -> Span {
+        let at = (v.as_ptr() as usize, std::mem::size_of_val(v.as_slice()));
+        self.kept.push(Box::new(v));
         at
     }
 }
@@ -258,17 +249,6 @@ impl Buffers {
 const INVALID: u8 = 0;
 const VALID: u8 = 1;
 const NULL: u8 = 2;
-
-/// An Arrow bitmap (least significant bit first) of `values` by `keep`.
-fn bitmap<T: Copy>(values: &[T], keep: impl Fn(T) -> bool) -> Vec<u8> {
-    let mut out = vec![0u8; values.len().div_ceil(8)];
-    for (i, &v) in values.iter().enumerate() {
-        if keep(v) {
-            out[i / 8] |= 1 << (i % 8);
-        }
-    }
-    out
-}
 
 fn syntax(rfc2141: bool) -> Syntax {
     if rfc2141 { Syntax::Rfc2141 } else { Syntax::Rfc8141 }
@@ -301,26 +281,17 @@ struct StrCol {
 
 impl StrCol {
     fn push(&mut self, text: Option<&[u8]>) {
-        if self.offsets.is_empty() {
-            self.offsets.push(0);
-        }
         self.data.extend_from_slice(text.unwrap_or_default());
-        self.offsets.push(self.data.len() as i64);
-        self.present.push(u8::from(text.is_some()));
+        self.close(text.is_some());
     }
 
-    fn append(&mut self, other: &StrCol) {
-        if other.offsets.is_empty() {
-            return;
-        }
+    /// Ends a row whose text was written into `data` directly.
+    fn close(&mut self, present: bool) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        let base = self.data.len() as i64;
-        self.data.extend_from_slice(&other.data);
-        self.offsets
-            .extend(other.offsets.iter().skip(1).map(|o| base + o));
-        self.present.extend_from_slice(&other.present);
+        self.offsets.push(self.data.len() as i64);
+        self.present.push(u8::from(present));
     }
 
     fn clear(&mut self) {
@@ -342,14 +313,179 @@ struct Cols {
     offset: Vec<i64>,
 }
 
-impl Cols {
-    fn append(&mut self, other: &Cols) {
-        self.state.extend_from_slice(&other.state);
-        self.nid.append(&other.nid);
-        self.key.append(&other.key);
-        self.kind.append(&other.kind);
-        self.message.append(&other.message);
-        self.offset.extend_from_slice(&other.offset);
+/// An Arrow bitmap built a bit at a time (least significant first).
+#[derive(Default)]
+struct Bits {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Bits {
+    fn with_capacity(bits: usize) -> Bits {
+        Bits {
+            bytes: Vec::with_capacity(bits.div_ceil(8)),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, bit: bool) {
+        if self.len.is_multiple_of(8) {
+            self.bytes.push(0);
+        }
+        if bit {
+            // Pushed above when the byte began.
+            if let Some(last) = self.bytes.last_mut() {
+                *last |= 1 << (self.len % 8);
+            }
+        }
+        self.len += 1;
+    }
+}
+
+/// The offsets of a whole string column: int32 (`string`) while the text
+/// fits, int64 (`large_string`) once it passes 2 GiB.
+enum Ends {
+    Narrow(Vec<i32>),
+    Wide(Vec<i64>),
+}
+
+impl Ends {
+    fn push(&mut self, end: usize) {
+        match self {
+            Ends::Narrow(v) => match i32::try_from(end) {
+                Ok(end) => v.push(end),
+                Err(_) => {
+                    let mut wide = Vec::with_capacity(v.capacity());
+                    wide.extend(v.iter().map(|&o| i64::from(o)));
+                    wide.push(end as i64);
+                    *self = Ends::Wide(wide);
+                }
+            },
+            Ends::Wide(v) => v.push(end as i64),
+        }
+    }
+}
+
+/// A whole string column, appended chunk by chunk.
+struct AccStr {
+    present: Bits,
+    ends: Ends,
+    data: Vec<u8>,
+}
+
+impl AccStr {
+    fn new(rows: usize, data: usize) -> AccStr {
+        let mut ends = Vec::with_capacity(rows + 1);
+        ends.push(0);
+        AccStr {
+            present: Bits::with_capacity(rows),
+            ends: Ends::Narrow(ends),
+            data: Vec::with_capacity(data),
+        }
+    }
+
+    fn append(&mut self, chunk: &StrCol) {
+        let base = self.data.len();
+        self.data.extend_from_slice(&chunk.data);
+        for &end in chunk.offsets.iter().skip(1) {
+            self.ends.push(base + end as usize);
+        }
+        for &p in &chunk.present {
+            self.present.push(p == 1);
+        }
+    }
+}
+
+/// The columns of the whole input, as the chunks come in order: bitmaps
+/// packed at once, int32 offsets while they fit, room for the rows made
+/// once (no second copy of a column as it grows or is joined).
+struct Acc {
+    present: Bits,
+    any_null: bool,
+    valid: Bits,
+    strs: [Option<AccStr>; 4],
+    offset: Option<(Bits, Vec<i64>)>,
+}
+
+impl Acc {
+    fn new(rows: usize, text: usize, sink: &Columns) -> Acc {
+        let col = |wanted: bool, data| wanted.then(|| AccStr::new(rows, data));
+        Acc {
+            present: Bits::with_capacity(rows),
+            any_null: false,
+            valid: Bits::with_capacity(rows),
+            strs: [
+                col(sink.nid, 0),
+                col(sink.key, text),
+                col(sink.kind, 0),
+                col(sink.message, 0),
+            ],
+            offset: sink
+                .offset
+                .then(|| (Bits::with_capacity(rows), Vec::with_capacity(rows))),
+        }
+    }
+
+    fn append(&mut self, chunk: &Cols) {
+        for &s in &chunk.state {
+            self.present.push(s != NULL);
+            self.any_null |= s == NULL;
+            self.valid.push(s == VALID);
+        }
+        let cols = [&chunk.nid, &chunk.key, &chunk.kind, &chunk.message];
+        for (acc, col) in self.strs.iter_mut().zip(cols) {
+            if let Some(acc) = acc {
+                acc.append(col);
+            }
+        }
+        if let Some((bits, values)) = &mut self.offset {
+            for &o in &chunk.offset {
+                bits.push(o >= 0);
+                values.push(o);
+            }
+        }
+    }
+
+    /// The buffers, kept by one `Buffers` object, and each string column's
+    /// offset width (see [`Registry::check_columns`]).
+    fn hand_over(self, py: Python<'_>) -> PyResult<HandedOver> {
+        let mut owned = Buffers::default();
+        let mut out = vec![
+            self.any_null.then(|| owned.keep(self.present.bytes)),
+            Some(owned.keep(self.valid.bytes)),
+        ];
+        let mut widths = Vec::with_capacity(4);
+        for col in self.strs {
+            match col {
+                None => {
+                    out.extend([None, None, None]);
+                    widths.push(0);
+                }
+                Some(col) => {
+                    out.push(Some(owned.keep(col.present.bytes)));
+                    match col.ends {
+                        Ends::Narrow(v) => {
+                            out.push(Some(owned.keep(v)));
+                            widths.push(4);
+                        }
+                        Ends::Wide(v) => {
+                            out.push(Some(owned.keep(v)));
+                            widths.push(8);
+                        }
+                    }
+                    out.push(Some(owned.keep(col.data)));
+                }
+            }
+        }
+        match self.offset {
+            None => out.extend([None, None]),
+            Some((bits, values)) => {
+                out.push(Some(owned.keep(bits.bytes)));
+                out.push(Some(owned.keep(values)));
+            }
+        }
+        Ok((Py::new(py, owned)?, out, widths))
     }
 }
 
@@ -383,23 +519,29 @@ impl Sink for Columns {
             let start = out.key.data.len();
             if report.write_key(&mut out.key.data) {
                 // Written in place: close the row over it.
-                if out.key.offsets.is_empty() {
-                    out.key.offsets.push(0);
-                }
-                out.key.offsets.push(out.key.data.len() as i64);
-                out.key.present.push(1);
+                out.key.close(true);
             } else {
                 out.key.data.truncate(start);
                 out.key.push(None);
             }
+        }
+        if !(self.kind || self.message || self.offset) {
+            return;
         }
         let error = report.errors().next();
         if self.kind {
             out.kind.push(error.map(|e| e.code().as_bytes()));
         }
         if self.message {
-            out.message
-                .push(error.map(|e| e.to_string()).as_deref().map(str::as_bytes));
+            match error {
+                Some(e) => {
+                    // Formatted in place, not into a String first.
+                    use std::io::Write as _;
+                    let _ = write!(out.message.data, "{e}");
+                    out.message.close(true);
+                }
+                None => out.message.push(None),
+            }
         }
         if self.offset {
             out.offset.push(error.map_or(-1, |e| e.offset() as i64));

@@ -157,6 +157,34 @@ def test_arrow_inputs_slices_nulls_chunks_and_bad_types():
     assert urnreg.check_arrow(pa.array([], type=pa.string())).to_pylist() == []
 
 
+def test_chunked_arrays_are_one_batch_with_the_rows_of_each_chunk():
+    # The chunks of a Parquet file's row groups: sliced, empty, with nulls,
+    # numbered as one array and checked into one set of columns.
+    rows = ["urn:isbn:0451450523", None, "urn:isnb:1", "x y", "URN:ISBN:0-451-45052-3", "urn:uuid:%zz"] * 5000
+    whole = pa.array(rows, type=pa.large_string())
+    parts = [whole.slice(0, 7), whole.slice(7, 0), whole.slice(7, 20_000), whole.slice(20_007, 9_993)]
+    chunked = pa.chunked_array(parts)
+    expected = [urnreg.check(r).to_dict() if r is not None else None for r in rows]
+    for jobs in (1, 2):
+        out = urnreg.check_arrow(chunked, jobs=jobs)
+        assert isinstance(out, pa.StructArray) and len(out) == len(rows)
+        assert out.type.field("key").type == pa.string(), "int32 offsets while the text fits"
+        got = out.to_pylist()
+        for i in (0, 1, 2, 3, 4, 5, 6, 7, 19_999, 20_006, 20_007, len(rows) - 1):
+            want = expected[i]
+            if want is None:
+                assert got[i]["valid"] is None and got[i]["key"] is None, i
+            else:
+                assert got[i]["valid"] == want["valid"], i
+                assert got[i]["key"] == want["key"], i
+                first = want["errors"][0] if want["errors"] else None
+                assert got[i]["error_kind"] == (first and first["kind"]), i
+                assert got[i]["error_message"] == (first and first["message"]), i
+                assert got[i]["error_offset"] == (first and first["offset"]), i
+        assert urnreg.valid_arrow(chunked, jobs=jobs).to_pylist() == [g["valid"] for g in got]
+    assert urnreg.check_arrow(pa.chunked_array([], type=pa.string())).to_pylist() == []
+
+
 def test_duckdb():
     duckdb = pytest.importorskip("duckdb")
     import urnreg.duckdb
@@ -236,6 +264,12 @@ def test_spark_map_in_arrow_and_sql(spark):
     assert rows["a"]["urn_valid"] is True and rows["a"]["urn_key"] == "urn:isbn:9780451450524"
     assert rows["b"]["urn_valid"] is False and rows["b"]["urn_error"] == "unregistered-nid"
     assert rows["c"]["urn_valid"] is None
+    # Only the columns asked for are made.
+    some = urnreg.spark.check(df, "id", columns=["urn_error", "urn_valid"])
+    assert some.columns == ["k", "id", "urn_valid", "urn_error"]
+    assert {r["k"]: r["urn_error"] for r in some.collect()} == {"a": None, "b": "unregistered-nid", "c": None}
+    with pytest.raises(ValueError):
+        urnreg.spark.check(df, "id", columns=["urn_nss"])
     urnreg.spark.register(spark)
     df.createOrReplaceTempView("ids")
     got = spark.sql("SELECT k, urn_valid(id) AS v, urn_nid(id) AS n FROM ids ORDER BY k").collect()

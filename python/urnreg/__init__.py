@@ -204,35 +204,57 @@ def _is_string_like(pa, t) -> bool:
     return False
 
 
-def _check_chunk(chunk, registry: Registry, strict, syntax_only, rfc2141, jobs, want):
+def _is_large(pa, t) -> bool:
+    return pa.types.is_large_string(t) or pa.types.is_large_binary(t)
+
+
+def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict:
+    """name -> array of the columns in ``want``, and valid: one batch over
+    every chunk of ``values``, into one set of columns."""
     pa = _pa()
-    validity, offsets, data = chunk.buffers()[:3]
-    width = 8 if (pa.types.is_large_string(chunk.type) or pa.types.is_large_binary(chunk.type)) else 4
-    first = chunk.offset
-    nulls = chunk.null_count and validity is not None
-    if jobs == 0 and len(chunk) < _PARALLEL_ROWS:
+    reg = _registry(registry)
+    chunks = _chunks(values)
+    if len({_is_large(pa, c.type) for c in chunks}) > 1:
+        # One offset width for the batch (chunks of one type never differ).
+        binary = pa.types.is_binary(chunks[0].type) or pa.types.is_large_binary(chunks[0].type)
+        chunks = [c.cast(pa.large_binary() if binary else pa.large_string()) for c in chunks]
+    width = 8 if chunks and _is_large(pa, chunks[0].type) else 4
+    n = sum(len(c) for c in chunks)
+    if jobs == 0 and n < _PARALLEL_ROWS:
         # A DuckDB vector (2,048 rows) or a small batch: starting threads
         # would cost more than they save.
         jobs = 1
-    owner, cols = registry.check_columns(
-        len(chunk),
-        data.address if data is not None and data.size else 0,
-        data.size if data is not None else 0,
-        # The offsets of this slice: rows first .. first + n (absolute into data).
-        offsets.address + first * width if offsets is not None else 0,
+    specs = []
+    for chunk in chunks:
+        validity, offsets, data = chunk.buffers()[:3]
+        first = chunk.offset
+        nulls = chunk.null_count and validity is not None
+        specs.append(
+            (
+                len(chunk),
+                data.address if data is not None and data.size else 0,
+                data.size if data is not None else 0,
+                # The offsets of this slice: rows first .. first + n (absolute into data).
+                offsets.address + first * width if offsets is not None else 0,
+                validity.address if nulls else 0,
+                first if nulls else 0,
+            )
+        )
+    owner, cols, widths = reg.check_columns(
+        specs,
         width,
-        validity.address if nulls else 0,
-        first if nulls else 0,
         strict=strict,
         syntax_only=syntax_only,
         rfc2141=rfc2141,
         jobs=jobs,
         want=list(want),
     )
-    # The chunk's buffers were read in place: keep them alive until here.
-    del validity, offsets, data
-    # The columns' buffers are read in place too, kept alive by `owner`.
-    return [None if b is None else pa.foreign_buffer(b[0], b[1], base=owner) for b in cols]
+    # The chunks' buffers were read in place: `chunks` kept them alive
+    # until here. The columns' buffers are read in place too, kept alive
+    # by `owner`.
+    del chunks
+    bufs = [None if b is None else pa.foreign_buffer(b[0], b[1], base=owner) for b in cols]
+    return _arrays(n, bufs, widths, want)
 
 
 _FIELDS = ("nid", "key", "kind", "message", "offset")
@@ -241,47 +263,19 @@ _PARALLEL_ROWS = 32_768
 _NAMES = {"nid": "nid", "key": "key", "kind": "error_kind", "message": "error_message", "offset": "error_offset"}
 
 
-def _arrays(n: int, cols: list, want) -> dict:
-    """The Arrow arrays of one chunk, built on the buffers the engine made."""
+def _arrays(n: int, cols: list, widths: list, want) -> dict:
+    """The Arrow arrays of the columns, built on the buffers the engine made:
+    ``string`` columns (``large_string`` past 2 GiB of text)."""
     pa = _pa()
     present = cols[0]
     out = {"valid": pa.Array.from_buffers(pa.bool_(), n, [present, cols[1]])}
     for i, name in enumerate(("nid", "key", "kind", "message")):
         if name in want:
             bits, offsets, data = cols[2 + 3 * i : 5 + 3 * i]
-            if offsets is None:  # no rows
-                out[_NAMES[name]] = pa.nulls(n, pa.large_string())
-            else:
-                out[_NAMES[name]] = pa.Array.from_buffers(
-                    pa.large_string(), n, [bits, offsets, data]
-                )
+            kind = pa.large_string() if widths[i] == 8 else pa.string()
+            out[_NAMES[name]] = pa.Array.from_buffers(kind, n, [bits, offsets, data])
     if "offset" in want:
-        if cols[15] is None:  # no rows
-            out["error_offset"] = pa.nulls(n, pa.int64())
-        else:
-            out["error_offset"] = pa.Array.from_buffers(pa.int64(), n, [cols[14], cols[15]])
-    return out
-
-
-def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict:
-    """name -> array (chunks joined) of the columns in ``want``, and valid."""
-    pa = _pa()
-    reg = _registry(registry)
-    parts = [
-        _arrays(len(chunk), _check_chunk(chunk, reg, strict, syntax_only, rfc2141, jobs, want), want)
-        for chunk in _chunks(values)
-    ]
-    names = ["valid"] + [_NAMES[w] for w in _FIELDS if w in want]
-    types = {"valid": pa.bool_(), "error_offset": pa.int64()}
-    out = {}
-    for name in names:
-        arrays = [p[name] for p in parts]
-        if not arrays:
-            out[name] = pa.array([], type=types.get(name, pa.large_string()))
-        elif len(arrays) == 1:
-            out[name] = arrays[0]
-        else:
-            out[name] = pa.concat_arrays(arrays)
+        out["error_offset"] = pa.Array.from_buffers(pa.int64(), n, [cols[14], cols[15]])
     return out
 
 

@@ -29,22 +29,20 @@ class Registry:
         """The report on one URN as ``urnreg check --format jsonl`` writes it."""
     def check_columns(
         self,
-        rows: int,
-        data: int,
-        data_len: int,
-        offsets: int,
+        chunks: List[Tuple[int, int, int, int, int, int]],
         offset_width: int,
-        validity: int,
-        validity_bit: int,
         strict: bool = False,
         syntax_only: bool = False,
         rfc2141: bool = False,
         jobs: int = 0,
         want: Optional[List[str]] = None,
-    ) -> Tuple["Buffers", List[Optional[Tuple[int, int]]]]:
-        """Checks an Arrow string array read in place (``urnreg.check_arrow``
-        calls it): the columns as (address, size) of buffers that the
-        returned ``Buffers`` owns (``pyarrow.foreign_buffer(..., base=it)``)."""
+    ) -> Tuple["Buffers", List[Optional[Tuple[int, int]]], List[int]]:
+        """Checks the chunks of an Arrow string array read in place, each
+        ``(rows, data, data_len, offsets, validity, validity_bit)`` by
+        address (``urnreg.check_arrow`` calls it): one set of columns as
+        (address, size) of buffers that the returned ``Buffers`` owns
+        (``pyarrow.foreign_buffer(..., base=it)``), and the offset width (4
+        or 8) of each string column."""
 
 class Buffers:
     """The memory of columns made by ``Registry.check_columns``."""

@@ -23,37 +23,40 @@ __all__ = ["check", "register"]
 COLUMNS = ("urn_valid", "urn_nid", "urn_key", "urn_error")
 
 
-def check(df: Any, column: str, *, strict: bool = False) -> Any:
+def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS) -> Any:
     """``df`` with the columns ``urn_valid`` (boolean), ``urn_nid``,
     ``urn_key`` (the equivalence key, null when invalid) and ``urn_error``
-    (the first error's kind, null when valid), for the URNs in ``column``."""
+    (the first error's kind, null when valid), for the URNs in ``column``;
+    ``columns`` chooses some of them (only what is asked for is made and
+    sent back to the JVM: ``columns=["urn_valid"]`` is the cheapest)."""
     from pyspark.sql.types import BooleanType, StringType, StructField, StructType
 
-    for name in COLUMNS:
+    columns = tuple(columns)
+    unknown = [c for c in columns if c not in COLUMNS]
+    if unknown or not columns:
+        raise ValueError(f"columns are some of {', '.join(COLUMNS)}, not {unknown or 'none'}")
+    for name in columns:
         if name in df.columns:
             raise ValueError(f"the DataFrame already has a column {name}")
+    # Output columns in the order of COLUMNS, and the engine's name of each.
+    made = [(name, field) for name, field in zip(COLUMNS, ("valid", "nid", "key", "kind")) if name in columns]
     schema = StructType(
         list(df.schema.fields)
-        + [
-            StructField("urn_valid", BooleanType(), True),
-            StructField("urn_nid", StringType(), True),
-            StructField("urn_key", StringType(), True),
-            StructField("urn_error", StringType(), True),
-        ]
+        + [StructField(name, BooleanType() if field == "valid" else StringType(), True) for name, field in made]
     )
+    want = tuple(field for _, field in made if field != "valid")
+    names = {"valid": "valid", "nid": "nid", "key": "key", "kind": "error_kind"}
 
     def batches(iterator: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
         for batch in iterator:
-            cols = _checked(batch.column(column), None, strict, False, False, 0, ("nid", "key", "kind"))
-            arrays = list(batch.columns) + [
-                cols["valid"],
-                cols["nid"].cast(pa.string()),
-                cols["key"].cast(pa.string()),
-                cols["error_kind"].cast(pa.string()),
-            ]
-            yield pa.RecordBatch.from_arrays(arrays, names=list(batch.schema.names) + list(COLUMNS))
+            cols = _checked(batch.column(column), None, strict, False, False, 0, want)
+            arrays = list(batch.columns)
+            for _, field in made:
+                array = cols[names[field]]
+                arrays.append(array if field == "valid" else array.cast(pa.string()))
+            yield pa.RecordBatch.from_arrays(arrays, names=list(batch.schema.names) + [name for name, _ in made])
 
     return df.mapInArrow(batches, schema)
 

@@ -238,17 +238,17 @@ fn check_rows<S: Sink, T: Rows + ?Sized>(
     shared.sink.clear(out);
     let mut bytes = 0u64;
     let mut reused: Option<Report<'_, '_>> = None;
-    for i in range.clone() {
+    rows.each_row(range.clone(), |i, row| {
         let line = i as u64 + 1;
-        let Some(row) = rows.row(i) else {
+        let Some(row) = row else {
             shared.sink.record_null(line, out);
-            continue;
+            return;
         };
         bytes += row.len() as u64;
         if row.len() > MAX_LINE {
             let report = checker.line_too_long(&row[..MAX_LINE + 1], MAX_LINE);
             shared.record(&report, line, out, summary);
-            continue;
+            return;
         }
         match std::str::from_utf8(row) {
             Ok(text) => {
@@ -266,7 +266,7 @@ fn check_rows<S: Sink, T: Rows + ?Sized>(
                 shared.record(&report, line, out, summary);
             }
         }
-    }
+    });
     Progress {
         lines: range.len() as u64,
         bytes,

@@ -9,7 +9,8 @@
 //!   bounded by the chunks in flight (two per worker), whatever the input.
 //! - [`Batch::rows`]: strings already in memory ([`Rows`]): the lines of a
 //!   buffer ([`LineRows`]), a slice of strings, or the offsets and data of
-//!   an Arrow string array ([`OffsetRows`]), read in place.
+//!   an Arrow string array ([`OffsetRows`]) or of each chunk of a chunked
+//!   one ([`ChunkedRows`]), read in place.
 //!
 //! ```
 //! use urnreg::batch::{Batch, Json, Options, Shown};
@@ -41,7 +42,7 @@ use std::fmt;
 use std::io;
 use std::sync::Arc;
 
-pub use rows::{LineRows, Offset, OffsetRows, Rows};
+pub use rows::{ChunkedRows, LineRows, Offset, OffsetRows, Rows};
 pub use sinks::{Json, Shown};
 pub use summary::{MAX_OTHER_NIDS, NOT_A_URN, OTHER_NIDS, Summary};
 

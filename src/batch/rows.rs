@@ -13,6 +13,15 @@ pub trait Rows: Sync {
 
     /// Row `i` (below [`Rows::len`]).
     fn row(&self, i: usize) -> Option<&[u8]>;
+
+    /// Hands `each` the rows of `range` (within [`Rows::len`]) in order,
+    /// with their numbers: by [`Rows::row`] unless the rows can be walked
+    /// faster in order.
+    fn each_row<'s>(&'s self, range: std::ops::Range<usize>, mut each: impl FnMut(usize, Option<&'s [u8]>)) {
+        for i in range {
+            each(i, self.row(i));
+        }
+    }
 }
 
 impl<S: AsRef<str> + Sync> Rows for [S] {
@@ -144,6 +153,64 @@ impl<O: Offset> Rows for OffsetRows<'_, O> {
     }
 }
 
+/// Rows of several [`Rows`] one after another, numbered as one: the
+/// chunks of an Arrow chunked array (a Parquet file's row groups), checked
+/// in one batch without joining them first.
+#[derive(Clone, Debug)]
+pub struct ChunkedRows<R> {
+    chunks: Vec<R>,
+    /// The row number each chunk starts at, and the total after the last.
+    starts: Vec<usize>,
+}
+
+impl<R: Rows> ChunkedRows<R> {
+    /// The rows of `chunks`, in order.
+    pub fn new(chunks: Vec<R>) -> ChunkedRows<R> {
+        let mut starts = Vec::with_capacity(chunks.len() + 1);
+        let mut total = 0;
+        for chunk in &chunks {
+            starts.push(total);
+            total += chunk.len();
+        }
+        starts.push(total);
+        ChunkedRows { chunks, starts }
+    }
+}
+
+impl<R: Rows> Rows for ChunkedRows<R> {
+    fn len(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    fn row(&self, i: usize) -> Option<&[u8]> {
+        let c = self.chunk_of(i);
+        self.chunks[c].row(i - self.starts[c])
+    }
+
+    /// The chunk of the first row found once, then each chunk in turn.
+    fn each_row<'s>(&'s self, range: std::ops::Range<usize>, mut each: impl FnMut(usize, Option<&'s [u8]>)) {
+        if range.is_empty() {
+            return;
+        }
+        let mut c = self.chunk_of(range.start);
+        let mut i = range.start;
+        while i < range.end {
+            let (start, end) = (self.starts[c], self.starts[c + 1].min(range.end));
+            self.chunks[c].each_row(i - start..end - start, |j, row| each(start + j, row));
+            i = end;
+            c += 1;
+        }
+    }
+}
+
+impl<R> ChunkedRows<R> {
+    /// The chunk holding row `i`: the last one starting at or before it
+    /// (an empty chunk shares its start with the next one, which wins).
+    fn chunk_of(&self, i: usize) -> usize {
+        self.starts[..self.chunks.len()].partition_point(|&s| s <= i) - 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +248,26 @@ mod tests {
             "bitmap too short"
         );
         assert_eq!(OffsetRows::<i32>::new(data, &[], None).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn chunks_are_numbered_as_one_array() {
+        let data = b"urn:a:burn:c:d";
+        let first = OffsetRows::new(data, &[0i32, 7], None).unwrap();
+        let empty = OffsetRows::new(data, &[7i32], None).unwrap();
+        let second = OffsetRows::new(data, &[7i32, 7, 14], Some(&[0b10])).unwrap();
+        let rows = ChunkedRows::new(vec![empty, first, empty, empty, second, empty]);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows.row(0), Some(&b"urn:a:b"[..]));
+        assert_eq!(rows.row(1), None, "null in the second chunk");
+        assert_eq!(rows.row(2), Some(&b"urn:c:d"[..]));
+        for range in [0..3, 1..3, 2..3, 1..2, 3..3] {
+            let mut walked = Vec::new();
+            rows.each_row(range.clone(), |i, row| walked.push((i, row)));
+            let by_index: Vec<_> = range.map(|i| (i, rows.row(i))).collect();
+            assert_eq!(walked, by_index);
+        }
+        let none = ChunkedRows::<OffsetRows<'_, i32>>::new(Vec::new());
+        assert_eq!(none.len(), 0);
     }
 }

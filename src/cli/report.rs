@@ -6,6 +6,8 @@ use std::io::{self, Write};
 
 use urnreg::Report;
 
+use anstyle::Style;
+
 use super::output::{Palette, escape, is_bidi_control, paint, printable};
 
 /// Writes the text form; `line` is the input's line number in a stream,
@@ -123,7 +125,9 @@ impl<'a> Shown<'a> {
     }
 }
 
-/// Writes `  <input>` and a caret line under byte `offset`.
+/// Writes `  <input>` and a caret line under byte `offset`. Written in
+/// pieces, not through `format!`: `normalize` writes one for each of
+/// millions of invalid lines.
 pub fn write_caret(
     out: &mut impl Write,
     shown: &Shown,
@@ -136,15 +140,25 @@ pub fn write_caret(
         Level::Error => (palette.error, "error"),
         Level::Warning => (palette.warning, "warning"),
     };
-    writeln!(out, "  {}", shown.text)?;
-    writeln!(
-        out,
-        "  {}{} {}: {}",
-        " ".repeat(shown.column(offset)),
-        paint(style, "^"),
-        paint(style, label),
-        printable(message)
-    )
+    out.write_all(b"  ")?;
+    out.write_all(shown.text.as_bytes())?;
+    out.write_all(b"\n  ")?;
+    let mut column = shown.column(offset);
+    const SPACES: &[u8; 64] = &[b' '; 64];
+    while column > 0 {
+        let n = column.min(SPACES.len());
+        out.write_all(&SPACES[..n])?;
+        column -= n;
+    }
+    if style == Style::new() {
+        out.write_all(b"^ ")?;
+        out.write_all(label.as_bytes())?;
+    } else {
+        write!(out, "{} {}", paint(style, "^"), paint(style, label))?;
+    }
+    out.write_all(b": ")?;
+    out.write_all(printable(message).as_bytes())?;
+    out.write_all(b"\n")
 }
 
 /// Writes the errors of an invalid report, saying which input it was
