@@ -47,7 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !report.is_valid() {
             write_invalid(
                 report,
-                format_args!("URN {n}"),
+                "URN",
+                Some(n),
                 &Palette::stderr(),
                 &mut io::stderr().lock(),
             )?;

@@ -73,10 +73,8 @@ impl Sink for KeySink {
     fn record(&self, report: &Report<'_, '_>, line: Option<u64>, out: &mut Keys) {
         if !report.write_key(&mut out.keys) {
             // Writing to a Vec cannot fail.
-            let _ = match line {
-                Some(n) => write_invalid(report, format_args!("line {n}"), &self.palette, &mut out.errors),
-                None => write_invalid(report, format_args!("URN"), &self.palette, &mut out.errors),
-            };
+            let what = if line.is_some() { "line" } else { "URN" };
+            let _ = write_invalid(report, what, line, &self.palette, &mut out.errors);
         }
         out.keys.push(b'\n');
     }
@@ -137,7 +135,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if !report.write_key(&mut keys.keys) {
                 write_invalid(
                     &report,
-                    format_args!("URN {}", i + 1),
+                    "URN",
+                    Some(i as u64 + 1),
                     &batch.sink().palette,
                     &mut keys.errors,
                 )?;

@@ -150,27 +150,54 @@ pub fn write_caret(
         out.write_all(&SPACES[..n])?;
         column -= n;
     }
-    if style == Style::new() {
-        out.write_all(b"^ ")?;
-        out.write_all(label.as_bytes())?;
-    } else {
-        write!(out, "{} {}", paint(style, "^"), paint(style, label))?;
-    }
+    write_painted(out, style, "^")?;
+    out.write_all(b" ")?;
+    write_painted(out, style, label)?;
     out.write_all(b": ")?;
     out.write_all(printable(message).as_bytes())?;
     out.write_all(b"\n")
 }
 
+/// `text` in `style` (as it is without colour, the usual case in a pipe).
+fn write_painted(out: &mut impl Write, style: Style, text: &str) -> io::Result<()> {
+    if style == Style::new() {
+        out.write_all(text.as_bytes())
+    } else {
+        write!(out, "{}", paint(style, text))
+    }
+}
+
 /// Writes the errors of an invalid report, saying which input it was
-/// (`what`: "URN 1", "line 7"), for stderr.
+/// (`what` and its number: "URN 1", "line 7"; `what` alone without one),
+/// for stderr.
 pub fn write_invalid(
     report: &Report<'_, '_>,
-    what: std::fmt::Arguments<'_>,
+    what: &str,
+    number: Option<u64>,
     palette: &Palette,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let shown = Shown::new(report.input_bytes());
-    writeln!(out, "{}: {what} is invalid", paint(palette.error, "error"))?;
+    write_painted(out, palette.error, "error")?;
+    out.write_all(b": ")?;
+    out.write_all(what.as_bytes())?;
+    if let Some(n) = number {
+        // The digits by hand: `normalize` writes this for each invalid line.
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.write_all(b" ")?;
+        out.write_all(&digits[i..])?;
+    }
+    out.write_all(b" is invalid\n")?;
     for f in report.errors() {
         write_caret(out, &shown, f.offset(), Level::Error, &f.to_string(), palette)?;
     }
