@@ -49,8 +49,9 @@ pub enum Syntax {
 #[derive(Clone, Copy, Debug)]
 pub struct Urn<'a> {
     text: &'a str,
+    /// Where the parts end, and the grammar (one word: a separate
+    /// one-byte field made each copy of a `Urn` stall on its padding).
     offsets: Offsets,
-    syntax: Syntax,
 }
 
 /// Checks `nid` on its own against the NID rule of RFC 8141 section 2
@@ -96,8 +97,7 @@ impl<'a> Urn<'a> {
         let offsets = parse::parse(text.as_bytes(), syntax)?;
         Ok(Urn {
             text,
-            offsets,
-            syntax,
+            offsets: offsets.with_syntax(syntax),
         })
     }
 
@@ -112,8 +112,7 @@ impl<'a> Urn<'a> {
     pub(crate) fn from_offsets(text: &'a str, offsets: Offsets, syntax: Syntax) -> Urn<'a> {
         Urn {
             text,
-            offsets,
-            syntax,
+            offsets: offsets.with_syntax(syntax),
         }
     }
 
@@ -142,8 +141,7 @@ impl<'a> Urn<'a> {
         })?;
         Ok(Urn {
             text,
-            offsets,
-            syntax,
+            offsets: offsets.with_syntax(syntax),
         })
     }
 
@@ -154,7 +152,7 @@ impl<'a> Urn<'a> {
 
     /// The grammar this URN was parsed with.
     pub fn syntax(&self) -> Syntax {
-        self.syntax
+        self.offsets.syntax()
     }
 
     /// The `urn` scheme as written (any case).

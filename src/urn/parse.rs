@@ -50,7 +50,28 @@ impl Offsets {
     pub fn flags(self) -> u8 {
         (self.0 >> 40) as u8
     }
+
+    /// The same offsets, marked as parsed under `syntax` (bit 48).
+    pub fn with_syntax(self, syntax: Syntax) -> Offsets {
+        let bit = match syntax {
+            Syntax::Rfc8141 => 0,
+            Syntax::Rfc2141 => RFC2141,
+        };
+        Offsets(self.0 & !RFC2141 | bit)
+    }
+
+    /// The grammar [`Offsets::with_syntax`] marked (RFC 8141 unmarked).
+    pub fn syntax(self) -> Syntax {
+        if self.0 & RFC2141 != 0 {
+            Syntax::Rfc2141
+        } else {
+            Syntax::Rfc8141
+        }
+    }
 }
+
+/// The bit of [`Offsets`] marking a URN parsed under RFC 2141.
+const RFC2141: u64 = 1 << 48;
 
 /// Some `%` after the NID (in the NSS or a component).
 pub(crate) const PCT_AFTER_NID: u8 = 1;
