@@ -226,8 +226,8 @@ fn in_order<T>(
     Ok(())
 }
 
-/// Checks rows `range` of `rows` into `out`.
-fn check_rows<S: Sink, T: Rows + ?Sized>(
+/// Checks rows `range` of `rows` into `out` (appended to what it holds).
+pub(super) fn check_rows<S: Sink, T: Rows + ?Sized>(
     rows: &T,
     range: std::ops::Range<usize>,
     shared: &Shared<S>,
@@ -235,7 +235,6 @@ fn check_rows<S: Sink, T: Rows + ?Sized>(
     out: &mut S::Out,
     summary: &mut Summary,
 ) -> Progress {
-    shared.sink.clear(out);
     let mut bytes = 0u64;
     let mut reused: Option<Report<'_, '_>> = None;
     rows.each_row(range.clone(), |i, row| {
@@ -290,6 +289,7 @@ pub(super) fn rows<S: Sink, T: Rows + ?Sized>(
         let mut summary = Summary::default();
         let mut out = S::Out::default();
         for c in 0..chunks {
+            shared.sink.clear(&mut out);
             let progress = check_rows(rows, range(c), shared, &mut checker, &mut out, &mut summary);
             write(&out, progress).map_err(Error::Write)?;
         }
@@ -325,6 +325,7 @@ pub(super) fn rows<S: Sink, T: Rows + ?Sized>(
                             break;
                         }
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            shared.sink.clear(&mut out);
                             let p = check_rows(rows, range(c), shared, &mut checker, &mut out, &mut summary);
                             (out, p)
                         }))
@@ -451,6 +452,11 @@ mod tests {
             assert!(one == out, "rows, {jobs} jobs");
             assert_eq!(counted.invalid(), summary.invalid());
         }
+        // All rows into the caller's buffer, after what it holds.
+        let mut into = b"kept".to_vec();
+        let counted = batch(3, Shown::All).rows_into(&lines[..], &mut into);
+        assert!(into.starts_with(b"kept") && into[4..] == one[..]);
+        assert_eq!(counted.by_error(), summary.by_error());
         // The Arrow layout: offsets into one buffer, with nulls skipped.
         let data = "urn:a:bnope";
         let rows = OffsetRows::new(data.as_bytes(), &[0i32, 7, 7, 11], Some(&[0b101])).unwrap();

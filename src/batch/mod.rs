@@ -306,4 +306,18 @@ impl<S: Sink> Batch<S> {
     {
         engine::rows(&self.shared, self.jobs, rows, write)
     }
+
+    /// Checks every row of `rows` on the calling thread, appending the
+    /// output of them all to `out`, and returns the counts: for a caller
+    /// that hands the whole output on as one buffer (a service's answer),
+    /// sized by it once, with no copy from chunk to chunk.
+    pub fn rows_into<T>(&self, rows: &T, out: &mut S::Out) -> Summary
+    where
+        T: Rows + ?Sized,
+    {
+        let mut checker = self.shared.checker();
+        let mut summary = Summary::default();
+        engine::check_rows(rows, 0..rows.len(), &self.shared, &mut checker, out, &mut summary);
+        summary
+    }
 }

@@ -272,13 +272,10 @@ pub(crate) async fn check_many(
         options,
         batch::Json::lines(Shown::All),
     );
-    let mut out = Vec::with_capacity(rows.len() * 320);
-    batch
-        .rows(&rows, |chunk, _| {
-            out.extend_from_slice(chunk);
-            Ok(())
-        })
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    // Written straight into the answer's body, sized once (an object is
+    // some 350 bytes): no copy from a chunk's buffer, no regrowing.
+    let mut out = Vec::with_capacity(rows.len() * 400 + body.len());
+    batch.rows_into(&rows, &mut out);
     Ok(([(header::CONTENT_TYPE, "application/jsonl")], out).into_response())
 }
 
