@@ -1710,6 +1710,65 @@ fn a_slow_client_flood_over_the_cap_does_not_keep_others_out() {
     drop(flood);
 }
 
+/// A client that has been answered and keeps its connection between
+/// requests is the last to lose it to a flood of half-sent requests from
+/// its own address: the flood's connections go first.
+#[test]
+fn a_flood_from_the_same_address_closes_its_own_connections_before_a_working_client() {
+    const CAP: usize = 16;
+    let server = Server::start_with(|c| {
+        c.limits.max_connections = 1024;
+        c.limits.max_per_client = CAP;
+        c.limits.header_timeout = Duration::from_secs(30);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut client = std::net::TcpStream::connect(&addr).unwrap();
+    client.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    // One request and its whole answer (read up to its Content-Length).
+    let ask = |client: &mut std::net::TcpStream| -> String {
+        write!(
+            client,
+            "GET /api/namespaces/isbn HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+        )
+        .unwrap();
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while !seen.ends_with(b"\r\n\r\n") {
+            if client.read(&mut byte).unwrap_or(0) == 0 {
+                return String::from_utf8_lossy(&seen).into_owned();
+            }
+            seen.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&seen).into_owned();
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().unwrap())
+            })
+            .unwrap_or(0);
+        let mut body = vec![0u8; length];
+        client.read_exact(&mut body).unwrap();
+        head
+    };
+    assert!(ask(&mut client).starts_with("HTTP/1.1 200"));
+    let flood: Vec<std::net::TcpStream> = (0..4 * CAP)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&addr).unwrap();
+            let _ = write!(s, "GET /api/namespaces HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ");
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let again = ask(&mut client);
+    assert!(
+        again.starts_with("HTTP/1.1 200"),
+        "the working client lost its connection: {again:?}"
+    );
+    drop(flood);
+}
+
 /// Issue "findings a person can read": every page has the one navigation
 /// bar; a namespace page offers a check of its rules' examples; the
 /// verdicts link a rule's finding to the rules, and on a phone each

@@ -9,10 +9,11 @@
 //! - At most [`Limits::max_connections`] connections at once, and
 //!   [`Limits::max_per_client`] from one address (not applied behind a
 //!   trusted proxy, whose one address carries every client). When a new
-//!   connection would go over either, the oldest connection of the same
-//!   scope that has no request in progress (idle, or still sending its
-//!   headers) is closed to make room; if every one is busy, the new one is
-//!   closed. A flood of connections that never finish their headers
+//!   connection would go over either, a connection of the same scope
+//!   that has no request in progress is closed to make room: the one
+//!   whose headers have been arriving longest, else the oldest that never
+//!   answered a request, else the oldest idle one; if every one is busy,
+//!   the new one is closed. A flood of connections that never finish their headers
 //!   therefore cannot keep other clients out, and the process never holds
 //!   more sockets than the cap.
 //! - After the shutdown signal no connection is accepted; requests in
@@ -22,7 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
@@ -87,6 +88,8 @@ const BUSY: u8 = 2;
 struct Phase {
     phase: AtomicU8,
     since: AtomicU64,
+    /// It has answered a request (a client that works, not a flood's).
+    served: AtomicBool,
     clock: Instant,
     /// Wakes the watchdog when the phase changes.
     changed: Notify,
@@ -98,7 +101,11 @@ impl Phase {
     }
 
     fn set(&self, phase: u8) {
-        if self.phase.load(Ordering::Relaxed) != phase {
+        let was = self.phase.load(Ordering::Relaxed);
+        if was != phase {
+            if was == BUSY {
+                self.served.store(true, Ordering::Relaxed);
+            }
             self.since.store(self.now(), Ordering::Relaxed);
             self.phase.store(phase, Ordering::Relaxed);
             self.changed.notify_one();
@@ -172,14 +179,29 @@ struct Table {
 }
 
 impl Table {
-    /// Closes the oldest connection (of `client`, if given) with no request
-    /// in progress; false if there is none.
+    /// Closes a connection (of `client`, if given) with no request in
+    /// progress; false if there is none. The first to go is the one whose
+    /// request head has been arriving longest (a slow client flood's), then
+    /// the oldest that never answered a request, and only then the oldest
+    /// idle one of a client between requests.
     fn evict(&mut self, client: Option<IpAddr>) -> bool {
-        let victim = self.open.iter().find(|(_, e)| {
-            client.is_none_or(|c| c == e.client) && e.phase.phase.load(Ordering::Relaxed) != BUSY
-        });
+        let mut victim: Option<(u64, (u8, u64))> = None;
+        for (&id, e) in &self.open {
+            if client.is_some_and(|c| c != e.client) {
+                continue;
+            }
+            let rank = match e.phase.phase.load(Ordering::Relaxed) {
+                READING_HEAD => (0, e.phase.since.load(Ordering::Relaxed)),
+                IDLE if !e.phase.served.load(Ordering::Relaxed) => (1, id),
+                IDLE => (2, id),
+                _ => continue,
+            };
+            if victim.is_none_or(|(_, best)| rank < best) {
+                victim = Some((id, rank));
+            }
+        }
         match victim {
-            Some((&id, _)) => {
+            Some((id, _)) => {
                 if let Some(e) = self.remove(id) {
                     e.close.notify_one();
                 }
@@ -294,6 +316,7 @@ fn admit(shared: &Shared, client: IpAddr) -> Option<(u64, Arc<Phase>, Arc<Notify
     let phase = Arc::new(Phase {
         phase: AtomicU8::new(IDLE),
         since: AtomicU64::new(0),
+        served: AtomicBool::new(false),
         clock: shared.clock,
         changed: Notify::new(),
     });
