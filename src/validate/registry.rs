@@ -63,10 +63,12 @@ pub struct Registry {
 #[derive(Debug)]
 struct Inner {
     namespaces: Vec<Namespace>,
-    /// Open addressing over the lower-cased NID: indexes into
-    /// `namespaces`, `EMPTY` for a free slot. Its length is a power of two
-    /// at least twice the number of namespaces.
-    slots: Box<[u32]>,
+    /// Open addressing over the lower-cased NID: each slot holds the NID's
+    /// first eight bytes, its length and its index into `namespaces`
+    /// (`EMPTY` for a free slot), so a NID of up to eight bytes is found
+    /// with one load and one comparison. Its length is a power of two at
+    /// least twice the number of namespaces.
+    slots: Box<[Slot]>,
     /// Every NID lower-cased, one after another, and where each is (by
     /// namespace index): a lookup compares with these few hundred bytes
     /// in a row instead of following each namespace's own string.
@@ -92,6 +94,47 @@ struct Inner {
 pub(crate) const UNREGISTERED_CACHE: usize = 16 * 1024;
 
 const EMPTY: u32 = u32::MAX;
+
+/// A slot of the NID table (see [`Inner::slots`]).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// [`head_word`] of the NID.
+    head: u64,
+    len: u32,
+    index: u32,
+}
+
+const FREE: Slot = Slot {
+    head: 0,
+    len: 0,
+    index: EMPTY,
+};
+
+/// The first eight bytes of `nid` (zero-padded when shorter) as a
+/// little-endian word, ASCII letters lower-cased: equal for two NIDs of up
+/// to eight bytes exactly when they are equal ignoring ASCII case.
+fn head_word(nid: &[u8]) -> u64 {
+    let word = match nid.split_first_chunk::<8>() {
+        Some((word, _)) => u64::from_le_bytes(*word),
+        None if nid.is_empty() => 0,
+        None => short_word(nid),
+    };
+    ascii_lower_word(word)
+}
+
+/// `word` with each byte `A`..=`Z` lower-cased and every other byte as it
+/// is, eight at a time.
+fn ascii_lower_word(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Seven bits of each byte, so that adding below never carries into
+    // the next byte; the high bit of each sum says `>= 'A'`, `> 'Z'`.
+    let low = word & !HIGH;
+    let from_a = low + ONES * u64::from(0x80 - b'A');
+    let past_z = low + ONES * u64::from(0x80 - b'Z' - 1);
+    let upper = from_a & !past_z & !word & HIGH;
+    word | upper >> 2
+}
 
 /// Hashes a NID as its lower-cased form would hash: eight bytes to a word
 /// (`| 0x20` lower-cases letters and leaves the other bytes of equal
@@ -201,16 +244,21 @@ impl Registry {
         query_base: Option<QueryRegistry>,
     ) -> Registry {
         let mut list: Vec<Namespace> = Vec::new();
-        let mut slots: Box<[u32]> = Box::new([]);
+        let mut slots: Box<[Slot]> = Box::new([]);
+        let slot_of = |nid: &[u8], index: usize| Slot {
+            head: head_word(nid),
+            len: nid.len() as u32,
+            index: index as u32,
+        };
         for ns in namespaces {
             if (list.len() + 1) * 2 > slots.len() {
-                slots = vec![EMPTY; ((list.len() + 1) * 2).next_power_of_two().max(16)].into_boxed_slice();
+                slots = vec![FREE; ((list.len() + 1) * 2).next_power_of_two().max(16)].into_boxed_slice();
                 for (i, existing) in list.iter().enumerate() {
                     let nid = existing.nid().as_bytes();
                     let slot = probe(&slots, nid, |j| {
                         list[j].nid().as_bytes().eq_ignore_ascii_case(nid)
                     });
-                    slots[slot] = i as u32;
+                    slots[slot] = slot_of(nid, i);
                 }
             }
             let mut ns = ns;
@@ -218,12 +266,12 @@ impl Registry {
             let slot = probe(&slots, nid, |j| {
                 list[j].nid().as_bytes().eq_ignore_ascii_case(nid)
             });
-            if slots[slot] == EMPTY {
+            if slots[slot].index == EMPTY {
+                slots[slot] = slot_of(nid, list.len());
                 ns.set_index(list.len());
-                slots[slot] = list.len() as u32;
                 list.push(ns);
             } else {
-                let at = slots[slot] as usize;
+                let at = slots[slot].index as usize;
                 ns.set_index(at);
                 list[at] = ns;
             }
@@ -276,8 +324,8 @@ impl Registry {
             return None;
         }
         let nid = nid.as_bytes();
-        // Compared with the lower-cased NIDs in a row, not through each
-        // namespace's own string.
+        // Past the eight bytes in the slot: compared with the lower-cased
+        // NIDs in a row, not through each namespace's own string.
         let slot = probe(&inner.slots, nid, |i| {
             let (start, len) = inner.spans[i];
             // The names are lower case already: only `nid` is folded.
@@ -287,7 +335,7 @@ impl Registry {
                     .zip(nid)
                     .all(|(n, b)| *n == b.to_ascii_lowercase())
         });
-        match inner.slots[slot] {
+        match inner.slots[slot].index {
             EMPTY => None,
             i => Some(&inner.namespaces[i as usize]),
         }
@@ -357,18 +405,24 @@ impl Registry {
     }
 }
 
-/// The slot holding `nid`, or the free slot where it would go.
 /// The slot of `nid` in `slots` (open addressing, linear probing): the one
-/// whose namespace `same` says is `nid`, else the free one where it would go.
-fn probe(slots: &[u32], nid: &[u8], same: impl Fn(usize) -> bool) -> usize {
+/// holding `nid`, else the free one where it would go. A slot holds `nid`
+/// when its first eight bytes and length match, and, for a NID longer than
+/// eight bytes, when `same` says its namespace's NID is `nid`.
+fn probe(slots: &[Slot], nid: &[u8], same: impl Fn(usize) -> bool) -> usize {
     let mask = slots.len() - 1;
-    let mut slot = hash_nid(nid) & mask;
+    let head = head_word(nid);
+    let mut at = hash_nid(nid) & mask;
     loop {
-        match slots[slot] {
-            EMPTY => return slot,
-            i if same(i as usize) => return slot,
-            _ => slot = (slot + 1) & mask,
+        let slot = slots[at];
+        if slot.index == EMPTY
+            || (slot.head == head
+                && slot.len as usize == nid.len()
+                && (nid.len() <= 8 || same(slot.index as usize)))
+        {
+            return at;
         }
+        at = (at + 1) & mask;
     }
 }
 
@@ -385,6 +439,60 @@ mod tests {
             want[..n].copy_from_slice(&bytes[..n]);
             assert_eq!(short_word(&bytes[..n]), u64::from_le_bytes(want), "{n} bytes");
         }
+    }
+
+    /// Eight bytes lower-cased at once as `to_ascii_lowercase` does one,
+    /// every byte value at every place.
+    #[test]
+    fn words_lower_case_as_bytes_do() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut bytes = *b"aZ-9q\x80\xffM";
+                bytes[at] = b;
+                let want = bytes.map(|x| x.to_ascii_lowercase());
+                assert_eq!(
+                    ascii_lower_word(u64::from_le_bytes(bytes)),
+                    u64::from_le_bytes(want),
+                    "{b:#x} at {at}"
+                );
+            }
+        }
+        assert_eq!(head_word(b""), 0);
+        assert_eq!(head_word(b"ISBN"), head_word(b"isbn"));
+        // Padding and NUL read alike: the slot's length tells them apart.
+        assert_eq!(head_word(b"isbn"), head_word(b"isbn\0"));
+        assert_eq!(
+            head_word(b"ABCDEFGHIJ"),
+            head_word(b"abcdefghXY"),
+            "the first eight bytes only"
+        );
+    }
+
+    /// A lookup never matches a NID that differs only past eight bytes or
+    /// in a byte that `| 0x20` would fold (`\r` and `-`, `@` and `` ` ``).
+    #[test]
+    fn lookups_compare_whole_nids_exactly() {
+        let r = Registry::from_entries(["a-b", "abcdefgh-long", "abcdefgh-lonG2"].into_iter().map(|nid| {
+            NamespaceEntry {
+                nid: nid.to_string(),
+                kind: Kind::Formal,
+                status: Status::Registered,
+                rules: None,
+            }
+        }));
+        assert!(r.namespace("A-B").is_some());
+        assert!(r.namespace("a\rb").is_none());
+        assert!(r.namespace("a-b\0").is_none());
+        assert_eq!(
+            r.namespace("ABCDEFGH-LONG").map(Namespace::nid),
+            Some("abcdefgh-long")
+        );
+        assert!(r.namespace("abcdefgh-lonx").is_none());
+        assert!(r.namespace("abcdefgh-lon").is_none());
+        assert_eq!(
+            r.namespace("abcdefgh-long2").map(Namespace::nid),
+            Some("abcdefgh-lonG2")
+        );
     }
 
     /// A NID hashes as its lower-cased form, at every length up to 32.
