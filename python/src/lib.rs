@@ -162,28 +162,12 @@ impl Registry {
             messages: sink.message,
             detailed_summary: false,
         };
-        // The keys take about the room of the input: reserved once.
-        let text: usize = chunks.iter().map(|c| c.2).sum();
-        let mut all = Acc::new(rows, text, &sink);
         let batch = Batch::new(registry, options, sink).with_jobs(jobs);
-        let result = if offset_width == 4 {
-            let rows = chunked::<i32>(&chunks, &bits)?;
-            py.allow_threads(|| {
-                batch.rows(&rows, |cols, _| {
-                    all.append(cols);
-                    Ok(())
-                })
-            })
+        let all = if offset_width == 4 {
+            run(py, &batch, chunked::<i32>(&chunks, &bits)?, rows)?
         } else {
-            let rows = chunked::<i64>(&chunks, &bits)?;
-            py.allow_threads(|| {
-                batch.rows(&rows, |cols, _| {
-                    all.append(cols);
-                    Ok(())
-                })
-            })
+            run(py, &batch, chunked::<i64>(&chunks, &bits)?, rows)?
         };
-        result.map_err(|e| PyValueError::new_err(e.to_string()))?;
         all.hand_over(py)
     }
 }
@@ -192,12 +176,34 @@ impl Registry {
 /// `(rows, data, data_len, offsets, validity, validity_bit)`.
 type Chunk = (usize, usize, usize, usize, usize, usize);
 
-/// The chunks as rows read in place, their layout checked.
+/// Checks `rows` (`n` in all, with `text` bytes of text) without the GIL
+/// into one set of columns.
+fn run<O: Offset>(
+    py: Python<'_>,
+    batch: &Batch<Columns>,
+    (rows, text): (ChunkedRows<OffsetRows<'_, O>>, usize),
+    n: usize,
+) -> PyResult<Acc> {
+    // The keys take about the room of the rows' text: reserved once.
+    let mut all = Acc::new(n, text, batch.sink());
+    py.allow_threads(|| {
+        batch.rows(&rows, |cols, _| {
+            all.append(cols);
+            Ok(())
+        })
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(all)
+}
+
+/// The chunks as rows read in place, their layout checked, and how many
+/// bytes of text their rows span (a slice's, not its whole buffer's).
 fn chunked<'a, O: Offset>(
     chunks: &[Chunk],
     bits: &'a [Option<Vec<u8>>],
-) -> PyResult<ChunkedRows<OffsetRows<'a, O>>> {
+) -> PyResult<(ChunkedRows<OffsetRows<'a, O>>, usize)> {
     let mut rows = Vec::with_capacity(chunks.len());
+    let mut text = 0;
     for (&(n, data, data_len, offsets, _, _), bits) in chunks.iter().zip(bits) {
         // SAFETY: as in `check_columns`: live buffers of `data_len` bytes
         // and `n + 1` offsets, only read. OffsetRows::new then checks the
@@ -213,8 +219,12 @@ fn chunked<'a, O: Offset>(
             unsafe { std::slice::from_raw_parts(offsets as *const O, n + 1) }
         };
         rows.push(OffsetRows::new(data, offsets, bits.as_deref()).map_err(PyValueError::new_err)?);
+        // In order and within the data: checked by OffsetRows::new.
+        if let (Some(first), Some(last)) = (offsets.first(), offsets.last()) {
+            text += last.index().unwrap_or(0) - first.index().unwrap_or(0);
+        }
     }
-    Ok(ChunkedRows::new(rows))
+    Ok((ChunkedRows::new(rows), text))
 }
 
 /// Where a buffer is: (address, length in bytes).
