@@ -35,17 +35,22 @@ N = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 
 
 # The peak RSS growth of one check_arrow over a Parquet file's column, in
-# bytes (run in a fresh process; Linux).
+# bytes (run in a fresh process; Linux: /proc/self/status and clear_refs).
 MEMORY = """
-import resource, sys
+import sys
 import pyarrow.parquet as pq
 import urnreg
+def status(field):
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) * 1024 for l in f if l.startswith(field + ":"))
 ids = pq.read_table(sys.argv[1]).column("id")
-# Resident now (reading the file peaked higher), against the peak after.
-with open("/proc/self/statm") as f:
-    before = int(f.read().split()[1]) * resource.getpagesize()
+# Reading the file peaks higher than the table it leaves: start the peak
+# (VmHWM) again from what is resident now (Linux: clear_refs 5).
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")
+before = status("VmRSS")
 out = urnreg.check_arrow(ids)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before)
+print(status("VmHWM") - before)
 """
 
 

@@ -1769,6 +1769,41 @@ fn a_flood_from_the_same_address_closes_its_own_connections_before_a_working_cli
     drop(flood);
 }
 
+/// A flood of silent connections (they connect and send nothing) does
+/// not cost a client its request whose head is arriving: the connections
+/// that have waited longest without an answer go first.
+#[test]
+fn a_silent_flood_closes_its_own_older_connections_before_a_request_under_way() {
+    const CAP: usize = 8;
+    let server = Server::start_with(|c| {
+        c.limits.max_connections = 1024;
+        c.limits.max_per_client = CAP;
+        c.limits.header_timeout = Duration::from_secs(30);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let silent = |n: usize| -> Vec<std::net::TcpStream> {
+        (0..n)
+            .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+            .collect()
+    };
+    let older = silent(CAP);
+    std::thread::sleep(Duration::from_millis(150));
+    let mut client = std::net::TcpStream::connect(&addr).unwrap();
+    client.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(client, "GET /api/namespaces/isbn HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    let newer = silent(CAP / 2);
+    std::thread::sleep(Duration::from_millis(300));
+    write!(client, "Connection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    let _ = client.read_to_string(&mut answer);
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "the request under way was closed: {answer:?}"
+    );
+    drop((older, newer));
+}
+
 /// Issue "findings a person can read": every page has the one navigation
 /// bar; a namespace page offers a check of its rules' examples; the
 /// verdicts link a rule's finding to the rules, and on a phone each

@@ -213,7 +213,9 @@ fn chunked<'a, O: Offset>(
         } else {
             unsafe { std::slice::from_raw_parts(data as *const u8, data_len) }
         };
-        let offsets: &[O] = if offsets == 0 {
+        let offsets: &[O] = if offsets == 0 || n == 0 {
+            // No rows: no offset is read (an empty array's offsets buffer
+            // may itself be empty).
             &[]
         } else {
             unsafe { std::slice::from_raw_parts(offsets as *const O, n + 1) }

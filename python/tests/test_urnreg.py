@@ -268,6 +268,7 @@ def test_spark_map_in_arrow_and_sql(spark):
     some = urnreg.spark.check(df, "id", columns=["urn_error", "urn_valid"])
     assert some.columns == ["k", "id", "urn_valid", "urn_error"]
     assert {r["k"]: r["urn_error"] for r in some.collect()} == {"a": None, "b": "unregistered-nid", "c": None}
+    assert urnreg.spark.check(df, "id", columns="urn_valid").columns == ["k", "id", "urn_valid"]
     with pytest.raises(ValueError):
         urnreg.spark.check(df, "id", columns=["urn_nss"])
     urnreg.spark.register(spark)

@@ -229,6 +229,12 @@ def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict
         validity, offsets, data = chunk.buffers()[:3]
         first = chunk.offset
         nulls = chunk.null_count and validity is not None
+        # The engine reads these without knowing the buffers' sizes: an
+        # array whose buffers are too small for its length is refused here.
+        if len(chunk) and (offsets is None or offsets.size < (first + len(chunk) + 1) * width):
+            raise ValueError("an Arrow string array whose offsets buffer is too small for its length")
+        if nulls and validity.size * 8 < first + len(chunk):
+            raise ValueError("an Arrow string array whose validity bitmap is too small for its length")
         specs.append(
             (
                 len(chunk),

@@ -27,11 +27,12 @@ def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS)
     """``df`` with the columns ``urn_valid`` (boolean), ``urn_nid``,
     ``urn_key`` (the equivalence key, null when invalid) and ``urn_error``
     (the first error's kind, null when valid), for the URNs in ``column``;
-    ``columns`` chooses some of them (only what is asked for is made and
-    sent back to the JVM: ``columns=["urn_valid"]`` is the cheapest)."""
+    ``columns`` chooses some of them, added in that fixed order (only what
+    is asked for is made and sent back to the JVM: ``columns="urn_valid"``
+    is the cheapest)."""
     from pyspark.sql.types import BooleanType, StringType, StructField, StructType
 
-    columns = tuple(columns)
+    columns = (columns,) if isinstance(columns, str) else tuple(columns)
     unknown = [c for c in columns if c not in COLUMNS]
     if unknown or not columns:
         raise ValueError(f"columns are some of {', '.join(COLUMNS)}, not {unknown or 'none'}")

@@ -10,10 +10,11 @@
 //!   [`Limits::max_per_client`] from one address (not applied behind a
 //!   trusted proxy, whose one address carries every client). When a new
 //!   connection would go over either, a connection of the same scope
-//!   that has no request in progress is closed to make room: the one
-//!   whose headers have been arriving longest, else the oldest that never
-//!   answered a request, else the oldest idle one; if every one is busy,
-//!   the new one is closed. A flood of connections that never finish their headers
+//!   that has no request in progress is closed to make room: the one that
+//!   has waited longest without being answered (silent since it
+//!   connected, or sending its headers), else the oldest of a client that
+//!   was answered and is between requests; if every one is busy, the new
+//!   one is closed. A flood of connections that never finish their headers
 //!   therefore cannot keep other clients out, and the process never holds
 //!   more sockets than the cap.
 //! - After the shutdown signal no connection is accepted; requests in
@@ -180,20 +181,21 @@ struct Table {
 
 impl Table {
     /// Closes a connection (of `client`, if given) with no request in
-    /// progress; false if there is none. The first to go is the one whose
-    /// request head has been arriving longest (a slow client flood's), then
-    /// the oldest that never answered a request, and only then the oldest
-    /// idle one of a client between requests.
+    /// progress; false if there is none. The first to go is the one that
+    /// has waited longest without ever being answered (since it connected,
+    /// or since its request head began to arrive: a flood's, silent or
+    /// slow), and only then the oldest idle one of a client that has been
+    /// answered and is between requests.
     fn evict(&mut self, client: Option<IpAddr>) -> bool {
         let mut victim: Option<(u64, (u8, u64))> = None;
         for (&id, e) in &self.open {
             if client.is_some_and(|c| c != e.client) {
                 continue;
             }
+            let served = e.phase.served.load(Ordering::Relaxed);
             let rank = match e.phase.phase.load(Ordering::Relaxed) {
-                READING_HEAD => (0, e.phase.since.load(Ordering::Relaxed)),
-                IDLE if !e.phase.served.load(Ordering::Relaxed) => (1, id),
-                IDLE => (2, id),
+                READING_HEAD | IDLE if !served => (0, e.phase.since.load(Ordering::Relaxed)),
+                READING_HEAD | IDLE => (1, id),
                 _ => continue,
             };
             if victim.is_none_or(|(_, best)| rank < best) {
