@@ -157,6 +157,16 @@ def test_arrow_inputs_slices_nulls_chunks_and_bad_types():
     assert urnreg.check_arrow(pa.array([], type=pa.string())).to_pylist() == []
 
 
+def test_strings_past_max_line_get_one_verdict_on_every_path():
+    # The batch engine's limit holds for the scalar path too.
+    huge = "urn:example:" + "a" * urnreg.MAX_LINE
+    assert urnreg.check(huge).errors[0]["kind"] == "line-too-long"
+    assert urnreg.check_arrow(pa.array([huge])).to_pylist()[0]["error_kind"] == "line-too-long"
+    at_limit = "urn:example:" + "a" * (urnreg.MAX_LINE - len("urn:example:"))
+    assert urnreg.check(at_limit).valid
+    assert urnreg.valid_arrow(pa.array([at_limit])).to_pylist() == [True]
+
+
 def test_chunked_arrays_are_one_batch_with_the_rows_of_each_chunk():
     # The chunks of a Parquet file's row groups: sliced, empty, with nulls,
     # numbered as one array and checked into one set of columns.
@@ -226,6 +236,8 @@ def test_pandas():
     s = pd.Series(["urn:isbn:0451450523", "urn:isnb:1", None], index=[10, 11, 12])
     assert s.urn.valid().tolist() == [True, False, None]
     assert list(s.urn.valid().index) == [10, 11, 12]
+    with pytest.raises(TypeError):
+        pd.Series([1, "urn:isbn:0451450523"]).urn.valid()
     assert s.urn.key().tolist()[0] == "urn:isbn:9780451450524"
     frame = s.urn.check()
     assert list(frame.columns) == ["valid", "nid", "key", "error_kind", "error_message", "error_offset"]

@@ -30,7 +30,10 @@ class UrnAccessor:
     def _values(self):
         import pyarrow as pa
 
-        return pa.array(self._series.astype(object), type=pa.large_string(), from_pandas=True)
+        try:
+            return pa.array(self._series.astype(object), type=pa.large_string(), from_pandas=True)
+        except (pa.ArrowTypeError, pa.ArrowInvalid) as e:
+            raise TypeError(f"urnreg checks Series of strings: {e}") from e
 
     def _checked(self, registry, strict):
         return check_arrow(self._values(), registry=registry, strict=strict)
