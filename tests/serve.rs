@@ -1667,25 +1667,44 @@ fn slow_headers_get_408_and_idle_connections_are_closed() {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer:?}");
 }
 
+/// A server capped at `max_connections` at once and `per_client` from
+/// one address, whose header timeout outlasts a test's flood; and its
+/// address.
+fn capped_server(max_connections: usize, per_client: usize) -> (Server, String) {
+    let server = Server::start_with(|c| {
+        c.limits.max_connections = max_connections;
+        c.limits.max_per_client = per_client;
+        c.limits.header_timeout = Duration::from_secs(30);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    (server, addr)
+}
+
+/// `n` connections to `addr`, each sending `head` (the start of a request
+/// head, or nothing) and no more.
+fn connections(addr: &str, n: usize, head: &str) -> Vec<std::net::TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(addr).unwrap();
+            let _ = s.write_all(head.as_bytes());
+            s
+        })
+        .collect()
+}
+
+/// The start of a request head that never ends (a slow client's).
+fn half_sent(addr: &str) -> String {
+    format!("GET /api/namespaces HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ")
+}
+
 /// A flood of connections that never finish their headers, more than the
 /// cap, cannot keep another client out: the oldest of them are closed to
 /// make room, and the flood's sockets never exceed the cap.
 #[test]
 fn a_slow_client_flood_over_the_cap_does_not_keep_others_out() {
     const CAP: usize = 32;
-    let server = Server::start_with(|c| {
-        c.limits.max_connections = CAP;
-        c.limits.max_per_client = CAP;
-        c.limits.header_timeout = Duration::from_secs(30);
-    });
-    let addr = server.base.trim_start_matches("http://").to_string();
-    let flood: Vec<std::net::TcpStream> = (0..4 * CAP)
-        .map(|_| {
-            let mut s = std::net::TcpStream::connect(&addr).unwrap();
-            let _ = write!(s, "GET /api/namespaces HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ");
-            s
-        })
-        .collect();
+    let (server, addr) = capped_server(CAP, CAP);
+    let flood = connections(&addr, 4 * CAP, &half_sent(&addr));
     std::thread::sleep(Duration::from_millis(300));
     // Connections the server closed read as ended at once.
     let open = flood
@@ -1716,12 +1735,7 @@ fn a_slow_client_flood_over_the_cap_does_not_keep_others_out() {
 #[test]
 fn a_flood_from_the_same_address_closes_its_own_connections_before_a_working_client() {
     const CAP: usize = 16;
-    let server = Server::start_with(|c| {
-        c.limits.max_connections = 1024;
-        c.limits.max_per_client = CAP;
-        c.limits.header_timeout = Duration::from_secs(30);
-    });
-    let addr = server.base.trim_start_matches("http://").to_string();
+    let (_server, addr) = capped_server(1024, CAP);
     let mut client = std::net::TcpStream::connect(&addr).unwrap();
     client.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     // One request and its whole answer (read up to its Content-Length).
@@ -1753,13 +1767,7 @@ fn a_flood_from_the_same_address_closes_its_own_connections_before_a_working_cli
         head
     };
     assert!(ask(&mut client).starts_with("HTTP/1.1 200"));
-    let flood: Vec<std::net::TcpStream> = (0..4 * CAP)
-        .map(|_| {
-            let mut s = std::net::TcpStream::connect(&addr).unwrap();
-            let _ = write!(s, "GET /api/namespaces HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ");
-            s
-        })
-        .collect();
+    let flood = connections(&addr, 4 * CAP, &half_sent(&addr));
     std::thread::sleep(Duration::from_millis(300));
     let again = ask(&mut client);
     assert!(
@@ -1775,24 +1783,14 @@ fn a_flood_from_the_same_address_closes_its_own_connections_before_a_working_cli
 #[test]
 fn a_silent_flood_closes_its_own_older_connections_before_a_request_under_way() {
     const CAP: usize = 8;
-    let server = Server::start_with(|c| {
-        c.limits.max_connections = 1024;
-        c.limits.max_per_client = CAP;
-        c.limits.header_timeout = Duration::from_secs(30);
-    });
-    let addr = server.base.trim_start_matches("http://").to_string();
-    let silent = |n: usize| -> Vec<std::net::TcpStream> {
-        (0..n)
-            .map(|_| std::net::TcpStream::connect(&addr).unwrap())
-            .collect()
-    };
-    let older = silent(CAP);
+    let (_server, addr) = capped_server(1024, CAP);
+    let older = connections(&addr, CAP, "");
     std::thread::sleep(Duration::from_millis(150));
     let mut client = std::net::TcpStream::connect(&addr).unwrap();
     client.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     write!(client, "GET /api/namespaces/isbn HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
     std::thread::sleep(Duration::from_millis(150));
-    let newer = silent(CAP / 2);
+    let newer = connections(&addr, CAP / 2, "");
     std::thread::sleep(Duration::from_millis(300));
     write!(client, "Connection: close\r\n\r\n").unwrap();
     let mut answer = String::new();

@@ -290,13 +290,13 @@ fn shifted(raw: &[u8], from: usize, rows: usize) -> Vec<u8> {
     out
 }
 
-/// A column of strings: Arrow offsets (from 0), data, and for each row
-/// whether it has a value (1) or is null (0).
+/// A column of strings of one chunk: its text, where each row's text
+/// ends in it, and whether each row has a value.
 #[derive(Default)]
 struct StrCol {
-    offsets: Vec<i64>,
+    ends: Vec<usize>,
     data: Vec<u8>,
-    present: Vec<u8>,
+    present: Vec<bool>,
 }
 
 impl StrCol {
@@ -307,21 +307,18 @@ impl StrCol {
 
     /// Ends a row whose text was written into `data` directly.
     fn close(&mut self, present: bool) {
-        if self.offsets.is_empty() {
-            self.offsets.push(0);
-        }
-        self.offsets.push(self.data.len() as i64);
-        self.present.push(u8::from(present));
+        self.ends.push(self.data.len());
+        self.present.push(present);
     }
 
     fn clear(&mut self) {
-        self.offsets.clear();
+        self.ends.clear();
         self.data.clear();
         self.present.clear();
     }
 }
 
-/// The columns of a chunk (and of the whole array once appended).
+/// The columns of one chunk ([`Acc`] gathers the chunks).
 #[derive(Default)]
 struct Cols {
     /// [`VALID`], [`INVALID`] or [`NULL`] per row.
@@ -408,11 +405,11 @@ impl AccStr {
     fn append(&mut self, chunk: &StrCol) {
         let base = self.data.len();
         self.data.extend_from_slice(&chunk.data);
-        for &end in chunk.offsets.iter().skip(1) {
-            self.ends.push(base + end as usize);
+        for &end in &chunk.ends {
+            self.ends.push(base + end);
         }
-        for &p in &chunk.present {
-            self.present.push(p == 1);
+        for &present in &chunk.present {
+            self.present.push(present);
         }
     }
 }

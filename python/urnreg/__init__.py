@@ -214,10 +214,9 @@ def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict
     pa = _pa()
     reg = _registry(registry)
     chunks = _chunks(values)
-    if len({_is_large(pa, c.type) for c in chunks}) > 1:
-        # One offset width for the batch (chunks of one type never differ).
-        binary = pa.types.is_binary(chunks[0].type) or pa.types.is_large_binary(chunks[0].type)
-        chunks = [c.cast(pa.large_binary() if binary else pa.large_string()) for c in chunks]
+    # One offset width: the chunks of one array share its type (`_chunks`
+    # casts all of them or none), and a buffer too small for it is refused
+    # below.
     width = 8 if chunks and _is_large(pa, chunks[0].type) else 4
     n = sum(len(c) for c in chunks)
     if jobs == 0 and n < _PARALLEL_ROWS:

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import pandas as pd  # the SQL functions are pandas UDFs; Spark reads their hints
 
-from . import _checked, error_arrow, nid_arrow, normalize_arrow, valid_arrow
+from . import _NAMES, _checked, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["check", "register"]
 
@@ -46,7 +46,6 @@ def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS)
         + [StructField(name, BooleanType() if field == "valid" else StringType(), True) for name, field in made]
     )
     want = tuple(field for _, field in made if field != "valid")
-    names = {"valid": "valid", "nid": "nid", "key": "key", "kind": "error_kind"}
 
     def batches(iterator: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -55,8 +54,7 @@ def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS)
             cols = _checked(batch.column(column), None, strict, False, False, 0, want)
             arrays = list(batch.columns)
             for _, field in made:
-                array = cols[names[field]]
-                arrays.append(array if field == "valid" else array.cast(pa.string()))
+                arrays.append(cols["valid"] if field == "valid" else cols[_NAMES[field]].cast(pa.string()))
             yield pa.RecordBatch.from_arrays(arrays, names=list(batch.schema.names) + [name for name, _ in made])
 
     return df.mapInArrow(batches, schema)

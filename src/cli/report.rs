@@ -182,20 +182,8 @@ pub fn write_invalid(
     out.write_all(b": ")?;
     out.write_all(what.as_bytes())?;
     if let Some(n) = number {
-        // The digits by hand: `normalize` writes this for each invalid line.
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        let mut n = n;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
         out.write_all(b" ")?;
-        out.write_all(&digits[i..])?;
+        out.write_all(itoa::Buffer::new().format(n).as_bytes())?;
     }
     out.write_all(b" is invalid\n")?;
     for f in report.errors() {
