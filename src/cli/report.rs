@@ -186,8 +186,19 @@ pub fn write_invalid(
         out.write_all(itoa::Buffer::new().format(n).as_bytes())?;
     }
     out.write_all(b" is invalid\n")?;
+    // One buffer for the messages that are made, not held, as text.
+    let mut formatted = String::new();
     for f in report.errors() {
-        write_caret(out, &shown, f.offset(), Level::Error, &f.to_string(), palette)?;
+        let message = match f.text() {
+            Some(text) => text,
+            None => {
+                use std::fmt::Write as _;
+                formatted.clear();
+                let _ = write!(formatted, "{f}");
+                &formatted
+            }
+        };
+        write_caret(out, &shown, f.offset(), Level::Error, message, palette)?;
     }
     Ok(())
 }

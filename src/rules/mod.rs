@@ -876,14 +876,17 @@ fn upper_case_hex(nss: &str) -> String {
 /// (the hex digits of a triplet stay upper case, as the generic key has
 /// them: RFC 8141 section 3.1).
 fn lower_outside_escapes(s: &mut [u8]) {
-    let mut i = 0;
-    while i < s.len() {
-        if s[i] == b'%' {
-            i += 3;
-        } else {
-            s[i].make_ascii_lowercase();
-            i += 1;
-        }
+    // The runs between escapes are lower-cased whole (a slice's
+    // `make_ascii_lowercase` goes many bytes a step).
+    let mut from = 0;
+    while from < s.len() {
+        let rest = &mut s[from..];
+        let Some(i) = memchr::memchr(b'%', rest) else {
+            rest.make_ascii_lowercase();
+            break;
+        };
+        rest[..i].make_ascii_lowercase();
+        from += i + 3;
     }
 }
 
@@ -1050,6 +1053,23 @@ mod refine_tests {
             refined(&isbn_then_lower, &format!("urn:xy:{long_upper}")),
             format!("urn:xy:{}", "q".repeat(100))
         );
+    }
+
+    /// Case-insensitive steps lower-case letters, never the hex digits of
+    /// a `%HH` (RFC 8141 section 3.1 keeps them upper case), wherever the
+    /// escapes fall: first, last, side by side, or none.
+    #[test]
+    fn case_insensitive_steps_keep_escapes_upper_case() {
+        let lower = rules("[[equivalence]]\nstep = \"case-insensitive-nss\"\n");
+        for (key, want) in [
+            ("urn:xy:ABC", "urn:xy:abc"),
+            ("urn:xy:%AB", "urn:xy:%AB"),
+            ("urn:xy:A%BCD", "urn:xy:a%BCd"),
+            ("urn:xy:%2C%3AQ%4F", "urn:xy:%2C%3Aq%4F"),
+            ("urn:xy:XY%AF", "urn:xy:xy%AF"),
+        ] {
+            assert_eq!(refined(&lower, key), want, "{key}");
+        }
     }
 }
 

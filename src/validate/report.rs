@@ -191,8 +191,10 @@ impl Finding {
         matches!(self.message, Message::Warning(_) | Message::Shared(_))
     }
 
-    /// The message when it is held as text already.
-    pub(crate) fn text(&self) -> Option<&str> {
+    /// The message when it is held as text already (else its `Display`
+    /// makes it): a writer of many findings borrows it instead of making
+    /// a `String` of each.
+    pub fn text(&self) -> Option<&str> {
         match &self.message {
             Message::Shared(s) => Some(s),
             Message::Owned(s) => Some(s),
