@@ -7,21 +7,32 @@ use std::fmt::{self, Write as _};
 
 /// Appends the decimal digits of `n`.
 pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    // Room for the longest number, in one store of a known size (a copy
+    // of a length known only at run time calls `memcpy`, and a push per
+    // digit checks the capacity each time), then the digits written
+    // from the end two at a time, and the room cut to their count.
+    let len = n.checked_ilog10().unwrap_or(0) as usize + 1;
+    let start = out.len();
+    out.extend_from_slice(&[b'0'; 20]);
+    let digits = &mut out[start..start + len];
+    let mut end = len;
+    while n >= 10 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        if end >= 2 {
+            digits[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
         }
+        end = end.saturating_sub(2);
     }
-    // Byte by byte: a copy of a length known only now calls `memcpy`,
-    // which costs more than the few digits of a line number.
-    for &d in &digits[i..] {
-        out.push(d);
+    if end == 1 {
+        digits[0] = b'0' + n as u8;
     }
+    out.truncate(start + len);
 }
 
 /// A string the URN grammar already restricted: no escaping needed.
@@ -116,5 +127,27 @@ pub(crate) fn push_text(out: &mut Vec<u8>, s: &str) {
         push_escaped(out, s);
     } else {
         push_plain(out, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_u64;
+
+    /// Every length of number, and the edges of each, as `Display` writes it.
+    #[test]
+    fn push_u64_writes_decimal_digits() {
+        let mut edges = vec![0, 1, 9, u64::MAX, u64::MAX - 1];
+        let mut p = 10u64;
+        while let Some(next) = p.checked_mul(10) {
+            edges.extend([p - 1, p, p + 1, p + 10, p * 9 / 10 + 7]);
+            p = next;
+        }
+        edges.extend([p - 1, p, p + 1]);
+        for n in edges {
+            let mut out = b"x".to_vec();
+            push_u64(&mut out, n);
+            assert_eq!(out, format!("x{n}").into_bytes(), "{n}");
+        }
     }
 }
