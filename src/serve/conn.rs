@@ -153,6 +153,27 @@ impl AsyncWrite for Tracked {
         }
     }
 
+    /// The head and the body in one `writev`: without it hyper copies
+    /// every body into its own buffer first (a tenth of the time of a
+    /// `POST /api/check` with its 350 KB answer went to that copy).
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            ready!(self.stream.poll_write_ready(cx))?;
+            match self.stream.try_write_vectored(bufs) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                other => return Poll::Ready(other),
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
         // Every write goes straight to the socket.
         Poll::Ready(Ok(()))
