@@ -22,6 +22,13 @@ pub trait Rows: Sync {
             each(i, self.row(i));
         }
     }
+
+    /// The one buffer the rows of `range` lie in, one after another (with
+    /// whatever separates them), when they do: the engine then checks it
+    /// as UTF-8 once, not row by row. `None` (the default): row by row.
+    fn block(&self, _range: std::ops::Range<usize>) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl<S: AsRef<str> + Sync> Rows for [S] {
@@ -39,6 +46,7 @@ impl<S: AsRef<str> + Sync> Rows for [S] {
 /// a break counts when it is not empty.
 #[derive(Clone, Debug, Default)]
 pub struct LineRows<'a> {
+    buffer: &'a [u8],
     lines: Vec<&'a [u8]>,
 }
 
@@ -53,7 +61,7 @@ impl<'a> LineRows<'a> {
                 .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
                 .collect()
         };
-        LineRows { lines }
+        LineRows { buffer, lines }
     }
 }
 
@@ -64,6 +72,16 @@ impl Rows for LineRows<'_> {
 
     fn row(&self, i: usize) -> Option<&[u8]> {
         Some(self.lines[i])
+    }
+
+    fn block(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
+        let (first, last) = (
+            self.lines.get(range.start)?,
+            self.lines.get(range.end.checked_sub(1)?)?,
+        );
+        // Where the lines are in the buffer they were cut from.
+        let at = |line: &[u8]| (line.as_ptr() as usize).checked_sub(self.buffer.as_ptr() as usize);
+        self.buffer.get(at(first)?..at(last)? + last.len())
     }
 }
 
@@ -151,6 +169,11 @@ impl<O: Offset> Rows for OffsetRows<'_, O> {
         let (start, end) = (self.offsets[i].index()?, self.offsets[i + 1].index()?);
         self.data.get(start..end)
     }
+
+    fn block(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
+        let (start, end) = (self.offsets.get(range.start)?, self.offsets.get(range.end)?);
+        self.data.get(start.index()?..end.index()?)
+    }
 }
 
 /// Rows of several [`Rows`] one after another, numbered as one: the
@@ -200,6 +223,23 @@ impl<R: Rows> Rows for ChunkedRows<R> {
             i = end;
             c += 1;
         }
+    }
+
+    fn block(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
+        if range.is_empty() || range.end > self.len() {
+            return None;
+        }
+        self.block_within_a_chunk(range)
+    }
+}
+
+impl<R: Rows> ChunkedRows<R> {
+    /// The block of `range` when it lies in one chunk (most ranges do).
+    fn block_within_a_chunk(&self, range: std::ops::Range<usize>) -> Option<&[u8]> {
+        let c = self.chunk_of(range.start);
+        let start = self.starts[c];
+        (range.end <= self.starts[c + 1]).then_some(())?;
+        self.chunks[c].block(range.start - start..range.end - start)
     }
 }
 
@@ -269,5 +309,11 @@ mod tests {
         }
         let none = ChunkedRows::<OffsetRows<'_, i32>>::new(Vec::new());
         assert_eq!(none.len(), 0);
+        // A block only within one chunk: across two, the rows go one by one.
+        assert_eq!(rows.block(1..3), Some(&b"urn:c:d"[..]));
+        assert_eq!(rows.block(0..1), Some(&b"urn:a:b"[..]));
+        assert_eq!(rows.block(0..2), None);
+        assert_eq!(rows.block(2..4), None, "past the end");
+        assert_eq!(none.block(0..0), None);
     }
 }
