@@ -358,6 +358,27 @@ impl Bits {
         }
         self.len += 1;
     }
+
+    /// Appends `bit(item)` for each of `items`, eight to a byte when the
+    /// bitmap ends at a byte's end (the engine's chunks are a multiple of
+    /// eight rows but for the last, so nearly always).
+    fn extend_with<T>(&mut self, items: &[T], bit: impl Fn(&T) -> bool) {
+        if !self.len.is_multiple_of(8) {
+            for item in items {
+                self.push(bit(item));
+            }
+            return;
+        }
+        self.bytes.reserve(items.len().div_ceil(8));
+        for group in items.chunks(8) {
+            let byte = group
+                .iter()
+                .enumerate()
+                .fold(0u8, |byte, (i, item)| byte | u8::from(bit(item)) << i);
+            self.bytes.push(byte);
+        }
+        self.len += items.len();
+    }
 }
 
 /// The offsets of a whole string column: int32 (`string`) while the text
@@ -380,6 +401,21 @@ impl Ends {
                 }
             },
             Ends::Wide(v) => v.push(end as i64),
+        }
+    }
+
+    /// Appends `base + end` for each of a chunk's `ends` (ascending): in
+    /// one pass while they fit in 32 bits.
+    fn extend_shifted(&mut self, base: usize, ends: &[usize]) {
+        if let Ends::Narrow(v) = self
+            && let Some(&last) = ends.last()
+            && i32::try_from(base + last).is_ok()
+        {
+            v.extend(ends.iter().map(|&end| (base + end) as i32));
+            return;
+        }
+        for &end in ends {
+            self.push(base + end);
         }
     }
 }
@@ -405,12 +441,8 @@ impl AccStr {
     fn append(&mut self, chunk: &StrCol) {
         let base = self.data.len();
         self.data.extend_from_slice(&chunk.data);
-        for &end in &chunk.ends {
-            self.ends.push(base + end);
-        }
-        for &present in &chunk.present {
-            self.present.push(present);
-        }
+        self.ends.extend_shifted(base, &chunk.ends);
+        self.present.extend_with(&chunk.present, |&present| present);
     }
 }
 
@@ -445,11 +477,9 @@ impl Acc {
     }
 
     fn append(&mut self, chunk: &Cols) {
-        for &s in &chunk.state {
-            self.present.push(s != NULL);
-            self.any_null |= s == NULL;
-            self.valid.push(s == VALID);
-        }
+        self.present.extend_with(&chunk.state, |&s| s != NULL);
+        self.any_null |= chunk.state.contains(&NULL);
+        self.valid.extend_with(&chunk.state, |&s| s == VALID);
         let cols = [&chunk.nid, &chunk.key, &chunk.kind, &chunk.message];
         for (acc, col) in self.strs.iter_mut().zip(cols) {
             if let Some(acc) = acc {
@@ -457,10 +487,8 @@ impl Acc {
             }
         }
         if let Some((bits, values)) = &mut self.offset {
-            for &o in &chunk.offset {
-                bits.push(o >= 0);
-                values.push(o);
-            }
+            bits.extend_with(&chunk.offset, |&o| o >= 0);
+            values.extend_from_slice(&chunk.offset);
         }
     }
 
@@ -552,9 +580,15 @@ impl Sink for Columns {
         if self.message {
             match error {
                 Some(e) => {
-                    // Formatted in place, not into a String first.
-                    use std::io::Write as _;
-                    let _ = write!(out.message.data, "{e}");
+                    // Copied when held as text, else formatted in place
+                    // (not into a String first).
+                    match e.text() {
+                        Some(text) => out.message.data.extend_from_slice(text.as_bytes()),
+                        None => {
+                            use std::io::Write as _;
+                            let _ = write!(out.message.data, "{e}");
+                        }
+                    }
                     out.message.close(true);
                 }
                 None => out.message.push(None),

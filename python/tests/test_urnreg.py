@@ -180,7 +180,8 @@ def test_chunked_arrays_are_one_batch_with_the_rows_of_each_chunk():
         assert isinstance(out, pa.StructArray) and len(out) == len(rows)
         assert out.type.field("key").type == pa.string(), "int32 offsets while the text fits"
         got = out.to_pylist()
-        for i in (0, 1, 2, 3, 4, 5, 6, 7, 19_999, 20_006, 20_007, len(rows) - 1):
+        # Every row: the bitmaps are packed eight rows at a time.
+        for i in range(len(rows)):
             want = expected[i]
             if want is None:
                 assert got[i]["valid"] is None and got[i]["key"] is None, i
