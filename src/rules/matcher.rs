@@ -30,10 +30,10 @@ use super::limits::{
 pub struct Matcher {
     dfa: Table,
     start: StateID,
-    /// The same DFA walked two bytes a step, when its table is small:
-    /// built once the matcher has been used [`PAIRS_AFTER`] times (a
-    /// namespace met a few times in a short run never pays for it).
-    pairs: OnceLock<Option<Pairs>>,
+    /// A faster way to say whether the DFA matches: built once the
+    /// matcher has been used [`PAIRS_AFTER`] times (a namespace met a few
+    /// times in a short run never pays for it).
+    fast: OnceLock<Option<Fast>>,
     /// Uses so far, counted until the pair table is built.
     uses: AtomicU32,
 }
@@ -54,7 +54,7 @@ impl Clone for Matcher {
         Matcher {
             dfa: self.dfa.clone(),
             start: self.start,
-            pairs: self.pairs.clone(),
+            fast: self.fast.clone(),
             uses: AtomicU32::new(self.uses.load(Ordering::Relaxed)),
         }
     }
@@ -212,6 +212,111 @@ impl Pairs {
     }
 }
 
+/// The fast walk of a matcher.
+#[derive(Clone, Debug)]
+enum Fast {
+    /// Every match has one length and one set of bytes at each position.
+    Chain(Chain),
+    /// Two bytes a step.
+    Pairs(Pairs),
+}
+
+impl Fast {
+    fn new<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID) -> Option<Fast> {
+        Chain::new(dfa, start)
+            .map(Fast::Chain)
+            .or_else(|| Pairs::new(dfa, start).map(Fast::Pairs))
+    }
+
+    fn matches(&self, input: &[u8]) -> bool {
+        match self {
+            Fast::Chain(c) => c.matches(input),
+            Fast::Pairs(p) => p.matches(input),
+        }
+    }
+}
+
+/// The longest pattern read as a [`Chain`].
+const MAX_CHAIN: usize = 256;
+
+/// A DFA whose matches all have one length, each position with its own
+/// set of bytes (a UUID's 8-4-4-4-12 hex digits and hyphens, a fixed-form
+/// code): checked position by position, each byte on its own. A walk
+/// waits for each step's state before the next; these checks do not wait
+/// for one another.
+#[derive(Clone, Debug)]
+struct Chain {
+    /// Per byte: a bit for each of the (at most eight) sets it is in.
+    member: [u8; 256],
+    /// Per position: the bit of the set its byte must be in.
+    need: Box<[u8]>,
+}
+
+impl Chain {
+    /// The chain of `dfa` from `start`, or `None` when some state has two
+    /// ways on, the input may end anywhere but the last position, the
+    /// chain loops, or it is longer than [`MAX_CHAIN`] or has more than
+    /// eight distinct sets.
+    fn new<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID) -> Option<Chain> {
+        let accepts = |s: StateID| dfa.is_match_state(dfa.next_eoi_state(s));
+        let mut sets: Vec<[bool; 256]> = Vec::new();
+        let mut need = Vec::new();
+        let mut state = start;
+        loop {
+            let mut next = None;
+            let mut set = [false; 256];
+            for b in 0..=255u8 {
+                let to = dfa.next_state(state, b);
+                if dfa.is_dead_state(to) {
+                    continue;
+                }
+                if next.is_some_and(|n| n != to) {
+                    return None;
+                }
+                next = Some(to);
+                set[usize::from(b)] = true;
+            }
+            let Some(next) = next else {
+                // No way on: the chain ends here, and must match here.
+                return (accepts(state) && !need.is_empty()).then(|| Chain::from_sets(&sets, need));
+            };
+            if accepts(state) || need.len() == MAX_CHAIN || next == state {
+                return None;
+            }
+            let bit = match sets.iter().position(|s| *s == set) {
+                Some(i) => i,
+                None if sets.len() < 8 => {
+                    sets.push(set);
+                    sets.len() - 1
+                }
+                None => return None,
+            };
+            need.push(1u8 << bit);
+            state = next;
+        }
+    }
+
+    fn from_sets(sets: &[[bool; 256]], need: Vec<u8>) -> Chain {
+        let mut member = [0u8; 256];
+        for (bit, set) in sets.iter().enumerate() {
+            for (m, &inside) in member.iter_mut().zip(set) {
+                *m |= u8::from(inside) << bit;
+            }
+        }
+        Chain {
+            member,
+            need: need.into_boxed_slice(),
+        }
+    }
+
+    fn matches(&self, input: &[u8]) -> bool {
+        input.len() == self.need.len()
+            && input.iter().zip(&*self.need).fold(0u8, |bad, (&b, &need)| {
+                bad | u8::from(self.member[usize::from(b)] & need == 0)
+            }) == 0
+    }
+}
+
 /// Where and why a string does not match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mismatch {
@@ -353,7 +458,7 @@ impl Matcher {
         Ok(Matcher {
             dfa,
             start,
-            pairs: OnceLock::new(),
+            fast: OnceLock::new(),
             uses: AtomicU32::new(0),
         })
     }
@@ -375,18 +480,18 @@ impl Matcher {
         Matcher::from_dfa(Table::Shipped(dfa)).ok()
     }
 
-    /// The pair table, once the matcher has earned it.
-    fn pairs(&self) -> Option<&Pairs> {
-        if let Some(pairs) = self.pairs.get() {
-            return pairs.as_ref();
+    /// The fast walk, once the matcher has earned it.
+    fn fast(&self) -> Option<&Fast> {
+        if let Some(fast) = self.fast.get() {
+            return fast.as_ref();
         }
         if self.uses.fetch_add(1, Ordering::Relaxed) < PAIRS_AFTER {
             return None;
         }
-        self.pairs
+        self.fast
             .get_or_init(|| match &self.dfa {
-                Table::Built(d) => Pairs::new(d, self.start),
-                Table::Shipped(d) => Pairs::new(d, self.start),
+                Table::Built(d) => Fast::new(d, self.start),
+                Table::Shipped(d) => Fast::new(d, self.start),
             })
             .as_ref()
     }
@@ -398,8 +503,8 @@ impl Matcher {
     /// The first offending byte.
     pub fn check(&self, input: &[u8]) -> Result<(), Mismatch> {
         // The fast walk says whether; the byte-wise one says where.
-        if let Some(pairs) = self.pairs()
-            && pairs.matches(input)
+        if let Some(fast) = self.fast()
+            && fast.matches(input)
         {
             return Ok(());
         }
@@ -429,21 +534,34 @@ mod tests {
         assert_eq!(m.check(b"123-ab7").unwrap_err().offset, 6);
     }
 
-    /// The pair walk and the byte walk agree, on every length parity and
-    /// on inputs that fail early, late or at the end.
+    /// The pair walk, the chain check (where the pattern is a chain) and
+    /// the byte walk agree, on every length parity and on inputs that
+    /// fail early, late or at the end.
     #[test]
-    fn pair_walk_agrees_with_byte_walk() {
-        for pattern in [
-            "[0-9]{3}-[a-z]+",
-            "(ab|cde)*f?",
-            "[0-9a-f]{8}-[0-9a-f]{4}",
-            "x(y|z)*",
+    fn fast_walks_agree_with_byte_walk() {
+        for (pattern, is_chain) in [
+            ("[0-9]{3}-[a-z]+", false),
+            ("(ab|cde)*f?", false),
+            ("[0-9a-f]{8}-[0-9a-f]{4}", true),
+            ("x(y|z)*", false),
+            ("ab|ac", true),
+            ("ab?", false),
+            ("a|ab", false),
+            ("[x-z]0(1|2)[a-f]", true),
         ] {
             let m = Matcher::new(pattern).unwrap();
             let Table::Built(dfa) = &m.dfa else {
                 panic!("built")
             };
             let pairs = &Pairs::new(dfa, m.start).expect("a small table");
+            let chain = Chain::new(dfa, m.start);
+            assert_eq!(chain.is_some(), is_chain, "{pattern}");
+            // Past PAIRS_AFTER uses, `check` goes through the fast walk.
+            for _ in 0..=PAIRS_AFTER {
+                let _ = m.check(b"");
+            }
+            let fast = m.fast.get().and_then(Option::as_ref);
+            assert_eq!(matches!(fast, Some(Fast::Chain(_))), is_chain, "{pattern}");
             let alphabet = b"0123456789abcdefxyz-";
             let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
             for _ in 0..4 {
@@ -462,6 +580,11 @@ mod tests {
                 "deadbeef-0123",
                 "xyzyzzy",
                 "xyzyzzy!",
+                "deadbeef-012g",
+                "deadbeef-01234",
+                "Deadbeef-0123",
+                "y02f",
+                "y03f",
             ] {
                 inputs.push(extra.as_bytes().to_vec());
             }
@@ -477,6 +600,9 @@ mod tests {
                     "{pattern} on {:?}",
                     String::from_utf8_lossy(input)
                 );
+                if let Some(chain) = &chain {
+                    assert_eq!(chain.matches(input), slow, "{pattern} on {input:?}");
+                }
                 assert_eq!(m.check(input).is_ok(), slow);
             }
         }
