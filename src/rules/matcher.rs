@@ -217,15 +217,15 @@ impl Pairs {
 enum Fast {
     /// Every match has one length and one set of bytes at each position.
     Chain(Chain),
-    /// Two bytes a step.
-    Pairs(Pairs),
+    /// Two bytes a step (boxed: its byte tables are some 2 KiB).
+    Pairs(Box<Pairs>),
 }
 
 impl Fast {
     fn new<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID) -> Option<Fast> {
         Chain::new(dfa, start)
             .map(Fast::Chain)
-            .or_else(|| Pairs::new(dfa, start).map(Fast::Pairs))
+            .or_else(|| Pairs::new(dfa, start).map(|p| Fast::Pairs(Box::new(p))))
     }
 
     fn matches(&self, input: &[u8]) -> bool {
