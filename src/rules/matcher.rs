@@ -216,15 +216,15 @@ impl Pairs {
 #[derive(Clone, Debug)]
 enum Fast {
     /// Every match has one length and one set of bytes at each position.
-    Chain(Chain),
-    /// Two bytes a step (boxed: its byte tables are some 2 KiB).
+    Chain(Box<Chain>),
+    /// Two bytes a step.
     Pairs(Box<Pairs>),
 }
 
 impl Fast {
     fn new<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID) -> Option<Fast> {
         Chain::new(dfa, start)
-            .map(Fast::Chain)
+            .map(|c| Fast::Chain(Box::new(c)))
             .or_else(|| Pairs::new(dfa, start).map(|p| Fast::Pairs(Box::new(p))))
     }
 
