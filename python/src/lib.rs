@@ -360,8 +360,8 @@ impl Bits {
     }
 
     /// Appends `bit(item)` for each of `items`, eight to a byte when the
-    /// bitmap ends at a byte's end (the engine's chunks are a multiple of
-    /// eight rows but for the last, so nearly always).
+    /// bitmap ends at a byte's end (the engine's chunks are CHUNK_LINES,
+    /// 8,192, rows but for the last, so nearly always); else bit by bit.
     fn extend_with<T>(&mut self, items: &[T], bit: impl Fn(&T) -> bool) {
         if !self.len.is_multiple_of(8) {
             for item in items {
@@ -407,6 +407,8 @@ impl Ends {
     /// Appends `base + end` for each of a chunk's `ends` (ascending): in
     /// one pass while they fit in 32 bits.
     fn extend_shifted(&mut self, base: usize, ends: &[usize]) {
+        // A row ends where the next begins: the last end is the largest.
+        debug_assert!(ends.is_sorted());
         if let Ends::Narrow(v) = self
             && let Some(&last) = ends.last()
             && i32::try_from(base + last).is_ok()

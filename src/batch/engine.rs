@@ -238,10 +238,17 @@ pub(super) fn check_rows<S: Sink, T: Rows + ?Sized>(
     let mut bytes = 0u64;
     let mut reused: Option<Report<'_, '_>> = None;
     // The rows' buffer checked as UTF-8 at once, when they lie in one (a
-    // check per row of some 30 bytes cost more than the rest of reading it).
+    // check per row of some 30 bytes cost more than the rest of reading
+    // it): up to its first byte that is not UTF-8, and only for rows of
+    // URN size on average, so that a row past MAX_LINE (read no further
+    // than its limit) or long unused bytes never make the check longer.
     let block = rows
         .block(range.clone())
-        .and_then(|b| std::str::from_utf8(b).ok());
+        .filter(|b| b.len() / range.len().max(1) <= BLOCK_ROW_BYTES)
+        .map(|b| match std::str::from_utf8(b) {
+            Ok(text) => text,
+            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or_default(),
+        });
     rows.each_row(range.clone(), |i, row| {
         let line = i as u64 + 1;
         let Some(row) = row else {
@@ -281,9 +288,14 @@ pub(super) fn check_rows<S: Sink, T: Rows + ?Sized>(
     }
 }
 
-/// `row` as text, when it is a part of `block` that begins and ends
-/// between characters (a row is found in the block by its address: a row
-/// of the block's buffer lies inside it; an empty row is "" wherever it is).
+/// The most bytes a row may take on average for its chunk's buffer to be
+/// checked as UTF-8 at once ([`Rows::block`]); URNs take a few dozen.
+const BLOCK_ROW_BYTES: usize = 1024;
+
+/// `row` as text, when it lies inside `block` (found by its address) and
+/// begins and ends between characters; else `None`, and the caller checks
+/// the row on its own. Only ever the row's own bytes: a row of another
+/// buffer, or one that runs past the block, is not inside it.
 fn text_within<'b>(block: &'b str, row: &[u8]) -> Option<&'b str> {
     let at = (row.as_ptr() as usize).checked_sub(block.as_ptr() as usize)?;
     block.get(at..at.checked_add(row.len())?)
@@ -397,7 +409,7 @@ pub(super) fn rows<S: Sink, T: Rows + ?Sized>(
 mod tests {
     use std::io::Cursor;
 
-    use super::super::{Batch, Json, LineRows, OffsetRows, Options, Rows, Shown};
+    use super::super::{Batch, ChunkedRows, Json, LineRows, OffsetRows, Options, Rows, Shown};
     use super::*;
     use crate::Registry;
 
@@ -497,14 +509,23 @@ mod tests {
     /// UTF-8 anywhere fall back to the check of each row.
     #[test]
     fn rows_checked_as_one_block_say_what_each_row_says() {
-        struct RowByRow<'a>(OffsetRows<'a, i32>);
-        impl Rows for RowByRow<'_> {
+        /// The same rows without a block: each checked on its own.
+        struct RowByRow<R>(R);
+        impl<R: Rows> Rows for RowByRow<R> {
             fn len(&self) -> usize {
                 self.0.len()
             }
             fn row(&self, i: usize) -> Option<&[u8]> {
                 self.0.row(i)
             }
+        }
+        fn checked<R: Rows + ?Sized>(rows: &R) -> String {
+            let mut out = Vec::new();
+            batch(1, Shown::All).rows_into(rows, &mut out);
+            String::from_utf8(out).unwrap()
+        }
+        fn same<R: Rows>(rows: R, what: &str) {
+            assert_eq!(checked(&rows), checked(&RowByRow(rows)), "{what}");
         }
         // "é" is C3 A9: rows 1 and 2 split it; row 4 is a lone FF.
         let pieces: [&[u8]; 7] = [
@@ -534,30 +555,30 @@ mod tests {
         assert_eq!(text_within(text, rows.row(2).unwrap()), None, "starts inside one");
         assert_eq!(text_within(text, rows.row(3).unwrap()), Some("urn:ab:d\u{e9}"));
         assert_eq!(text_within(text, b"elsewhere"), None, "not in the block");
-        fn checked<R: Rows + ?Sized>(rows: &R) -> String {
-            let mut out = Vec::new();
-            batch(1, Shown::All).rows_into(rows, &mut out);
-            String::from_utf8(out).unwrap()
-        }
-        for range in [0..4, 0..7, 3..7] {
+        for range in [0..4, 0..7, 3..7, 5..7] {
             let part = OffsetRows::new(&data, &offsets[range.start..=range.end], None).unwrap();
-            assert_eq!(checked(&part), checked(&RowByRow(part)), "{range:?}");
+            same(part, &format!("offsets {range:?}"));
         }
-        // Lines cut from one body, the same way.
-        let body = b"urn:a:b\r\nurn:x:\xc3\xa9\n\xffurn:c:d\nurn:e:f";
-        let lines = LineRows::new(body);
-        assert_eq!(lines.block(0..4).map(<[u8]>::len), Some(body.len()));
-        assert_eq!(lines.block(1..2), Some(&b"urn:x:\xc3\xa9"[..]));
-        let each: Vec<&str> = (0..lines.len())
-            .map(|i| std::str::from_utf8(lines.row(i).unwrap()).unwrap_or("?"))
-            .collect();
-        let by_str = checked(&each[..]);
-        assert_eq!(checked(&lines).lines().count(), 4);
-        assert_eq!(
-            checked(&lines).lines().nth(1),
-            by_str.lines().nth(1),
-            "a line of text, as text"
+        // Chunks, and a batch range across two of them (no block there).
+        let (first, second) = (
+            OffsetRows::new(&data, &offsets[..4], None).unwrap(),
+            OffsetRows::new(&data, &offsets[3..], None).unwrap(),
         );
+        let chunked = ChunkedRows::new(vec![first, second]);
+        assert_eq!(chunked.block(2..5), None);
+        same(chunked, "chunks");
+        // Lines cut from one body, with the same bytes.
+        let body = b"urn:ab:c\r\nurn:ab:\xc3\n\xa9x\nurn:ab:d\xc3\xa9\n\xff\nurn:ab:e\n\n";
+        let lines = LineRows::new(body);
+        assert_eq!(lines.block(0..lines.len()).map(<[u8]>::len), Some(body.len() - 1));
+        assert_eq!(lines.block(3..4), Some(&b"urn:ab:d\xc3\xa9"[..]));
+        same(lines, "lines");
+        // A row past MAX_LINE: its buffer is not checked at once, and the
+        // row is cut at the limit as before.
+        let long = [b"urn:ab:".as_slice(), &vec![b'a'; MAX_LINE + 10]].concat();
+        let long_offsets = [0i32, 8, long.len() as i32];
+        let long_rows = OffsetRows::new(&long, &long_offsets, None).unwrap();
+        same(long_rows, "a row past MAX_LINE");
     }
 
     /// A read error comes after every chunk before it; a write error stops

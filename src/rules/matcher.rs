@@ -34,11 +34,11 @@ pub struct Matcher {
     /// matcher has been used [`PAIRS_AFTER`] times (a namespace met a few
     /// times in a short run never pays for it).
     fast: OnceLock<Option<Fast>>,
-    /// Uses so far, counted until the pair table is built.
+    /// Uses so far, counted until the fast walk is built.
     uses: AtomicU32,
 }
 
-/// The uses of a matcher after which its pair table is built.
+/// The uses of a matcher after which its fast walk is built.
 const PAIRS_AFTER: u32 = 64;
 
 /// The DFA's transition table: built here, or shipped in the binary
@@ -236,7 +236,7 @@ impl Fast {
     }
 }
 
-/// The longest pattern read as a [`Chain`].
+/// The longest match (in bytes) of a pattern read as a [`Chain`].
 const MAX_CHAIN: usize = 256;
 
 /// A DFA whose matches all have one length, each position with its own
@@ -254,9 +254,11 @@ struct Chain {
 
 impl Chain {
     /// The chain of `dfa` from `start`, or `None` when some state has two
-    /// ways on, the input may end anywhere but the last position, the
-    /// chain loops, or it is longer than [`MAX_CHAIN`] or has more than
-    /// eight distinct sets.
+    /// ways on, the input may end anywhere but the last position, a state
+    /// leads back to itself, or the chain is longer than [`MAX_CHAIN`] (a
+    /// longer loop ends there) or has more than eight distinct sets. The
+    /// pattern is anchored at the end of input (`Matcher::new`), so a
+    /// state matches only on the end-of-input step, as asked here.
     fn new<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID) -> Option<Chain> {
         let accepts = |s: StateID| dfa.is_match_state(dfa.next_eoi_state(s));
         let mut sets: Vec<[bool; 256]> = Vec::new();
@@ -314,6 +316,17 @@ impl Chain {
             && input.iter().zip(&*self.need).fold(0u8, |bad, (&b, &need)| {
                 bad | u8::from(self.member[usize::from(b)] & need == 0)
             }) == 0
+    }
+}
+
+#[cfg(test)]
+impl Matcher {
+    /// Whether its fast walk, once earned, is a [`Chain`].
+    pub(super) fn walks_as_chain(&self) -> bool {
+        for _ in 0..=PAIRS_AFTER {
+            let _ = self.check(b"");
+        }
+        matches!(self.fast.get().and_then(Option::as_ref), Some(Fast::Chain(_)))
     }
 }
 
@@ -605,6 +618,25 @@ mod tests {
                 }
                 assert_eq!(m.check(input).is_ok(), slow);
             }
+        }
+    }
+
+    /// A chain has at most eight sets of bytes and MAX_CHAIN positions;
+    /// past either, the pairs walk it, and say the same.
+    #[test]
+    fn chains_stop_at_their_limits() {
+        let digits = |n| (format!("[0-9]{{{n}}}"), vec![b'7'; n]);
+        let cases = [
+            ("abcdefgh".to_string(), b"abcdefgh".to_vec(), true),
+            ("abcdefghi".to_string(), b"abcdefghi".to_vec(), false),
+            (digits(MAX_CHAIN).0, digits(MAX_CHAIN).1, true),
+            (digits(MAX_CHAIN + 1).0, digits(MAX_CHAIN + 1).1, false),
+        ];
+        for (pattern, input, is_chain) in cases {
+            let m = Matcher::new(&pattern).unwrap();
+            assert_eq!(m.walks_as_chain(), is_chain, "{pattern}");
+            assert!(m.check(&input).is_ok(), "{pattern}");
+            assert!(m.check(&input[1..]).is_err(), "{pattern}: one byte short");
         }
     }
 

@@ -1074,6 +1074,43 @@ mod refine_tests {
 }
 
 #[cfg(test)]
+mod fast_walk_tests {
+    use crate::Registry;
+
+    /// The shipped UUID rule (RFC 4122 section 3: 8-4-4-4-12 hex digits)
+    /// is read as a chain, checked position by position; a rule of
+    /// varying length is not.
+    #[test]
+    fn the_shipped_uuid_rule_is_checked_as_a_chain() {
+        let rules = |nid| {
+            Registry::embedded()
+                .namespace(nid)
+                .unwrap()
+                .rules()
+                .unwrap()
+                .unwrap()
+        };
+        let uuid = rules("uuid").matcher.as_ref().expect("an ABNF rule");
+        assert!(uuid.walks_as_chain());
+        assert!(uuid.check(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6").is_ok());
+        assert!(uuid.check(b"F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").is_ok());
+        assert_eq!(
+            uuid.check(b"f81d4fae-7dec-11d0-a765-00a0c91e6bfg")
+                .unwrap_err()
+                .offset,
+            35
+        );
+        assert!(
+            !rules("oid")
+                .matcher
+                .as_ref()
+                .expect("an ABNF rule")
+                .walks_as_chain()
+        );
+    }
+}
+
+#[cfg(test)]
 mod practice_tests {
     use super::*;
 

@@ -191,9 +191,9 @@ impl Finding {
         matches!(self.message, Message::Warning(_) | Message::Shared(_))
     }
 
-    /// The message when it is held as text already (else its `Display`
-    /// makes it): a writer of many findings borrows it instead of making
-    /// a `String` of each.
+    /// The message when it is held as text already; `None` when only its
+    /// `Display` makes it. `Display` is the message; this is a shortcut to
+    /// it for a writer of many findings (no `String` made of each).
     pub fn text(&self) -> Option<&str> {
         match &self.message {
             Message::Shared(s) => Some(s),
