@@ -859,16 +859,7 @@ fn describe(b: u8) -> String {
 /// `nss` with the hex digits of its `%HH` triplets in upper case.
 fn upper_case_hex(nss: &str) -> String {
     let mut b = nss.as_bytes().to_vec();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let end = (i + 3).min(b.len());
-            b[i + 1..end].make_ascii_uppercase();
-            i = end;
-        } else {
-            i += 1;
-        }
-    }
+    crate::urn::upper_case_hex_in_place(&mut b);
     String::from_utf8(b).unwrap_or_default()
 }
 

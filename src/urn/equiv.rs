@@ -14,19 +14,15 @@ use std::borrow::Cow;
 
 use super::Urn;
 
-/// Upper-cases the two hex digits after each `%` of `nss` (RFC 8141
-/// section 3.1 item 3); the parser has checked that two follow each.
-fn upper_case_hex_in_place(nss: &mut [u8]) {
+/// Upper-cases the (up to) two hex digits after each `%` of `nss`, in
+/// place (RFC 8141 section 3.1 item 3: `%2c` and `%2C` are one URN).
+pub(crate) fn upper_case_hex_in_place(nss: &mut [u8]) {
     let mut from = 0;
-    while let Some(i) = memchr::memchr(b'%', &nss[from..]) {
+    while let Some(i) = nss.get(from..).and_then(|rest| memchr::memchr(b'%', rest)) {
         let at = from + i;
-        for b in nss.iter_mut().skip(at + 1).take(2) {
-            b.make_ascii_uppercase();
-        }
-        from = at + 3;
-        if from >= nss.len() {
-            break;
-        }
+        let end = (at + 3).min(nss.len());
+        nss[at + 1..end].make_ascii_uppercase();
+        from = end;
     }
 }
 
