@@ -142,15 +142,27 @@ impl AsyncRead for Tracked {
     }
 }
 
-impl AsyncWrite for Tracked {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+impl Tracked {
+    /// Writes with `write` once the socket is ready for it, waiting again
+    /// when the readiness was stale.
+    fn poll_write_with(
+        &self,
+        cx: &mut Context<'_>,
+        write: impl Fn(&TcpStream) -> io::Result<usize>,
+    ) -> Poll<io::Result<usize>> {
         loop {
             ready!(self.stream.poll_write_ready(cx))?;
-            match self.stream.try_write(buf) {
+            match write(&self.stream) {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 other => return Poll::Ready(other),
             }
         }
+    }
+}
+
+impl AsyncWrite for Tracked {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        self.poll_write_with(cx, |stream| stream.try_write(buf))
     }
 
     /// The head and the body in one `writev`: without it hyper copies
@@ -161,13 +173,7 @@ impl AsyncWrite for Tracked {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        loop {
-            ready!(self.stream.poll_write_ready(cx))?;
-            match self.stream.try_write_vectored(bufs) {
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                other => return Poll::Ready(other),
-            }
-        }
+        self.poll_write_with(cx, |stream| stream.try_write_vectored(bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
