@@ -328,6 +328,8 @@ struct Cols {
     kind: StrCol,
     message: StrCol,
     offset: Vec<i64>,
+    /// Room for the messages made on demand ([`urnreg::Finding::message_in`]).
+    scratch: String,
 }
 
 /// An Arrow bitmap built a bit at a time (least significant first).
@@ -582,15 +584,8 @@ impl Sink for Columns {
         if self.message {
             match error {
                 Some(e) => {
-                    // Copied when held as text, else formatted in place
-                    // (not into a String first).
-                    match e.text() {
-                        Some(text) => out.message.data.extend_from_slice(text.as_bytes()),
-                        None => {
-                            use std::io::Write as _;
-                            let _ = write!(out.message.data, "{e}");
-                        }
-                    }
+                    let message = e.message_in(&mut out.scratch);
+                    out.message.data.extend_from_slice(message.as_bytes());
                     out.message.close(true);
                 }
                 None => out.message.push(None),

@@ -186,18 +186,9 @@ pub fn write_invalid(
         out.write_all(itoa::Buffer::new().format(n).as_bytes())?;
     }
     out.write_all(b" is invalid\n")?;
-    // One buffer for the messages that are made, not held, as text.
-    let mut formatted = String::new();
+    let mut scratch = String::new();
     for f in report.errors() {
-        let message = match f.text() {
-            Some(text) => text,
-            None => {
-                use std::fmt::Write as _;
-                formatted.clear();
-                let _ = write!(formatted, "{f}");
-                &formatted
-            }
-        };
+        let message = f.message_in(&mut scratch);
         write_caret(out, &shown, f.offset(), Level::Error, message, palette)?;
     }
     Ok(())
