@@ -6,35 +6,8 @@
 use std::fmt::{self, Write as _};
 
 /// Appends the decimal digits of `n`.
-pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-        2021222324252627282930313233343536373839\
-        4041424344454647484950515253545556575859\
-        6061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899";
-    // Room for the longest number, in one store of a known size (a copy
-    // of a length known only at run time calls `memcpy`, and a push per
-    // digit checks the capacity each time), then the digits written
-    // from the end two at a time, and the room cut to their count.
-    let len = n.checked_ilog10().unwrap_or(0) as usize + 1;
-    let start = out.len();
-    out.extend_from_slice(&[b'0'; 20]);
-    let digits = &mut out[start..start + len];
-    let mut end = len;
-    while n >= 10 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
-        // `len` digits leave room for each pair: the guard never fails,
-        // and leaves the compiler no panic to keep in the loop.
-        if end >= 2 {
-            digits[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
-        }
-        end = end.saturating_sub(2);
-    }
-    if end == 1 {
-        digits[0] = b'0' + n as u8;
-    }
-    out.truncate(start + len);
+pub(crate) fn push_u64(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// A string the URN grammar already restricted: no escaping needed.
