@@ -81,9 +81,9 @@ impl Scratch {
         self.ends.push(end);
     }
 
-    /// Cuts the URN whose `urn:` (or `urn%3A` when `percent`) starts at
-    /// `start`; returns where its text ends, or `None` when it is no URN.
-    pub fn cut(&mut self, buf: &[u8], start: usize, percent: bool) -> Option<usize> {
+    /// Cuts the URN whose `urn` starts at `start`, its colon written as
+    /// `colon`; returns where its text ends, or `None` when it is no URN.
+    pub fn cut(&mut self, buf: &[u8], start: usize, colon: Colon) -> Option<usize> {
         self.urn.clear();
         self.ends.clear();
         self.breaks.clear();
@@ -94,11 +94,20 @@ impl Scratch {
         }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`'));
         let limit = buf.len().min(start + KEEP - 64);
-        // `urn` as written, then its colon.
+        // `urn` as written, then its colon: `:`, or read as one.
+        let colon_len = match colon {
+            Colon::Plain => 1,
+            Colon::Percent => 3,
+            Colon::Reference => match decode(buf, start + 3, limit) {
+                Some((Decoded::Ascii(b':'), len)) => len,
+                _ => return None,
+            },
+        };
+        let percent = colon == Colon::Percent;
         for (i, &b) in buf[start..start + 3].iter().enumerate() {
             self.push(b, start + i + 1);
         }
-        let body = if percent { start + 6 } else { start + 4 };
+        let body = start + 3 + colon_len;
         self.push(b':', body);
         let mut end = self.run(buf, body, limit, open, percent);
         if self.too_long || end == limit && limit < buf.len() {
@@ -161,24 +170,78 @@ impl Scratch {
                 }
                 continue;
             }
-            let (c, len) = match b {
-                b'\'' if open == Some(b'\'') => return i,
-                // XML and HTML text: an entity reference is its character.
-                b'&' => entity(buf, i, limit).unwrap_or((b'&', 1)),
-                // JSON strings: `\/` is `/`, `\u003a` is `:`.
-                b'\\' => match escape(buf, i, limit) {
-                    Some(decoded) => decoded,
-                    None => return i,
-                },
-                _ => (b, 1),
-            };
-            if !is_urn_char(c) || c == b'\'' && open == Some(b'\'') {
+            if b == b'\'' && open == Some(b'\'') {
                 return i;
             }
-            self.push(c, i + len);
-            i += len;
+            if b >= 0x80 {
+                // RFC 8141 section 2: a URN is ASCII. A letter or digit
+                // written on to it is part of what the writer meant (and
+                // makes it invalid); other characters (quotes, dashes,
+                // spaces) end it.
+                match glued(buf, i, limit) {
+                    Some(len) => {
+                        if !self.push_all(buf, i, len) {
+                            return i;
+                        }
+                        i += len;
+                    }
+                    None => return i,
+                }
+                continue;
+            }
+            // XML and HTML text: an entity reference is its character;
+            // JSON strings: `\/` is `/`, `\u003a` is `:`.
+            let reference = match b {
+                b'&' => decode(buf, i, limit),
+                b'\\' => match decode(buf, i, limit) {
+                    Some(decoded) => Some(decoded),
+                    None => return i,
+                },
+                _ => None,
+            };
+            match reference {
+                None if is_urn_char(b) => {
+                    self.push(b, i + 1);
+                    i += 1;
+                }
+                None => return i,
+                Some((Decoded::Ascii(c), len)) if is_urn_char(c) && !(c == b'\'' && open == Some(b'\'')) => {
+                    self.push(c, i + len);
+                    i += len;
+                }
+                // A control character written as a reference inside the
+                // run was meant to be there: the URN holds it (and is
+                // invalid); a space or a quote so written still ends it.
+                Some((Decoded::Ascii(c), len)) if c.is_ascii_control() && !is_space(c) => {
+                    self.push(c, i + len);
+                    i += len;
+                }
+                Some((Decoded::Ascii(_), _)) => return i,
+                Some((Decoded::Char(c), len)) => {
+                    if !is_glued(c) {
+                        return i;
+                    }
+                    let mut utf8 = [0; 4];
+                    for &byte in c.encode_utf8(&mut utf8).as_bytes() {
+                        self.push(byte, i + len);
+                    }
+                    i += len;
+                }
+            }
         }
         i
+    }
+
+    /// Pushes `buf[i..i + len]`, unless the URN would pass [`MAX_URN`].
+    fn push_all(&mut self, buf: &[u8], i: usize, len: usize) -> bool {
+        if self.urn.len() + len > MAX_URN {
+            self.too_long = true;
+            return false;
+        }
+        for k in 0..len {
+            self.push(buf[i + k], i + len);
+        }
+        true
     }
 
     /// Inside `<...>`: the parts between whitespace with a line break are
@@ -284,17 +347,52 @@ fn hex2(buf: &[u8], i: usize, limit: usize) -> Option<u8> {
     Some(hex(buf[i])? << 4 | hex(buf[i + 1])?)
 }
 
-/// An XML/HTML entity reference at `i` (`&amp;`, `&#58;`, `&#x3A;`) for an
-/// ASCII character: the character and the reference's length.
-fn entity(buf: &[u8], i: usize, limit: usize) -> Option<(u8, usize)> {
-    let rest = &buf[i + 1..limit.min(i + 10)];
+/// How the URN's colon is written after `urn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Colon {
+    /// `:`.
+    Plain,
+    /// `%3A`, in a URL: the rest is percent-decoded once.
+    Percent,
+    /// An entity reference (`&#58;`, `&colon;`) or a JSON escape
+    /// (`\u003a`).
+    Reference,
+}
+
+/// A character written as a reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decoded {
+    Ascii(u8),
+    Char(char),
+}
+
+/// The character an XML/HTML entity reference (`&amp;`, `&#58;`,
+/// `&#xE9;`) or a JSON escape (`\/`, `\u003a`) at `i` stands for, and
+/// the reference's length.
+fn decode(buf: &[u8], i: usize, limit: usize) -> Option<(Decoded, usize)> {
+    let (c, len) = match buf[i] {
+        b'&' => entity(buf, i, limit)?,
+        b'\\' => escape(buf, i, limit)?,
+        _ => return None,
+    };
+    let decoded = match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => Decoded::Ascii(b),
+        _ => Decoded::Char(char::from_u32(c)?),
+    };
+    Some((decoded, len))
+}
+
+/// An XML/HTML entity reference at `i`: its code point and length.
+fn entity(buf: &[u8], i: usize, limit: usize) -> Option<(u32, usize)> {
+    let rest = &buf[i + 1..limit.min(i + 12)];
     let semi = memchr::memchr(b';', rest)?;
     let c = match &rest[..semi] {
-        b"amp" => b'&',
-        b"apos" => b'\'',
-        b"quot" => b'"',
-        b"lt" => b'<',
-        b"gt" => b'>',
+        b"amp" => u32::from(b'&'),
+        b"apos" => u32::from(b'\''),
+        b"quot" => u32::from(b'"'),
+        b"lt" => u32::from(b'<'),
+        b"gt" => u32::from(b'>'),
+        b"colon" => u32::from(b':'),
         [b'#', b'x' | b'X', digits @ ..] => number(digits, 16)?,
         [b'#', digits @ ..] => number(digits, 10)?,
         _ => return None,
@@ -302,25 +400,49 @@ fn entity(buf: &[u8], i: usize, limit: usize) -> Option<(u8, usize)> {
     Some((c, semi + 2))
 }
 
-fn number(digits: &[u8], radix: u32) -> Option<u8> {
-    if digits.is_empty() || digits.len() > 4 {
+fn number(digits: &[u8], radix: u32) -> Option<u32> {
+    if digits.is_empty() || digits.len() > 7 {
         return None;
     }
     let mut value = 0u32;
     for &d in digits {
         value = value * radix + (d as char).to_digit(radix)?;
     }
-    (value < 0x80).then_some(value as u8)
+    (value <= 0x10FFFF).then_some(value)
 }
 
-/// A JSON escape at `i` for an ASCII character: `\/` or `\u00XX`.
-fn escape(buf: &[u8], i: usize, limit: usize) -> Option<(u8, usize)> {
+/// A JSON escape at `i`: `\/` or `\uXXXX` (not a surrogate), its code
+/// point and length.
+fn escape(buf: &[u8], i: usize, limit: usize) -> Option<(u32, usize)> {
     match buf.get(i + 1).filter(|_| i + 1 < limit)? {
-        b'/' => Some((b'/', 2)),
-        b'u' if i + 6 <= limit && &buf[i + 2..i + 4] == b"00" => {
-            let c = hex2(buf, i + 4, limit)?;
-            (c < 0x80).then_some((c, 6))
+        b'/' => Some((u32::from(b'/'), 2)),
+        b'u' if i + 6 <= limit => {
+            let c = u32::from(hex2(buf, i + 2, limit)?) << 8 | u32::from(hex2(buf, i + 4, limit)?);
+            Some((c, 6))
         }
         _ => None,
+    }
+}
+
+/// A character that, written on to a URN, belongs to it: a letter or a
+/// digit of any script, or a combining mark.
+fn is_glued(c: char) -> bool {
+    c.is_alphanumeric()
+        || matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// The length of the non-ASCII character at `i` when it is glued to the
+/// URN before it ([`is_glued`]); a byte that starts no UTF-8 character
+/// counts when it is a Latin-1 letter (a file in that encoding), else it
+/// ends the URN too.
+fn glued(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let head = &buf[i..limit.min(i + 4)];
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""),
+    };
+    match text.chars().next() {
+        Some(c) => is_glued(c).then(|| c.len_utf8()),
+        None => (matches!(buf[i], 0xC0..=0xFF) && !matches!(buf[i], 0xD7 | 0xF7)).then_some(1),
     }
 }

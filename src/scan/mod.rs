@@ -19,8 +19,16 @@
 //!   may be the writer's or the URN's: both readings are offered
 //!   ([`Found::alternative`]).
 //! - Text is read as its text: the entity references of XML and HTML
-//!   (`&amp;`, `&#58;`), JSON's escapes (`\/`, `\u003a`) and a URN
-//!   percent-encoded inside a URL (`?id=urn%3Aisbn%3A...`, decoded once).
+//!   (`&amp;`, `&#58;`), JSON's escapes (`\/`, `\u003a`), the colon after
+//!   `urn` included, and a URN percent-encoded inside a URL
+//!   (`?id=urn%3Aisbn%3A...`, decoded once).
+//! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
+//!   mark of another script written on to it (`urn:example:café`, or
+//!   `\u00e9` in JSON) is part of it, so it is reported invalid rather than
+//!   cut short and passed; so is a control character written as a
+//!   reference (`\u0000`, `&#0;`). Other characters (`”`, `»`, a
+//!   no-break space) end it. A byte that starts no UTF-8 character is read
+//!   as Latin-1: a letter there is part of it too.
 //!
 //! [`Scanner::scan`] reads any [`Read`] in a window of fixed size, so
 //! memory stays bounded whatever the input (a 2 GB file on one line
@@ -125,14 +133,16 @@ impl Default for Scanner {
 impl Scanner {
     /// A scanner that skips binary inputs.
     pub fn new() -> Scanner {
-        // Both patterns are ASCII and the builder's limits are far off:
+        // `urn` and its colon as written: plain, percent-encoded in a URL,
+        // or an entity reference or a JSON escape (read by the cut). The
+        // patterns are ASCII and the builder's limits are far off:
         // building cannot fail.
         let starts = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostFirst)
             .kind(Some(AhoCorasickKind::DFA))
-            .build(["urn:", "urn%3a"])
-            .expect("two ASCII patterns");
+            .build(["urn:", "urn%3a", "urn&", "urn\\u"])
+            .expect("four ASCII patterns");
         Scanner {
             starts,
             binary: false,
@@ -190,8 +200,12 @@ impl Scanner {
                     at = safe;
                     break;
                 }
-                let percent = m.pattern().as_usize() == 1;
-                match self.cut.cut(&self.buf[..filled], start, percent) {
+                let colon = match m.pattern().as_usize() {
+                    0 => cut::Colon::Plain,
+                    1 => cut::Colon::Percent,
+                    _ => cut::Colon::Reference,
+                };
+                match self.cut.cut(&self.buf[..filled], start, colon) {
                     Some(end) => {
                         lines.advance(&self.buf, start);
                         let cut = &self.cut;
@@ -352,6 +366,26 @@ mod tests {
             .scan(text, |f| found.push(f.urn_str().into_owned()))
             .unwrap();
         found
+    }
+
+    /// A byte that starts no UTF-8 character is read as Latin-1: a letter
+    /// there is held (the URN is then invalid, RFC 8141 section 2), a
+    /// guillemet or a no-break space ends it.
+    #[test]
+    fn latin_1_letters_are_held_and_latin_1_punctuation_ends_it() {
+        let mut found = Vec::new();
+        Scanner::new()
+            .scan(&b"\xabumn urn:example:caf\xe9 \xaburn:example:b\xbb urn:example:c\xa0d urn:example:x\xd7"[..], |f| {
+                found.push(f.urn.to_vec())
+            })
+            .unwrap();
+        let want: [&[u8]; 4] = [
+            b"urn:example:caf\xe9",
+            b"urn:example:b",
+            b"urn:example:c",
+            b"urn:example:x",
+        ];
+        assert_eq!(found, want);
     }
 
     #[test]
