@@ -259,3 +259,65 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     }
     assert!(stdout(&out).is_empty() || stdout(&out).contains("a.txt"));
 }
+
+/// A binary file met in a walk is skipped without a word (as ripgrep); one
+/// named on the command line, or stdin, gets a note saying so.
+#[test]
+fn a_named_binary_input_is_skipped_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("n.bin");
+    fs::write(&file, b"a\0b urn:isbn:0451450524\n").unwrap();
+    let out = urnreg(&["scan", file.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 0);
+    assert!(stderr(&out).contains("n.bin: binary"), "{}", stderr(&out));
+    let out = urnreg(&["scan", "-"], b"a\0b urn:isbn:0451450524\n");
+    assert!(stderr(&out).contains("<stdin>: binary"), "{}", stderr(&out));
+    let out = urnreg(&["scan", dir.path().to_str().unwrap()], b"");
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let out = urnreg(&["scan", "--binary", file.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 1, "scanned with --binary: the ISBN is wrong");
+}
+
+/// `--nid` with a typo would filter out everything and pass: a NID that is
+/// none (RFC 8141 section 2), or is not registered, is refused (exit 2)
+/// with the nearest registered one; `--syntax-only` scans for any.
+#[test]
+fn scan_refuses_a_nid_filter_that_cannot_match() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "urn:isbn:0451450524 urn:mycorp:x\n").unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = urnreg(&["scan", "--nid", "isnb", path], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("did you mean 'isbn'?"), "{}", stderr(&out));
+    let out = urnreg(&["scan", "--nid", "is bn", path], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("not a valid NID"), "{}", stderr(&out));
+    let out = urnreg(&["scan", "--nid", "ISBN", path], b"");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = urnreg(&["scan", "--all", "--syntax-only", "--nid", "mycorp", path], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("valid urn:mycorp:x"), "{}", stdout(&out));
+}
+
+/// `scan` and `check` give one verdict: a non-ASCII letter written on to a
+/// URN is part of it, and makes it invalid (RFC 8141 section 2).
+#[test]
+fn scan_and_check_agree_on_a_urn_with_a_non_ascii_letter() {
+    let out = urnreg(
+        &["scan", "--format", "jsonl", "-"],
+        "x urn:example:café y\n".as_bytes(),
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("\"urn\":\"urn:example:café\""),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("\"kind\":\"non-ascii\""),
+        "{}",
+        stdout(&out)
+    );
+    let out = urnreg(&["check", "urn:example:café"], b"");
+    assert_eq!(code(&out), 1);
+}

@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::Context as _;
 use ignore::{DirEntry, WalkBuilder, WalkState, overrides::OverrideBuilder};
@@ -94,6 +94,10 @@ pub struct Args {
     db: DbArgs,
 }
 
+/// The most memory the results held to the end may take (json, sarif,
+/// `--unique`); past it the scan stops with an error naming the limit.
+pub const MAX_KEPT_BYTES: usize = 256 << 20;
+
 /// One URN reported.
 #[derive(Debug)]
 struct Hit {
@@ -113,6 +117,20 @@ struct Hit {
     count: u64,
 }
 
+impl Hit {
+    /// About what it takes in memory, held to the end (under `--unique`,
+    /// with its URN again as the key).
+    fn footprint(&self) -> usize {
+        std::mem::size_of::<Hit>()
+            + self.path.len()
+            + self.text.len()
+            + 2 * self.urn.len()
+            + self.error.as_ref().map_or(0, |(_, message)| message.len())
+            + self.check.len()
+            + 64
+    }
+}
+
 /// What the threads share.
 struct Shared<'a> {
     args: &'a Args,
@@ -123,10 +141,17 @@ struct Shared<'a> {
     /// Kept to the end (json, sarif, --unique).
     kept: Mutex<Vec<Hit>>,
     unique: Mutex<HashMap<String, Hit>>,
+    /// Bytes held by `kept` and `unique`, and their limit
+    /// ([`MAX_KEPT_BYTES`]).
+    kept_bytes: AtomicUsize,
+    kept_limit: usize,
     summary: Mutex<Summary>,
     invalid: AtomicBool,
     failed: AtomicBool,
     closed: AtomicBool,
+    /// The results held passed [`MAX_KEPT_BYTES`]: nothing more is kept
+    /// and nothing is written.
+    over_budget: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -203,7 +228,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let path = entry.path();
         let name = shown(path);
         if entry.is_stdin() {
-            self.file(io::stdin().lock(), "<stdin>");
+            self.file(io::stdin().lock(), "<stdin>", true);
             return WalkState::Continue;
         }
         let Some(kind) = entry.file_type() else {
@@ -223,7 +248,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             return WalkState::Continue;
         }
         match File::open(path) {
-            Ok(file) => self.file(file, &name),
+            // A path named on the command line, not met in a walk.
+            Ok(file) => self.file(file, &name, entry.depth() == 0),
             Err(err) => self.shared.error(&format!("{name}: {err}")),
         }
         if self.shared.closed.load(Ordering::Relaxed) {
@@ -233,8 +259,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
-    /// Scans one file (or stdin) and writes or keeps what it reports.
-    fn file(&mut self, mut input: impl Read, name: &str) {
+    /// Scans one file (or stdin) and writes or keeps what it reports. A
+    /// binary input is skipped without a word in a walk (as ripgrep), with
+    /// a note when it was `named` on the command line.
+    fn file(&mut self, mut input: impl Read, name: &str, named: bool) {
         // A UTF-16 byte-order mark: read the text as UTF-8.
         let mut head = [0u8; 2];
         let mut got = 0;
@@ -277,13 +305,20 @@ impl<'s, 'a> Worker<'s, 'a> {
                 let hit = hit(name, found, urn, &report, shared.args.format);
                 if shared.keeps() {
                     hits.push(hit);
+                    if hits.len() >= 1024 {
+                        keep(shared, hits);
+                    }
                 } else {
                     write_hit(&hit, shared.args.format, out);
                 }
             }
         });
-        if let Err(e) = result {
-            self.shared.error(&format!("{name}: {e}"));
+        match result {
+            Err(e) => self.shared.error(&format!("{name}: {e}")),
+            Ok(scanned) if scanned.binary && named => self.shared.note(&format!(
+                "{name}: binary (a NUL byte in its first 8 KiB): skipped; --binary scans it"
+            )),
+            Ok(_) => {}
         }
         self.flush();
     }
@@ -302,26 +337,49 @@ impl<'s, 'a> Worker<'s, 'a> {
         if self.hits.is_empty() {
             return;
         }
-        if self.shared.args.unique {
-            let mut unique = self.shared.unique.lock().unwrap_or_else(|e| e.into_inner());
-            for hit in self.hits.drain(..) {
-                match unique.get_mut(&hit.urn) {
-                    Some(seen) => {
-                        let count = seen.count + 1;
-                        if (&hit.path, hit.offset) < (&seen.path, seen.offset) {
-                            *seen = hit;
-                        }
-                        seen.count = count;
+        keep(self.shared, &mut self.hits);
+    }
+}
+
+/// Hands `hits` over to the results held to the end, counting what they
+/// take against [`MAX_KEPT_BYTES`].
+fn keep(shared: &Shared<'_>, hits: &mut Vec<Hit>) {
+    if shared.over_budget.load(Ordering::Relaxed) {
+        hits.clear();
+        return;
+    }
+    let mut added = 0;
+    if shared.args.unique {
+        let mut unique = shared.unique.lock().unwrap_or_else(|e| e.into_inner());
+        for hit in hits.drain(..) {
+            match unique.get_mut(&hit.urn) {
+                Some(seen) => {
+                    let count = seen.count + 1;
+                    if (&hit.path, hit.offset) < (&seen.path, seen.offset) {
+                        *seen = hit;
                     }
-                    None => {
-                        unique.insert(hit.urn.clone(), hit);
-                    }
+                    seen.count = count;
+                }
+                None => {
+                    added += hit.footprint();
+                    unique.insert(hit.urn.clone(), hit);
                 }
             }
-        } else {
-            let mut kept = self.shared.kept.lock().unwrap_or_else(|e| e.into_inner());
-            kept.append(&mut self.hits);
         }
+    } else {
+        added = hits.iter().map(Hit::footprint).sum();
+        let mut kept = shared.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.append(hits);
+    }
+    let total = shared.kept_bytes.fetch_add(added, Ordering::Relaxed) + added;
+    if total > shared.kept_limit && !shared.over_budget.swap(true, Ordering::Relaxed) {
+        shared.error(&format!(
+            "the results held to the end (for --format json or sarif, or --unique) passed {} MiB \
+             (the limit): stopped; use --format jsonl or text without --unique to stream them, \
+             or narrow the scan (--nid, --glob)",
+            shared.kept_limit >> 20
+        ));
+        shared.closed.store(true, Ordering::Relaxed);
     }
 }
 
@@ -570,23 +628,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         walk.overrides(globs.build().context("--glob")?);
     }
+    let nids = checked_nids(&args.nid, registry.as_ref())?;
     let jobs = args.jobs.unwrap_or_else(cores);
     let shared = Shared {
         args: &args,
         registry: registry.as_ref(),
-        nids: args
-            .nid
-            .iter()
-            .map(|n| n.trim().to_owned())
-            .filter(|n| !n.is_empty())
-            .collect(),
+        nids,
         stream: Mutex::new(Box::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()))),
         kept: Mutex::new(Vec::new()),
         unique: Mutex::new(HashMap::new()),
+        kept_bytes: AtomicUsize::new(0),
+        kept_limit: MAX_KEPT_BYTES,
         summary: Mutex::new(Summary::default()),
         invalid: AtomicBool::new(false),
         failed: AtomicBool::new(false),
         closed: AtomicBool::new(false),
+        over_budget: AtomicBool::new(false),
     };
     if jobs <= 1 {
         let mut worker = Worker::new(&shared);
@@ -613,10 +670,47 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }))
 }
 
+/// The NIDs of `--nid`: each must be one (RFC 8141 section 2) and, with a
+/// registry, registered; a typo would otherwise filter out everything and
+/// pass. An unregistered namespace is scanned for with `--syntax-only`.
+fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result<Vec<String>> {
+    let mut nids = Vec::new();
+    for nid in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if let Err(kind) = urnreg::check_nid(nid) {
+            return Err(super::UsageError(format!(
+                "--nid {}: not a valid NID ({}): expected 2 to 32 letters, digits or inner hyphens \
+                 (RFC 8141 section 2)",
+                printable(nid),
+                kind.code()
+            ))
+            .into());
+        }
+        if let Some(registry) = registry
+            && registry.namespace(nid).is_none()
+        {
+            let near = registry
+                .suggest(nid)
+                .map(|ns| format!(" (did you mean '{}'?)", ns.nid()))
+                .unwrap_or_default();
+            return Err(super::UsageError(format!(
+                "--nid {nid}: not a registered NID{near}; add --syntax-only to scan for an \
+                 unregistered namespace"
+            ))
+            .into());
+        }
+        nids.push(nid.to_owned());
+    }
+    Ok(nids)
+}
+
 /// Writes what was kept to the end, the closing of the output and the
 /// summary.
 fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
     let args = shared.args;
+    if shared.over_budget.load(Ordering::Relaxed) {
+        // A partial array or report would read as the whole: none.
+        return Ok(());
+    }
     let mut hits = std::mem::take(&mut *shared.kept.lock().unwrap_or_else(|e| e.into_inner()));
     hits.extend(
         shared
@@ -682,4 +776,70 @@ fn print_summary(summary: &Summary, registry: Option<&Registry>) -> io::Result<(
         writeln!(err, "  {n:>10}  {kind}")?;
     }
     err.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser as _;
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn hit(urn: &str) -> Hit {
+        Hit {
+            path: "f".into(),
+            line: 1,
+            column: 1,
+            offset: 0,
+            length: urn.len() as u64,
+            end: (1, 1),
+            text: urn.into(),
+            urn: urn.into(),
+            error: None,
+            check: Vec::new(),
+            count: 1,
+        }
+    }
+
+    /// `--unique` counts each distinct URN once against the limit; past
+    /// it nothing more is held and the scan stops (bounded memory).
+    #[test]
+    fn results_held_to_the_end_stop_at_their_limit() {
+        let args = Cli::parse_from(["scan", "--unique"]).args;
+        let one = hit("urn:example:0").footprint();
+        let shared = Shared {
+            args: &args,
+            registry: None,
+            nids: Vec::new(),
+            stream: Mutex::new(Box::new(io::sink())),
+            kept: Mutex::new(Vec::new()),
+            unique: Mutex::new(HashMap::new()),
+            kept_bytes: AtomicUsize::new(0),
+            kept_limit: 10 * one,
+            summary: Mutex::new(Summary::default()),
+            invalid: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
+            over_budget: AtomicBool::new(false),
+        };
+        // The same URN a hundred times takes one entry.
+        let mut hits: Vec<Hit> = (0..100).map(|_| hit("urn:example:0")).collect();
+        keep(&shared, &mut hits);
+        assert!(hits.is_empty());
+        assert_eq!(shared.unique.lock().unwrap()["urn:example:0"].count, 100);
+        assert!(!shared.over_budget.load(Ordering::Relaxed));
+        let mut hits: Vec<Hit> = (1..20).map(|i| hit(&format!("urn:example:{i}"))).collect();
+        keep(&shared, &mut hits);
+        assert!(shared.over_budget.load(Ordering::Relaxed));
+        assert!(shared.failed.load(Ordering::Relaxed) && shared.closed.load(Ordering::Relaxed));
+        let held = shared.unique.lock().unwrap().len();
+        let mut more = vec![hit("urn:example:99")];
+        keep(&shared, &mut more);
+        assert!(more.is_empty());
+        assert_eq!(shared.unique.lock().unwrap().len(), held, "nothing more is held");
+    }
 }
