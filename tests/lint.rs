@@ -121,6 +121,19 @@ fn cli_exit_codes_and_json() {
         "{}",
         stdout(&out)
     );
+    // A finding is one line (`FILE:LINE:COL: ...`), also when it quotes a
+    // parser's message that ends in a line break.
+    std::fs::write(&path, format!("{BASE}\n[rules.syntax]\nabnf = \"x\"\n")).unwrap();
+    let out = urnreg(&["lint", p], b"");
+    let finding = stdout(&out)
+        .lines()
+        .find(|l| l.contains("error[rules]"))
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("{}", stdout(&out)));
+    assert!(
+        finding.ends_with("missing field `source` (RFC 8141 section 5)"),
+        "{finding}"
+    );
     // Broken TOML: exit 2 with the TOML error.
     std::fs::write(&path, "kind = \"formal\"\nnid = \n").unwrap();
     let out = urnreg(&["lint", p], b"");

@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 paint(p.dim, format_args!("{name}:{}:{}", at.line, at.column)),
                 paint(style, format_args!("{level}[{}]", f.rule)),
                 printable(&f.field),
-                printable(&f.message),
+                printable(&one_line(&f.message)),
                 f.section
             )?;
             if let Some(suggestion) = &f.suggestion {
@@ -138,4 +138,15 @@ fn parse_error(source: &str, text: &str, e: &toml::de::Error, format: Format) ->
         )?;
     }
     Err(QuietExit(2).into())
+}
+
+/// A message on one line, as the `FILE:LINE:COL:` format promises: a
+/// message quoting a parser's (TOML's end in a line break, some span
+/// several) has its lines joined by a space.
+fn one_line(message: &str) -> std::borrow::Cow<'_, str> {
+    if !message.contains(['\n', '\r']) {
+        return message.into();
+    }
+    let lines: Vec<&str> = message.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    lines.join(" ").into()
 }

@@ -55,7 +55,12 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
     let rules: RulesFile = match table.clone().try_into() {
         Ok(r) => r,
         Err(e) => {
-            out.error("rules", "rules", S5, format!("not a valid rules table: {e}"));
+            out.error(
+                "rules",
+                "rules",
+                S5,
+                format!("not a valid rules table: {}", e.message().trim_end()),
+            );
             return;
         }
     };

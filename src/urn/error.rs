@@ -113,6 +113,9 @@ pub struct ParseError {
     kind: ParseErrorKind,
     component: Component,
     offset: usize,
+    /// Found under RFC 2141's NSS syntax (its message lists that syntax's
+    /// characters).
+    rfc2141: bool,
 }
 
 impl ParseError {
@@ -121,6 +124,15 @@ impl ParseError {
             kind,
             component,
             offset,
+            rfc2141: false,
+        }
+    }
+
+    /// The same error, found under RFC 2141's NSS syntax.
+    pub(crate) fn in_rfc2141(self) -> Self {
+        ParseError {
+            rfc2141: true,
+            ..self
         }
     }
 
@@ -212,7 +224,12 @@ impl fmt::Display for ParseError {
                 f,
                 "unexpected {} in {comp} at byte {at}: expected {}",
                 describe_byte(found),
-                expected_in(self.component)
+                if self.rfc2141 {
+                    // RFC 2141 section 2.2: <trans> and "%" <hex> <hex>.
+                    "a letter, a digit, one of ( ) + , - . : = @ ; $ _ ! * ' or '%HH' (RFC 2141 section 2.2)"
+                } else {
+                    expected_in(self.component)
+                }
             ),
             ParseErrorKind::NonAscii { found } => write!(
                 f,

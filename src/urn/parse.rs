@@ -399,7 +399,7 @@ fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<(usize, u8), ParseErr
         } else if matches!(b, b'/' | b'?' | b'#') {
             return Err(err(ParseErrorKind::ReservedChar { found: b }, Component::Nss, i));
         } else {
-            return Err(unexpected(bytes, i, Component::Nss));
+            return Err(unexpected(bytes, i, Component::Nss).in_rfc2141());
         }
     }
     Ok((i, flags))
@@ -408,6 +408,19 @@ fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<(usize, u8), ParseErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RFC 2141 has no components: its message lists its own characters
+    /// (section 2.2), not RFC 8141's `?+`, `?=` and `#`.
+    #[test]
+    fn an_rfc2141_error_names_rfc2141s_characters() {
+        let e = parse(b"urn:example:a~b", Syntax::Rfc2141).unwrap_err();
+        let message = e.to_string();
+        assert!(message.contains("RFC 2141 section 2.2"), "{message}");
+        assert!(!message.contains("?+"), "{message}");
+        assert_eq!(e.kind().code(), "invalid-char");
+        let e = parse(b"urn:example:a b", Syntax::Rfc8141).unwrap_err();
+        assert!(e.to_string().contains("'?+', '?=' or '#'"));
+    }
 
     /// The eight-byte walk stops where a byte-wise walk stops, whatever
     /// the offset of the first byte it must stop at (and at every start).
