@@ -82,6 +82,22 @@ fn walk<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, input: &[u8]) -> R
     }
 }
 
+/// [`Matcher::expected_after`]: walks `prefix`, then tries each byte.
+fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> [bool; 256] {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let mut expected = [false; 256];
+    if dfa.is_dead_state(state) {
+        return expected;
+    }
+    for (b, slot) in (0..=255u8).zip(expected.iter_mut()) {
+        *slot = !dfa.is_dead_state(dfa.next_state(state, b));
+    }
+    expected
+}
+
 /// The most entries of a [`Pairs`] table (states x a row of classes x
 /// classes, padded to a power of two): 256 KiB at most, and a few KiB for
 /// the registered namespaces. A larger DFA is walked byte by byte.
@@ -507,6 +523,15 @@ impl Matcher {
                 Table::Shipped(d) => Fast::new(d, self.start),
             })
             .as_ref()
+    }
+
+    /// The bytes that could come after `input[..offset]` on the way to a
+    /// match (for a message on a [`Mismatch`] at `offset`): a set of 256.
+    pub fn expected_after(&self, input: &[u8], offset: usize) -> [bool; 256] {
+        match &self.dfa {
+            Table::Built(d) => expected_after(d, self.start, &input[..offset.min(input.len())]),
+            Table::Shipped(d) => expected_after(d, self.start, &input[..offset.min(input.len())]),
+        }
     }
 
     /// Matches the whole of `input`.

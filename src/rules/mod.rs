@@ -747,9 +747,10 @@ impl CompiledRules {
                 )
             } else {
                 format!(
-                    "unexpected {} in NSS at byte {}: not allowed by the namespace's syntax ({})",
+                    "unexpected {} in NSS at byte {}: {} ({})",
                     describe(nss.as_bytes()[mismatch.offset]),
                     base + mismatch.offset,
+                    expected_bytes(&m.expected_after(nss.as_bytes(), mismatch.offset)),
                     self.cite
                 )
             };
@@ -845,6 +846,55 @@ mod cite_tests {
         assert_eq!(cite(""), "the namespace's rules");
         let long = cite("A registration with a very long name that goes on and on without any stop");
         assert!(long.chars().count() <= 41 && long.ends_with('…'), "{long}");
+    }
+}
+
+/// What a namespace's syntax takes at a byte, for a message: "expected
+/// 'a'-'z', '0'-'9' or '-'" when it is a short list of ranges, else the
+/// plain "not allowed by the namespace's syntax".
+fn expected_bytes(expected: &[bool; 256]) -> String {
+    const MOST: usize = 6;
+    // A range runs within digits, upper-case or lower-case letters; any
+    // other byte stands alone.
+    let class = |b: u8| match b {
+        b'0'..=b'9' => 1,
+        b'A'..=b'Z' => 2,
+        b'a'..=b'z' => 3,
+        _ => 0,
+    };
+    let mut ranges: Vec<(u8, u8)> = Vec::new();
+    for b in 0..=255u8 {
+        if !expected[usize::from(b)] {
+            continue;
+        }
+        match ranges.last_mut() {
+            Some((_, end))
+                if usize::from(*end) + 1 == usize::from(b) && class(b) != 0 && class(b) == class(*end) =>
+            {
+                *end = b;
+            }
+            _ => ranges.push((b, b)),
+        }
+    }
+    if ranges.is_empty() || ranges.len() > MOST || ranges.iter().any(|&(a, _)| !a.is_ascii()) {
+        return "not allowed by the namespace's syntax".to_string();
+    }
+    let items: Vec<String> = ranges
+        .iter()
+        .map(|&(a, b)| match b - a {
+            0 => describe(a),
+            1 => format!("{}, {}", describe(a), describe(b)),
+            _ => format!("{}-{}", describe(a), describe(b)),
+        })
+        .collect();
+    let (last, rest) = items.split_last().unwrap_or((&items[0], &[]));
+    if rest.is_empty() {
+        format!("the namespace's syntax expects {last} here")
+    } else {
+        format!(
+            "the namespace's syntax expects {} or {last} here",
+            rest.join(", ")
+        )
     }
 }
 
@@ -1244,5 +1294,55 @@ examples = ["urn:xy:ABCDEF01"]
         );
         let e = compiled(&many).unwrap_err().to_string();
         assert!(e.contains("MAX_SHOULD"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod expected_tests {
+    use super::expected_bytes;
+    use crate::{Checker, Registry};
+
+    fn set(bytes: &[u8]) -> [bool; 256] {
+        let mut s = [false; 256];
+        for &b in bytes {
+            s[usize::from(b)] = true;
+        }
+        s
+    }
+
+    /// Ranges run within digits and letters of one case; other bytes
+    /// stand alone; a long or non-ASCII set is not listed.
+    #[test]
+    fn expected_bytes_are_short_ranges_or_not_listed() {
+        assert_eq!(
+            expected_bytes(&set(b"0123456789")),
+            "the namespace's syntax expects '0'-'9' here"
+        );
+        assert_eq!(
+            expected_bytes(&set(b"-0123456789:AB")),
+            "the namespace's syntax expects '-', '0'-'9', ':' or 'A', 'B' here"
+        );
+        assert_eq!(
+            expected_bytes(&set(b"!$&'()*+,;=")),
+            "not allowed by the namespace's syntax"
+        );
+        assert_eq!(
+            expected_bytes(&set(b"a\xc3")),
+            "not allowed by the namespace's syntax"
+        );
+        assert_eq!(expected_bytes(&set(b"")), "not allowed by the namespace's syntax");
+    }
+
+    /// A UUID with a bad hex digit (RFC 4122 section 3): the message says
+    /// what the syntax takes there.
+    #[test]
+    fn a_syntax_mismatch_says_what_was_expected() {
+        let registry = Registry::embedded();
+        let report = Checker::new(registry).check_str("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bfg");
+        let message = report.errors().next().unwrap().to_string();
+        assert!(
+            message.contains("expects '0'-'9', 'A'-'F' or 'a'-'f' here (RFC 4122"),
+            "{message}"
+        );
     }
 }
