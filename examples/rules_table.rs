@@ -26,6 +26,7 @@ const NORMALIZER_GLOSS: &[(&str, &str)] = &[
     ("gsma-imei", "IMEI case-insensitive, vers=0 ignored"),
     ("isbn", "hyphens ignored, ISBN-10 = ISBN-13"),
     ("issn", "hyphen optional, x = X"),
+    ("lei", "case-insensitive, key in upper case"),
     ("newsml", "Update flag ignored"),
     ("pct-decode-pchar", "%HH of a pchar = the pchar"),
     ("pwid", "archive, time, URI scheme and host case-insensitive"),

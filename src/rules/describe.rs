@@ -123,6 +123,11 @@ const NORMALIZER_PROSE: &[(&str, &str)] = &[
     ),
     ("upper-check-x", "a final check character x is the same as X"),
     (
+        "lei",
+        "letter case is ignored (the LEI registration: 'not case sensitive'), and the key is the LEI in \
+         upper case, as ISO 17442 writes it",
+    ),
+    (
         "gdst",
         "in URNs of the linkable data types the whole NSS is case-insensitive; other gdst URNs compare \
          exactly",

@@ -108,7 +108,10 @@ pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
 /// they "indicate the separate constituent parts", and ISO 2108's parts):
 /// after the ISBN-13's three-digit GS1 element, at most two inside the
 /// nine digits of registration group, registrant and publication, and
-/// before the check digit. `count` is 10 or 13.
+/// before the check digit. Where the group, registrant and publication
+/// parts meet depends on the ranges the International ISBN Agency
+/// assigns, which are not shipped: `04-5145052-3` (group `0`) passes.
+/// `count` is 10 or 13.
 fn hyphens_between_parts(nss: &str, count: usize) -> Result<(), Violation> {
     let body_start = count - 10; // digits before the body: 3 for ISBN-13
     let mut digits = 0;

@@ -45,3 +45,16 @@ pub(super) fn check_lei(nss: &str) -> Result<(), Violation> {
     }
     Ok(())
 }
+
+/// LEI equivalence: the registration says the URN "is not case sensitive"
+/// (and, in the same text, that equivalence "is determined by lexical
+/// identity"); an LEI "consists in uppercase letters" and digits (ISO
+/// 17442). The key is the LEI in upper case; what is no LEI keeps its
+/// generic key.
+pub(super) fn normalize_lei(nss: &str, out: &mut Vec<u8>) -> bool {
+    if check_lei(nss).is_err() {
+        return false;
+    }
+    out.extend(nss.bytes().map(|b| b.to_ascii_uppercase()));
+    true
+}

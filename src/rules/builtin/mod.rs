@@ -32,7 +32,7 @@ use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
 use isni::check_isni;
 use issn::{check_issn, normalize_issn};
-use lei::check_lei;
+use lei::{check_lei, normalize_lei};
 use nbn_de::check_nbn_de;
 pub use nbn_de::nbn_de_check_digit;
 use newsml::normalize_newsml;
@@ -70,6 +70,7 @@ pub const NORMALIZERS: &[&str] = &[
     "gsma-imei",
     "isbn",
     "issn",
+    "lei",
     "newsml",
     "pct-decode-pchar",
     "pwid",
@@ -134,6 +135,7 @@ pub fn normalizer(name: &str) -> Option<NormalizeFn> {
         "isbn" => normalize_isbn,
         "issn" => normalize_issn,
         "gs1" => |nss, out| append(normalize_gs1(nss), out),
+        "lei" => normalize_lei,
         "pct-decode-pchar" => |nss, out| append(normalize_pct_decode_pchar(nss), out),
         "pwid" => |nss, out| append(normalize_pwid(nss), out),
         "upper-check-x" => |nss, out| match nss.strip_suffix('x') {
@@ -261,6 +263,13 @@ mod tests {
         assert_eq!(check("lei", "7LTWFZYICNSX8D621K8X").unwrap_err().offset, 19);
         assert_eq!(check("lei", "7LTWFZYICNSX8D621K8").unwrap_err().offset, 19);
         assert_eq!(check("lei", "7LTW-ZYICNSX8D621K86").unwrap_err().offset, 4);
+        // The key: the LEI in upper case (ISO 17442's form); no LEI, no
+        // rewrite.
+        assert_eq!(
+            normalize("lei", "7ltwfzyicnsx8d621k86").as_deref(),
+            Some("7LTWFZYICNSX8D621K86")
+        );
+        assert_eq!(normalize("lei", "7ltwfzyicnsx8d621k87"), None);
     }
 
     #[test]
