@@ -81,6 +81,25 @@ impl fmt::Write for Plain<'_> {
 }
 
 /// Any text as a JSON string.
+/// Appends `bytes` as a JSON string of standard base64 (RFC 4648 section
+/// 4, with padding): how a byte string that is not UTF-8 is written.
+pub(crate) fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    out.push(b'"');
+    for group in bytes.chunks(3) {
+        let b = [group[0], *group.get(1).unwrap_or(&0), *group.get(2).unwrap_or(&0)];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            if i <= group.len() {
+                out.push(ALPHABET[(n >> shift & 63) as usize]);
+            } else {
+                out.push(b'=');
+            }
+        }
+    }
+    out.push(b'"');
+}
+
 pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
     out.push(b'"');
     // Writing to a Vec cannot fail.
@@ -107,7 +126,25 @@ pub(crate) fn push_text(out: &mut Vec<u8>, s: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::push_u64;
+    use super::{push_base64, push_u64};
+
+    /// RFC 4648 section 10's test vectors.
+    #[test]
+    fn base64_is_rfc4648s() {
+        for (bytes, want) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            let mut out = Vec::new();
+            push_base64(&mut out, bytes.as_bytes());
+            assert_eq!(out, format!("\"{want}\"").as_bytes(), "{bytes}");
+        }
+    }
 
     /// Every length of number, and the edges of each, as `Display` writes it.
     #[test]

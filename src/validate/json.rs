@@ -1,7 +1,8 @@
 //! The JSON form of a [`Report`]: the object `urnreg check --format jsonl`
 //! writes per input (and the service's check API).
 //!
-//! Keys, in order: `line` (streams only), `input`, `valid`, `nid`, `nss`,
+//! Keys, in order: `line` (streams only), `input` (with `input_base64`
+//! after it when the input is not UTF-8), `valid`, `nid`, `nss`,
 //! `r`, `q`, `f`, `key`, `errors`, `warnings` (lists of `{kind, offset,
 //! message}`, with the rules' whole `source` on findings of a namespace's
 //! rules), and `namespace` when checked against a registry (`null` for
@@ -12,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::report::{Finding, Report};
-use crate::json_text::{Plain, push_escaped, push_plain, push_plain_opt, push_text, push_u64};
+use crate::json_text::{Plain, push_base64, push_escaped, push_plain, push_plain_opt, push_text, push_u64};
 use crate::rules::CompiledRules;
 
 /// A finding's message as a JSON string, formatted only when it has to be.
@@ -146,7 +147,14 @@ impl Report<'_, '_> {
                 }
             }
             None => {
-                push_escaped(out, String::from_utf8_lossy(self.input_bytes()));
+                let input = self.input_bytes();
+                push_escaped(out, String::from_utf8_lossy(input));
+                if std::str::from_utf8(input).is_err() {
+                    // `input` had to replace bytes with U+FFFD: the bytes
+                    // themselves, which the offsets count.
+                    out.extend_from_slice(b",\"input_base64\":");
+                    push_base64(out, input);
+                }
                 out.extend_from_slice(
                     b",\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null,\"key\":null",
                 );
@@ -205,6 +213,11 @@ mod tests {
                 let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
                 assert_eq!(v["line"], 7);
                 assert_eq!(v["input"], String::from_utf8_lossy(raw).as_ref());
+                // The bytes themselves when they are not UTF-8.
+                match std::str::from_utf8(raw) {
+                    Ok(_) => assert!(v.get("input_base64").is_none()),
+                    Err(_) => assert_eq!(v["input_base64"], "YmFkAB//fw==", "{raw:?}"),
+                }
                 assert_eq!(v["valid"], report.is_valid());
                 assert_eq!(v["key"].as_str(), report.key().as_deref());
                 assert_eq!(v["errors"].as_array().unwrap().len(), report.errors().count());
