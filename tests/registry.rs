@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use urnreg::lint::{vet_request, vet_revision};
+use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{
     Decision, Error, ListFilter, MIGRATIONS, Outcome, RegistrationFile, RequestStatus, Store,
 };
@@ -276,6 +276,65 @@ fn lifecycle_formal_request_review_and_revision() {
         ]
     );
     assert_eq!(history.events[0].actor, "alice");
+}
+
+/// An import that changes nothing changes nothing: amended texts,
+/// registrants' tokens, the audit log's links and every request's id stay
+/// (operating.md: "changing or removing what the database holds needs
+/// --replace"; security.md: never loses data already stored).
+#[test]
+fn importing_the_databases_own_snapshot_keeps_everything() {
+    let (_dir, mut store) = fresh();
+    let req = request(&mut store, &registration("formal.toml"), "alice").unwrap();
+    store
+        .review("acme-parts", Decision::AskChanges, "say more", "expert")
+        .unwrap();
+    let mut amended = registration("formal.toml");
+    amended.purpose = Some("Names the parts of the catalogue, as the expert asked.".into());
+    let vetted = vet_amendment(&store, &req.id.to_string(), &amended).unwrap();
+    store.amend(&req.id.to_string(), &vetted, None, "alice").unwrap();
+    let pending = request(&mut store, &informal(1), "bob").unwrap();
+    store
+        .connection()
+        .execute(
+            "INSERT INTO request_tokens (registration_id, selector, token_hash, created_at)
+             VALUES (?1, 'sel', zeroblob(32), '2026-01-01T00:00:00Z')",
+            [pending.id],
+        )
+        .unwrap();
+    store
+        .review("acme-parts", Decision::Approve, "fine", "expert")
+        .unwrap();
+    // Every row but the namespaces' (rebuilt from the snapshot: the same
+    // facts, written out in full) and the import's own audit entry.
+    let import = format!("{:?}", rusqlite::types::ValueRef::Text(b"import"));
+    let rows = |store: &Store| -> Vec<String> {
+        dump(store)
+            .into_iter()
+            .filter(|row| !row.starts_with("namespaces: ") && !row.contains(&import))
+            .collect()
+    };
+    let before = rows(&store);
+    let snapshot = store.snapshot().unwrap();
+    let plan = store
+        .import_snapshot(&snapshot, false, false, "operator")
+        .unwrap();
+    assert!(plan.applied && plan.added.is_empty() && plan.changed.is_empty() && plan.removed.is_empty());
+    let after = rows(&store);
+    assert!(before.iter().any(|row| row.starts_with("amendments: ")));
+    assert!(before.iter().any(|row| row.starts_with("request_tokens: ")));
+    let lost: Vec<&String> = before.iter().filter(|row| !after.contains(row)).collect();
+    let gained: Vec<&String> = after.iter().filter(|row| !before.contains(row)).collect();
+    assert!(
+        lost.is_empty() && gained.is_empty(),
+        "lost {lost:#?}\ngained {gained:#?}"
+    );
+    let history = store.history("acme-parts").unwrap();
+    let actions: Vec<_> = history.events.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(
+        actions,
+        ["request", "review:ask-changes", "amend", "review:approve"]
+    );
 }
 
 #[test]

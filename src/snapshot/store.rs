@@ -1,7 +1,7 @@
 //! A [`Snapshot`] read out of the store and written back into it in one
 //! transaction, and the [`ImportPlan`] that says what an import changes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -491,6 +491,10 @@ fn filed_versions(conn: &rusqlite::Connection) -> Result<BTreeMap<String, Vec<Fi
 }
 
 fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
+    // What the database keeps about its registrations that a snapshot
+    // does not carry (amended texts, registrants' tokens, sessions, the
+    // audit log's links): saved, and given back to the same versions.
+    let kept = Kept::save(tx)?;
     tx.execute_batch(
         "DELETE FROM reviews; DELETE FROM rules; UPDATE audit_log SET registration_id = NULL;
          DELETE FROM registrations; DELETE FROM namespaces; DELETE FROM registry_meta;",
@@ -543,6 +547,178 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
     tx.execute(
         "UPDATE informal_sequence SET last = max(last, ?1)",
         [snapshot.highest_informal()],
+    )?;
+    let fixed: HashSet<i64> = snapshot
+        .records
+        .iter()
+        .flat_map(|r| &r.filed)
+        .chain(&snapshot.requests)
+        .filter_map(|v| v.id)
+        .collect();
+    kept.restore(tx, &fixed)
+}
+
+/// A registration as the same version before and after an import: its
+/// NID (lower case; empty for a request not yet given one), kind,
+/// version, when it was filed and by whom.
+type VersionKey = (String, String, i64, String, String);
+
+fn version_keys(tx: &Transaction<'_>) -> Result<Vec<(i64, VersionKey)>> {
+    let mut stmt = tx.prepare(
+        "SELECT id, lower(coalesce(nid, '')), kind, version, submitted_at, registrant FROM registrations",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// The rows tied to registrations that an import would otherwise lose.
+struct Kept {
+    /// Each registration's id before, by what it is.
+    ids: HashMap<VersionKey, i64>,
+    /// `amendments`: registration, body, source, filed, replaced.
+    amendments: Vec<(i64, String, Option<String>, String, String)>,
+    /// `request_tokens`: registration, selector, hash, created.
+    tokens: Vec<(i64, String, Vec<u8>, String)>,
+    /// `service_sessions` of registrants: id hash, request, csrf,
+    /// created, expires.
+    sessions: Vec<(Vec<u8>, i64, String, String, i64)>,
+    /// `audit_log` entries and the registration each names.
+    audit: Vec<(i64, i64)>,
+}
+
+impl Kept {
+    fn save(tx: &Transaction<'_>) -> Result<Kept> {
+        let ids = version_keys(tx)?.into_iter().map(|(id, key)| (key, id)).collect();
+        let amendments = tx
+            .prepare(
+                "SELECT registration_id, body, source, filed_at, replaced_at FROM amendments ORDER BY id",
+            )?
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let tokens = tx
+            .prepare("SELECT registration_id, selector, token_hash, created_at FROM request_tokens")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let sessions = tx
+            .prepare(
+                "SELECT id_hash, request_id, csrf, created_at, expires_at FROM service_sessions
+                 WHERE request_id IS NOT NULL",
+            )?
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let audit = tx
+            .prepare("SELECT id, registration_id FROM audit_log WHERE registration_id IS NOT NULL")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(Kept {
+            ids,
+            amendments,
+            tokens,
+            sessions,
+            audit,
+        })
+    }
+
+    /// Gives each version that is still there its id of before (unless
+    /// the snapshot names that id for one of its own, `fixed`), then its
+    /// kept rows. A version the import removed loses them with it.
+    fn restore(self, tx: &Transaction<'_>, fixed: &HashSet<i64>) -> Result<()> {
+        // Ids move while rows point at them: checked at commit.
+        tx.pragma_update(None, "defer_foreign_keys", true)?;
+        let now = version_keys(tx)?;
+        let moves: Vec<(i64, i64)> = now
+            .iter()
+            .filter(|(id, _)| !fixed.contains(id))
+            .filter_map(|(id, key)| {
+                let old = *self.ids.get(key)?;
+                (old != *id && !fixed.contains(&old)).then_some((*id, old))
+            })
+            .collect();
+        // Out of the way first (ids below zero), then home, or past the
+        // highest id when home is taken.
+        for &(id, _) in &moves {
+            renumber(tx, id, -id)?;
+        }
+        for &(id, old) in &moves {
+            let taken: bool = tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM registrations WHERE id = ?1)",
+                [old],
+                |r| r.get(0),
+            )?;
+            let to = if taken {
+                tx.query_row("SELECT max(id) + 1 FROM registrations", [], |r| r.get(0))?
+            } else {
+                old
+            };
+            renumber(tx, -id, to)?;
+        }
+        let now: HashMap<VersionKey, i64> =
+            version_keys(tx)?.into_iter().map(|(id, key)| (key, id)).collect();
+        let new_id: HashMap<i64, i64> = self
+            .ids
+            .iter()
+            .filter_map(|(key, old)| Some((*old, *now.get(key)?)))
+            .collect();
+        for (old, body, source, filed, replaced) in self.amendments {
+            if let Some(id) = new_id.get(&old) {
+                tx.execute(
+                    "INSERT INTO amendments (registration_id, body, source, filed_at, replaced_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, body, source, filed, replaced],
+                )?;
+            }
+        }
+        for (old, selector, hash, created) in self.tokens {
+            if let Some(id) = new_id.get(&old) {
+                tx.execute(
+                    "INSERT INTO request_tokens (registration_id, selector, token_hash, created_at)
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![id, selector, hash, created],
+                )?;
+            }
+        }
+        for (hash, old, csrf, created, expires) in self.sessions {
+            if let Some(id) = new_id.get(&old) {
+                tx.execute(
+                    "INSERT OR IGNORE INTO service_sessions (id_hash, request_id, csrf, created_at, expires_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![hash, id, csrf, created, expires],
+                )?;
+            }
+        }
+        for (entry, old) in self.audit {
+            if let Some(id) = new_id.get(&old) {
+                tx.execute(
+                    "UPDATE audit_log SET registration_id = ?1 WHERE id = ?2",
+                    params![id, entry],
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Moves registration `from` to id `to`, with the rows that point at it.
+fn renumber(tx: &Transaction<'_>, from: i64, to: i64) -> Result<()> {
+    tx.execute(
+        "UPDATE registrations SET id = ?1 WHERE id = ?2",
+        params![to, from],
+    )?;
+    tx.execute(
+        "UPDATE rules SET registration_id = ?1 WHERE registration_id = ?2",
+        params![to, from],
+    )?;
+    tx.execute(
+        "UPDATE reviews SET registration_id = ?1 WHERE registration_id = ?2",
+        params![to, from],
     )?;
     Ok(())
 }
