@@ -337,6 +337,39 @@ fn importing_the_databases_own_snapshot_keeps_everything() {
     );
 }
 
+/// A snapshot that gives a held request's id to another version would
+/// renumber it: the plan says so, and it needs --replace.
+#[test]
+fn an_import_that_takes_a_held_requests_id_needs_replace() {
+    let (_dir, mut store) = fresh();
+    let pending = request(&mut store, &informal(1), "bob").unwrap();
+    let mut snapshot = store.snapshot().unwrap();
+    let held = store
+        .connection()
+        .query_row("SELECT min(id) FROM registrations", [], |r| r.get::<_, i64>(0))
+        .unwrap();
+    assert_ne!(held, pending.id);
+    let filed = snapshot
+        .requests
+        .iter_mut()
+        .find(|v| v.id == Some(pending.id))
+        .unwrap();
+    filed.id = Some(held);
+    let before = dump(&store);
+    let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
+    assert!(plan.conflicts, "{plan:?}");
+    assert_eq!(plan.renumbered.len(), 1, "{plan:?}");
+    assert!(
+        plan.renumbered[0].starts_with(&format!("request {held} (")),
+        "{plan:?}"
+    );
+    let err = store
+        .import_snapshot(&snapshot, false, false, "operator")
+        .unwrap_err();
+    assert!(err.to_string().contains("renumber 1 request(s)"), "{err}");
+    assert_eq!(dump(&store), before, "refused: nothing changed");
+}
+
 #[test]
 fn rejected_requests_are_final_and_free_the_nid() {
     let (_dir, mut store) = fresh();

@@ -132,6 +132,9 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     if plan.requests.0 != plan.requests.1 {
         writeln!(out, "requests: {} -> {}", plan.requests.0, plan.requests.1)?;
     }
+    for line in &plan.renumbered {
+        writeln!(out, "{} {}", paint(p.warning, "~"), printable(line))?;
+    }
     if plan.last_informal.0 != plan.last_informal.1 {
         writeln!(
             out,

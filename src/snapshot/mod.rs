@@ -106,6 +106,10 @@ pub struct ImportPlan {
     /// What changes in the resolution sub-registries (keywords and
     /// services added, changed or removed).
     pub query: Vec<String>,
+    /// Requests the database holds whose id the snapshot gives to another
+    /// version: "request 1 (3gpp2 v1) is given to urn-12 v1" (each would
+    /// be renumbered; a conflict).
+    pub renumbered: Vec<String>,
     /// Whether it would change or drop something the database holds (needs
     /// `--replace`).
     pub conflicts: bool,

@@ -48,15 +48,30 @@ impl Store {
         let tx = self.write()?;
         let current = read_snapshot(&tx)?;
         let mut plan = compare(&current, snapshot);
+        plan.renumbered = taken_ids(&tx, snapshot)?;
+        plan.conflicts |= !plan.renumbered.is_empty();
         if dry_run {
             return Ok(plan);
         }
         if plan.conflicts && !replace {
-            return Err(Error::State(format!(
-                "the snapshot would change {} and remove {} namespace(s) the database holds; \
-                 see --dry-run, and pass --replace to make the database equal to the snapshot",
+            let mut what = vec![format!(
+                "change {} and remove {} namespace(s)",
                 plan.changed.len(),
                 plan.removed.len()
+            )];
+            if plan.requests.1 < plan.requests.0 {
+                what.push(format!("drop {} request(s)", plan.requests.0 - plan.requests.1));
+            }
+            if !plan.renumbered.is_empty() {
+                what.push(format!("renumber {} request(s)", plan.renumbered.len()));
+            }
+            if !plan.query.is_empty() {
+                what.push("change the resolution sub-registries".into());
+            }
+            return Err(Error::State(format!(
+                "the snapshot would {} the database holds; see --dry-run, and pass --replace to make \
+                 the database equal to the snapshot",
+                what.join(", ")
             )));
         }
         write_snapshot(&tx, snapshot)?;
@@ -556,6 +571,37 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
         .filter_map(|v| v.id)
         .collect();
     kept.restore(tx, &fixed)
+}
+
+/// The database's requests whose id the snapshot gives to another
+/// version (see [`ImportPlan::renumbered`]).
+fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
+    let mut taken = Vec::new();
+    let mut stmt = tx.prepare(
+        "SELECT coalesce(nid, 'a request'), version, submitted_at FROM registrations WHERE id = ?1",
+    )?;
+    for v in snapshot
+        .records
+        .iter()
+        .flat_map(|r| &r.filed)
+        .chain(&snapshot.requests)
+    {
+        let Some(id) = v.id else { continue };
+        let held: Option<(String, i64, String)> = stmt
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?;
+        let Some((nid, version, submitted)) = held else {
+            continue;
+        };
+        let incoming = v.nid.as_deref().unwrap_or("a request");
+        if !nid.eq_ignore_ascii_case(incoming) || version != v.version || submitted != v.submitted_at {
+            taken.push(format!(
+                "request {id} ({nid} v{version}) is given to {incoming} v{}",
+                v.version
+            ));
+        }
+    }
+    Ok(taken)
 }
 
 /// A registration as the same version before and after an import: its
