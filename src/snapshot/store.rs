@@ -385,8 +385,10 @@ pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
         Some(i) => &first_line[..i],
         None => first_line,
     };
-    if email.is_some_and(|e| name.contains(e)) {
-        name = "";
+    // "Jane Doe, Example Org, jane@example.org": the name is what comes
+    // before the address on its line.
+    if let Some(at) = email.and_then(|e| name.find(e)) {
+        name = &name[..at];
     }
     // The name goes into the IANA XML: control characters (an ESC, a
     // U+0001 typed into the Registrant field) have no place in it.
@@ -395,7 +397,8 @@ pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
         .filter(|c| printable(*c))
         .collect::<String>()
         .trim()
-        .trim_end_matches([',', ';'])
+        .trim_end_matches([',', ';', ':', '(', '['])
+        .trim()
         .chars()
         .take(100)
         .collect();
@@ -901,6 +904,15 @@ mod tests {
         );
         let c = registrant_contact(&informal("ops@nine.example", "approved")).unwrap();
         assert_eq!(person(&c).1, "ops");
+        // The name before the address on one line, not the address's
+        // local part.
+        let c = registrant_contact(&informal("Jane Doe, Example Org, jane@example.org", "approved")).unwrap();
+        assert_eq!(person(&c).1, "Jane Doe, Example Org");
+        let c = registrant_contact(&informal("Team B (jane@b.example)", "approved")).unwrap();
+        assert_eq!(
+            (person(&c).1, person(&c).2),
+            ("Team B", Some("mailto:jane&b.example"))
+        );
         // Nothing approved, or a formal namespace: no contact is made up.
         assert_eq!(registrant_contact(&informal("Jane Doe", "submitted")), None);
         let mut formal = informal("Jane Doe", "approved");

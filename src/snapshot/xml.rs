@@ -313,6 +313,34 @@ fn push(stack: &mut [Element], node: Node) {
     }
 }
 
+/// `x` with a person id of its own among `people` (which it joins): two
+/// different people (another name or address) never share one, so each
+/// namespace's contact keeps its own address; the same person keeps one id.
+fn own_person_id(people: &mut BTreeMap<String, Person>, x: &Xref) -> Xref {
+    let Some(person) = &x.person else {
+        return x.clone();
+    };
+    let mut id = x.data.clone();
+    let mut n = 1;
+    loop {
+        match people.get(&id) {
+            None => {
+                people.insert(id.clone(), person.clone());
+                break;
+            }
+            Some(held) if held.name == person.name && held.uri == person.uri => break,
+            Some(_) => {
+                n += 1;
+                id = format!("{}_{n}", x.data);
+            }
+        }
+    }
+    Xref {
+        data: id,
+        ..x.clone()
+    }
+}
+
 fn xref(el: &Element, people: &BTreeMap<String, Person>) -> Xref {
     let text = el.text();
     Xref {
@@ -561,17 +589,17 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> Result
             out.push_str(&format!("      <name>{}</name>\n", xml_escape(&record.nid)));
             if let Some(t) = &record.template {
                 out.push_str("      <template>");
-                write_xref(&mut out, t);
+                write_xref(&mut out, &own_person_id(&mut people, t));
                 out.push_str("</template>\n");
             }
             for x in &record.references {
                 out.push_str("      ");
-                write_xref(&mut out, x);
+                write_xref(&mut out, &own_person_id(&mut people, x));
                 out.push('\n');
             }
             for x in &record.contacts {
                 out.push_str("      <contact>");
-                write_xref(&mut out, x);
+                write_xref(&mut out, &own_person_id(&mut people, x));
                 out.push_str("</contact>\n");
             }
             // The registry's schema gives every informal record a contact.
@@ -580,16 +608,6 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> Result
             }
             out.push_str("    </record>\n");
             check_chars(&out[start..], &format!("the record of '{}'", record.nid))?;
-            for x in record
-                .template
-                .iter()
-                .chain(&record.references)
-                .chain(&record.contacts)
-            {
-                if let Some(p) = &x.person {
-                    people.insert(x.data.clone(), p.clone());
-                }
-            }
         }
         out.push_str("  </registry>\n");
     }
@@ -656,6 +674,39 @@ mod tests {
         let xml = write_registry(&shipped_meta(), std::slice::from_ref(&record)).unwrap();
         let (_, back) = read_registry(&xml).unwrap();
         assert_eq!(back[0].references, record.references);
+    }
+
+    /// Two people who would get one person id (the same name, another
+    /// address) keep their own addresses: the second gets an id of its
+    /// own; one person met twice keeps one id.
+    #[test]
+    fn different_people_never_share_a_person_id() {
+        let contact = |nid: &str, email: &str| RecordFile {
+            contacts: vec![Xref {
+                kind: "person".into(),
+                data: "jane".into(),
+                text: None,
+                person: Some(Person {
+                    name: "jane".into(),
+                    uri: Some(format!("mailto:{email}")),
+                    updated: None,
+                }),
+            }],
+            ..RecordFile::bare(nid, Kind::Informal)
+        };
+        let records = [
+            contact("urn-10", "jane&a.example"),
+            contact("urn-11", "jane&b.example"),
+            contact("urn-12", "jane&a.example"),
+        ];
+        let xml = write_registry(&shipped_meta(), &records).unwrap();
+        let (_, back) = read_registry(&xml).unwrap();
+        let address = |r: &RecordFile| r.contacts[0].person.as_ref().unwrap().uri.clone().unwrap();
+        let ids: Vec<&str> = back.iter().map(|r| r.contacts[0].data.as_str()).collect();
+        assert_eq!(ids, ["jane", "jane_2", "jane"]);
+        for (written, read) in records.iter().zip(&back) {
+            assert_eq!(address(written), address(read), "{}", written.nid);
+        }
     }
 
     #[test]
