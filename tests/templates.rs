@@ -248,6 +248,12 @@ fn cli_new_edit_lint_render_request_path() {
         "{text}"
     );
     assert!(text.contains("urnreg revise isbn"));
+    // An informal namespace's skeleton names it too, or lint would read a
+    // first request (section 5.2 numbers are the registry's to give).
+    let out = urnreg(&["template", "new", "--nid", "urn-5", "--db", db], b"");
+    let file = RegistrationFile::from_toml(&stdout(&out)).unwrap();
+    assert_eq!(file.nid.as_deref(), Some("urn-5"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("urnreg revise urn-5"));
 }
 
 #[test]
