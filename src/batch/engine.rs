@@ -257,7 +257,8 @@ pub(super) fn check_rows<S: Sink, T: Rows + ?Sized>(
         };
         bytes += row.len() as u64;
         if row.len() > MAX_LINE {
-            let report = checker.line_too_long(&row[..MAX_LINE + 1], MAX_LINE);
+            // The input shown is cut where a stream cuts it.
+            let report = checker.line_too_long(&row[..MAX_LINE], MAX_LINE);
             shared.record(&report, line, out, summary);
             return;
         }

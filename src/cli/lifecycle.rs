@@ -14,7 +14,7 @@ use super::output::{self, printable};
 use super::{Format, FormatParser};
 
 /// The largest registration file read (a registration is a few pages).
-pub(super) const MAX_REGISTRATION_BYTES: u64 = 1024 * 1024;
+pub(super) const MAX_REGISTRATION_BYTES: u64 = urnreg::registry::MAX_REGISTRATION_BYTES as u64;
 
 #[derive(clap::Args, Debug)]
 pub struct InitArgs {

@@ -24,7 +24,7 @@ mod store;
 pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
 
 pub use error::{Error, Problem, Result};
-pub use registration::{Filing, RegistrationFile, Vetted};
+pub use registration::{Filing, MAX_REGISTRATION_BYTES, RegistrationFile, Vetted};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
 pub use store::{
     AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,

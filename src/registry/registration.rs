@@ -71,6 +71,10 @@ impl DateValue {
     }
 }
 
+/// The largest registration file read (`request`, `amend`, `revise`,
+/// `lint`, and the service's filings): 1 MiB.
+pub const MAX_REGISTRATION_BYTES: usize = 1024 * 1024;
+
 /// The Appendix A fields that every registration must fill, the first
 /// eight of `APPENDIX_A_KEYS` (section 6.4;
 /// "Additional Information" is optional, "Revision Information" is for

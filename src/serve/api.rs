@@ -18,7 +18,9 @@ use super::tokens::{self, Principal};
 use crate::Checker;
 use crate::batch::{self, Batch, LineRows, Rows, Shown};
 use crate::lint::{self, LintContext, Severity};
-use crate::registry::{Decision, Error, Filing, ListFilter, Outcome, RegistrationFile, Store};
+use crate::registry::{
+    Decision, Error, Filing, ListFilter, MAX_REGISTRATION_BYTES, Outcome, RegistrationFile, Store,
+};
 
 /// `Content-Type` of JSON answers.
 const JSON: &str = "application/json";
@@ -340,6 +342,21 @@ pub(crate) enum Lodged {
     Refused(Vec<lint::Finding>),
 }
 
+/// The same limit on a registration text as the CLI's
+/// ([`MAX_REGISTRATION_BYTES`]).
+fn too_long(text: &str) -> Result<(), ApiError> {
+    if text.len() > MAX_REGISTRATION_BYTES {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "a registration file is at most {MAX_REGISTRATION_BYTES} bytes (this one has {})",
+                text.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Files `text` as `urnreg request` (or `urnreg revise`, for a file
 /// naming a registered NID with a later version) would, as the registrant.
 /// `via` is where the text came from, kept as the version's source: `api`
@@ -349,6 +366,7 @@ pub(crate) async fn file_text(
     text: String,
     via: &'static str,
 ) -> Result<Lodged, ApiError> {
+    too_long(&text)?;
     let file = match parse_file(&text) {
         Ok(file) => file,
         Err(refused) => return Ok(refused),
@@ -386,6 +404,7 @@ pub(crate) async fn amend_text(
     text: String,
     via: &'static str,
 ) -> Result<Lodged, ApiError> {
+    too_long(&text)?;
     let file = match parse_file(&text) {
         Ok(file) => file,
         Err(refused) => return Ok(refused),

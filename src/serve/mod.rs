@@ -115,7 +115,9 @@ impl Config {
         Config {
             db,
             actor: "urnreg".into(),
-            max_body: 256 * 1024,
+            // A registration file of the largest size, sent as a form
+            // (percent-encoding can triple it), and a little more.
+            max_body: 3 * crate::registry::MAX_REGISTRATION_BYTES + 64 * 1024,
             max_check_body: 4 * 1024 * 1024,
             max_check_lines: 10_000,
             request_timeout: Duration::from_secs(30),
