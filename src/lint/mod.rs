@@ -398,6 +398,21 @@ pub fn formal_nid_problems(nid: &str) -> Vec<Finding> {
 }
 
 fn formal_nid_rules(nid: &str, out: &mut Findings) {
+    // `urn-` and anything but a number fails RFC 8141's NID rule (section
+    // 5.2's form); for a formal NID the reason is section 5.1's prefix.
+    let rest = nid
+        .get(..4)
+        .filter(|head| head.eq_ignore_ascii_case("urn-"))
+        .and(nid.get(4..));
+    if rest.is_some_and(|rest| !rest.is_empty() && crate::urn::check_nid(&format!("x{rest}")).is_ok()) {
+        out.error(
+            "nid-urn-prefix",
+            "nid",
+            S5_1,
+            format!("'{nid}' starts with 'urn-', which is kept for informal namespaces"),
+        );
+        return;
+    }
     if let Err(kind) = crate::urn::check_nid(nid) {
         out.error(
             "nid-syntax",
