@@ -70,6 +70,16 @@ const HEADINGS: &[(&str, &str)] = &[
     ("process of identifier resolution", "resolution_process"),
     ("security and privacy considerations", "security_and_privacy"),
     ("security considerations", "security_and_privacy"),
+    ("additional documentation / information", "documentation"),
+    ("additional documentation", "documentation"),
+    ("identifier uniqueness/persistence considerations", "uniqueness"),
+    (
+        "identifier uniqueness and persistence considerations",
+        "uniqueness",
+    ),
+    ("rules for lexically equivalent nsss", "lexical_equivalence"),
+    ("rules for lexically equivalent nss", "lexical_equivalence"),
+    ("relevant ancillary information", "ancillary_documentation"),
 ];
 
 /// Headings a registration may write with the namespace's own name in
@@ -784,6 +794,28 @@ pub fn import_text(text: &str) -> ImportReport {
             };
         }
         let line = Some(h.line + 1);
+        // A one-line field: what follows its value is no part of it, and
+        // is said, not dropped unseen.
+        if matches!(h.key, "namespace_identifier" | "version" | "date") {
+            let mut value_lines = value.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = value_lines.next().unwrap_or("").to_string();
+            let rest: Vec<&str> = value_lines.collect();
+            if !rest.is_empty() {
+                report.notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    line,
+                    format!(
+                        "text after the {} value '{}': {}",
+                        heading_of(h.key),
+                        preview(&first),
+                        preview(&rest.join(" "))
+                    ),
+                ));
+                if h.key != "namespace_identifier" {
+                    value = first;
+                }
+            }
+        }
         match &h.how {
             HowFound::Exact => {}
             HowFound::Rules => {
@@ -878,6 +910,36 @@ mod tests {
         }
     }
 
+    /// Text after a one-line field's value (Namespace Identifier, Version,
+    /// Date) is no part of it: a `not placed` note shows it (the urn-4
+    /// and nbn registrations have such paragraphs).
+    #[test]
+    fn text_after_a_one_line_value_is_reported_not_dropped() {
+        let r = import_text("Namespace Identifier: foo\nDate: 2002-02-11\nA free paragraph.\nPurpose: x\n");
+        assert_eq!(r.fields.date.as_deref(), Some("2002-02-11"));
+        let unplaced: Vec<String> = r
+            .notes
+            .iter()
+            .filter(|n| n.kind == NoteKind::Unplaced)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(unplaced.len(), 1, "{unplaced:?}");
+        assert!(unplaced[0].contains("A free paragraph."), "{unplaced:?}");
+    }
+
+    /// Headings real registrations use for template fields (doi, isni,
+    /// meta, nan; urn-4; RFC 3406 texts).
+    #[test]
+    fn wordings_of_real_registrations_are_their_fields() {
+        let r = import_text(
+            "Additional documentation / information:\n  See ISO 26324.\nIdentifier uniqueness/persistence considerations:\n  u\nRules for Lexically Equivalent NSSs:\n  e\nRelevant ancillary information:\n  a\n",
+        );
+        assert_eq!(r.fields.documentation.as_deref(), Some("See ISO 26324."));
+        assert_eq!(r.fields.uniqueness.as_deref(), Some("u"));
+        assert_eq!(r.fields.lexical_equivalence.as_deref(), Some("e"));
+        assert_eq!(r.fields.ancillary_documentation.as_deref(), Some("a"));
+    }
+
     #[test]
     fn rfc3406_form_keeps_indented_sub_items_in_the_value() {
         let r = import_text(
@@ -926,9 +988,15 @@ mod tests {
         let r = import_text("Namespace Indentifier: acme\nVersoin: 1\nData: 2024-01-01\nPurpose: x\n");
         assert_eq!(r.fields.namespace_identifier.as_deref(), Some("acme"));
         // "Data" is one edit from "Date", but short headings must match:
-        // the line stays in the value above it.
-        assert_eq!(r.fields.version.as_deref(), Some("1\nData: 2024-01-01"));
+        // the line is no heading, and no part of the version either (a
+        // note says so).
+        assert_eq!(r.fields.version.as_deref(), Some("1"));
         assert_eq!(r.fields.date, None);
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.kind == NoteKind::Unplaced && n.to_string().contains("Data: 2024-01-01"))
+        );
         let guessed: Vec<String> = r
             .notes
             .iter()
