@@ -24,9 +24,11 @@
 //! and `{name:lower}` put a value in one case first (for a resolver that
 //! wants an identifier as issued when the key folds its case). A value is
 //! percent-encoded when expanded: every byte but the unreserved ones and
-//! `: @ ! $ & ' ( ) * + , ; =` (a `%XX` already in it is kept); `{+name}`
-//! also keeps `/` (RFC 6570's reserved expansion), never a `.` or `..`
-//! segment. A template's scheme and host are written literally (`https`;
+//! `: @ ! $ & ' ( ) * + , ; =` (a `%XX` already in it is kept; after the
+//! template's `?`, `& = +` are encoded too, so a URN adds no query
+//! parameter); `{+name}` also keeps `/` (RFC 6570's reserved expansion).
+//! A URL whose path would hold a `.` or `..` segment, even as `%2E`, is
+//! not given (`dot-segment`). A template's scheme and host are written literally (`https`;
 //! `http` is allowed for resolvers that speak nothing else and lint warns),
 //! so no URN can send a resolver elsewhere, and no expansion can hold a
 //! line break, `?`, `#` or a path that climbs.
@@ -172,6 +174,13 @@ pub enum Unresolved {
         /// The service asked for.
         service: String,
     },
+    /// The URL built would hold a `.` or `..` path segment (written so, or
+    /// as `%2E`): one that climbs the resolver's path once normalized
+    /// (RFC 3986 sections 5.2.4 and 6.2.2.2). None is given.
+    DotSegment {
+        /// The service asked for.
+        service: String,
+    },
 }
 
 impl std::fmt::Display for Unresolved {
@@ -189,6 +198,11 @@ impl std::fmt::Display for Unresolved {
             Unresolved::NotCovered { service } => {
                 write!(f, "the namespace's {service} resolver does not cover this NSS")
             }
+            Unresolved::DotSegment { service } => write!(
+                f,
+                "the namespace's {service} resolver would put a '.' or '..' path segment in its URL for \
+                 this NSS (it would climb the resolver's path: RFC 3986 section 5.2.4): refused"
+            ),
         }
     }
 }
@@ -429,9 +443,16 @@ impl Template {
 
     fn expand(&self, vars: &dyn Fn(&str) -> Option<String>) -> String {
         let mut out = String::new();
+        // After the template's `?`, a value is a query parameter's: its
+        // `&`, `=` and `+` are encoded too, or a URN could add parameters
+        // of its own (RFC 3986 section 3.4).
+        let mut in_query = false;
         for part in &self.parts {
             match part {
-                Part::Text(t) => out.push_str(t),
+                Part::Text(t) => {
+                    in_query |= t.contains('?');
+                    out.push_str(t);
+                }
                 Part::Var { name, reserved, case } => {
                     let value = vars(name).unwrap_or_default();
                     let value = match case {
@@ -439,7 +460,7 @@ impl Template {
                         Case::Upper => value.to_ascii_uppercase(),
                         Case::Lower => value.to_ascii_lowercase(),
                     };
-                    encode(&value, *reserved, &mut out);
+                    encode(&value, *reserved, in_query, &mut out);
                 }
             }
         }
@@ -448,15 +469,17 @@ impl Template {
 }
 
 /// Percent-encodes `value` into `out`: unreserved characters and the
-/// sub-delimiters `: @` stay; a `%XX` stays; `/` stays when `reserved`,
-/// except in a `.` or `..` segment, whose dots are encoded.
-fn encode(value: &str, reserved: bool, out: &mut String) {
+/// sub-delimiters `: @` stay (but `& = +` in a `query`); a `%XX` stays;
+/// `/` stays when `reserved`, except in a `.` or `..` segment, whose dots
+/// are encoded.
+fn encode(value: &str, reserved: bool, query: bool, out: &mut String) {
     let bytes = value.as_bytes();
     let mut i = 0;
     let mut segment_start = true;
     while i < bytes.len() {
         let b = bytes[i];
-        let keep = b.is_ascii_alphanumeric() || b"-._~:@!$&'()*+,;=".contains(&b);
+        let keep =
+            b.is_ascii_alphanumeric() || b"-._~:@!$'()*,;".contains(&b) || (!query && b"&+=".contains(&b));
         if b == b'%'
             && bytes
                 .get(i + 1..i + 3)
@@ -594,12 +617,31 @@ impl Resolution {
                         .map(|span| nss[span.range()].to_string()),
                 }
             };
-            return Ok(rule.urls.iter().map(|t| t.expand(&vars)).collect());
+            let urls: Vec<String> = rule.urls.iter().map(|t| t.expand(&vars)).collect();
+            if urls.iter().any(|url| has_dot_segment(url)) {
+                return Err(Unresolved::DotSegment {
+                    service: service.to_string(),
+                });
+            }
+            return Ok(urls);
         }
         Err(Unresolved::NotCovered {
             service: service.to_string(),
         })
     }
+}
+
+/// True if the path of `url` has a `.` or `..` segment, its dots written
+/// as they are or as `%2E` (the same once normalized: RFC 3986 section
+/// 6.2.2.2, and browsers read them so).
+fn has_dot_segment(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path_and_more = after_scheme.find('/').map_or("", |at| &after_scheme[at..]);
+    let path = path_and_more.split(['?', '#']).next().unwrap_or("");
+    path.split('/').skip(1).any(|segment| {
+        let decoded = segment.replace("%2E", ".").replace("%2e", ".");
+        decoded == "." || decoded == ".."
+    })
 }
 
 /// `urn:nid:nss` to `(nid, nss)`.
@@ -663,16 +705,49 @@ mod tests {
                urls = ["https://r.example/{nss}", "https://r.example/p/{+nss}?u={urn}"]"#,
         )
         .unwrap();
-        let urls = r.urls("urn:x:../../evil?x#y/%0D%0Aa b", "I2L").unwrap();
-        assert_eq!(urls[0], "https://r.example/..%2F..%2Fevil%3Fx%23y%2F%0D%0Aa%20b");
+        let urls = r.urls("urn:x:a/b?x#y/%0D%0Aa b&c=d+e", "I2L").unwrap();
+        assert_eq!(urls[0], "https://r.example/a%2Fb%3Fx%23y%2F%0D%0Aa%20b&c=d+e");
+        // In the query a value's `&`, `=` and `+` are encoded: a URN adds
+        // no parameter of its own (RFC 3986 section 3.4).
         assert_eq!(
             urls[1],
-            "https://r.example/p/%2E%2E/%2E%2E/evil%3Fx%23y/%0D%0Aa%20b?u=urn:x:..%2F..%2Fevil%3Fx%23y%2F%0D%0Aa%20b"
+            "https://r.example/p/a/b%3Fx%23y/%0D%0Aa%20b&c=d+e?u=urn:x:a%2Fb%3Fx%23y%2F%0D%0Aa%20b%26c%3Dd%2Be"
         );
         assert_eq!(
             r.urls("urn:x://other.example/", "I2L").unwrap()[0],
             "https://r.example/%2F%2Fother.example%2F"
         );
+    }
+
+    /// A `.` or `..` segment, as dots or as `%2E` (the same once
+    /// normalized: RFC 3986 sections 5.2.4 and 6.2.2.2), is never in a URL
+    /// given: the URN gets none instead of one that climbs.
+    #[test]
+    fn no_url_climbs_its_path() {
+        let r = compile(
+            r#"source = "x"
+               default = "I2L"
+               services = ["I2L"]
+               [[rules]]
+               service = "I2L"
+               urls = ["https://r.example/p/{+nss}"]"#,
+        )
+        .unwrap();
+        for nss in ["../../x", "a/%2E%2E/x", "a/%2e/x", "..", "a/.", "10.1000/../../x"] {
+            assert_eq!(
+                r.urls(&format!("urn:x:{nss}"), "I2L"),
+                Err(Unresolved::DotSegment {
+                    service: "I2L".into()
+                }),
+                "{nss}"
+            );
+        }
+        assert_eq!(
+            r.urls("urn:x:a/..b/.c/x..", "I2L").unwrap(),
+            ["https://r.example/p/a/..b/.c/x.."]
+        );
+        assert!(has_dot_segment("https://h.example/a/%2E%2E"));
+        assert!(!has_dot_segment("https://h.example/a?b=/../"));
     }
 
     #[test]

@@ -51,6 +51,7 @@ impl ResolveError {
             ResolveError::Unresolved(Unresolved::UnknownService(_)) => "unknown-service",
             ResolveError::Unresolved(Unresolved::ServiceNotOffered { .. }) => "service-not-offered",
             ResolveError::Unresolved(Unresolved::NotCovered { .. }) => "not-covered",
+            ResolveError::Unresolved(Unresolved::DotSegment { .. }) => "dot-segment",
         }
     }
 

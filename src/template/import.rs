@@ -782,6 +782,8 @@ pub fn import_text(text: &str) -> ImportReport {
             ),
         ));
     }
+    // Text found after one-line values, for Additional Information.
+    let mut extra: Vec<String> = Vec::new();
     for (n, h) in headings.iter().enumerate() {
         let body_start = h.line + 1 + usize::from(h.underlined);
         let body_end = headings.get(n + 1).map_or(lines.len(), |next| next.line);
@@ -801,17 +803,26 @@ pub fn import_text(text: &str) -> ImportReport {
             let first = value_lines.next().unwrap_or("").to_string();
             let rest: Vec<&str> = value_lines.collect();
             if !rest.is_empty() {
+                let moved = h.key != "namespace_identifier";
                 report.notes.push(Note::new(
                     NoteKind::Unplaced,
                     line,
                     format!(
-                        "text after the {} value '{}': {}",
+                        "text after the {} value '{}'{}: {}",
                         heading_of(h.key),
                         preview(&first),
+                        if moved {
+                            ", kept in Additional Information"
+                        } else {
+                            ""
+                        },
                         preview(&rest.join(" "))
                     ),
                 ));
-                if h.key != "namespace_identifier" {
+                if moved {
+                    // The value's first line stays; the rest, as written.
+                    let tail = value.trim_start().split_once('\n').map_or("", |(_, tail)| tail);
+                    extra.push(dedent(&tail.lines().collect::<Vec<_>>()));
                     value = first;
                 }
             }
@@ -867,6 +878,14 @@ pub fn import_text(text: &str) -> ImportReport {
                 }
             }
         }
+    }
+    if !extra.is_empty() {
+        let extra = extra.join("\n\n");
+        let slot = &mut report.fields.additional_information;
+        *slot = Some(match slot.take() {
+            Some(held) if !held.is_empty() => format!("{held}\n\n{extra}"),
+            _ => extra,
+        });
     }
     report
 }
@@ -925,6 +944,10 @@ mod tests {
             .collect();
         assert_eq!(unplaced.len(), 1, "{unplaced:?}");
         assert!(unplaced[0].contains("A free paragraph."), "{unplaced:?}");
+        assert_eq!(
+            r.fields.additional_information.as_deref(),
+            Some("A free paragraph.")
+        );
     }
 
     /// Headings real registrations use for template fields (doi, isni,
