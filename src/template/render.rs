@@ -502,8 +502,13 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
             continue;
         }
         let body = line.trim_start();
-        let prefix = " ".repeat(indent + line.len() - body.len());
-        if line.chars().count() <= width {
+        let own_indent = line.len() - body.len();
+        let prefix = " ".repeat(indent + own_indent);
+        // Only prose is wrapped: an indented line (an example, a list, a
+        // grammar) or a line of ABNF is kept whole, or a wrapped comment
+        // would become rule elements (RFC 5234 section 3.1) and the text
+        // would not import back as it was.
+        if line.chars().count() <= width || own_indent > 0 || is_grammar(body) {
             out.push_str(&prefix);
             out.push_str(body);
             continue;
@@ -529,6 +534,18 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
         out.push_str(&current);
     }
     out
+}
+
+/// A line of ABNF (RFC 5234): a comment (`;`), or a rule (`name =` or
+/// `name =/`), or BNF's `::=` or `:=` (RFC 2141's style).
+fn is_grammar(line: &str) -> bool {
+    if line.starts_with(';') || line.contains(":=") {
+        return true;
+    }
+    let name_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '<' || c == '>'))
+        .unwrap_or(line.len());
+    name_end > 0 && line[name_end..].trim_start().starts_with('=')
 }
 
 /// `text` in a fenced code block whose fence does not occur in it.
@@ -592,6 +609,20 @@ mod tests {
         );
         assert_eq!(markdown_code("a`b"), "a\\`b");
         assert_eq!(markdown_code("a|b"), "a\\|b");
+    }
+
+    /// ABNF and indented lines are never wrapped: a wrapped comment would
+    /// become rule elements (RFC 5234 section 3.1).
+    #[test]
+    fn grammar_and_indented_lines_are_kept_whole() {
+        let comment = format!("            ; {}", "a comment word ".repeat(6).trim_end());
+        let rule = format!("version-reason = {}", "\":\" version ".repeat(8).trim_end());
+        let prose = "word ".repeat(20);
+        let out = block(&format!("{comment}\n{rule}\n{prose}"), 3, 72);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0].trim_start(), comment.trim_start());
+        assert_eq!(lines[1].trim_start(), rule);
+        assert!(lines.len() > 3, "prose is still wrapped: {out}");
     }
 
     #[test]
