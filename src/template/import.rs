@@ -685,8 +685,74 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
     Some(heading(key, HowFound::Fuzzy { label, distance }))
 }
 
+/// What a line of an RFC's page break becomes: no text, and no line
+/// either (line numbers stay those of the input).
+const PAGE_BREAK: &str = "\u{0}";
+
+/// Blanks out the page breaks of an RFC extract (RFC 7322 section 4.8's
+/// layout): the footer ending in `[Page N]`, the form feed, the next
+/// page's running header (`RFC 4854 ... April 2007`, or an
+/// Internet-Draft's), and the blank lines that pad them, so that no
+/// field holds them and a paragraph split by a page reads whole.
+fn drop_page_breaks(lines: &mut [&str]) {
+    let is_blank = |l: &str| {
+        l.trim_matches(|c: char| c.is_whitespace() || c == '\u{c}')
+            .is_empty()
+    };
+    let is_footer = |l: &str| {
+        let t = l.trim();
+        t.ends_with(']')
+            && t.rfind("[Page ")
+                .is_some_and(|at| t[at + 6..t.len() - 1].trim().bytes().all(|b| b.is_ascii_digit()))
+    };
+    let is_header = |l: &str| {
+        let t = l.trim_start_matches('\u{c}').trim_start();
+        (t.starts_with("RFC ") || t.starts_with("Internet-Draft") || t.starts_with("INTERNET-DRAFT"))
+            && t.contains("   ")
+    };
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let footer = is_footer(line);
+        if !footer && !line.contains('\u{c}') {
+            i += 1;
+            continue;
+        }
+        if !(footer || is_blank(line) || is_header(line)) {
+            // Text after a form feed is text.
+            lines[i] = line.trim_matches('\u{c}');
+            i += 1;
+            continue;
+        }
+        lines[i] = PAGE_BREAK;
+        // The padding before it.
+        let mut back = i;
+        while back > 0 && is_blank(lines[back - 1]) {
+            back -= 1;
+            lines[back] = PAGE_BREAK;
+        }
+        // The form feed, the next page's header and the padding after.
+        let mut j = i + 1;
+        while j < lines.len() && is_blank(lines[j]) {
+            lines[j] = PAGE_BREAK;
+            j += 1;
+        }
+        if j < lines.len() && is_header(lines[j]) {
+            lines[j] = PAGE_BREAK;
+            j += 1;
+            while j < lines.len() && is_blank(lines[j]) {
+                lines[j] = PAGE_BREAK;
+                j += 1;
+            }
+        }
+        i = j;
+    }
+}
+
 /// Removes the common indentation and the blank lines at both ends.
 fn dedent(lines: &[&str]) -> String {
+    let kept: Vec<&str> = lines.iter().copied().filter(|l| *l != PAGE_BREAK).collect();
+    let lines = &kept[..];
     let indent = lines
         .iter()
         .filter(|l| !l.trim().is_empty())
@@ -738,11 +804,12 @@ pub fn import_text(text: &str) -> ImportReport {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
     // or, in a text with no LF at all, CR alone (old Mac files).
-    let lines: Vec<&str> = if text.contains('\n') {
+    let mut lines: Vec<&str> = if text.contains('\n') {
         text.split('\n').map(|l| l.trim_end_matches('\r')).collect()
     } else {
         text.split('\r').collect()
     };
+    drop_page_breaks(&mut lines);
     let mut report = ImportReport::default();
     let mut headings = field_headings(&lines, None);
     // Headings named after the namespace need its name: read it from the
@@ -948,6 +1015,29 @@ mod tests {
             r.fields.additional_information.as_deref(),
             Some("A free paragraph.")
         );
+    }
+
+    /// RFC extracts keep their page breaks (RFC 7322 section 4.8): the
+    /// footer, the form feed and the next page's header are no part of a
+    /// field, and a paragraph split by a page reads whole.
+    #[test]
+    fn rfc_page_breaks_are_no_part_of_a_field() {
+        let text = "Namespace ID: xmpp\n\nDeclared registrant of the namespace:\n   Registrant: XMPP Standards Foundation\n   Address: P.O. Box 1641\n\n\n\nSaint-Andre                 Standards Track                    [Page 3]\n\u{c}\nRFC 4854                 URN Namespace for XMPP               April 2007\n\n\n   Denver, CO 80201 USA\n\nDeclaration of syntactic structure:\n   urn:xmpp:{ShortName}\n\u{c}Scope: global\n";
+        let r = import_text(text);
+        assert_eq!(
+            r.fields.declared_registrant.as_deref(),
+            Some("Registrant: XMPP Standards Foundation\nAddress: P.O. Box 1641\nDenver, CO 80201 USA")
+        );
+        assert_eq!(
+            r.fields.syntactic_structure.as_deref(),
+            Some("urn:xmpp:{ShortName}")
+        );
+        assert_eq!(
+            r.fields.scope.as_deref(),
+            Some("global"),
+            "text after a form feed is text"
+        );
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
     }
 
     /// Headings real registrations use for template fields (doi, isni,
