@@ -180,3 +180,26 @@ fn every_lint_message_is_short() {
         long.join("\n")
     );
 }
+
+/// An RFC 3406 text imported as it was fills no Appendix A field: the
+/// finding on an empty required field says which RFC 3406 field holds its
+/// text (RFC 8141 Appendix B).
+#[test]
+fn a_required_field_names_the_rfc3406_field_that_holds_its_text() {
+    let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
+    let mut file = RegistrationFile::from_toml(BASE).unwrap();
+    file.syntax = None;
+    file.rfc3406 = Some([("syntactic_structure".to_string(), "NSS = 1*DIGIT".to_string())].into());
+    let findings = lint(&file, &ctx);
+    let syntax = findings
+        .iter()
+        .find(|f| f.rule == "required-field" && f.field == "syntax")
+        .expect("syntax is required");
+    assert!(
+        syntax
+            .message
+            .contains("'Declaration of syntactic structure' holds its text"),
+        "{}",
+        syntax.message
+    );
+}

@@ -501,10 +501,56 @@ fn check_version_and_date(file: &RegistrationFile, filing: &Filing, out: &mut Fi
     }
 }
 
+/// The RFC 3406 section 4 fields whose text an Appendix A field takes
+/// (RFC 8141 Appendix B lists what changed), with their headings.
+const RFC3406_COUNTERPARTS: &[(&str, &str, &str)] = &[
+    (
+        "registrant",
+        "declared_registrant",
+        "Declared registrant of the namespace",
+    ),
+    ("purpose", "scope", "Scope"),
+    (
+        "syntax",
+        "syntactic_structure",
+        "Declaration of syntactic structure",
+    ),
+    (
+        "assignment",
+        "assignment_process",
+        "Process of identifier assignment",
+    ),
+    (
+        "resolution",
+        "resolution_process",
+        "Process for identifier resolution",
+    ),
+    (
+        "documentation",
+        "ancillary_documentation",
+        "Relevant ancillary documentation",
+    ),
+];
+
 fn check_fields(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
     for key in REQUIRED_FIELDS {
         if file.field(key).is_none_or(|v| v.trim().is_empty()) {
-            out.error("required-field", key, S6_4, "required and empty".into());
+            // An RFC 3406 text imported as it was: say where its text is.
+            let held = RFC3406_COUNTERPARTS.iter().find(|(field, legacy, _)| {
+                field == key
+                    && file
+                        .rfc3406
+                        .as_ref()
+                        .and_then(|r| r.get(*legacy))
+                        .is_some_and(|t| !t.trim().is_empty())
+            });
+            let message = match held {
+                Some((_, _, heading)) => format!(
+                    "required and empty; this file's RFC 3406 '{heading}' holds its text: write it here"
+                ),
+                None => "required and empty".into(),
+            };
+            out.error("required-field", key, S6_4, message);
         }
     }
     if matches!(filing, Filing::Revision { .. })
