@@ -203,3 +203,24 @@ fn a_required_field_names_the_rfc3406_field_that_holds_its_text() {
         syntax.message
     );
 }
+
+/// Section 6.4 asks whether there are known issues and whether resolution
+/// is intended: "None are known." and "Not intended." answer it, "None."
+/// and "TBD" do not (their vectors are in cases.toml).
+#[test]
+fn a_short_answer_to_what_section_6_4_asks_is_not_vague() {
+    let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
+    let mut file = RegistrationFile::from_toml(BASE).unwrap();
+    for (interoperability, resolution) in [
+        ("None are known.", "Not intended."),
+        ("No known confusions.", "Not resolvable."),
+    ] {
+        file.interoperability = Some(interoperability.into());
+        file.resolution = Some(resolution.into());
+        let vague: Vec<_> = lint(&file, &ctx)
+            .into_iter()
+            .filter(|f| f.rule == "vague-section")
+            .collect();
+        assert!(vague.is_empty(), "{vague:?}");
+    }
+}

@@ -663,7 +663,13 @@ fn check_vague(file: &RegistrationFile, out: &mut Findings) {
         };
         let words = text.split_whitespace().count();
         let bare = text.trim_end_matches('.').to_ascii_lowercase();
-        if words < 4 || VAGUE.contains(&bare.as_str()) {
+        // A short answer to what section 6.4 asks is still an answer:
+        // "None are known.", "Not intended."
+        let answers = match key {
+            "interoperability" => bare.contains("known"),
+            _ => bare.contains("intend") || bare.contains("resolv"),
+        };
+        if VAGUE.contains(&bare.as_str()) || (words < 4 && !answers) {
             out.warning(
                 "vague-section",
                 key,
