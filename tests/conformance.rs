@@ -251,13 +251,23 @@ fn resolution_vectors() {
         urls: Vec<String>,
         #[serde(default)]
         error: Option<String>,
+        /// A word the note on the resolution must hold (none: no note).
+        #[serde(default)]
+        note: Option<String>,
     }
     let file: File = toml::from_str(include_str!("data/resolve.toml")).unwrap();
     assert!(file.case.len() >= 15);
     let registry = urnreg::Registry::embedded();
     for case in &file.case {
         match (registry.resolve(&case.urn, case.service.as_deref()), &case.error) {
-            (Ok(r), None) => assert_eq!(r.urls, case.urls, "{}", case.why),
+            (Ok(r), None) => {
+                assert_eq!(r.urls, case.urls, "{}", case.why);
+                match (&r.note, &case.note) {
+                    (None, None) => {}
+                    (Some(note), Some(word)) => assert!(note.contains(word.as_str()), "{}: {note}", case.why),
+                    (got, _) => panic!("{}: note {got:?}", case.why),
+                }
+            }
             (Err(e), Some(kind)) => assert_eq!(e.code(), kind, "{}: {e}", case.why),
             (got, _) => panic!("{}: {} gave {got:?}", case.why, case.urn),
         }

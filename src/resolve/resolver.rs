@@ -150,7 +150,20 @@ impl Registry {
                         (resolution.default_service(), "default")
                     }
                 },
-                None => (resolution.default_service(), "default"),
+                None => {
+                    // Directives that could not be read (repeated, or not
+                    // keywd=value): the default, and said.
+                    if let Some(r) = urn.r_component()
+                        && let Some(issue) = directives(r, &ns.nid().to_ascii_lowercase(), query).1.first()
+                    {
+                        note = Some(format!(
+                            "{}: the default service {} is used",
+                            issue.message,
+                            resolution.default_service()
+                        ));
+                    }
+                    (resolution.default_service(), "default")
+                }
             },
         };
         let urls = resolution.urls(&key, service).map_err(ResolveError::Unresolved)?;
