@@ -310,6 +310,9 @@ impl<'s, 'a> Worker<'s, 'a> {
                     }
                 } else {
                     write_hit(&hit, shared.args.format, out);
+                    if out.len() >= OUT_FLUSH {
+                        write_out(shared, out);
+                    }
                 }
             }
         });
@@ -324,21 +327,31 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     fn flush(&mut self) {
-        if !self.out.is_empty() {
-            let mut stream = self.shared.stream.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = stream.write_all(&self.out) {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    self.shared.error(&format!("standard output: {e}"));
-                }
-                self.shared.closed.store(true, Ordering::Relaxed);
-            }
-            self.out.clear();
-        }
+        write_out(self.shared, &mut self.out);
         if self.hits.is_empty() {
             return;
         }
         keep(self.shared, &mut self.hits);
     }
+}
+
+/// What a worker writes of one file before it hands it on, so that a
+/// file of many URNs (one huge line included) holds no more than this.
+const OUT_FLUSH: usize = 256 * 1024;
+
+/// Writes `out` to the shared output and empties it.
+fn write_out(shared: &Shared<'_>, out: &mut Vec<u8>) {
+    if out.is_empty() {
+        return;
+    }
+    let mut stream = shared.stream.lock().unwrap_or_else(|e| e.into_inner());
+    if let Err(e) = stream.write_all(out) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            shared.error(&format!("standard output: {e}"));
+        }
+        shared.closed.store(true, Ordering::Relaxed);
+    }
+    out.clear();
 }
 
 /// Hands `hits` over to the results held to the end, counting what they
