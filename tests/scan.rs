@@ -321,3 +321,19 @@ fn scan_and_check_agree_on_a_urn_with_a_non_ascii_letter() {
     let out = urnreg(&["check", "urn:example:café"], b"");
     assert_eq!(code(&out), 1);
 }
+
+/// `--format jsonl` is written straight from what was found, `--format
+/// json` from what was held: the same objects, in the same order.
+#[test]
+fn scan_jsonl_and_json_hold_the_same_objects() {
+    let text = "see <urn:isbn:0-395-\n    36341-1> and \"urn:example:a\\u00e9\"\nURN:ISSN:0167-6423. urn:lei:7ltwfzyicnsx8d621k86 <e>urn&#58;isbn&#58;0451450524</e>\n";
+    let lines = urnreg(&["scan", "--all", "--format", "jsonl", "-"], text.as_bytes());
+    let array = urnreg(&["scan", "--all", "--format", "json", "-"], text.as_bytes());
+    let from_lines: Vec<serde_json::Value> = stdout(&lines)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let from_array: Vec<serde_json::Value> = serde_json::from_str(&stdout(&array)).unwrap();
+    assert_eq!(from_lines.len(), 6, "both readings of the hyphen break count");
+    assert_eq!(from_lines, from_array);
+}

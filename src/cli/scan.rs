@@ -302,14 +302,22 @@ impl<'s, 'a> Worker<'s, 'a> {
                 if !shared.args.all && report.is_valid() {
                     continue;
                 }
-                let hit = hit(name, found, urn, &report, shared.args.format);
                 if shared.keeps() {
-                    hits.push(hit);
+                    hits.push(hit(name, found, urn, &report, shared.args.format));
                     if hits.len() >= 1024 {
                         keep(shared, hits);
                     }
                 } else {
-                    write_hit(&hit, shared.args.format, out);
+                    if shared.args.format == Format::Jsonl {
+                        // Streamed: written as it is, nothing held.
+                        write_json_found(name, found, urn, &report, out);
+                    } else {
+                        write_hit(
+                            &hit(name, found, urn, &report, shared.args.format),
+                            shared.args.format,
+                            out,
+                        );
+                    }
                     if out.len() >= OUT_FLUSH {
                         write_out(shared, out);
                     }
@@ -489,6 +497,28 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
             printable(&hit.urn)
         ),
     };
+}
+
+/// [`write_json_hit`]'s line, written straight from what was found (the
+/// keys in the same order), for a stream of many.
+fn write_json_found(path: &str, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, out: &mut Vec<u8>) {
+    // Writing to a Vec cannot fail.
+    let string = |out: &mut Vec<u8>, text: &str| {
+        let _ = serde_json::to_writer(&mut *out, text);
+    };
+    let _ = write!(
+        out,
+        "{{\"column\":{},\"line\":{},\"offset\":{},\"path\":",
+        found.column, found.line, found.offset
+    );
+    string(out, path);
+    out.extend_from_slice(b",\"text\":");
+    string(out, &found.text_str());
+    out.extend_from_slice(b",\"urn\":");
+    string(out, &String::from_utf8_lossy(urn));
+    out.extend_from_slice(b",\"check\":");
+    report.write_json(out, None);
+    out.extend_from_slice(b"}\n");
 }
 
 fn write_json_hit(hit: &Hit, out: &mut Vec<u8>) {
