@@ -339,7 +339,8 @@ impl Should {
     /// Whether `urn` follows the recommendation; `None` if it does, else
     /// the offset (in the whole URN) where it stops following it.
     pub fn departure(&self, urn: &Urn<'_>) -> Option<usize> {
-        self.rules.check(urn).map(|v| v.offset)
+        // Only where: no message is made.
+        self.rules.check_with(urn, false).map(|v| v.offset)
     }
 
     /// The warning's message: what is recommended, and where.
