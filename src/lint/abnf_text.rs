@@ -94,6 +94,10 @@ fn is_abnf_elements(text: &str) -> bool {
                     i += 1;
                 }
             }
+            // Not ABNF (RFC 5234 is ASCII), but a typo in it (an en dash
+            // for '-' in `%x31–39`): the rule is kept, so that compiling
+            // it names the character where it is.
+            c if !c.is_ascii() => i += 1,
             _ => return false,
         }
     }
@@ -177,6 +181,21 @@ pub fn find_abnf(text: &str) -> Option<FoundAbnf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rule with a non-ASCII typo (an en dash for '-', as in a real
+    /// registration) is still a rule: compiling it names the character
+    /// where it is, not a rule "not defined" where it is used.
+    #[test]
+    fn a_rule_with_a_non_ascii_typo_is_kept_and_its_error_named() {
+        let text = "NSS = part \"-\" letter\npart = 1*8DIGIT\nletter = %x41\u{2013}5A\n";
+        let found = find_abnf(text).unwrap();
+        assert_eq!(found.text.lines().count(), 3);
+        let err = crate::rules::abnf::compile(&found.text, None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("non-ASCII character '\u{2013}' (U+2013)"), "{err}");
+        assert!(err.contains("line 3"), "{err}");
+    }
 
     #[test]
     fn finds_rules_and_their_continuations() {

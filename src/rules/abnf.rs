@@ -349,6 +349,22 @@ impl Parser<'_, '_> {
                 }
                 Ok(Node::Ref(Span::new(start, self.pos)))
             }
+            other if !other.is_ascii() => {
+                let tail = &self.src[self.pos..self.src.len().min(self.pos + 4)];
+                let c = match std::str::from_utf8(tail) {
+                    Ok(t) => t.chars().next(),
+                    Err(e) => std::str::from_utf8(&tail[..e.valid_up_to()])
+                        .ok()
+                        .and_then(|t| t.chars().next()),
+                };
+                Err(self.err(match c {
+                    Some(c) => format!(
+                        "unexpected non-ASCII character '{c}' (U+{:04X}): ABNF is ASCII (RFC 5234)",
+                        u32::from(c)
+                    ),
+                    None => format!("unexpected {}: ABNF is ASCII (RFC 5234)", describe(other)),
+                }))
+            }
             other => Err(self.err(format!("unexpected {}", describe(other)))),
         }
     }
