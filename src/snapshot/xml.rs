@@ -407,6 +407,12 @@ pub fn read_registry(xml: &str) -> Result<(RegistryFile, Vec<RecordFile>), XmlEr
             if nid.is_empty() {
                 return Err(XmlError("a record without <name>".into()));
             }
+            // One name per record: a second would be dropped unseen.
+            if rec.all("name").nth(1).is_some() {
+                return Err(XmlError(format!(
+                    "the record of '{nid}' has more than one <name>"
+                )));
+            }
             records.push(RecordFile {
                 nid,
                 kind,
@@ -707,6 +713,16 @@ mod tests {
         for (written, read) in records.iter().zip(&back) {
             assert_eq!(address(written), address(read), "{}", written.nid);
         }
+    }
+
+    #[test]
+    fn a_record_with_two_names_is_refused() {
+        let record = with_reference("x");
+        let xml = write_registry(&shipped_meta(), std::slice::from_ref(&record)).unwrap();
+        let twice = xml.replacen("<name>abc</name>", "<name>abc</name><name>zzz</name>", 1);
+        assert_ne!(twice, xml);
+        let e = read_registry(&twice).unwrap_err().to_string();
+        assert!(e.contains("more than one <name>"), "{e}");
     }
 
     #[test]
