@@ -80,7 +80,6 @@ impl fmt::Write for Plain<'_> {
     }
 }
 
-/// Any text as a JSON string.
 /// Appends `bytes` as a JSON string of standard base64 (RFC 4648 section
 /// 4, with padding): how a byte string that is not UTF-8 is written.
 pub(crate) fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -100,6 +99,7 @@ pub(crate) fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
 }
 
+/// Any text as a JSON string.
 pub(crate) fn push_escaped(out: &mut Vec<u8>, s: impl fmt::Display) {
     out.push(b'"');
     // Writing to a Vec cannot fail.

@@ -293,15 +293,19 @@ fn importing_the_databases_own_snapshot_keeps_everything() {
     amended.purpose = Some("Names the parts of the catalogue, as the expert asked.".into());
     let vetted = vet_amendment(&store, &req.id.to_string(), &amended).unwrap();
     store.amend(&req.id.to_string(), &vetted, None, "alice").unwrap();
-    let pending = request(&mut store, &informal(1), "bob").unwrap();
-    store
-        .connection()
-        .execute(
-            "INSERT INTO request_tokens (registration_id, selector, token_hash, created_at)
-             VALUES (?1, 'sel', zeroblob(32), '2026-01-01T00:00:00Z')",
-            [pending.id],
-        )
-        .unwrap();
+    // Two informal requests of one registrant, filed in the same second:
+    // each keeps its own token (their NID, registrant and time are alike).
+    for n in [1, 2] {
+        let pending = request(&mut store, &informal(n), "bob").unwrap();
+        store
+            .connection()
+            .execute(
+                "INSERT INTO request_tokens (registration_id, selector, token_hash, created_at)
+                 VALUES (?1, ?2, zeroblob(32), '2026-01-01T00:00:00Z')",
+                rusqlite::params![pending.id, format!("sel{n}")],
+            )
+            .unwrap();
+    }
     store
         .review("acme-parts", Decision::Approve, "fine", "expert")
         .unwrap();
@@ -342,13 +346,11 @@ fn importing_the_databases_own_snapshot_keeps_everything() {
 #[test]
 fn an_import_that_takes_a_held_requests_id_needs_replace() {
     let (_dir, mut store) = fresh();
-    let pending = request(&mut store, &informal(1), "bob").unwrap();
+    let held = request(&mut store, &informal(1), "bob").unwrap().id;
+    let pending = request(&mut store, &informal(2), "bob").unwrap();
     let mut snapshot = store.snapshot().unwrap();
-    let held = store
-        .connection()
-        .query_row("SELECT min(id) FROM registrations", [], |r| r.get::<_, i64>(0))
-        .unwrap();
-    assert_ne!(held, pending.id);
+    // The second request, under the first's id; the first gone.
+    snapshot.requests.retain(|v| v.id != Some(held));
     let filed = snapshot
         .requests
         .iter_mut()
@@ -368,6 +370,21 @@ fn an_import_that_takes_a_held_requests_id_needs_replace() {
         .unwrap_err();
     assert!(err.to_string().contains("renumber 1 request(s)"), "{err}");
     assert_eq!(dump(&store), before, "refused: nothing changed");
+    // A shipped text's id is one nobody refers to: taking it renumbers
+    // no request.
+    let mut snapshot = store.snapshot().unwrap();
+    let shipped = store
+        .connection()
+        .query_row("SELECT min(id) FROM registrations", [], |r| r.get::<_, i64>(0))
+        .unwrap();
+    let filed = snapshot
+        .requests
+        .iter_mut()
+        .find(|v| v.id == Some(pending.id))
+        .unwrap();
+    filed.id = Some(shipped);
+    let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
+    assert!(plan.renumbered.is_empty(), "{plan:?}");
 }
 
 #[test]

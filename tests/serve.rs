@@ -488,10 +488,15 @@ fn oversized_bodies_are_refused_with_413() {
         c.max_check_lines = 100;
     });
     // Bodies announced over the limits are refused before they are read.
+    // A filing carries a registration file (1 MiB, three times that as a
+    // form); any other body is small.
     let limit = 3 * 1024 * 1024 + 64 * 1024;
     let a = announce(&server, "/api/requests", limit + 1);
     assert!(a.starts_with("HTTP/1.1 413"), "{a}");
     assert!(a.contains(&format!("limit of {limit} bytes")), "{a}");
+    let a = announce(&server, "/signin", 256 * 1024 + 1);
+    assert!(a.starts_with("HTTP/1.1 413"), "{a}");
+    assert!(a.contains("limit of 262144 bytes"), "{a}");
     let a = announce(&server, "/api/check", 5 * 1024 * 1024);
     assert!(a.starts_with("HTTP/1.1 413"), "{a}");
     assert!(

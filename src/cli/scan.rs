@@ -291,6 +291,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         let out = &mut self.out;
         let hits = &mut self.hits;
         let result = self.scanner.scan(reader, |found| {
+            // Past the limit on what is held: nothing more is made.
+            if shared.over_budget.load(Ordering::Relaxed) {
+                return;
+            }
             if !shared.nids.is_empty() && !nid_is_one_of(found.urn, &shared.nids) {
                 return;
             }

@@ -665,9 +665,15 @@ fn check_vague(file: &RegistrationFile, out: &mut Findings) {
         let bare = text.trim_end_matches('.').to_ascii_lowercase();
         // A short answer to what section 6.4 asks is still an answer:
         // "None are known.", "Not intended."
+        let words_of = || {
+            bare.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+        };
         let answers = match key {
-            "interoperability" => bare.contains("known"),
-            _ => bare.contains("intend") || bare.contains("resolv"),
+            // "None are known", "No known confusions"; not "Unknown".
+            "interoperability" => words_of().any(|w| w == "known"),
+            // "Not intended", "Not resolvable"; not "Unresolved".
+            _ => words_of().any(|w| w.starts_with("intend") || w.starts_with("resolv")),
         };
         if VAGUE.contains(&bare.as_str()) || (words < 4 && !answers) {
             out.warning(

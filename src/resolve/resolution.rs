@@ -636,8 +636,13 @@ impl Resolution {
 /// 6.2.2.2, and browsers read them so).
 fn has_dot_segment(url: &str) -> bool {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let path_and_more = after_scheme.find('/').map_or("", |at| &after_scheme[at..]);
-    let path = path_and_more.split(['?', '#']).next().unwrap_or("");
+    // The authority ends at the first '/', '?' or '#'; only a '/' starts
+    // a path (RFC 3986 section 3.2).
+    let path = match after_scheme.find(['/', '?', '#']) {
+        Some(at) if after_scheme[at..].starts_with('/') => &after_scheme[at..],
+        _ => "",
+    };
+    let path = path.split(['?', '#']).next().unwrap_or("");
     path.split('/').skip(1).any(|segment| {
         let decoded = segment.replace("%2E", ".").replace("%2e", ".");
         decoded == "." || decoded == ".."
@@ -748,6 +753,10 @@ mod tests {
         );
         assert!(has_dot_segment("https://h.example/a/%2E%2E"));
         assert!(!has_dot_segment("https://h.example/a?b=/../"));
+        assert!(
+            !has_dot_segment("https://h.example?id=a/../b"),
+            "a query, no path"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! `s=` directive, or the namespace's default) and the URLs its
 //! namespace's resolution gives for the URN's key.
 
-use super::{QueryRegistry, Unresolved, directives};
+use super::{DirectiveIssue, DirectiveIssueKind, QueryRegistry, Unresolved, directives};
 use crate::Registry;
 
 /// Where a URN leads.
@@ -153,9 +153,19 @@ impl Registry {
                 None => {
                     // Directives that could not be read (repeated, or not
                     // keywd=value): the default, and said.
-                    if let Some(r) = urn.r_component()
-                        && let Some(issue) = directives(r, &ns.nid().to_ascii_lowercase(), query).1.first()
-                    {
+                    let r = urn.r_component().unwrap_or("");
+                    let issues = match urn.r_component() {
+                        Some(r) => directives(r, &ns.nid().to_ascii_lowercase(), query).1,
+                        None => Vec::new(),
+                    };
+                    // Only what kept an s= from being read: not another
+                    // keyword's trouble.
+                    let about_s = |i: &&DirectiveIssue| {
+                        i.kind == DirectiveIssueKind::Syntax
+                            || (i.kind == DirectiveIssueKind::DuplicateKeyword
+                                && r.get(i.offset..).is_some_and(|d| d.starts_with("s=")))
+                    };
+                    if let Some(issue) = issues.iter().find(about_s) {
                         note = Some(format!(
                             "{}: the default service {} is used",
                             issue.message,

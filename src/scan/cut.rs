@@ -411,13 +411,24 @@ fn number(digits: &[u8], radix: u32) -> Option<u32> {
     (value <= 0x10FFFF).then_some(value)
 }
 
-/// A JSON escape at `i`: `\/` or `\uXXXX` (not a surrogate), its code
-/// point and length.
+/// A JSON escape at `i`: `\/`, `\uXXXX`, or a surrogate pair of them; its
+/// code point (a lone surrogate is none: `decode` refuses it) and length.
 fn escape(buf: &[u8], i: usize, limit: usize) -> Option<(u32, usize)> {
     match buf.get(i + 1).filter(|_| i + 1 < limit)? {
         b'/' => Some((u32::from(b'/'), 2)),
         b'u' if i + 6 <= limit => {
-            let c = u32::from(hex2(buf, i + 2, limit)?) << 8 | u32::from(hex2(buf, i + 4, limit)?);
+            let unit = |at: usize| {
+                Some(u32::from(hex2(buf, at, limit)?) << 8 | u32::from(hex2(buf, at + 2, limit)?))
+            };
+            let c = unit(i + 2)?;
+            // A character past U+FFFF is a surrogate pair (RFC 8259
+            // section 7): `\ud835\udc00` is one letter.
+            if (0xD800..0xDC00).contains(&c)
+                && buf.get(i + 6..i + 8) == Some(b"\\u")
+                && let Some(low) = unit(i + 8).filter(|l| (0xDC00..0xE000).contains(l))
+            {
+                return Some((0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00), 12));
+            }
             Some((c, 6))
         }
         _ => None,

@@ -132,6 +132,19 @@ pub(crate) fn client_ip(state: &AppState, headers: &HeaderMap, peer: SocketAddr)
     peer.ip()
 }
 
+/// The paths that carry a registration file (a filing or an amendment,
+/// raw or as a form): `Config::max_filing_body` applies to them.
+pub(crate) fn is_filing(path: &str) -> bool {
+    let api_request = path
+        .strip_prefix("/api/requests")
+        .is_some_and(|rest| rest.is_empty() || (rest.starts_with('/') && !rest[1..].contains('/')));
+    let amend = path
+        .strip_prefix("/requests/")
+        .and_then(|rest| rest.strip_suffix("/amend"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'));
+    path == "/file" || api_request || amend
+}
+
 /// Applies the time limit, adds the security headers and logs the answer.
 pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let started = Instant::now();
@@ -141,6 +154,8 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
     // A body announced over the limit is refused before any of it is read.
     let limit = if path == "/api/check" {
         state.config.max_check_body
+    } else if is_filing(&path) {
+        state.config.max_filing_body
     } else {
         state.config.max_body
     };

@@ -84,8 +84,11 @@ pub struct Config {
     pub db: PathBuf,
     /// Who `init` names in the audit log when the database is created.
     pub actor: String,
-    /// The largest request body, in bytes (registration files, forms).
+    /// The largest request body, in bytes (forms, reviews).
     pub max_body: usize,
+    /// The largest body of a filing or an amendment (a registration file,
+    /// raw or as a form), in bytes.
+    pub max_filing_body: usize,
     /// The largest `POST /api/check` body, in bytes.
     pub max_check_body: usize,
     /// The most URNs one `POST /api/check` may hold.
@@ -115,9 +118,10 @@ impl Config {
         Config {
             db,
             actor: "urnreg".into(),
+            max_body: 256 * 1024,
             // A registration file of the largest size, sent as a form
             // (percent-encoding can triple it), and a little more.
-            max_body: 3 * crate::registry::MAX_REGISTRATION_BYTES + 64 * 1024,
+            max_filing_body: 3 * crate::registry::MAX_REGISTRATION_BYTES + 64 * 1024,
             max_check_body: 4 * 1024 * 1024,
             max_check_lines: 10_000,
             request_timeout: Duration::from_secs(30),
@@ -137,6 +141,7 @@ impl std::fmt::Debug for Config {
         f.debug_struct("Config")
             .field("db", &self.db)
             .field("max_body", &self.max_body)
+            .field("max_filing_body", &self.max_filing_body)
             .field("request_timeout", &self.request_timeout)
             .finish_non_exhaustive()
     }
@@ -149,6 +154,17 @@ pub fn router(state: Arc<AppState>) -> Router {
     let api_check = Router::new()
         .route("/api/check", get(api::check_one).post(api::check_many))
         .layer(DefaultBodyLimit::max(check_limit));
+    // Filings and amendments carry a registration file: their own limit
+    // (see `http::is_filing`).
+    let filings = Router::new()
+        .route("/file", get(pages::file_form).post(pages::file))
+        .route("/requests/{id}/amend", post(pages::amend))
+        .route("/api/requests", post(api::file))
+        .route(
+            "/api/requests/{id}",
+            get(api::request).put(api::amend).delete(api::withdraw),
+        )
+        .layer(DefaultBodyLimit::max(state.config.max_filing_body));
     Router::new()
         .route("/", get(pages::index))
         .route("/index.html", get(pages::to_index))
@@ -156,23 +172,16 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/namespaces/{nid}", get(pages::namespace))
         .route("/data/{file}", get(pages::data_file))
         .route("/check", get(pages::check_form).post(pages::check))
-        .route("/file", get(pages::file_form).post(pages::file))
         .route("/signin", get(pages::signin_form).post(pages::signin))
         .route("/signout", post(pages::signout))
         .route("/queue", get(pages::queue))
         .route("/review/{id}", get(pages::review_form).post(pages::review))
         .route("/requests/{id}", get(pages::request_page))
-        .route("/requests/{id}/amend", post(pages::amend))
         .route("/requests/{id}/withdraw", post(pages::withdraw))
         .route("/api/namespaces", get(api::namespaces))
         .route("/api/namespaces/{nid}", get(api::namespace))
         .route("/api/namespaces/{nid}/versions/{n}", get(api::version))
         .route("/api/snapshot", get(api::snapshot))
-        .route("/api/requests", post(api::file))
-        .route(
-            "/api/requests/{id}",
-            get(api::request).put(api::amend).delete(api::withdraw),
-        )
         .route("/api/requests/{id}/review", post(api::review))
         .route("/api/queue", get(api::queue))
         .route("/api/keywords", get(resolve::keywords))
@@ -181,6 +190,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/resolve/{*urn}", get(resolve::resolve))
         .layer(DefaultBodyLimit::max(max_body))
         .merge(api_check)
+        .merge(filings)
         .fallback(http::not_found)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&state),

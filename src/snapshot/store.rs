@@ -45,6 +45,19 @@ impl Store {
         actor: &str,
     ) -> Result<ImportPlan> {
         snapshot.validate()?;
+        // A contact an earlier urnreg derived from a registrant is the one
+        // this urnreg derives: not a change, and not an IANA fact.
+        let upgraded;
+        let snapshot = if snapshot.records.iter().any(has_earlier_contacts) {
+            let mut copy = snapshot.clone();
+            for record in copy.records.iter_mut().filter(|r| has_earlier_contacts(r)) {
+                record.contacts = registrant_contact(record).into_iter().collect();
+            }
+            upgraded = copy;
+            &upgraded
+        } else {
+            snapshot
+        };
         let tx = self.write()?;
         let current = read_snapshot(&tx)?;
         let mut plan = compare(&current, snapshot);
@@ -362,6 +375,37 @@ fn read_snapshot(conn: &rusqlite::Connection) -> Result<Snapshot> {
 /// the day that version was approved. `None` for formal namespaces, or
 /// when no approved version names anyone.
 pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
+    derived_contact(record, false)
+}
+
+/// The contact an earlier urnreg derived: a line holding the address gave its local part as the name. Snapshots it
+/// wrote carry that one; it is read as derived too.
+fn earlier_registrant_contact(record: &RecordFile) -> Option<Xref> {
+    derived_contact(record, true)
+}
+
+/// True if `record`'s contacts are the ones derived from its registrant,
+/// by this urnreg or an earlier one (not facts of the IANA registry).
+fn has_derived_contacts(record: &RecordFile) -> bool {
+    record.contacts.iter().eq(registrant_contact(record).iter())
+        || record
+            .contacts
+            .iter()
+            .eq(earlier_registrant_contact(record).iter())
+}
+
+/// True if `record`'s contacts are an earlier urnreg's derivation that
+/// this one derives otherwise.
+fn has_earlier_contacts(record: &RecordFile) -> bool {
+    !record.contacts.is_empty()
+        && record
+            .contacts
+            .iter()
+            .eq(earlier_registrant_contact(record).iter())
+        && !record.contacts.iter().eq(registrant_contact(record).iter())
+}
+
+fn derived_contact(record: &RecordFile, earlier: bool) -> Option<Xref> {
     if record.kind != Kind::Informal {
         return None;
     }
@@ -386,9 +430,9 @@ pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
         None => first_line,
     };
     // "Jane Doe, Example Org, jane@example.org": the name is what comes
-    // before the address on its line.
+    // before the address on its line (an earlier urnreg took none).
     if let Some(at) = email.and_then(|e| name.find(e)) {
-        name = &name[..at];
+        name = if earlier { "" } else { &name[..at] };
     }
     // The name goes into the IANA XML: control characters (an ESC, a
     // U+0001 typed into the Registrant field) have no place in it.
@@ -397,7 +441,11 @@ pub(crate) fn registrant_contact(record: &RecordFile) -> Option<Xref> {
         .filter(|c| printable(*c))
         .collect::<String>()
         .trim()
-        .trim_end_matches([',', ';', ':', '(', '['])
+        .trim_end_matches(if earlier {
+            &[',', ';'][..]
+        } else {
+            &[',', ';', ':', '(', '['][..]
+        })
         .trim()
         .chars()
         .take(100)
@@ -538,7 +586,7 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
     for record in &snapshot.records {
         // `namespaces.iana` keeps IANA records only: NULL for namespaces
         // registered here.
-        let derived_contacts = record.contacts.iter().eq(registrant_contact(record).iter());
+        let derived_contacts = has_derived_contacts(record);
         let from_iana = record.registration.is_some()
             || record.template.is_some()
             || !record.references.is_empty()
@@ -580,8 +628,10 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
 /// version (see [`ImportPlan::renumbered`]).
 fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
     let mut taken = Vec::new();
+    // Filed versions only: a shipped text's id is one nobody refers to.
     let mut stmt = tx.prepare(
-        "SELECT coalesce(nid, 'a request'), version, submitted_at FROM registrations WHERE id = ?1",
+        "SELECT coalesce(nid, 'a request'), version, submitted_at, purpose FROM registrations
+         WHERE id = ?1 AND source_text IS NULL",
     )?;
     for v in snapshot
         .records
@@ -590,14 +640,19 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
         .chain(&snapshot.requests)
     {
         let Some(id) = v.id else { continue };
-        let held: Option<(String, i64, String)> = stmt
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        let held: Option<(String, i64, String, String)> = stmt
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .optional()?;
-        let Some((nid, version, submitted)) = held else {
+        let Some((nid, version, submitted, purpose)) = held else {
             continue;
         };
         let incoming = v.nid.as_deref().unwrap_or("a request");
-        if !nid.eq_ignore_ascii_case(incoming) || version != v.version || submitted != v.submitted_at {
+        // The same version (filed then, with that purpose), though approval
+        // gave it a NID since.
+        let same = version == v.version
+            && submitted == v.submitted_at
+            && purpose.trim() == v.fields.purpose.as_deref().unwrap_or("").trim();
+        if !same {
             taken.push(format!(
                 "request {id} ({nid} v{version}) is given to {incoming} v{}",
                 v.version
@@ -609,16 +664,20 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
 
 /// A registration as the same version before and after an import: its
 /// NID (lower case; empty for a request not yet given one), kind,
-/// version, when it was filed and by whom.
-type VersionKey = (String, String, i64, String, String);
+/// version, when it was filed, by whom and for what.
+type VersionKey = (String, String, i64, String, String, String);
 
 fn version_keys(tx: &Transaction<'_>) -> Result<Vec<(i64, VersionKey)>> {
     let mut stmt = tx.prepare(
-        "SELECT id, lower(coalesce(nid, '')), kind, version, submitted_at, registrant FROM registrations",
+        "SELECT id, lower(coalesce(nid, '')), kind, version, submitted_at, registrant, purpose
+         FROM registrations",
     )?;
     let rows = stmt
         .query_map([], |r| {
-            Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
+            Ok((
+                r.get(0)?,
+                (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?),
+            ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
@@ -626,8 +685,8 @@ fn version_keys(tx: &Transaction<'_>) -> Result<Vec<(i64, VersionKey)>> {
 
 /// The rows tied to registrations that an import would otherwise lose.
 struct Kept {
-    /// Each registration's id before, by what it is.
-    ids: HashMap<VersionKey, i64>,
+    /// Each registration's id before, and what it is.
+    rows: Vec<(i64, VersionKey)>,
     /// `amendments`: registration, body, source, filed, replaced.
     amendments: Vec<(i64, String, Option<String>, String, String)>,
     /// `request_tokens`: registration, selector, hash, created.
@@ -641,7 +700,7 @@ struct Kept {
 
 impl Kept {
     fn save(tx: &Transaction<'_>) -> Result<Kept> {
-        let ids = version_keys(tx)?.into_iter().map(|(id, key)| (key, id)).collect();
+        let rows = version_keys(tx)?;
         let amendments = tx
             .prepare(
                 "SELECT registration_id, body, source, filed_at, replaced_at FROM amendments ORDER BY id",
@@ -668,7 +727,7 @@ impl Kept {
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(Kept {
-            ids,
+            rows,
             amendments,
             tokens,
             sessions,
@@ -683,16 +742,42 @@ impl Kept {
         // Ids move while rows point at them: checked at commit.
         tx.pragma_update(None, "defer_foreign_keys", true)?;
         let now = version_keys(tx)?;
-        let moves: Vec<(i64, i64)> = now
-            .iter()
-            .filter(|(id, _)| !fixed.contains(id))
-            .filter_map(|(id, key)| {
-                let old = *self.ids.get(key)?;
-                (old != *id && !fixed.contains(&old)).then_some((*id, old))
-            })
-            .collect();
-        // Out of the way first (ids below zero), then home, or past the
-        // highest id when home is taken.
+        // Which version of now each version of before is: the same id,
+        // kind, version and filing time, and registrant or purpose (a
+        // version the snapshot names by its id, though its NID, or one of
+        // those two, changed); else the one version with its
+        // key on both sides (a shipped text, which the snapshot names by
+        // no id). A key two versions share is no evidence: no guess.
+        let mut new_id: HashMap<i64, i64> = HashMap::new();
+        let now_by_id: HashMap<i64, &VersionKey> = now.iter().map(|(id, key)| (*id, key)).collect();
+        for (old, key) in &self.rows {
+            if now_by_id.get(old).is_some_and(|k| {
+                (&k.1, k.2, &k.3) == (&key.1, key.2, &key.3) && (k.4 == key.4 || k.5 == key.5)
+            }) {
+                new_id.insert(*old, *old);
+            }
+        }
+        let matched: HashSet<i64> = new_id.values().copied().collect();
+        let mut before: HashMap<&VersionKey, Vec<i64>> = HashMap::new();
+        for (old, key) in self.rows.iter().filter(|(old, _)| !new_id.contains_key(old)) {
+            before.entry(key).or_default().push(*old);
+        }
+        let mut after: HashMap<&VersionKey, Vec<i64>> = HashMap::new();
+        for (id, key) in now.iter().filter(|(id, _)| !matched.contains(id)) {
+            after.entry(key).or_default().push(*id);
+        }
+        let mut moves = Vec::new();
+        for (key, olds) in &before {
+            if let ([old], Some([id])) = (olds.as_slice(), after.get(key).map(Vec::as_slice)) {
+                new_id.insert(*old, *id);
+                if old != id && !fixed.contains(id) && !fixed.contains(old) {
+                    moves.push((*id, *old));
+                }
+            }
+        }
+        // Give a matched shipped text its id of before: out of the way
+        // first (ids below zero), then home, or past the highest id when
+        // home is taken.
         for &(id, _) in &moves {
             renumber(tx, id, -id)?;
         }
@@ -708,14 +793,8 @@ impl Kept {
                 old
             };
             renumber(tx, -id, to)?;
+            new_id.insert(old, to);
         }
-        let now: HashMap<VersionKey, i64> =
-            version_keys(tx)?.into_iter().map(|(id, key)| (key, id)).collect();
-        let new_id: HashMap<i64, i64> = self
-            .ids
-            .iter()
-            .filter_map(|(key, old)| Some((*old, *now.get(key)?)))
-            .collect();
         for (old, body, source, filed, replaced) in self.amendments {
             if let Some(id) = new_id.get(&old) {
                 tx.execute(
@@ -874,6 +953,19 @@ mod tests {
             None,
             "an address with a control character is no address"
         );
+    }
+
+    /// A snapshot an earlier urnreg wrote carries its derivation of the
+    /// contact ("jane"): read as derived, and replaced by today's on
+    /// import, not taken for an IANA fact or a change.
+    #[test]
+    fn an_earlier_derived_contact_is_still_derived() {
+        let mut record = informal("Jane Doe, Example Org, jane@example.org", "approved");
+        record.contacts = earlier_registrant_contact(&record).into_iter().collect();
+        assert_eq!(person(&record.contacts[0]).1, "jane");
+        assert!(has_earlier_contacts(&record) && has_derived_contacts(&record));
+        record.contacts = registrant_contact(&record).into_iter().collect();
+        assert!(!has_earlier_contacts(&record) && has_derived_contacts(&record));
     }
 
     #[test]
