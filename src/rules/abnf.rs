@@ -435,6 +435,19 @@ impl Parser<'_, '_> {
             value = value.saturating_mul(radix).saturating_add(d);
             self.pos += 1;
         }
+        // A letter or digit run on to it is a digit of another base (a
+        // typo such as %x41-5G), not the next element.
+        if let Some(b) = self.peek().filter(u8::is_ascii_alphanumeric) {
+            let base = match radix {
+                16 => "hexadecimal (%x)",
+                10 => "decimal (%d)",
+                _ => "binary (%b)",
+            };
+            return Err(self.err(format!(
+                "'{}' is not a {base} digit (RFC 5234 section 2.3)",
+                b as char
+            )));
+        }
         if self.pos == start {
             return Err(self.err("expected a number"));
         }
@@ -1008,6 +1021,21 @@ fn describe(b: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A digit of another base in a value is named (not read as a range
+    /// that ends before it starts).
+    #[test]
+    fn a_digit_of_another_base_is_named() {
+        for (text, says) in [
+            ("a = %x41-5G", "'G' is not a hexadecimal (%x) digit"),
+            ("a = %d9A", "'A' is not a decimal (%d) digit"),
+            ("a = %b102", "'2' is not a binary (%b) digit"),
+        ] {
+            let err = compile(text, None).unwrap_err().to_string();
+            assert!(err.contains(says), "{text}: {err}");
+        }
+        assert!(compile("a = %x41-5A / %d48.49 / %b1010", None).is_ok());
+    }
 
     #[test]
     fn rfc5234_repetition_forms() {
