@@ -320,7 +320,7 @@ fn value_after<'t>(text: &'t str, word: &str, joiners: &[&str]) -> Option<&'t st
 
 /// The version number in an RFC 3406 Registration Information text:
 /// `Registration version number: 1`, `Version 2`; not `version 2.1`.
-fn number_after(text: &str, word: &str) -> Option<i64> {
+pub(crate) fn number_after(text: &str, word: &str) -> Option<i64> {
     let rest = value_after(text, word, &["number", "no."])?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     let after = rest[digits.len()..].chars().next();
@@ -335,7 +335,7 @@ fn number_after(text: &str, word: &str) -> Option<i64> {
 
 /// The `YYYY-MM-DD` date in an RFC 3406 Registration Information text:
 /// `Registration date: 2003-05-06`.
-fn date_after(text: &str, word: &str) -> Option<String> {
+pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
     let candidate = value_after(text, word, &[])?.get(..10)?;
     let shape = candidate.bytes().enumerate().all(|(i, c)| match i {
         4 | 7 => c == b'-',

@@ -391,6 +391,21 @@ fn render_form(file: &RegistrationFile, form: Form, status: Option<&str>) -> Res
         Form::Html | Form::Markdown => (shown(!fields.is_legacy_form()), Vec::new()),
     };
     ctx.insert("mapped", Value::from(mapped));
+    // RFC 3406 has no Version or Date heading: its Registration Information
+    // holds them. They are written apart only when it does not say them
+    // (so that the rendering reads back the same).
+    let info = present.get("registration_information").copied().unwrap_or("");
+    let date_text = file.date.as_ref().map(|d| d.as_text());
+    ctx.insert(
+        "version_line",
+        Value::from(file.version.is_some() && super::import::number_after(info, "version") != file.version),
+    );
+    ctx.insert(
+        "date_line",
+        Value::from(
+            date_text.is_some() && super::import::date_after(info, "date").as_deref() != date_text.as_deref(),
+        ),
+    );
     ctx.insert("fields", Value::from(minijinja::value::Serde(&fields_list)));
     ctx.insert("others", Value::from(minijinja::value::Serde(&others)));
     if !rules.is_empty() {
