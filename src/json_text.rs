@@ -80,22 +80,30 @@ impl fmt::Write for Plain<'_> {
     }
 }
 
-/// Appends `bytes` as a JSON string of standard base64 (RFC 4648 section
-/// 4, with padding): how a byte string that is not UTF-8 is written.
-pub(crate) fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+/// Appends `bytes` in standard base64 (RFC 4648 section 4, with
+/// padding).
+pub(crate) fn base64_into(out: &mut Vec<u8>, bytes: &[u8]) {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    out.push(b'"');
     for group in bytes.chunks(3) {
-        let b = [group[0], *group.get(1).unwrap_or(&0), *group.get(2).unwrap_or(&0)];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            if i <= group.len() {
-                out.push(ALPHABET[(n >> shift & 63) as usize]);
+        let n = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            out.push(if i <= group.len() {
+                ALPHABET[(n >> (18 - 6 * i) & 63) as usize]
             } else {
-                out.push(b'=');
-            }
+                b'='
+            });
         }
     }
+}
+
+/// Appends `bytes` as a JSON string of base64: how a byte string that is
+/// not UTF-8 is written.
+pub(crate) fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.push(b'"');
+    base64_into(out, bytes);
     out.push(b'"');
 }
 

@@ -198,22 +198,10 @@ async fn site(state: &Arc<AppState>) -> Result<Site, ApiError> {
 
 /// Standard base64 (RFC 4648 section 4), for a CSP hash source.
 fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
+    crate::json_text::base64_into(&mut out, bytes);
+    // The alphabet is ASCII.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// `GET /`: the site's index, with its one inline script allowed by hash.

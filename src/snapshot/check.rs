@@ -336,12 +336,7 @@ fn check_requests(requests: &[FiledVersion], registered: &BTreeSet<String>, p: &
 /// Request ids: all kept (schema 2) or none (schema 1), unique, in range,
 /// oldest first within a namespace.
 fn check_request_ids(snapshot: &Snapshot, p: &mut Problems) {
-    let all: Vec<&FiledVersion> = snapshot
-        .records
-        .iter()
-        .flat_map(|r| &r.filed)
-        .chain(&snapshot.requests)
-        .collect();
+    let all: Vec<&FiledVersion> = snapshot.filed().collect();
     let with_id = all.iter().filter(|v| v.id.is_some()).count();
     if with_id != 0 && with_id != all.len() {
         p.add(

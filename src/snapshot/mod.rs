@@ -150,6 +150,12 @@ impl Snapshot {
             .collect()
     }
 
+    /// Every version filed here: each namespace's, then the requests not
+    /// yet registered.
+    pub(crate) fn filed(&self) -> impl Iterator<Item = &FiledVersion> {
+        self.records.iter().flat_map(|r| &r.filed).chain(&self.requests)
+    }
+
     /// The highest informal number the snapshot holds or says was assigned.
     pub(crate) fn highest_informal(&self) -> i64 {
         let held = self

@@ -575,12 +575,7 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
     // Filed versions first, under the request ids they were filed with
     // (validated unique); the shipped texts, whose ids nobody refers to,
     // take the next free ones.
-    for v in snapshot
-        .records
-        .iter()
-        .flat_map(|r| &r.filed)
-        .chain(&snapshot.requests)
-    {
+    for v in snapshot.filed() {
         insert_filed(tx, v)?;
     }
     for record in &snapshot.records {
@@ -614,13 +609,7 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
         "UPDATE informal_sequence SET last = max(last, ?1)",
         [snapshot.highest_informal()],
     )?;
-    let fixed: HashSet<i64> = snapshot
-        .records
-        .iter()
-        .flat_map(|r| &r.filed)
-        .chain(&snapshot.requests)
-        .filter_map(|v| v.id)
-        .collect();
+    let fixed: HashSet<i64> = snapshot.filed().filter_map(|v| v.id).collect();
     kept.restore(tx, &fixed)
 }
 
@@ -633,12 +622,7 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
         "SELECT coalesce(nid, 'a request'), version, submitted_at, purpose FROM registrations
          WHERE id = ?1 AND source_text IS NULL",
     )?;
-    for v in snapshot
-        .records
-        .iter()
-        .flat_map(|r| &r.filed)
-        .chain(&snapshot.requests)
-    {
+    for v in snapshot.filed() {
         let Some(id) = v.id else { continue };
         let held: Option<(String, i64, String, String)> = stmt
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
