@@ -503,41 +503,65 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
     };
 }
 
-/// [`write_json_hit`]'s line, written straight from what was found (the
-/// keys in the same order), for a stream of many.
+/// Where a URN was found and what it was, as the start of its JSON object
+/// (the keys in order; `count` and `check` follow).
+struct JsonHead<'a> {
+    path: &'a str,
+    line: u64,
+    column: u64,
+    offset: u64,
+    text: &'a str,
+    urn: &'a str,
+}
+
+impl JsonHead<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
+        // Writing to a Vec cannot fail.
+        let string = |out: &mut Vec<u8>, text: &str| {
+            let _ = serde_json::to_writer(&mut *out, text);
+        };
+        let _ = write!(
+            out,
+            "{{\"column\":{},\"line\":{},\"offset\":{},\"path\":",
+            self.column, self.line, self.offset
+        );
+        string(out, self.path);
+        out.extend_from_slice(b",\"text\":");
+        string(out, self.text);
+        out.extend_from_slice(b",\"urn\":");
+        string(out, self.urn);
+    }
+}
+
+/// [`write_json_hit`]'s line, written straight from what was found, for a
+/// stream of many.
 fn write_json_found(path: &str, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, out: &mut Vec<u8>) {
-    // Writing to a Vec cannot fail.
-    let string = |out: &mut Vec<u8>, text: &str| {
-        let _ = serde_json::to_writer(&mut *out, text);
-    };
-    let _ = write!(
-        out,
-        "{{\"column\":{},\"line\":{},\"offset\":{},\"path\":",
-        found.column, found.line, found.offset
-    );
-    string(out, path);
-    out.extend_from_slice(b",\"text\":");
-    string(out, &found.text_str());
-    out.extend_from_slice(b",\"urn\":");
-    string(out, &String::from_utf8_lossy(urn));
+    JsonHead {
+        path,
+        line: found.line,
+        column: found.column,
+        offset: found.offset,
+        text: &found.text_str(),
+        urn: &String::from_utf8_lossy(urn),
+    }
+    .write(out);
     out.extend_from_slice(b",\"check\":");
     report.write_json(out, None);
     out.extend_from_slice(b"}\n");
 }
 
 fn write_json_hit(hit: &Hit, out: &mut Vec<u8>) {
-    let head = json!({
-        "path": hit.path,
-        "line": hit.line,
-        "column": hit.column,
-        "offset": hit.offset,
-        "text": hit.text,
-        "urn": hit.urn,
-    });
-    // Serializing a Value to a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, &head);
-    out.pop(); // the closing brace: "count" and "check" follow
+    JsonHead {
+        path: &hit.path,
+        line: hit.line,
+        column: hit.column,
+        offset: hit.offset,
+        text: &hit.text,
+        urn: &hit.urn,
+    }
+    .write(out);
     if hit.count > 1 {
+        // Writing to a Vec cannot fail.
         let _ = write!(out, ",\"count\":{}", hit.count);
     }
     out.extend_from_slice(b",\"check\":");
