@@ -92,8 +92,17 @@ fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: 
     if dfa.is_dead_state(state) {
         return expected;
     }
+    // One transition per byte class (the bytes of a class all lead to one
+    // state), then each byte takes its class's answer.
+    let classes = dfa.byte_classes();
+    let mut live = [false; 256];
+    for b in classes.representatives(0..=255u8) {
+        if let Some(b) = b.as_u8() {
+            live[usize::from(classes.get(b))] = !dfa.is_dead_state(dfa.next_state(state, b));
+        }
+    }
     for (b, slot) in (0..=255u8).zip(expected.iter_mut()) {
-        *slot = !dfa.is_dead_state(dfa.next_state(state, b));
+        *slot = live[usize::from(classes.get(b))];
     }
     expected
 }
@@ -556,6 +565,35 @@ impl Matcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The expected bytes, found one class at a time, are the bytes with
+    /// which some input still matches.
+    #[test]
+    fn expected_bytes_are_those_a_match_can_continue_with() {
+        for (pattern, input) in [
+            ("[0-9]{3}-[a-z]+", &b"12"[..]),
+            ("ab|a[c-f]x", b"a"),
+            ("x(y|z)*", b"xyz"),
+            ("[^/]+/q", b"p"),
+        ] {
+            let m = Matcher::new(pattern).unwrap();
+            let expected = m.expected_after(input, input.len());
+            for b in 0..=255u8 {
+                // The byte is taken: the input with it matches, or fails
+                // only later (at its end).
+                let mut probe = input.to_vec();
+                probe.push(b);
+                let continues = m
+                    .check(&probe)
+                    .map_or_else(|e| e.offset > input.len() || e.at_end, |()| true);
+                assert_eq!(
+                    expected[usize::from(b)],
+                    continues,
+                    "{pattern} after {input:?}: {b:#x}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn whole_input_and_first_bad_byte() {
