@@ -264,11 +264,15 @@ impl<'r> Checker<'r> {
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
                 let mut valid = true;
+                // A form valid only by the owner's practice is not one the
+                // registration's recommendations speak of.
+                let mut by_practice = false;
                 if let Some(v) = rules.check_with(urn, self.messages) {
                     match rules.practice_for(urn) {
                         // Valid by the owner's practice: keyed by that
                         // form's equivalence, and said.
                         Some(practice) => {
+                            by_practice = true;
                             report.set_namespace(ns, Some(practice.rules()));
                             if self.warnings || self.strict {
                                 let kind = FindingKind::RegistrationDeviation { strict: self.strict };
@@ -288,8 +292,9 @@ impl<'r> Checker<'r> {
                 if !self.warnings {
                     return;
                 }
-                if valid {
-                    // The registration's SHOULDs (RFC 2119): warnings only.
+                if valid && !by_practice {
+                    // The registration's SHOULDs (RFC 2119): warnings only,
+                    // about the forms the registration defines.
                     for should in rules.should() {
                         if let Some(offset) = should.departure(urn) {
                             report.push(Finding::new(FindingKind::NssShould, offset, should.message()));
@@ -345,13 +350,19 @@ impl<'r> Checker<'r> {
 }
 
 /// The `registration-deviation` message: whose form it is, and whose it
-/// is not (the finding's offset is where the registration's syntax fails).
+/// is not (the finding's offset is where the registration's syntax
+/// fails). A registration whose own text writes a form its syntax refuses
+/// (META's Example 2, ISNI's lower-case x) is its own practice: that is
+/// said, with what the form is, rather than one document named twice.
 fn deviation_message(practice: &Practice, registered: &CompiledRules) -> String {
-    format!(
-        "a form of the owner's practice ({}), not of the registration ({})",
-        practice.rules().cite(),
-        registered.cite()
-    )
+    let (by, of) = (practice.rules().cite(), registered.cite());
+    if by != of {
+        return format!("a form of the owner's practice ({by}), not of the registration ({of})");
+    }
+    match practice.note().filter(|n| !n.is_empty()) {
+        Some(note) => format!("a form of the registration's text, not of its syntax ({of}): {note}"),
+        None => format!("a form of the registration's text, not of its syntax ({of})"),
+    }
 }
 
 #[cfg(test)]
