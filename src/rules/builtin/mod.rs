@@ -4,6 +4,7 @@
 // One file per identifier standard: its algorithm, the standard cited,
 // its unit tests. Adding one is a new file and a line in each table below.
 mod ddi;
+mod doi;
 mod eic;
 mod eidr;
 mod gdst;
@@ -23,6 +24,7 @@ mod trivore;
 mod urn_6;
 
 use ddi::check_ddi;
+use doi::normalize_doi_handbook_colon;
 use eic::check_eic;
 use eidr::check_eidr;
 use gdst::normalize_gdst;
@@ -65,6 +67,7 @@ pub const CHECKERS: &[&str] = &[
 
 /// The names of the built-in normalizers.
 pub const NORMALIZERS: &[&str] = &[
+    "doi-handbook-colon",
     "gdst",
     "gs1",
     "gsma-imei",
@@ -134,6 +137,7 @@ pub fn normalizer(name: &str) -> Option<NormalizeFn> {
     Some(match name {
         "isbn" => normalize_isbn,
         "issn" => normalize_issn,
+        "doi-handbook-colon" => normalize_doi_handbook_colon,
         "gs1" => |nss, out| append(normalize_gs1(nss), out),
         "lei" => normalize_lei,
         "pct-decode-pchar" => |nss, out| append(normalize_pct_decode_pchar(nss), out),
