@@ -260,6 +260,36 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     assert!(stdout(&out).is_empty() || stdout(&out).contains("a.txt"));
 }
 
+/// `urnreg scan --all . > out.jsonl` inside the tree: the output file is
+/// skipped with a note (as ripgrep), not read while it grows (before, the
+/// scan read its own output without end and filled the disk).
+#[test]
+fn scan_never_reads_the_file_it_writes_to() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.txt"),
+        "urn:isbn:0451450523 urn:isbn:0451450524\n",
+    )
+    .unwrap();
+    let out_path = dir.path().join("out.jsonl");
+    let out_file = fs::File::create(&out_path).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        .args(["scan", "--all", "--format", "jsonl", "--jobs", "1"])
+        .arg(dir.path())
+        .env("URNREG_DB", dir.path().join("none/none.db"))
+        .stdout(out_file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("out.jsonl: the file this scan writes its output to: skipped"),
+        "{err}"
+    );
+    let written = fs::read_to_string(&out_path).unwrap();
+    assert_eq!(written.lines().count(), 2, "{written}");
+    assert!(written.lines().all(|l| l.contains("a.txt")), "{written}");
+}
+
 /// A binary file met in a walk is skipped without a word (as ripgrep); one
 /// named on the command line, or stdin, gets a note saying so.
 #[test]

@@ -146,6 +146,10 @@ struct Shared<'a> {
     kept_bytes: AtomicUsize,
     kept_limit: usize,
     summary: Mutex<Summary>,
+    /// The file standard output writes to, when it is a regular file
+    /// (device and inode): never scanned, since a scan of a tree that
+    /// holds its own output would read what it writes, without end.
+    output: Option<(u64, u64)>,
     invalid: AtomicBool,
     failed: AtomicBool,
     closed: AtomicBool,
@@ -244,6 +248,12 @@ impl<'s, 'a> Worker<'s, 'a> {
         if !kind.is_file() {
             self.shared.note(&format!(
                 "{name}: not a regular file (a FIFO, socket or device): skipped"
+            ));
+            return WalkState::Continue;
+        }
+        if self.shared.output.is_some() && file_id(path) == self.shared.output {
+            self.shared.note(&format!(
+                "{name}: the file this scan writes its output to: skipped"
             ));
             return WalkState::Continue;
         }
@@ -711,6 +721,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         kept_bytes: AtomicUsize::new(0),
         kept_limit: MAX_KEPT_BYTES,
         summary: Mutex::new(Summary::default()),
+        output: stdout_file_id(),
         invalid: AtomicBool::new(false),
         failed: AtomicBool::new(false),
         closed: AtomicBool::new(false),
@@ -739,6 +750,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         0
     }))
+}
+
+/// A file's device and inode (following links, as the walk opens it).
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// The device and inode of the regular file standard output writes to
+/// (`urnreg scan . > urns.txt`), if it is one.
+#[cfg(unix)]
+fn stdout_file_id() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd as _;
+    use std::os::unix::fs::MetadataExt as _;
+    let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let meta = File::from(fd).metadata().ok()?;
+    meta.is_file().then(|| (meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn stdout_file_id() -> Option<(u64, u64)> {
+    None
 }
 
 /// The NIDs of `--nid`: each must be one (RFC 8141 section 2) and, with a
