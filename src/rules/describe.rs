@@ -123,6 +123,11 @@ const NORMALIZER_PROSE: &[(&str, &str)] = &[
     ),
     ("upper-check-x", "a final check character x is the same as X"),
     (
+        "doi-handbook-colon",
+        "the first ':' is the slash between prefix and suffix (the DOI Handbook's URN presentation, \
+         section 2.6.3: urn:doi:10.123:456 is the DOI name 10.123/456)",
+    ),
+    (
         "lei",
         "letter case is ignored (the LEI registration: 'not case sensitive'), and the key is the LEI in \
          upper case, as ISO 17442 writes it",

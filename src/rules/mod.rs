@@ -738,6 +738,29 @@ impl CompiledRules {
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
         {
+            // A mismatch inside a complete `%HH` is the escape's, said
+            // whole where it starts (RFC 8141 section 2: `pct-encoded` is
+            // one unit; publicid takes %2B but not %20).
+            if !mismatch.at_end
+                && let Some(at) = escape_around(nss.as_bytes(), mismatch.offset)
+            {
+                let escape = &nss[at..at + 3];
+                let message = if messages {
+                    format!(
+                        "unexpected '{escape}'{} in NSS at byte {}: the namespace's syntax does not take this escape ({})",
+                        escaped_char(escape),
+                        base + at,
+                        self.cite
+                    )
+                } else {
+                    String::new()
+                };
+                return Some(RuleViolation {
+                    kind: ViolationKind::Syntax,
+                    offset: base + at,
+                    message,
+                });
+            }
             let message = if !messages {
                 String::new()
             } else if mismatch.at_end {
@@ -847,6 +870,27 @@ mod cite_tests {
         assert_eq!(cite(""), "the namespace's rules");
         let long = cite("A registration with a very long name that goes on and on without any stop");
         assert!(long.chars().count() <= 41 && long.ends_with('…'), "{long}");
+    }
+}
+
+/// The start of the complete `%HH` escape that holds the byte at `at`
+/// past its `%` (a mismatch on the `%` itself is the escape's too, but is
+/// already said where it starts).
+fn escape_around(nss: &[u8], at: usize) -> Option<usize> {
+    (at.saturating_sub(2)..at).find(|&start| {
+        nss.get(start) == Some(&b'%')
+            && nss.get(start + 1).is_some_and(u8::is_ascii_hexdigit)
+            && nss.get(start + 2).is_some_and(u8::is_ascii_hexdigit)
+    })
+}
+
+/// What a `%HH` escape stands for, when it is a printable or space ASCII
+/// character: " (a space)", " ('#')"; else nothing.
+fn escaped_char(escape: &str) -> String {
+    match u8::from_str_radix(&escape[1..], 16) {
+        Ok(b' ') => " (a space)".to_string(),
+        Ok(b) if b.is_ascii_graphic() => format!(" ('{}')", b as char),
+        _ => String::new(),
     }
 }
 
