@@ -72,15 +72,34 @@ const HEADINGS: &[(&str, &str)] = &[
     ("security considerations", "security_and_privacy"),
     ("additional documentation / information", "documentation"),
     ("additional documentation", "documentation"),
-    ("identifier uniqueness/persistence considerations", "uniqueness"),
-    (
-        "identifier uniqueness and persistence considerations",
-        "uniqueness",
-    ),
     ("rules for lexically equivalent nsss", "lexical_equivalence"),
     ("rules for lexically equivalent nss", "lexical_equivalence"),
     ("relevant ancillary information", "ancillary_documentation"),
 ];
+
+/// Words a heading may add to a template heading without naming another
+/// field: RFC 7207's "Declaration of syntactic structure of NSS part",
+/// "Rules for Lexical Equivalence of NSS part".
+const QUALIFIER_WORDS: &[&str] = &[
+    "nss",
+    "nsss",
+    "part",
+    "parts",
+    "namespace",
+    "specific",
+    "string",
+    "urn",
+];
+
+/// Words no heading is told apart by.
+const STOP_WORDS: &[&str] = &[
+    "of", "for", "the", "a", "an", "and", "on", "in", "to", "with", "by",
+];
+
+/// Headings of sections RFC 3406 section 4.3 asks a formal registration's
+/// RFC for, which no template field holds (RFC 7462 and RFC 3541 write
+/// them inside their templates): the heading's words, and the section.
+const NO_FIELD_HEADINGS: &[&str] = &["namespace considerations", "community considerations"];
 
 /// Headings a registration may write with the namespace's own name in
 /// front (`ISBN assignment:` in the isbn, doi, meta and nan texts): the
@@ -219,7 +238,27 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     let report = import_text(text);
     let mut notes = report.notes;
     let fields = &report.fields;
+    // RFC 8141 section 5.2: the registrant of an informal namespace does
+    // not designate its NID; IANA assigns one. A Namespace Identifier
+    // that says so ("to be assigned", "Assigned by IANA") names none.
+    let mut informal = false;
     let nid = fields.namespace_identifier.as_deref().and_then(|t| {
+        if let Some(rest) = without_assignment_phrases(t) {
+            let found = nid_named_beside_assignment(&rest);
+            if found.is_none() {
+                informal = true;
+                notes.push(Note::new(
+                    NoteKind::Guessed,
+                    None,
+                    format!(
+                        "Namespace Identifier '{}' read as an informal namespace: IANA assigns \
+                         its NID (RFC 8141 section 5.2)",
+                        first_line(t)
+                    ),
+                ));
+            }
+            return found;
+        }
         let found = nid_in(t);
         if found.is_none() {
             notes.push(Note::new(
@@ -275,13 +314,14 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
             date = Some(d);
         }
     }
-    let kind = nid.as_deref().map(|n| {
-        if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) {
-            Kind::Informal
-        } else {
-            Kind::Formal
+    let kind = match nid.as_deref() {
+        Some(n) if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) => {
+            Some(Kind::Informal)
         }
-    });
+        Some(_) => Some(Kind::Formal),
+        None if informal => Some(Kind::Informal),
+        None => None,
+    };
     let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
     (file, notes)
 }
@@ -342,6 +382,65 @@ pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
         _ => c.is_ascii_digit(),
     });
     shape.then(|| candidate.to_string())
+}
+
+/// How a Namespace Identifier says IANA is to assign the NID (RFC 8141
+/// section 5.2), lower case; longer phrases first.
+const ASSIGNMENT_PHRASES: &[&str] = &[
+    "to be assigned by iana",
+    "will be assigned by iana",
+    "assigned by iana",
+    "iana will assign",
+    "to be assigned",
+];
+
+/// `text` with every [`ASSIGNMENT_PHRASES`] blanked out, if it has one.
+fn without_assignment_phrases(text: &str) -> Option<String> {
+    let mut lower = text.to_ascii_lowercase();
+    let mut found = false;
+    for phrase in ASSIGNMENT_PHRASES {
+        while let Some(at) = lower.find(phrase) {
+            found = true;
+            lower.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
+        }
+    }
+    // The same bytes of the original text, so that a NID keeps its case.
+    found.then(|| {
+        text.char_indices()
+            .map(|(i, c)| {
+                if lower.as_bytes()[i] == b' ' && c != ' ' {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect()
+    })
+}
+
+/// The NID beside an assignment phrase ("To be assigned:" then `acme` on a
+/// line of its own; "(assigned by IANA) urn-5"): only a quoted word, an
+/// informal `urn-N` or a line that is one word, never the first word of a
+/// sentence (the rest of "Assigned by IANA (informal namespace)").
+fn nid_named_beside_assignment(text: &str) -> Option<String> {
+    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
+    let words = || text.split_whitespace();
+    if let Some(found) = words().filter(quoted).map(clean_word).find(|w| is_nid(w)) {
+        return Some(found.to_string());
+    }
+    if let Some(found) = words()
+        .map(clean_word)
+        .find(|w| w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) && is_nid(w))
+    {
+        return Some(found.to_string());
+    }
+    text.lines()
+        .map(str::trim)
+        .filter(|l| l.split_whitespace().count() == 1)
+        .map(clean_word)
+        .find(|w| is_nid(w))
+        .map(str::to_string)
 }
 
 const QUOTES: [char; 7] = ['"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'];
@@ -498,6 +597,18 @@ enum HowFound {
     Fuzzy { label: &'static str, distance: usize },
     /// One of [`NID_PREFIXED`] after the namespace's name.
     Prefixed,
+    /// The words of the heading `label`, reordered or qualified
+    /// ("Identifier assignment process", "... of NSS part").
+    Words { label: &'static str },
+    /// The words of two headings (`label` and `also`): the text is both
+    /// fields' ("Identifier uniqueness and persistence considerations").
+    Combined {
+        label: &'static str,
+        also_label: &'static str,
+        also: &'static str,
+    },
+    /// A section of RFC 3406 section 4.3 that no field holds.
+    NoField,
     /// urnreg's description of rules ([`RULES_HEADING`]): no field.
     Rules,
 }
@@ -516,6 +627,10 @@ struct Heading {
     underlined: bool,
     /// It carries a section number (`3.1.`).
     numbered: bool,
+    /// The section number as written (`3.1.`), if numbered.
+    number: String,
+    /// A `:` follows the heading.
+    colon: bool,
 }
 
 fn is_underline(line: &str) -> bool {
@@ -523,18 +638,122 @@ fn is_underline(line: &str) -> bool {
     t.len() >= 3 && (t.bytes().all(|b| b == b'-') || t.bytes().all(|b| b == b'='))
 }
 
-/// Strips a section number such as `3.`, `3.1.` or `4.2` and what follows it.
-fn strip_numbering(s: &str) -> (&str, bool) {
+/// Strips a section number such as `3.`, `3.1.` or `4.2` and what
+/// follows it; returns the rest and the number (empty when none).
+fn strip_numbering(s: &str) -> (&str, &str) {
     let digits_and_dots = s.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
     if digits_and_dots == 0 || !s.as_bytes()[0].is_ascii_digit() {
-        return (s, false);
+        return (s, "");
     }
     let rest = &s[digits_and_dots..];
     if rest.starts_with(' ') || rest.starts_with('\t') {
-        (rest.trim_start(), true)
+        (rest.trim_start(), &s[..digits_and_dots])
     } else {
-        (s, false)
+        (s, "")
     }
+}
+
+/// The number of the section a numbered section belongs to: `3` for
+/// `3.1.`, empty for `5.`.
+fn parent_number(number: &str) -> &str {
+    number
+        .trim_end_matches('.')
+        .rsplit_once('.')
+        .map_or("", |(parent, _)| parent)
+}
+
+/// The words a heading is told apart by: lower case, without
+/// punctuation and [`STOP_WORDS`], a plural `s` dropped, sorted.
+fn heading_words(head: &str) -> Vec<String> {
+    let mut words: Vec<String> = head
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty() && !STOP_WORDS.contains(&w.as_str()))
+        .map(|w| match w.strip_suffix('s') {
+            Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') => stem.to_string(),
+            _ => w,
+        })
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// A heading label of [`HEADINGS`] and the field it names.
+type LabelKey = (&'static str, &'static str);
+
+/// What a heading's words name.
+enum WordMatch {
+    /// One field: its label and key.
+    One(&'static str, &'static str),
+    /// Two fields named together (joined by "and" or "/").
+    Two(LabelKey, LabelKey),
+}
+
+/// The field(s) heading `head` (normalized) names by its words: the words
+/// of a label of [`HEADINGS`] (at least two of them), in any order, with
+/// no other word but [`QUALIFIER_WORDS`]; or the words of two labels of
+/// different fields, joined by "and" or "/". A sentence ending in a colon
+/// has other words, and is no heading.
+fn word_heading(head: &str) -> Option<WordMatch> {
+    // Words only: `<namespace-specific-identifier> :=` is a rule of a
+    // grammar, not a heading.
+    let wordy = head
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '/' | '-' | '&' | '\''));
+    if !wordy || head.split(' ').count() > 10 {
+        return None;
+    }
+    let words = heading_words(head);
+    let qualifiers = heading_words(&QUALIFIER_WORDS.join(" "));
+    let labels: Vec<(&'static str, &'static str, Vec<String>)> = HEADINGS
+        .iter()
+        .map(|(label, key)| (*label, *key, heading_words(label)))
+        .filter(|(_, _, w)| w.len() >= 2)
+        .collect();
+    let covers = |needed: &[&Vec<String>]| {
+        needed.iter().all(|n| n.iter().all(|w| words.contains(w)))
+            && words
+                .iter()
+                .all(|w| qualifiers.contains(w) || needed.iter().any(|n| n.contains(w)))
+    };
+    let mut best: Option<(usize, &'static str, &'static str)> = None;
+    let mut tie = false;
+    for (label, key, w) in &labels {
+        if !covers(&[w]) {
+            continue;
+        }
+        match best {
+            Some((n, _, k)) if n == w.len() && k != *key => tie = true,
+            Some((n, _, _)) if n >= w.len() => {}
+            _ => {
+                best = Some((w.len(), label, key));
+                tie = false;
+            }
+        }
+    }
+    if let Some((_, label, key)) = best.filter(|_| !tie) {
+        return Some(WordMatch::One(label, key));
+    }
+    if !(head.contains(" and ") || head.contains('/') || head.contains(" & ")) {
+        return None;
+    }
+    let mut found: Option<(usize, LabelKey, LabelKey)> = None;
+    for (i, (l1, k1, w1)) in labels.iter().enumerate() {
+        for (l2, k2, w2) in &labels[i + 1..] {
+            if k1 == k2 || w1.iter().all(|w| w2.contains(w)) || w2.iter().all(|w| w1.contains(w)) {
+                continue;
+            }
+            if !covers(&[w1, w2]) {
+                continue;
+            }
+            let size = w1.len() + w2.len();
+            if found.is_none_or(|(n, _, _)| size > n) {
+                found = Some((size, (*l1, *k1), (*l2, *k2)));
+            }
+        }
+    }
+    found.map(|(_, a, b)| WordMatch::Two(a, b))
 }
 
 /// Strips Markdown heading marks and bold (`## Purpose`, `**Syntax:**`).
@@ -633,7 +852,8 @@ fn fuzzy_heading(head: &str) -> Option<(&'static str, &'static str, usize)> {
 fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> {
     let line = lines[i];
     let indent = line.len() - line.trim_start().len();
-    let (text, numbered) = strip_numbering(line.trim());
+    let (text, number) = strip_numbering(line.trim());
+    let numbered = !number.is_empty();
     let text = strip_markup(text);
     let underlined = lines.get(i + 1).is_some_and(|l| is_underline(l));
     let (head, rest, colon) = match text.find(':') {
@@ -657,6 +877,8 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         rest: rest.to_string(),
         underlined,
         numbered,
+        number: number.to_string(),
+        colon,
     };
     // urnreg's own description of a registration's rules (what `template
     // render` writes under this heading) is never a template field.
@@ -680,6 +902,26 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         && let Some((_, key)) = NID_PREFIXED.iter().find(|(label, _)| *label == tail)
     {
         return Some(heading(key, HowFound::Prefixed));
+    }
+    if NO_FIELD_HEADINGS
+        .iter()
+        .any(|h| heading_words(h) == heading_words(&norm))
+    {
+        return Some(heading("", HowFound::NoField));
+    }
+    match word_heading(&norm) {
+        Some(WordMatch::One(label, key)) => return Some(heading(key, HowFound::Words { label })),
+        Some(WordMatch::Two((label, key), (also_label, also))) => {
+            return Some(heading(
+                key,
+                HowFound::Combined {
+                    label,
+                    also_label,
+                    also,
+                },
+            ));
+        }
+        None => {}
     }
     let (label, key, distance) = fuzzy_heading(&norm)?;
     Some(heading(key, HowFound::Fuzzy { label, distance }))
@@ -710,6 +952,14 @@ fn drop_page_breaks(lines: &mut [&str]) {
         (t.starts_with("RFC ") || t.starts_with("Internet-Draft") || t.starts_with("INTERNET-DRAFT"))
             && t.contains("   ")
     };
+    // Line lengths are measured from the text's left margin, so that an
+    // indented copy of a text breaks the same.
+    let margin = lines
+        .iter()
+        .filter(|l| !is_blank(l))
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -745,8 +995,28 @@ fn drop_page_breaks(lines: &mut [&str]) {
                 j += 1;
             }
         }
+        if back > 0 && j < lines.len() && page_broke_between_paragraphs(lines[back - 1], lines[j], margin) {
+            lines[back] = "";
+        }
         i = j;
     }
+}
+
+/// The widest line of an RFC (RFC 7322 section 4.1).
+const RFC_LINE_WIDTH: usize = 72;
+
+/// Whether a page broke between two paragraphs (or list items) rather
+/// than inside one: the line before the break ends a sentence, and the
+/// first word after it would have fitted on that line, so a formatter
+/// filling the paragraph would have put it there.
+fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bool {
+    let before = before.trim_end();
+    let ends_sentence = before
+        .trim_end_matches(['"', ')', '\'', '\u{201d}'])
+        .ends_with(['.', '!', '?', ':']);
+    let next_word = after.split_whitespace().next().unwrap_or("");
+    let used = before.chars().count().saturating_sub(margin);
+    ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH
 }
 
 /// Removes the common indentation and the blank lines at both ends.
@@ -771,13 +1041,39 @@ fn dedent(lines: &[&str]) -> String {
     body[start..end].join("\n")
 }
 
+/// Section titles every RFC has (RFC 7322 section 4.8.5) that are also
+/// wordings of a template heading.
+const RFC_SECTION_TITLES: &[&str] = &["security considerations"];
+
 /// The headings of `lines` that delimit fields: numbered headings
 /// (RFC-style sections) win over everything else; otherwise those at the
 /// outermost indentation.
+///
+/// A numbered title without a colon that every RFC has (`5.  Security
+/// Considerations`) is a section of the RFC around a template, not one of
+/// its fields, unless the template itself is written as numbered
+/// sections: at least two sections with the same parent number (`3.1.
+/// Namespace ID`, `3.2.  Registration Information`) name fields.
 fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
-    let candidates: Vec<Heading> = (0..lines.len())
+    let mut candidates: Vec<Heading> = (0..lines.len())
         .filter_map(|i| find_heading(lines, i, nid))
         .collect();
+    let titles = |parent: &str, all: &[Heading]| {
+        all.iter()
+            .filter(|h| h.numbered && !h.colon && !h.key.is_empty() && parent_number(&h.number) == parent)
+            .count()
+    };
+    let siblings: Vec<usize> = candidates
+        .iter()
+        .map(|h| titles(parent_number(&h.number), &candidates))
+        .collect();
+    let mut keep = siblings.iter().map(|n| *n >= 2);
+    candidates.retain(|h| {
+        let numbered_template = keep.next().unwrap_or(false);
+        // RFC 3406 section 4.3's sections (no field) are RFC sections too.
+        let every_rfcs = h.key.is_empty() || RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str());
+        !h.numbered || h.colon || numbered_template || !every_rfcs
+    });
     let Some(outer) = candidates.iter().map(|h| h.indent).min() else {
         return Vec::new();
     };
@@ -792,6 +1088,155 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
             }
         })
         .collect()
+}
+
+/// Unnumbered section titles of an RFC (RFC 7322 section 4) that follow
+/// its body: a template has ended where one starts.
+const BACK_MATTER: &[&str] = &[
+    "acknowledgements",
+    "acknowledgments",
+    "author's address",
+    "authors' addresses",
+    "contributors",
+    "full copyright statement",
+    "informative references",
+    "intellectual property",
+    "normative references",
+    "references",
+];
+
+/// Whether `line` (index `i`) is the title of an RFC section: `N.` or
+/// `N.N.` and a short title with no colon and no full stop, with a blank
+/// line before and after it (RFC 7322 section 4's layout), or one of
+/// [`BACK_MATTER`] or `Appendix X.`, at or left of `margin`.
+fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
+    let line = lines[i];
+    let indent = line.len() - line.trim_start().len();
+    if indent > margin || line.trim().is_empty() {
+        return false;
+    }
+    let blank = |l: &&str| l.trim().is_empty() || *l == PAGE_BREAK;
+    let before = lines[..i].iter().rev().find(|l| **l != PAGE_BREAK);
+    let after = lines[i + 1..].iter().find(|l| **l != PAGE_BREAK);
+    if !(before.is_none_or(blank) && after.is_none_or(blank)) {
+        return false;
+    }
+    let trimmed = line.trim();
+    let (title, number) = strip_numbering(trimmed);
+    // A section number has a dot and parts of one or two digits (`5.`,
+    // `3.1`); `1320 N. Courthouse Rd.` is an address.
+    let number = if number.contains('.') && number.split('.').all(|part| part.len() <= 2) {
+        number
+    } else {
+        ""
+    };
+    let title = title.trim();
+    let appendix = trimmed
+        .strip_prefix("Appendix ")
+        .is_some_and(|r| r.split_once('.').is_some_and(|(letter, _)| letter.len() == 1));
+    if appendix || BACK_MATTER.contains(&normalize(title).as_str()) {
+        return true;
+    }
+    !number.is_empty()
+        && title.starts_with(|c: char| c.is_alphabetic() || QUOTES.contains(&c) || c == '<')
+        && !title.contains(':')
+        && !title.ends_with(['.', ',', ';'])
+        && title.split_whitespace().count() <= 12
+}
+
+/// Where a template that starts at `headings[0]` ends: the first RFC
+/// section title after its first field ([`is_section_title`]), a mail
+/// signature's `-- ` line (RFC 3676 section 4.3), or a second Namespace
+/// Identifier heading after other fields (a second template): the line
+/// and what it is.
+fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)> {
+    let first = headings.first()?;
+    let margin = headings.iter().map(|h| h.indent).min().unwrap_or(0);
+    let field_lines: Vec<usize> = headings.iter().map(|h| h.line).collect();
+    let second_nid = headings
+        .iter()
+        .skip(1)
+        .position(|h| h.key == "namespace_identifier")
+        .map(|n| headings[n + 1].line);
+    for i in first.line + 1..lines.len() {
+        if second_nid == Some(i) {
+            return Some((
+                i,
+                "a second Namespace Identifier heading (a second template)".into(),
+            ));
+        }
+        if field_lines.contains(&i) {
+            continue;
+        }
+        let line = lines[i];
+        if line.trim_end() == "--" && line.len() - line.trim_start().len() <= margin {
+            return Some((i, "a mail signature ('-- ')".into()));
+        }
+        // A subsection of a numbered field (`2.4.1.` under `2.4.
+        // Declaration of Structure`) is part of its text.
+        let number = strip_numbering(line.trim()).1.trim_end_matches('.');
+        let inside_a_field = !number.is_empty()
+            && headings.iter().any(|h| {
+                let field = h.number.trim_end_matches('.');
+                !field.is_empty() && number.strip_prefix(field).is_some_and(|r| r.starts_with('.'))
+            });
+        if !inside_a_field && is_section_title(lines, i, margin) {
+            return Some((i, format!("the RFC section '{}'", line.trim())));
+        }
+    }
+    None
+}
+
+/// RFC 5322 header fields a registration mail starts with.
+const MAIL_HEADERS: &[&str] = &[
+    "from",
+    "to",
+    "cc",
+    "bcc",
+    "subject",
+    "date",
+    "sender",
+    "reply-to",
+    "message-id",
+    "in-reply-to",
+    "references",
+    "received",
+    "return-path",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+];
+
+/// The lines of a mail's header block at the top of `lines` (RFC 5322
+/// section 2.2: `Name: value` fields, folded lines starting with white
+/// space, up to the first blank line), if the text starts with one that
+/// has a `From`, `To`, `Subject` or `Message-ID` field and at least two
+/// fields; otherwise `None`. Its `Date:` is the mail's, not the
+/// registration's.
+fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>> {
+    let start = lines.iter().position(|l| !l.trim().is_empty())?;
+    let mut names = Vec::new();
+    let mut end = start;
+    while end < lines.len() && !lines[end].trim().is_empty() {
+        let line = lines[end];
+        if line.starts_with([' ', '\t']) && !names.is_empty() {
+            end += 1;
+            continue;
+        }
+        let (name, _) = line.split_once(':')?;
+        let name = name.to_ascii_lowercase();
+        let is_field = MAIL_HEADERS.contains(&name.as_str())
+            || (name.starts_with("x-") && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+        if !is_field {
+            return None;
+        }
+        names.push(name);
+        end += 1;
+    }
+    let addressed = names
+        .iter()
+        .any(|n| matches!(n.as_str(), "from" | "to" | "subject" | "message-id"));
+    (addressed && names.len() >= 2).then_some(start..end)
 }
 
 /// The display heading of a field key.
@@ -811,6 +1256,24 @@ pub fn import_text(text: &str) -> ImportReport {
     };
     drop_page_breaks(&mut lines);
     let mut report = ImportReport::default();
+    // A registration sent by mail: the header block is the mail's (its
+    // Date is when the mail was sent), never the template's.
+    if let Some(block) = mail_header_block(&lines) {
+        let shown = dedent(&lines[block.clone()]);
+        report.notes.push(Note::new(
+            NoteKind::Unplaced,
+            Some(block.start + 1),
+            format!(
+                "lines {}-{}: a mail header block (RFC 5322 section 2.2), skipped: {}",
+                block.start + 1,
+                block.end,
+                preview(&shown)
+            ),
+        ));
+        for line in &mut lines[block] {
+            *line = "";
+        }
+    }
     let mut headings = field_headings(&lines, None);
     // Headings named after the namespace need its name: read it from the
     // first pass, then look again.
@@ -849,15 +1312,57 @@ pub fn import_text(text: &str) -> ImportReport {
             ),
         ));
     }
+    // What follows the template (the RFC's next sections, a signature, a
+    // second template) is no part of its last field.
+    let mut after_note = None;
+    let end = match template_end(&lines, &headings) {
+        Some((end, what)) => {
+            let after = dedent(&lines[end..]);
+            let last = lines
+                .iter()
+                .rposition(|l| !l.trim().is_empty() && *l != PAGE_BREAK)
+                .map_or(end + 1, |l| l + 1);
+            let more: Vec<String> = headings
+                .iter()
+                .filter(|h| h.line > end && !h.key.is_empty())
+                .map(|h| format!("'{}' at line {}", h.written, h.line + 1))
+                .collect();
+            let mut message = format!(
+                "lines {}-{last} after the template, from {what}: {}",
+                end + 1,
+                preview(&after)
+            );
+            if !more.is_empty() {
+                message.push_str(&format!(
+                    "; it has template headings ({}): only the first template is read, import the \
+                     other from a file of its own",
+                    more.join(", ")
+                ));
+            }
+            after_note = Some(Note::new(NoteKind::Unplaced, Some(end + 1), message));
+            headings.retain(|h| h.line < end);
+            end
+        }
+        None => lines.len(),
+    };
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
     for (n, h) in headings.iter().enumerate() {
         let body_start = h.line + 1 + usize::from(h.underlined);
-        let body_end = headings.get(n + 1).map_or(lines.len(), |next| next.line);
-        let mut value = dedent(&lines[body_start.min(body_end)..body_end]);
+        let body_end = headings.get(n + 1).map_or(end, |next| next.line);
+        let body = &lines[body_start.min(body_end)..body_end];
+        let mut value = dedent(body);
         if !h.rest.is_empty() {
+            // A blank line after a value's first line, written on the
+            // heading line, parts its paragraphs as it does below it.
+            let gap = body
+                .iter()
+                .find(|l| **l != PAGE_BREAK)
+                .is_some_and(|l| l.trim().is_empty());
             value = if value.is_empty() {
                 h.rest.clone()
+            } else if gap {
+                format!("{}\n\n{value}", h.rest)
             } else {
                 format!("{}\n{value}", h.rest)
             };
@@ -894,6 +1399,7 @@ pub fn import_text(text: &str) -> ImportReport {
                 }
             }
         }
+        let mut also = None;
         match &h.how {
             HowFound::Exact => {}
             HowFound::Rules => {
@@ -906,6 +1412,23 @@ pub fn import_text(text: &str) -> ImportReport {
                         h.written
                     ),
                 ));
+                continue;
+            }
+            HowFound::NoField => {
+                report.notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    line,
+                    format!(
+                        "'{}' is a section RFC 3406 section 4.3 asks of a formal registration's \
+                         RFC, not a template field: kept in Additional Information",
+                        h.written
+                    ),
+                ));
+                extra.push(if value.is_empty() {
+                    format!("{}:", h.written)
+                } else {
+                    format!("{}:\n{value}", h.written)
+                });
                 continue;
             }
             HowFound::Fuzzy { label, distance } => report.notes.push(Note::new(
@@ -926,26 +1449,56 @@ pub fn import_text(text: &str) -> ImportReport {
                     heading_of(h.key)
                 ),
             )),
-        }
-        let slot = report.fields.get_mut(h.key).expect("HEADINGS names known fields");
-        match slot {
-            None => *slot = Some(value),
-            Some(existing) => {
+            HowFound::Words { label } => report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' read as '{}' (the words of '{label}')",
+                    h.written,
+                    heading_of(h.key)
+                ),
+            )),
+            HowFound::Combined {
+                label,
+                also_label,
+                also: second,
+            } => {
                 report.notes.push(Note::new(
-                    NoteKind::Unplaced,
+                    NoteKind::Guessed,
                     line,
                     format!(
-                        "a second '{}' heading; its text was appended to the first",
-                        heading_of(h.key)
+                        "heading '{}' names two fields (the words of '{label}' and '{also_label}'): \
+                         its text is given to both '{}' and '{}'",
+                        h.written,
+                        heading_of(h.key),
+                        heading_of(second)
                     ),
                 ));
-                if !value.is_empty() {
-                    existing.push_str("\n\n");
-                    existing.push_str(&value);
+                also = Some(*second);
+            }
+        }
+        for key in std::iter::once(h.key).chain(also) {
+            let slot = report.fields.get_mut(key).expect("HEADINGS names known fields");
+            match slot {
+                None => *slot = Some(value.clone()),
+                Some(existing) => {
+                    report.notes.push(Note::new(
+                        NoteKind::Unplaced,
+                        line,
+                        format!(
+                            "a second '{}' heading; its text was appended to the first",
+                            heading_of(key)
+                        ),
+                    ));
+                    if !value.is_empty() {
+                        existing.push_str("\n\n");
+                        existing.push_str(&value);
+                    }
                 }
             }
         }
     }
+    report.notes.extend(after_note);
     if !extra.is_empty() {
         let extra = extra.join("\n\n");
         let slot = &mut report.fields.additional_information;
@@ -1209,6 +1762,73 @@ mod tests {
         let (text, note) = decode(&[0xFE, 0xFF, 0xD8, 0x00, 0x00]);
         assert_eq!(text, "\u{fffd}\u{fffd}");
         assert!(note.unwrap().message.contains("2 invalid"));
+    }
+
+    /// RFC 7322 section 4: a numbered section title without a colon is
+    /// no template field; after the fields it ends the template, unless
+    /// it is a subsection of a numbered field. An address line that
+    /// starts with a number is no section title.
+    #[test]
+    fn numbered_section_titles_end_a_template_and_are_never_fields() {
+        let r = import_text("Purpose: x\n\n5.  Security Considerations\n\n   None.\n");
+        assert_eq!(r.fields.purpose.as_deref(), Some("x"));
+        assert_eq!(r.fields.security_and_privacy, None);
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.message.contains("lines 3-5 after the template"))
+        );
+        let r = import_text("Registrant:\n\n1320 N. Main Rd., Suite 2\n\nArlington\n\nScope: x\n");
+        assert_eq!(
+            r.fields.registrant.as_deref(),
+            Some("1320 N. Main Rd., Suite 2\n\nArlington")
+        );
+        let r = import_text(
+            "2.1.  Namespace ID\n\n   x\n\n2.2.  Declaration of Structure\n\n2.2.1.  Definition\n\n   NSS = 1*DIGIT\n\n2.3.  Scope\n\n   Global.\n",
+        );
+        assert_eq!(
+            r.fields.syntactic_structure.as_deref(),
+            Some("2.2.1.  Definition\n\n   NSS = 1*DIGIT")
+        );
+        assert_eq!(r.fields.scope.as_deref(), Some("Global."));
+    }
+
+    /// Headings match by their words, reordered or qualified; a grammar
+    /// rule or a sentence ending in a colon does not.
+    #[test]
+    fn headings_by_their_words_and_not_sentences() {
+        assert!(matches!(
+            word_heading("identifier assignment process"),
+            Some(WordMatch::One(_, "assignment_process"))
+        ));
+        assert!(matches!(
+            word_heading("identifier uniqueness/persistence considerations"),
+            Some(WordMatch::Two((_, "uniqueness"), (_, "persistence")))
+        ));
+        for prose in [
+            "<namespace-specific-identifier> ",
+            "the identifier structure is as follows",
+            "the process of assignment is described below",
+            "nss syntax",
+        ] {
+            assert!(word_heading(prose).is_none(), "{prose}");
+        }
+    }
+
+    /// RFC 5322 section 2.2: a header block is a mail's only when it
+    /// says who sent it or what about; a template's `Date:` is not one.
+    #[test]
+    fn a_mail_header_block_and_what_is_not_one() {
+        let lines = [
+            "From: a@example.org",
+            "Subject: x",
+            "Date: today",
+            "",
+            "Namespace ID: y",
+        ];
+        assert_eq!(mail_header_block(&lines), Some(0..3));
+        assert_eq!(mail_header_block(&["Date: 2024-01-01", "Version: 1"]), None);
+        assert_eq!(mail_header_block(&["Date: 2024-01-01", "", "From: x"]), None);
     }
 
     #[test]
