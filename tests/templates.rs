@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use urnreg::registry::data::{EMBEDDED, RecordFile};
-use urnreg::registry::RegistrationFile;
+use urnreg::registry::{Kind, RegistrationFile};
 use urnreg::template::{
     FIELDS, Form, NoteKind, TemplateFields, import_bytes, import_registration, import_registration_bytes,
     import_text, render, render_as_written,
@@ -671,4 +671,56 @@ fn rendered_registrations_describe_their_rules_in_prose() {
     broken.rules = Some(toml::from_str("sauce = 1").unwrap());
     let err = render(&broken, Form::Rfc8141, None).unwrap_err().to_string();
     assert!(err.contains("[rules]") && err.contains("sauce"), "{err}");
+}
+
+/// RFC 8141 section 5.2: an informal request has no NID until IANA
+/// assigns one. Both text forms render it (its Namespace Identifier says
+/// IANA assigns it), with one blank line between fields, and importing
+/// the rendering gives back an informal registration with no NID.
+#[test]
+fn informal_request_renders_and_reads_back_as_informal() {
+    let file =
+        RegistrationFile::from_toml(include_str!("data/registrations/informal.toml")).expect("vector parses");
+    assert_eq!((file.kind, file.nid.as_deref()), (Some(Kind::Informal), None));
+    for form in [Form::Rfc8141, Form::Rfc3406] {
+        let text = render(&file, form, None).unwrap_or_else(|e| panic!("{form:?}: {e}"));
+        assert!(
+            text.starts_with("Namespace I") && !text.contains("\n\n\n"),
+            "{form:?}:\n{text}"
+        );
+        let (again, notes) = import_registration(&text);
+        assert_eq!(
+            (
+                again.kind,
+                again.nid.as_deref(),
+                again.version,
+                again.date.map(|d| d.as_text())
+            ),
+            (
+                Some(Kind::Informal),
+                None,
+                file.version,
+                file.date.as_ref().map(|d| d.as_text())
+            ),
+            "{form:?}: {notes:?}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.message.contains("read as an informal namespace")),
+            "{form:?}: {notes:?}"
+        );
+    }
+    // The Appendix A form of the command line, too.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/registrations/informal.toml"
+    );
+    let out = urnreg(&["template", "render", path, "--form", "rfc8141"], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // "Assigned by IANA" and "(to be assigned by IANA)" name no NID.
+    for nid_text in ["Assigned by IANA", "(to be assigned by IANA)", "To be assigned"] {
+        let (file, _) = import_registration(&format!("Namespace Identifier: {nid_text}\nVersion: 1\n"));
+        assert_eq!((file.kind, file.nid), (Some(Kind::Informal), None), "{nid_text}");
+    }
 }

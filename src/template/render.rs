@@ -86,6 +86,11 @@ impl Form {
     }
 }
 
+/// The Namespace Identifier of an informal request, whose NID IANA is
+/// to assign (RFC 8141 section 5.2); the importer reads it back as an
+/// informal namespace with no NID.
+pub const INFORMAL_NID_TEXT: &str = "Assigned by IANA (informal namespace, RFC 8141 section 5.2)";
+
 /// A rendering failure: a field the form needs is missing, or a template
 /// error (with its line).
 #[derive(Debug)]
@@ -116,7 +121,9 @@ pub use super::RULES_HEADING;
 /// and NID, version and date).
 pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
     let mut missing: Vec<&'static str> = Vec::new();
-    if file.nid.is_none() {
+    // RFC 8141 section 5.2: an informal request has no NID until IANA
+    // assigns one; its Namespace Identifier says so (INFORMAL_NID_TEXT).
+    if file.nid.is_none() && file.kind != Some(Kind::Informal) {
         missing.push("nid");
     }
     if file.version.is_none() {
@@ -361,6 +368,7 @@ fn render_form(file: &RegistrationFile, form: Form, status: Option<&str>) -> Res
     if let Some(k) = file.kind {
         ctx.insert("kind", Value::from(k.as_str()));
     }
+    ctx.insert("informal_nid", Value::from(INFORMAL_NID_TEXT));
     if let Some(s) = status {
         ctx.insert("status", Value::from(s));
     }
