@@ -1300,6 +1300,7 @@ pub fn import_text(text: &str) -> ImportReport {
         return report;
     }
     let first = &headings[0];
+    let template_start = first.line;
     let before = dedent(&lines[..first.line]);
     if !before.is_empty() {
         report.notes.push(Note::new(
@@ -1499,6 +1500,22 @@ pub fn import_text(text: &str) -> ImportReport {
         }
     }
     report.notes.extend(after_note);
+    if report.fields.security_and_privacy.is_none()
+        && let Some((at, value)) = security_section(&lines, template_start, end)
+    {
+        // RFC 3406-era registrations have no security field: the RFC's own
+        // Security Considerations section (RFC 7322 section 4.8.5) is their
+        // answer to what RFC 8141 Appendix A asks as Security and Privacy.
+        report.notes.push(Note::new(
+            NoteKind::Guessed,
+            Some(at + 1),
+            format!(
+                "the RFC section '{}' read as 'Security and Privacy' (the template has no such field)",
+                lines[at].trim()
+            ),
+        ));
+        report.fields.security_and_privacy = Some(value);
+    }
     if !extra.is_empty() {
         let extra = extra.join("\n\n");
         let slot = &mut report.fields.additional_information;
@@ -1508,6 +1525,22 @@ pub fn import_text(text: &str) -> ImportReport {
         });
     }
     report
+}
+
+/// The line and text of the RFC's own Security Considerations section,
+/// outside the template (lines `start..end`): before it (RFC 3187 has it
+/// first) or after it, up to the next section title.
+fn security_section(lines: &[&str], start: usize, end: usize) -> Option<(usize, String)> {
+    let margin = lines[start].len() - lines[start].trim_start().len();
+    let at = (0..start).chain(end..lines.len()).find(|&i| {
+        normalize(strip_numbering(lines[i].trim()).0.trim()) == "security considerations"
+            && is_section_title(lines, i, margin)
+    })?;
+    let stop = (at + 1..lines.len())
+        .find(|&i| i == start || is_section_title(lines, i, margin))
+        .unwrap_or(lines.len());
+    let value = dedent(&lines[at + 1..stop]);
+    (!value.is_empty()).then_some((at, value))
 }
 
 fn preview(s: &str) -> String {
@@ -1770,14 +1803,28 @@ mod tests {
     /// starts with a number is no section title.
     #[test]
     fn numbered_section_titles_end_a_template_and_are_never_fields() {
-        let r = import_text("Purpose: x\n\n5.  Security Considerations\n\n   None.\n");
+        let r = import_text(
+            "Purpose: x\n\n5.  Security Considerations\n\n   None.\n\n6.  References\n\n   [1]\n",
+        );
         assert_eq!(r.fields.purpose.as_deref(), Some("x"));
-        assert_eq!(r.fields.security_and_privacy, None);
         assert!(
             r.notes
                 .iter()
-                .any(|n| n.message.contains("lines 3-5 after the template"))
+                .any(|n| n.message.contains("lines 3-9 after the template"))
         );
+        // The RFC's own security section answers Security and Privacy
+        // when the template has none (reso, RFC 3187): up to the next
+        // section, with a note.
+        assert_eq!(r.fields.security_and_privacy.as_deref(), Some("None."));
+        assert!(r.notes.iter().any(|n| {
+            n.kind == NoteKind::Guessed
+                && n.message
+                    .contains("'5.  Security Considerations' read as 'Security and Privacy'")
+        }));
+        let r = import_text(
+            "5.  Security Considerations\n\n   None known.\n\n6.  The Template\n\nPurpose: x\n\nSecurity and privacy: See RFC 8141.\n",
+        );
+        assert_eq!(r.fields.security_and_privacy.as_deref(), Some("See RFC 8141."));
         let r = import_text("Registrant:\n\n1320 N. Main Rd., Suite 2\n\nArlington\n\nScope: x\n");
         assert_eq!(
             r.fields.registrant.as_deref(),
