@@ -931,6 +931,7 @@ mod tests {
             kept_bytes: AtomicUsize::new(0),
             kept_limit: 10 * one,
             summary: Mutex::new(Summary::default()),
+            output: None,
             invalid: AtomicBool::new(false),
             failed: AtomicBool::new(false),
             closed: AtomicBool::new(false),
