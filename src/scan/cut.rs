@@ -68,6 +68,12 @@ pub(super) struct Scratch {
     alt: Vec<u8>,
     /// The run goes past [`MAX_URN`].
     pub too_long: bool,
+    /// It is a value in a URL's query (`?id=urn:...`, `&id=urn:...`):
+    /// `&` and `#` are the URL's (RFC 3986 section 3.4).
+    query: bool,
+    /// Its colon was written `\:` (a Java `.properties` value): `\:`,
+    /// `\=`, `\#` and `\!` in it are read as the character.
+    properties: bool,
 }
 
 impl Scratch {
@@ -89,15 +95,26 @@ impl Scratch {
         self.breaks.clear();
         self.too_long = false;
         let prev = start.checked_sub(1).map(|i| buf[i]);
-        if prev.is_some_and(is_word) {
+        // `<!--urn:...-->`: an XML/HTML comment opened right before it
+        // (XML 1.0 section 2.5); its `-` is no word glued to `urn`.
+        let comment = buf[..start].ends_with(b"<!--");
+        let underscores = emphasis_underscores(buf, start);
+        if prev.is_some_and(is_word) && !comment && underscores == 0 {
             return None;
         }
-        let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`'));
+        let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
+        self.query = query_value(buf, start);
+        self.properties = false;
         let limit = buf.len().min(start + KEEP - 64);
         // `urn` as written, then its colon: `:`, or read as one.
         let colon_len = match colon {
             Colon::Plain => 1,
             Colon::Percent => 3,
+            // Java's `Properties.store()` writes `:` in a value as `\:`.
+            Colon::Reference if buf.get(start + 3..start + 5) == Some(b"\\:") => {
+                self.properties = true;
+                2
+            }
             Colon::Reference => match decode(buf, start + 3, limit) {
                 Some((Decoded::Ascii(b':'), len)) => len,
                 _ => return None,
@@ -135,7 +152,7 @@ impl Scratch {
                 | (Some(b'`'), Some(b'`'))
         );
         if !closed {
-            self.trim(open);
+            self.trim(open, stop);
         }
         if !self.has_nid_and_nss() {
             return None;
@@ -173,6 +190,35 @@ impl Scratch {
             if b == b'\'' && open == Some(b'\'') {
                 return i;
             }
+            match b {
+                // RFC 8141 section 2 allows `,` and `;` in an NSS, but one
+                // written right before another URI starts a list of them
+                // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
+                b',' | b';' if starts_uri(buf, i + 1, limit) => return i,
+                // RFC 8141 section 2: `?` starts a component only as `?+`
+                // or `?=`; before one has started, any other `?` is a
+                // URL's query after a URN in its path.
+                b'?' if !matches!(buf.get(i + 1).filter(|_| i + 1 < limit), Some(b'+' | b'='))
+                    && memchr::memchr2(b'?', b'#', &self.urn).is_none() =>
+                {
+                    return i;
+                }
+                // A query's value ends at its `&` (or a fragment's `#`).
+                b'#' if self.query => return i,
+                b'&' if self.query && entity(buf, i, limit).is_none() => return i,
+                b'\\' if self.properties => {
+                    if let Some(&c @ (b':' | b'=' | b'#' | b'!')) = buf.get(i + 1).filter(|_| i + 1 < limit) {
+                        self.push(c, i + 2);
+                        i += 2;
+                        continue;
+                    }
+                }
+                // `&name;` is a reference in HTML and XML text; one this
+                // cut does not know is no part of a URN (a name of one
+                // letter, `&b;`, is none: kept as the NSS's `&`).
+                b'&' if entity(buf, i, limit).is_none() && entity_shaped(buf, i, limit) => return i,
+                _ => {}
+            }
             if b >= 0x80 {
                 // RFC 8141 section 2: a URN is ASCII. A letter or digit
                 // written on to it is part of what the writer meant (and
@@ -205,6 +251,8 @@ impl Scratch {
                     i += 1;
                 }
                 None => return i,
+                // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
+                Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
                 Some((Decoded::Ascii(c), len)) if is_urn_char(c) && !(c == b'\'' && open == Some(b'\'')) => {
                     self.push(c, i + len);
                     i += len;
@@ -304,26 +352,51 @@ impl Scratch {
     }
 
     /// Drops what ends a sentence or closes a parenthesis opened before
-    /// the URN (Appendix E, and Markdown's `**` emphasis).
-    fn trim(&mut self, open: Option<u8>) {
+    /// the URN (Appendix E), and the marks of Markdown and comments around
+    /// it; `stop` is the byte after it.
+    fn trim(&mut self, open: Option<u8>, stop: Option<u8>) {
+        // `-->` closes an XML/HTML comment; `--` cannot be in one (XML 1.0
+        // section 2.5), so it is not the URN's.
+        if stop == Some(b'>') && self.urn.len() > 6 && self.urn.ends_with(b"--") {
+            self.pop(2);
+        }
         while self.urn.len() > 4 {
-            let last = self.urn[self.urn.len() - 1];
+            let len = self.urn.len();
+            let last = self.urn[len - 1];
             let drop = match last {
-                b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' => true,
+                b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' => 1,
                 b')' => {
                     let opened = self.urn.iter().filter(|&&b| b == b'(').count();
                     let closed = self.urn.iter().filter(|&&b| b == b')').count();
-                    closed > opened
+                    usize::from(closed > opened)
                 }
-                b'*' => open == Some(b'*'),
-                _ => false,
+                // Markdown emphasis and strikethrough (CommonMark 6.2, GFM
+                // 6.5) close what opened before `urn:`. A `*` written on
+                // to a letter or digit is a footnote mark; one after `.`,
+                // `:` or `/` is a whole segment, a wildcard (EPC Tag Data
+                // Standard pattern URIs, `urn:epc:idpat:sgtin:0614141.*`),
+                // and stays.
+                b'*' => {
+                    let marks = self.urn.iter().rev().take_while(|&&b| b == b'*').count();
+                    usize::from(open == Some(b'*') || self.urn[len - 1 - marks].is_ascii_alphanumeric())
+                }
+                b'_' => usize::from(open == Some(b'_')),
+                b'~' => usize::from(open == Some(b'~')),
+                // A possessive `'s` after a URN no apostrophe opened.
+                b's' | b'S' if self.urn[len - 2] == b'\'' && open != Some(b'\'') && len > 6 => 2,
+                _ => 0,
             };
-            if !drop {
+            if drop == 0 {
                 break;
             }
-            self.urn.pop();
-            self.ends.pop();
+            self.pop(drop);
         }
+    }
+
+    fn pop(&mut self, n: usize) {
+        let len = self.urn.len() - n;
+        self.urn.truncate(len);
+        self.ends.truncate(len);
     }
 
     /// `urn:NID:NSS` with a NID and an NSS of at least one byte each.
@@ -334,6 +407,68 @@ impl Scratch {
             None => false,
         }
     }
+}
+
+/// A byte of a query parameter's name.
+fn is_param_name(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// The URN at `start` is a value in a URL's query: `?name=` or `&name=`
+/// (`&amp;name=` in HTML) right before it (RFC 3986 section 3.4, the
+/// `application/x-www-form-urlencoded` pairs of the WHATWG URL standard).
+fn query_value(buf: &[u8], start: usize) -> bool {
+    let Some(eq) = start.checked_sub(1).filter(|&i| buf[i] == b'=') else {
+        return false;
+    };
+    let floor = eq.saturating_sub(64);
+    let mut k = eq;
+    while k > floor && is_param_name(buf[k - 1]) {
+        k -= 1;
+    }
+    k < eq
+        && k > 0
+        && matches!(buf[k - 1], b'?' | b'&' | b';')
+        && (buf[k - 1] != b';' || buf[..k].ends_with(b"&amp;"))
+}
+
+/// How many `_` open Markdown emphasis right before `start`: a run of one
+/// to three not glued to a word before it (CommonMark 6.2: a
+/// left-flanking run; `my_urn:` is a name), else 0.
+fn emphasis_underscores(buf: &[u8], start: usize) -> usize {
+    let run = buf[..start].iter().rev().take_while(|&&b| b == b'_').count();
+    let before = start - run;
+    if run == 0 || run > 3 || (before > 0 && is_word(buf[before - 1])) {
+        return 0;
+    }
+    run
+}
+
+/// Another URI starts at `i`: `urn:` with a NID-shaped word and its colon
+/// (RFC 8141 section 2, any letter case), or `scheme://` (RFC 3986
+/// section 3).
+fn starts_uri(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 40)];
+    if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case(b"urn:") {
+        let nid = rest[4..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
+            .count();
+        return (1..=32).contains(&nid) && rest.get(4 + nid) == Some(&b':');
+    }
+    let scheme = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        .count();
+    scheme > 0 && rest[0].is_ascii_alphabetic() && rest[scheme..].starts_with(b"://")
+}
+
+/// `&name;` at `i` with a name of HTML's shape (a letter, then letters
+/// and digits: two to 32 in all), known or not.
+fn entity_shaped(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i + 1..limit.min(i + 35)];
+    let name = rest.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+    (2..=32).contains(&name) && rest[0].is_ascii_alphabetic() && rest.get(name) == Some(&b';')
 }
 
 fn hex(b: u8) -> Option<u8> {
@@ -384,20 +519,178 @@ fn decode(buf: &[u8], i: usize, limit: usize) -> Option<(Decoded, usize)> {
 
 /// An XML/HTML entity reference at `i`: its code point and length.
 fn entity(buf: &[u8], i: usize, limit: usize) -> Option<(u32, usize)> {
-    let rest = &buf[i + 1..limit.min(i + 12)];
+    let rest = &buf[i + 1..limit.min(i + 35)];
     let semi = memchr::memchr(b';', rest)?;
     let c = match &rest[..semi] {
-        b"amp" => u32::from(b'&'),
-        b"apos" => u32::from(b'\''),
-        b"quot" => u32::from(b'"'),
-        b"lt" => u32::from(b'<'),
-        b"gt" => u32::from(b'>'),
-        b"colon" => u32::from(b':'),
         [b'#', b'x' | b'X', digits @ ..] => number(digits, 16)?,
         [b'#', digits @ ..] => number(digits, 10)?,
-        _ => return None,
+        name => named(name)?,
     };
     Some((c, semi + 2))
+}
+
+/// The code point of an HTML named character reference (HTML Living
+/// Standard 13.5, "Named character references"): the XML five, the
+/// whitespace, punctuation and quotation marks prose puts next to an
+/// identifier, and the Latin-1 letters (a letter written on to a URN is
+/// held, as `&#233;` is). Names are case-sensitive.
+fn named(name: &[u8]) -> Option<u32> {
+    Some(match name {
+        b"amp" | b"AMP" => 0x26,
+        b"apos" => 0x27,
+        b"quot" | b"QUOT" => 0x22,
+        b"lt" | b"LT" => 0x3C,
+        b"gt" | b"GT" => 0x3E,
+        // Whitespace.
+        b"Tab" => 0x09,
+        b"NewLine" => 0x0A,
+        b"nbsp" | b"NonBreakingSpace" => 0xA0,
+        b"ensp" => 0x2002,
+        b"emsp" => 0x2003,
+        b"emsp13" => 0x2004,
+        b"emsp14" => 0x2005,
+        b"numsp" => 0x2007,
+        b"puncsp" => 0x2008,
+        b"thinsp" | b"ThinSpace" => 0x2009,
+        b"hairsp" | b"VeryThinSpace" => 0x200A,
+        b"ZeroWidthSpace" => 0x200B,
+        b"zwnj" => 0x200C,
+        b"zwj" => 0x200D,
+        b"MediumSpace" => 0x205F,
+        b"NoBreak" => 0x2060,
+        b"shy" => 0xAD,
+        // ASCII punctuation.
+        b"excl" => 0x21,
+        b"num" => 0x23,
+        b"dollar" => 0x24,
+        b"percnt" => 0x25,
+        b"lpar" => 0x28,
+        b"rpar" => 0x29,
+        b"ast" | b"midast" => 0x2A,
+        b"plus" => 0x2B,
+        b"comma" => 0x2C,
+        b"period" => 0x2E,
+        b"sol" => 0x2F,
+        b"colon" => 0x3A,
+        b"semi" => 0x3B,
+        b"equals" => 0x3D,
+        b"quest" => 0x3F,
+        b"commat" => 0x40,
+        b"lsqb" | b"lbrack" => 0x5B,
+        b"bsol" => 0x5C,
+        b"rsqb" | b"rbrack" => 0x5D,
+        b"Hat" => 0x5E,
+        b"lowbar" | b"UnderBar" => 0x5F,
+        b"grave" | b"DiacriticalGrave" => 0x60,
+        b"lcub" | b"lbrace" => 0x7B,
+        b"verbar" | b"vert" | b"VerticalLine" => 0x7C,
+        b"rcub" | b"rbrace" => 0x7D,
+        // Quotation marks, dashes and other punctuation.
+        b"lsquo" | b"OpenCurlyQuote" => 0x2018,
+        b"rsquo" | b"rsquor" | b"CloseCurlyQuote" => 0x2019,
+        b"sbquo" | b"lsquor" => 0x201A,
+        b"ldquo" | b"OpenCurlyDoubleQuote" => 0x201C,
+        b"rdquo" | b"rdquor" | b"CloseCurlyDoubleQuote" => 0x201D,
+        b"bdquo" | b"ldquor" => 0x201E,
+        b"laquo" => 0xAB,
+        b"raquo" => 0xBB,
+        b"lsaquo" => 0x2039,
+        b"rsaquo" => 0x203A,
+        b"hyphen" | b"dash" => 0x2010,
+        b"ndash" => 0x2013,
+        b"mdash" => 0x2014,
+        b"horbar" => 0x2015,
+        b"dagger" => 0x2020,
+        b"Dagger" | b"ddagger" => 0x2021,
+        b"bull" | b"bullet" => 0x2022,
+        b"hellip" | b"mldr" => 0x2026,
+        b"prime" => 0x2032,
+        b"Prime" => 0x2033,
+        b"minus" => 0x2212,
+        b"iexcl" => 0xA1,
+        b"iquest" => 0xBF,
+        b"cent" => 0xA2,
+        b"pound" => 0xA3,
+        b"curren" => 0xA4,
+        b"yen" => 0xA5,
+        b"brvbar" => 0xA6,
+        b"sect" => 0xA7,
+        b"copy" | b"COPY" => 0xA9,
+        b"not" => 0xAC,
+        b"reg" | b"REG" => 0xAE,
+        b"deg" => 0xB0,
+        b"plusmn" => 0xB1,
+        b"para" => 0xB6,
+        b"middot" | b"centerdot" => 0xB7,
+        b"times" => 0xD7,
+        b"divide" => 0xF7,
+        b"euro" => 0x20AC,
+        b"trade" | b"TRADE" => 0x2122,
+        // Latin-1 letters.
+        b"Agrave" => 0xC0,
+        b"agrave" => 0xE0,
+        b"Aacute" => 0xC1,
+        b"aacute" => 0xE1,
+        b"Acirc" => 0xC2,
+        b"acirc" => 0xE2,
+        b"Atilde" => 0xC3,
+        b"atilde" => 0xE3,
+        b"Auml" => 0xC4,
+        b"auml" => 0xE4,
+        b"Aring" => 0xC5,
+        b"aring" => 0xE5,
+        b"AElig" => 0xC6,
+        b"aelig" => 0xE6,
+        b"Ccedil" => 0xC7,
+        b"ccedil" => 0xE7,
+        b"Egrave" => 0xC8,
+        b"egrave" => 0xE8,
+        b"Eacute" => 0xC9,
+        b"eacute" => 0xE9,
+        b"Ecirc" => 0xCA,
+        b"ecirc" => 0xEA,
+        b"Euml" => 0xCB,
+        b"euml" => 0xEB,
+        b"Igrave" => 0xCC,
+        b"igrave" => 0xEC,
+        b"Iacute" => 0xCD,
+        b"iacute" => 0xED,
+        b"Icirc" => 0xCE,
+        b"icirc" => 0xEE,
+        b"Iuml" => 0xCF,
+        b"iuml" => 0xEF,
+        b"ETH" => 0xD0,
+        b"eth" => 0xF0,
+        b"Ntilde" => 0xD1,
+        b"ntilde" => 0xF1,
+        b"Ograve" => 0xD2,
+        b"ograve" => 0xF2,
+        b"Oacute" => 0xD3,
+        b"oacute" => 0xF3,
+        b"Ocirc" => 0xD4,
+        b"ocirc" => 0xF4,
+        b"Otilde" => 0xD5,
+        b"otilde" => 0xF5,
+        b"Ouml" => 0xD6,
+        b"ouml" => 0xF6,
+        b"Oslash" => 0xD8,
+        b"oslash" => 0xF8,
+        b"Ugrave" => 0xD9,
+        b"ugrave" => 0xF9,
+        b"Uacute" => 0xDA,
+        b"uacute" => 0xFA,
+        b"Ucirc" => 0xDB,
+        b"ucirc" => 0xFB,
+        b"Uuml" => 0xDC,
+        b"uuml" => 0xFC,
+        b"Yacute" => 0xDD,
+        b"yacute" => 0xFD,
+        b"THORN" => 0xDE,
+        b"thorn" => 0xFE,
+        b"szlig" => 0xDF,
+        b"yuml" => 0xFF,
+        _ => return None,
+    })
 }
 
 fn number(digits: &[u8], radix: u32) -> Option<u32> {

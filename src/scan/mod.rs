@@ -11,17 +11,27 @@
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
+//! - `,` and `;` right before another URI (`urn:NID:`, `scheme://`) end
+//!   it: a list of URIs (a DASH `@profiles`) gives each. A `?` not
+//!   followed by `+` or `=` before any component ends it (RFC 8141
+//!   section 2), so a URL's query after a URN in its path is not taken;
+//!   a URN that is a query value (`?id=urn:...`) ends at the next `&`.
 //! - Outside a closed delimiter pair, trailing sentence punctuation
-//!   (`.` `,` `;` `:` `!` `?`), an apostrophe, an unbalanced `)` and
-//!   Markdown emphasis (`**urn:...**`) are not part of it.
+//!   (`.` `,` `;` `:` `!` `?`), an apostrophe or a possessive `'s`, an
+//!   unbalanced `)`, Markdown emphasis and strikethrough that opened before
+//!   it (`**urn:...**`, `_urn:..._`, `~~urn:...~~`), a footnote `*` on a
+//!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
+//!   of it.
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
 //!   ([`Found::alternative`]).
 //! - Text is read as its text: the entity references of XML and HTML
-//!   (`&amp;`, `&#58;`), JSON's escapes (`\/`, `\u003a`), the colon after
-//!   `urn` included, and a URN percent-encoded inside a URL
-//!   (`?id=urn%3Aisbn%3A...`, decoded once).
+//!   (`&amp;`, `&#58;`, HTML's named references of whitespace,
+//!   punctuation, quotes and Latin-1 letters: `&nbsp;`, `&mdash;`), JSON's
+//!   escapes (`\/`, `\u003a`), Java `.properties` escapes (`urn\:isbn\:`),
+//!   the colon after `urn` included, and a URN percent-encoded inside a URL
+//!   (`?id=urn%3Aisbn%3A...`, decoded once). An unknown `&name;` ends it.
 //! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
 //!   mark of another script written on to it (`urn:example:café`, or
 //!   `\u00e9` in JSON) is part of it, so it is reported invalid rather than
@@ -134,15 +144,15 @@ impl Scanner {
     /// A scanner that skips binary inputs.
     pub fn new() -> Scanner {
         // `urn` and its colon as written: plain, percent-encoded in a URL,
-        // or an entity reference or a JSON escape (read by the cut). The
-        // patterns are ASCII and the builder's limits are far off:
-        // building cannot fail.
+        // or an entity reference, a JSON escape or a Java `.properties`
+        // escape (`urn\:`; read by the cut). The patterns are ASCII and
+        // the builder's limits are far off: building cannot fail.
         let starts = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostFirst)
             .kind(Some(AhoCorasickKind::DFA))
-            .build(["urn:", "urn%3a", "urn&", "urn\\u"])
-            .expect("four ASCII patterns");
+            .build(["urn:", "urn%3a", "urn&", "urn\\u", "urn\\:"])
+            .expect("five ASCII patterns");
         Scanner {
             starts,
             binary: false,
