@@ -207,6 +207,84 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
     assert_eq!(region["endColumn"], 41 + "urn:isbn:0451450524".len() as u64);
 }
 
+/// SARIF 2.1.0 section 3.30.2: text positions do not depend on a
+/// byte-order mark; sections 3.30.4 and 3.30.11: byteOffset counts the
+/// file's bytes, so a file read from UTF-16 gives none.
+#[test]
+fn scan_positions_do_not_count_a_bom_and_sarif_gives_no_offsets_of_decoded_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut utf8 = b"\xEF\xBB\xBF".to_vec();
+    utf8.extend_from_slice(b"urn:isbn:0451450524 first\n");
+    fs::write(dir.path().join("a-utf8.txt"), &utf8).unwrap();
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "id urn:isbn:0451450524\r\n".encode_utf16() {
+        utf16.extend_from_slice(&unit.to_le_bytes());
+    }
+    fs::write(dir.path().join("b-utf16.txt"), &utf16).unwrap();
+    let root = dir.path().to_str().unwrap();
+    let out = urnreg(&["scan", "--color", "never", "-j1", root], b"");
+    let text = stdout(&out).replace(root, "ROOT");
+    assert!(text.contains("ROOT/a-utf8.txt:1:1: invalid"), "{text}");
+    assert!(text.contains("ROOT/b-utf16.txt:1:4: invalid"), "{text}");
+    let out = urnreg(&["scan", "--format", "sarif", "-j1", root], b"");
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let region = |i: usize| &results[i]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region(0)["startColumn"], 1);
+    assert_eq!(region(0)["endColumn"], 20);
+    // The BOM's three bytes are the file's: the offset counts them.
+    assert_eq!(
+        (&region(0)["byteOffset"], &region(0)["byteLength"]),
+        (&3.into(), &19.into())
+    );
+    assert_eq!(region(1)["startColumn"], 4);
+    assert!(region(1).get("byteOffset").is_none() && region(1).get("byteLength").is_none());
+}
+
+/// RFC 3986: a SARIF artifact URI is the file's own bytes, percent-encoded
+/// (on Unix `\\` is a name's character, and a byte that is no UTF-8 is
+/// itself); a relative path with a colon in its first segment gets `./`
+/// (section 4.2), named on the command line or met in the walk.
+#[cfg(unix)]
+#[test]
+fn scan_sarif_uris_point_at_the_file() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    for name in [&b"back\\slash.txt"[..], b"bad\xFFname.txt", b"c:d.txt"] {
+        fs::write(dir.path().join(OsStr::from_bytes(name)), b"urn:isbn:0451450524\n").unwrap();
+    }
+    let uris = |args: &[&str]| -> Vec<String> {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("URNREG_DB", dir.path().join("none/none.db"))
+            .output()
+            .unwrap();
+        let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(
+        uris(&["scan", "--format", "sarif", "-j1"]),
+        ["back%5Cslash.txt", "bad%FFname.txt", "./c:d.txt"]
+    );
+    assert_eq!(uris(&["scan", "--format", "sarif", "c:d.txt"]), ["./c:d.txt"]);
+    assert_eq!(
+        uris(&["scan", "--format", "sarif", "-j1", "."]),
+        ["./back%5Cslash.txt", "./bad%FFname.txt", "./c:d.txt"]
+    );
+}
+
 #[test]
 fn scan_reads_stdin_and_reports_both_readings_of_a_hyphen_break_when_both_are_valid() {
     let out = urnreg(

@@ -98,10 +98,24 @@ pub struct Args {
 /// `--unique`); past it the scan stops with an error naming the limit.
 pub const MAX_KEPT_BYTES: usize = 256 << 20;
 
+/// The file a scan reads, as its hits name it.
+struct Source {
+    /// As shown (reached from the argument).
+    name: String,
+    /// As a SARIF `artifactLocation.uri` (empty for other formats).
+    uri: String,
+    /// Read as UTF-8 from UTF-16: offsets are in the decoded text.
+    transcoded: bool,
+}
+
 /// One URN reported.
 #[derive(Debug)]
 struct Hit {
     path: String,
+    /// As a URI reference (SARIF only).
+    uri: String,
+    /// Offsets are in the text decoded from UTF-16, not the file's bytes.
+    transcoded: bool,
     line: u64,
     column: u64,
     offset: u64,
@@ -123,6 +137,7 @@ impl Hit {
     fn footprint(&self) -> usize {
         std::mem::size_of::<Hit>()
             + self.path.len()
+            + self.uri.len()
             + self.text.len()
             + 2 * self.urn.len()
             + self.error.as_ref().map_or(0, |(_, message)| message.len())
@@ -210,11 +225,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
-    fn visit(
-        &mut self,
-        entry: Result<DirEntry, ignore::Error>,
-        shown: &dyn Fn(&Path) -> String,
-    ) -> WalkState {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>, defaulted: bool) -> WalkState {
         if self.shared.closed.load(Ordering::Relaxed) {
             return WalkState::Quit;
         }
@@ -230,9 +241,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         };
         let path = entry.path();
-        let name = shown(path);
+        let name = shown(path, defaulted).display().to_string();
         if entry.is_stdin() {
-            self.file(io::stdin().lock(), "<stdin>", true);
+            let source = self.source("<stdin>", Path::new("<stdin>"));
+            self.file(io::stdin().lock(), source, true);
             return WalkState::Continue;
         }
         let Some(kind) = entry.file_type() else {
@@ -259,7 +271,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         match File::open(path) {
             // A path named on the command line, not met in a walk.
-            Ok(file) => self.file(file, &name, entry.depth() == 0),
+            Ok(file) => {
+                let source = self.source(&name, shown(path, defaulted));
+                self.file(file, source, entry.depth() == 0)
+            }
             Err(err) => self.shared.error(&format!("{name}: {err}")),
         }
         if self.shared.closed.load(Ordering::Relaxed) {
@@ -269,10 +284,25 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
+    /// What a hit says of its file: its name as shown and, for SARIF, its
+    /// URI.
+    fn source(&self, name: &str, shown: &Path) -> Source {
+        Source {
+            name: name.to_owned(),
+            uri: if self.shared.args.format == Format::Sarif {
+                uri_of(shown)
+            } else {
+                String::new()
+            },
+            transcoded: false,
+        }
+    }
+
     /// Scans one file (or stdin) and writes or keeps what it reports. A
     /// binary input is skipped without a word in a walk (as ripgrep), with
     /// a note when it was `named` on the command line.
-    fn file(&mut self, mut input: impl Read, name: &str, named: bool) {
+    fn file(&mut self, mut input: impl Read, mut source: Source, named: bool) {
+        let name = &source.name[..];
         // A UTF-16 byte-order mark: read the text as UTF-8.
         let mut head = [0u8; 2];
         let mut got = 0;
@@ -286,6 +316,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         let head = io::Cursor::new(head[..got].to_vec());
         let utf16 = matches!(head.get_ref()[..], [0xFF, 0xFE] | [0xFE, 0xFF]);
+        source.transcoded = utf16;
+        let source = &source;
+        let name = &source.name[..];
         let reader: Box<dyn Read> = if utf16 {
             Box::new(
                 encoding_rs_io::DecodeReaderBytesBuilder::new()
@@ -317,7 +350,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                     continue;
                 }
                 if shared.keeps() {
-                    hits.push(hit(name, found, urn, &report, shared.args.format));
+                    hits.push(hit(source, found, urn, &report, shared.args.format));
                     if hits.len() >= 1024 {
                         keep(shared, hits);
                     }
@@ -327,7 +360,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                         write_json_found(name, found, urn, &report, out);
                     } else {
                         write_hit(
-                            &hit(name, found, urn, &report, shared.args.format),
+                            &hit(source, found, urn, &report, shared.args.format),
                             shared.args.format,
                             out,
                         );
@@ -447,7 +480,7 @@ fn nid_is_one_of(urn: &[u8], nids: &[String]) -> bool {
     nids.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(nid))
 }
 
-fn hit(path: &str, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, format: Format) -> Hit {
+fn hit(source: &Source, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, format: Format) -> Hit {
     let text = found.text_str().into_owned();
     let end = match text.rfind('\n') {
         Some(last) => (
@@ -461,7 +494,9 @@ fn hit(path: &str, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, forma
         report.write_json(&mut check, None);
     }
     Hit {
-        path: path.to_owned(),
+        path: source.name.clone(),
+        uri: source.uri.clone(),
+        transcoded: source.transcoded,
         line: found.line,
         column: found.column,
         offset: found.offset,
@@ -604,21 +639,28 @@ fn sarif(hits: &[Hit]) -> Value {
                 Some((kind, message)) => (*kind, "error", format!("invalid URN {}: {message}", hit.urn)),
                 None => ("valid", "none", format!("valid URN {}", hit.urn)),
             };
+            let mut region = json!({
+                "startLine": hit.line,
+                "startColumn": hit.column,
+                "endLine": hit.end.0,
+                "endColumn": hit.end.1,
+            });
+            // SARIF 2.1.0 sections 3.30.4 and 3.30.11: byteOffset counts
+            // the file's bytes and must describe the text's range; in a
+            // file read from UTF-16 the scan's offsets are the decoded
+            // UTF-8's, so there are none to give.
+            if !hit.transcoded {
+                region["byteOffset"] = json!(hit.offset);
+                region["byteLength"] = json!(hit.length);
+            }
             let mut result = json!({
                 "ruleId": rule,
                 "level": level,
                 "message": { "text": message },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": { "uri": uri_of(&hit.path) },
-                        "region": {
-                            "startLine": hit.line,
-                            "startColumn": hit.column,
-                            "endLine": hit.end.0,
-                            "endColumn": hit.end.1,
-                            "byteOffset": hit.offset,
-                            "byteLength": hit.length,
-                        }
+                        "artifactLocation": { "uri": hit.uri },
+                        "region": region,
                     }
                 }],
             });
@@ -644,11 +686,36 @@ fn sarif(hits: &[Hit]) -> Value {
     })
 }
 
-/// A path as a relative URI reference: `/` separators, and the bytes a
-/// URI cannot hold percent-encoded.
-fn uri_of(path: &str) -> String {
-    let mut uri = String::with_capacity(path.len());
-    for b in path.replace('\\', "/").bytes() {
+/// A path as shown: as ripgrep, without the `./` of the implied
+/// directory (`defaulted`: no path was given).
+fn shown(path: &Path, defaulted: bool) -> &Path {
+    if defaulted {
+        path.strip_prefix(".").unwrap_or(path)
+    } else {
+        path
+    }
+}
+
+/// A path as a URI reference (RFC 3986 section 4.1): `/` separators,
+/// and every other byte a URI cannot hold percent-encoded, from the
+/// path's own bytes (a byte that is no UTF-8 is itself, `%FF`; on Unix a
+/// `\\` is a name's character, `%5C`). A relative path whose first
+/// segment holds a colon gets `./`, else that segment reads as a scheme
+/// (RFC 3986 section 4.2).
+fn uri_of(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt as _;
+        std::borrow::Cow::Borrowed(path.as_os_str().as_bytes())
+    };
+    #[cfg(not(unix))]
+    let bytes = std::borrow::Cow::<[u8]>::Owned(path.to_string_lossy().replace('\\', "/").into_bytes());
+    let mut uri = String::with_capacity(bytes.len() + 2);
+    let first = bytes.split(|&b| b == b'/').next().unwrap_or_default();
+    if path.is_relative() && first.contains(&b':') {
+        uri.push_str("./");
+    }
+    for &b in bytes.iter() {
         if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
             uri.push(b as char);
         } else {
@@ -679,15 +746,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.clone()
     };
-    // As ripgrep: the `./` of the implied directory is not shown.
-    let shown = move |path: &Path| -> String {
-        let path = if defaulted {
-            path.strip_prefix(".").unwrap_or(path)
-        } else {
-            path
-        };
-        path.display().to_string()
-    };
+
     let mut walk = WalkBuilder::new(&paths[0]);
     for path in &paths[1..] {
         walk.add(path);
@@ -730,15 +789,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if jobs <= 1 {
         let mut worker = Worker::new(&shared);
         for entry in walk.sort_by_file_name(OsStr::cmp).build() {
-            if let WalkState::Quit = worker.visit(entry, &shown) {
+            if let WalkState::Quit = worker.visit(entry, defaulted) {
                 break;
             }
         }
     } else {
         walk.threads(jobs).build_parallel().run(|| {
             let mut worker = Worker::new(&shared);
-            let shown = &shown;
-            Box::new(move |entry| worker.visit(entry, shown))
+            Box::new(move |entry| worker.visit(entry, defaulted))
         });
     }
     finish(&shared)?;
@@ -902,6 +960,8 @@ mod tests {
     fn hit(urn: &str) -> Hit {
         Hit {
             path: "f".into(),
+            uri: "f".into(),
+            transcoded: false,
             line: 1,
             column: 1,
             offset: 0,

@@ -86,7 +86,7 @@ pub struct Found<'a> {
     /// Its line, from 1.
     pub line: u64,
     /// Its column, from 1, in characters (UTF-8; any other byte counts as
-    /// one).
+    /// one; a UTF-8 byte-order mark at the start counts as none).
     pub column: u64,
     /// As it stands in the text (it may hold entities, escapes or, inside
     /// `<...>`, line breaks).
@@ -197,6 +197,12 @@ impl Scanner {
                 if !self.binary && memchr::memchr(0, probe).is_some() {
                     scanned.binary = true;
                     return Ok(scanned);
+                }
+                // A UTF-8 byte-order mark is no character of the text:
+                // columns do not count it (SARIF 2.1.0 section 3.30.2: text
+                // positions do not depend on a BOM); offsets still do.
+                if self.buf[..filled].starts_with(b"\xEF\xBB\xBF") {
+                    lines.pos = 3;
                 }
             }
             let safe = if eof { filled } else { filled - KEEP };
@@ -407,6 +413,19 @@ mod tests {
             })
             .unwrap();
         assert_eq!(found, [(2, 2)]);
+    }
+
+    /// SARIF 2.1.0 section 3.30.2: a byte-order mark moves no column; the
+    /// offset is still the byte's in the input.
+    #[test]
+    fn a_utf8_byte_order_mark_is_no_column() {
+        let mut found = Vec::new();
+        Scanner::new()
+            .scan(&b"\xEF\xBB\xBFurn:isbn:0451450523 urn:a:b\nurn:c:d"[..], |f| {
+                found.push((f.offset, f.line, f.column))
+            })
+            .unwrap();
+        assert_eq!(found, [(3, 1, 1), (23, 1, 21), (31, 2, 1)]);
     }
 
     #[test]
