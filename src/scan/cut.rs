@@ -74,6 +74,9 @@ pub(super) struct Scratch {
     /// Its colon was written `\:` (a Java `.properties` value): `\:`,
     /// `\=`, `\#` and `\!` in it are read as the character.
     properties: bool,
+    /// A `?+`, `?=` or `#` has been taken: a component has started, in
+    /// which `?` is a character (RFC 8141 section 2).
+    component: bool,
 }
 
 impl Scratch {
@@ -105,6 +108,7 @@ impl Scratch {
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
         self.query = query_value(buf, start);
         self.properties = false;
+        self.component = false;
         let limit = buf.len().min(start + KEEP - 64);
         // `urn` as written, then its colon: `:`, or read as one.
         let colon_len = match colon {
@@ -195,17 +199,22 @@ impl Scratch {
                 // written right before another URI starts a list of them
                 // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
                 b',' | b';' if starts_uri(buf, i + 1, limit) => return i,
-                // RFC 8141 section 2: `?` starts a component only as `?+`
-                // or `?=`; before one has started, any other `?` is a
-                // URL's query after a URN in its path.
-                b'?' if !matches!(buf.get(i + 1).filter(|_| i + 1 < limit), Some(b'+' | b'='))
-                    && memchr::memchr2(b'?', b'#', &self.urn).is_none() =>
-                {
-                    return i;
-                }
                 // A query's value ends at its `&` (or a fragment's `#`).
                 b'#' if self.query => return i,
                 b'&' if self.query && entity(buf, i, limit).is_none() => return i,
+                // RFC 8141 section 2: `?` starts a component only as `?+`
+                // or `?=`; before one has started, any other `?` is a
+                // URL's query after a URN in its path. Once `?+`, `?=` or
+                // `#` is taken, `?` is a character of the component.
+                b'?' | b'#' => {
+                    if b == b'?'
+                        && !self.component
+                        && !matches!(buf.get(i + 1).filter(|_| i + 1 < limit), Some(b'+' | b'='))
+                    {
+                        return i;
+                    }
+                    self.component = true;
+                }
                 b'\\' if self.properties => {
                     if let Some(&c @ (b':' | b'=' | b'#' | b'!')) = buf.get(i + 1).filter(|_| i + 1 < limit) {
                         self.push(c, i + 2);
