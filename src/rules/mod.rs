@@ -364,6 +364,14 @@ enum Step {
 /// namespaces use 1 to 3; a larger count is a mistake or hostile data).
 pub const MAX_PARTS: usize = 64;
 
+/// The most equivalence steps one form may declare (the shipped rules
+/// use at most three).
+pub const MAX_EQUIVALENCE_STEPS: usize = 16;
+
+/// The most bytes of a `remove` step's characters or of a
+/// `case-insensitive-until` delimiter.
+pub const MAX_STEP_TEXT: usize = 64;
+
 impl RulesFile {
     /// Compiles the rules and checks them against their examples.
     ///
@@ -425,8 +433,35 @@ impl RulesFile {
                 (matcher, kind, check)
             }
         };
+        // Each step walks the whole key: their number and their strings are
+        // bounded, so that a rule cannot make one URN cost minutes.
+        if self.equivalence.len() > MAX_EQUIVALENCE_STEPS {
+            return Err(err(format!(
+                "{} equivalence steps, more than the limit of {MAX_EQUIVALENCE_STEPS} (MAX_EQUIVALENCE_STEPS)",
+                self.equivalence.len()
+            )));
+        }
         let mut equivalence = Vec::with_capacity(self.equivalence.len());
         for step in &self.equivalence {
+            match step {
+                EquivalenceStep::CaseInsensitiveUntil { delimiter: text }
+                | EquivalenceStep::Remove { chars: text } => {
+                    let what = match step {
+                        EquivalenceStep::Remove { .. } => "remove: chars",
+                        _ => "case-insensitive-until: delimiter",
+                    };
+                    if text.is_empty() {
+                        return Err(err(format!("{what} is empty: the step would do nothing")));
+                    }
+                    if text.len() > MAX_STEP_TEXT {
+                        return Err(err(format!(
+                            "{what} has {} bytes, more than the limit of {MAX_STEP_TEXT} (MAX_STEP_TEXT)",
+                            text.len()
+                        )));
+                    }
+                }
+                _ => {}
+            }
             equivalence.push(match step {
                 EquivalenceStep::CaseInsensitiveNss => Step::CaseInsensitiveNss,
                 EquivalenceStep::CaseInsensitiveParts { parts } if (1..=MAX_PARTS).contains(parts) => {
