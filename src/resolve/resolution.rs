@@ -46,6 +46,12 @@ pub const MAX_RESOLUTION_RULES: usize = 64;
 pub const MAX_URLS: usize = 8;
 /// The longest URL template, in bytes.
 pub const MAX_TEMPLATE: usize = 512;
+/// The longest URL a resolution gives, in bytes: what HTTP servers take
+/// in a request line (RFC 9110 section 4.1 recommends at least 8,000
+/// octets) and a `Location` header can carry. A template is short, but may
+/// name the NSS many times: without this bound, one long URN made
+/// gigabytes of URLs.
+pub const MAX_URL: usize = 8 * 1024;
 
 /// `[rules.resolution]` as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -181,6 +187,12 @@ pub enum Unresolved {
         /// The service asked for.
         service: String,
     },
+    /// A URL built would be longer than [`MAX_URL`] bytes (a long NSS, or
+    /// a template naming it many times). None is given.
+    TooLong {
+        /// The service asked for.
+        service: String,
+    },
 }
 
 impl std::fmt::Display for Unresolved {
@@ -202,6 +214,11 @@ impl std::fmt::Display for Unresolved {
                 f,
                 "the namespace's {service} resolver would put a '.' or '..' path segment in its URL for \
                  this NSS (it would climb the resolver's path: RFC 3986 section 5.2.4): refused"
+            ),
+            Unresolved::TooLong { service } => write!(
+                f,
+                "the namespace's {service} resolver would make a URL longer than {MAX_URL} bytes for this \
+                 NSS (MAX_URL): refused"
             ),
         }
     }
@@ -441,7 +458,9 @@ impl Template {
         Ok((Template { parts }, http))
     }
 
-    fn expand(&self, vars: &dyn Fn(&str) -> Option<String>) -> String {
+    /// The URL for these values, or `None` once it passes [`MAX_URL`]
+    /// bytes (no more is made).
+    fn expand(&self, vars: &dyn Fn(&str) -> Option<String>) -> Option<String> {
         let mut out = String::new();
         // After the template's `?`, a value is a query parameter's: its
         // `&`, `=` and `+` are encoded too, or a URN could add parameters
@@ -463,8 +482,11 @@ impl Template {
                     encode(&value, *reserved, in_query, &mut out);
                 }
             }
+            if out.len() > MAX_URL {
+                return None;
+            }
         }
-        out
+        Some(out)
     }
 }
 
@@ -617,7 +639,16 @@ impl Resolution {
                         .map(|span| nss[span.range()].to_string()),
                 }
             };
-            let urls: Vec<String> = rule.urls.iter().map(|t| t.expand(&vars)).collect();
+            let Some(urls) = rule
+                .urls
+                .iter()
+                .map(|t| t.expand(&vars))
+                .collect::<Option<Vec<String>>>()
+            else {
+                return Err(Unresolved::TooLong {
+                    service: service.to_string(),
+                });
+            };
             if urls.iter().any(|url| has_dot_segment(url)) {
                 return Err(Unresolved::DotSegment {
                     service: service.to_string(),
@@ -722,6 +753,36 @@ mod tests {
             r.urls("urn:x://other.example/", "I2L").unwrap()[0],
             "https://r.example/%2F%2Fother.example%2F"
         );
+    }
+
+    /// A template may name the NSS many times (160 in 512 bytes): one
+    /// long URN made gigabytes of URLs. A URL past MAX_URL is refused,
+    /// and no more of it is made.
+    #[test]
+    fn no_url_is_longer_than_max_url() {
+        let many = "{nss}".repeat(80);
+        let r = compile(&format!(
+            r#"source = "x"
+               default = "I2L"
+               services = ["I2L"]
+               [[rules]]
+               service = "I2L"
+               urls = ["https://r.example/{many}"]"#
+        ))
+        .unwrap();
+        let fits = "a".repeat((MAX_URL - 20) / 80);
+        assert!(r.urls(&format!("urn:x:{fits}"), "I2L").unwrap()[0].len() <= MAX_URL);
+        let long = format!("urn:x:{}", "a".repeat(MAX_URL / 80 + 1));
+        let refused = r.urls(&long, "I2L").unwrap_err();
+        assert_eq!(
+            refused,
+            Unresolved::TooLong {
+                service: "I2L".into()
+            }
+        );
+        assert!(refused.to_string().contains("(MAX_URL)"), "{refused}");
+        let huge = format!("urn:x:{}", "a".repeat(1 << 20));
+        assert!(matches!(r.urls(&huge, "I2L"), Err(Unresolved::TooLong { .. })));
     }
 
     /// A `.` or `..` segment, as dots or as `%2E` (the same once

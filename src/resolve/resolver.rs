@@ -52,6 +52,7 @@ impl ResolveError {
             ResolveError::Unresolved(Unresolved::ServiceNotOffered { .. }) => "service-not-offered",
             ResolveError::Unresolved(Unresolved::NotCovered { .. }) => "not-covered",
             ResolveError::Unresolved(Unresolved::DotSegment { .. }) => "dot-segment",
+            ResolveError::Unresolved(Unresolved::TooLong { .. }) => "too-long",
         }
     }
 
