@@ -649,6 +649,11 @@ fn build_case(case: &HostileCase, dir: &Path) {
             );
         }
         Some("deep-toml") => text = format!("request = {}{}\n", "[".repeat(DEPTH), "]".repeat(DEPTH)),
+        // A request's purpose past the 1 MiB a registration may hold.
+        Some("oversize-text") => {
+            let at = text.find("\"purpose\": \"").expect("a purpose") + "\"purpose\": \"".len();
+            text.insert_str(at, &"a".repeat(urnreg::registry::MAX_REGISTRATION_BYTES + 1));
+        }
         Some(other) => panic!("{}: generate = {other}", case.name),
     }
     fs::write(&file, text).unwrap();

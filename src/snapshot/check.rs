@@ -431,6 +431,28 @@ fn check_filed(v: &FiledVersion, owner: Option<&RecordFile>, p: &mut Problems) {
         }
     }
     check_review_state(v, &at, p);
+    // Filed by hand, a registration is at most MAX_REGISTRATION_BYTES; one
+    // that comes in a snapshot is held to the same, or it could never be
+    // linted, amended or filed again from its own text.
+    let text: usize = crate::template::FIELDS
+        .iter()
+        .filter_map(|(key, _, _)| v.fields.get(key).and_then(Option::as_ref))
+        .map(String::len)
+        .sum::<usize>()
+        + v.rules
+            .as_ref()
+            .and_then(|r| toml::to_string(r).ok())
+            .map_or(0, |t| t.len());
+    if text > crate::registry::MAX_REGISTRATION_BYTES {
+        p.add(
+            &at,
+            format!(
+                "its text is {text} bytes, more than a registration may hold ({} bytes, MAX_REGISTRATION_BYTES)",
+                crate::registry::MAX_REGISTRATION_BYTES
+            ),
+        );
+        return;
+    }
     for (what, time) in [
         ("submitted_at", Some(&v.submitted_at)),
         ("decided_at", v.decided_at.as_ref()),
