@@ -649,6 +649,11 @@ fn build_case(case: &HostileCase, dir: &Path) {
             );
         }
         Some("deep-toml") => text = format!("request = {}{}\n", "[".repeat(DEPTH), "]".repeat(DEPTH)),
+        Some("many-attributes-xml") => {
+            let attrs: String = (0..80_000).map(|i| format!(" a{i}=\"x\"")).collect();
+            let at = text.find("<record").expect("a record") + "<record".len();
+            text.insert_str(at, &attrs);
+        }
         // A request's purpose past the 1 MiB a registration may hold.
         Some("oversize-text") => {
             let at = text.find("\"purpose\": \"").expect("a purpose") + "\"purpose\": \"".len();
