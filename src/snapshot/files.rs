@@ -30,11 +30,14 @@ use super::{csv, html, json, toml, xml};
 use crate::registry::data::{REGISTRY_FILE, RecordFile};
 
 /// The largest file a snapshot may hold, its manifest included (the
-/// shipped registry is one `registry.json` of about 1 MB).
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// shipped registry is one `registry.json` of about 1 MB: this is 15
+/// times as much). Reading a snapshot takes up to some 40 times its
+/// size in memory (many small values: a file of 60 MB took 2.2 GB), so
+/// the size is what bounds the memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// The most all the files of a snapshot may hold together.
-pub const MAX_SNAPSHOT_BYTES: u64 = 256 << 20;
+pub const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
 
 /// The most files a manifest may list.
 pub const MAX_FILES: usize = 65_536;
