@@ -493,7 +493,9 @@ impl Grammar {
                 if rule_starts.len() == MAX_ABNF_RULES && source.user {
                     return Err(source.error(
                         start,
-                        format!("more than {MAX_ABNF_RULES} rules (limit MAX_ABNF_RULES)"),
+                        format!(
+                            "more than {MAX_ABNF_RULES} rule definitions ('name =' or 'name =/' lines; limit MAX_ABNF_RULES)"
+                        ),
                     ));
                 }
                 rule_starts.push(start);
