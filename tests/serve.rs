@@ -520,6 +520,69 @@ fn oversized_bodies_are_refused_with_413() {
     );
 }
 
+/// A request's head and the start of its body on a raw socket, left
+/// open (the rest of the body never comes).
+fn stalled_body(addr: &str, path: &str, len: usize, sent: usize) -> std::net::TcpStream {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/toml\r\nContent-Length: {len}\r\n\r\n"
+    )
+    .unwrap();
+    stream.write_all(&vec![b'#'; sent]).unwrap();
+    stream
+}
+
+/// The bodies in flight share one memory budget: past it a request is
+/// refused with 503 and Retry-After before its body is read, requests
+/// without a body and bodies that fit go on, and a body's share comes
+/// back when its request ends, however it ends.
+#[test]
+fn request_bodies_in_flight_share_one_memory_budget() {
+    const BUDGET: usize = 100_000;
+    let server = Server::start_with(|c| {
+        c.max_body_memory = BUDGET;
+        c.request_timeout = Duration::from_secs(20);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    // A filing of 80,000 bytes, half sent, stalls: it holds its share.
+    let stalled = stalled_body(&addr, "/api/requests", 80_000, 40_000);
+    std::thread::sleep(Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let a = announce(&server, "/api/requests", 30_000);
+    assert!(a.starts_with("HTTP/1.1 503"), "{a}");
+    assert!(a.to_ascii_lowercase().contains("retry-after: 5"), "{a}");
+    assert!(a.contains("{\"error\":{\"status\":503"), "{a}");
+    assert!(a.contains("memory limit of 100000 bytes"), "{a}");
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    // A body that fits, and a request without one, are served.
+    file(&server, &data("informal.toml"));
+    assert_eq!(get(&server.url("/api/namespaces/isbn")).status, 200);
+    // The stalled filing ends (its client goes): its share comes back.
+    drop(stalled);
+    let urns = "urn:isbn:0451450523\n".repeat(BUDGET / 20 - 10);
+    let mut status = 0;
+    for _ in 0..40 {
+        status = send("POST", &server.url("/api/check"), &[], Some(urns.as_bytes())).status;
+        if status == 200 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(status, 200, "the budget was not given back");
+    // Refusals, answers and bodies cut short give it all back too.
+    for _ in 0..3 {
+        assert!(announce(&server, "/api/requests", BUDGET + 1).starts_with("HTTP/1.1 503"));
+        let a = send("POST", &server.url("/api/check"), &[], Some(b"urn:isbn:0451450523\n"));
+        assert_eq!(a.status, 200);
+        drop(stalled_body(&addr, "/api/check", 50_000, 1_000));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let a = send("POST", &server.url("/api/check"), &[], Some(urns.as_bytes()));
+    assert_eq!(a.status, 200, "the budget leaked: {}", a.body);
+}
+
 #[test]
 fn filing_is_rate_limited_per_client() {
     let server = Server::start_with(|c| {

@@ -45,6 +45,11 @@ pub struct Args {
     /// --trust-forwarded-for: the proxy's one address carries everyone).
     #[arg(long, default_value_t = 64, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_per_client: u64,
+    /// MiB that the request bodies in flight may take together; a request
+    /// whose body does not fit gets 503 with Retry-After before any of it
+    /// is read (at least 4: the largest body, a POST /api/check's).
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u64).range(4..=1_048_576))]
+    max_body_memory: u64,
     /// No access log on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -61,6 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.secure_cookies = args.secure_cookies;
     config.filing_burst = args.filing_burst;
     config.filings_per_hour = args.filings_per_hour;
+    config.max_body_memory = (args.max_body_memory as usize).saturating_mul(1024 * 1024);
     config.limits = serve::Limits {
         header_timeout: std::time::Duration::from_secs(args.header_timeout),
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Json;
+use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -145,7 +146,11 @@ pub(crate) fn is_filing(path: &str) -> bool {
     path == "/file" || api_request || amend
 }
 
-/// Applies the time limit, adds the security headers and logs the answer.
+/// The `Retry-After` (seconds) of a request refused because the bodies in
+/// flight take the memory limit.
+const BODY_BUDGET_RETRY_AFTER: u64 = 5;
+
+/// Applies the size, memory and time limits, adds the security headers and logs the answer.
 pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().to_string();
@@ -175,6 +180,41 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
             .insert(header::CONNECTION, HeaderValue::from_static("close"));
         return finish(&state, response, peer, method, path, started).await;
     }
+    // The body's share of the memory all bodies in flight may take: its
+    // announced length, or the route's limit when it announces none (a
+    // chunked body). Reserved before any of it is read, held until the
+    // answer is made (the handler's copies of it included), given back
+    // when `_reserved` is dropped, however the request ends.
+    let wants = request
+        .body()
+        .size_hint()
+        .exact()
+        .unwrap_or(limit as u64)
+        .min(limit as u64);
+    let _reserved = if wants == 0 {
+        None
+    } else {
+        let permit = u32::try_from(wants)
+            .ok()
+            .and_then(|n| Arc::clone(&state.body_budget).try_acquire_many_owned(n).ok());
+        if permit.is_none() {
+            let mut refusal = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server is busy: request bodies in flight take its memory limit of {} bytes; try again later",
+                    state.config.max_body_memory
+                ),
+            );
+            refusal.retry_after = Some(BODY_BUDGET_RETRY_AFTER);
+            let mut response = refusal.into_response();
+            // The body is left unread: the connection cannot go on.
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return finish(&state, response, peer, method, path, started).await;
+        }
+        permit
+    };
     let response = match tokio::time::timeout(state.config.request_timeout, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(

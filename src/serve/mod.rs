@@ -25,7 +25,8 @@
 //! [`Registry`] read model, lint, snapshots, the site), and serialize.
 //!
 //! Safety: bodies are limited in size ([`Config::max_body`], more for
-//! `/api/check`, which also limits its lines), every request in time
+//! `/api/check`, which also limits its lines) and together in memory
+//! ([`Config::max_body_memory`]), every request in time
 //! ([`Config::request_timeout`]); responses carry a Content-Security-Policy,
 //! `X-Content-Type-Options: nosniff` and `frame-ancestors 'none'`; tokens
 //! are compared in constant time and never logged (the access log has the
@@ -76,6 +77,11 @@ pub struct AccessLogLine {
 /// Where access log lines go (the CLI prints them on stderr).
 pub type AccessLog = Arc<dyn Fn(&AccessLogLine) + Send + Sync>;
 
+/// The memory request bodies in flight may take together by default
+/// ([`Config::max_body_memory`]): 256 MiB, some 80 filings of the largest
+/// size at once.
+pub const DEFAULT_MAX_BODY_MEMORY: usize = 256 * 1024 * 1024;
+
 /// How the server runs.
 #[derive(Clone)]
 pub struct Config {
@@ -93,6 +99,11 @@ pub struct Config {
     pub max_check_body: usize,
     /// The most URNs one `POST /api/check` may hold.
     pub max_check_lines: usize,
+    /// The memory all request bodies in flight may take together, in
+    /// bytes: each request reserves its announced length (or its route's
+    /// limit when it announces none) before its body is read, and gets 503
+    /// with `Retry-After` when the reservation does not fit.
+    pub max_body_memory: usize,
     /// How long one request may take, reading its body included.
     pub request_timeout: Duration,
     /// Filings a client may make at once (the bucket's size).
@@ -124,6 +135,7 @@ impl Config {
             max_filing_body: 3 * crate::registry::MAX_REGISTRATION_BYTES + 64 * 1024,
             max_check_body: 4 * 1024 * 1024,
             max_check_lines: 10_000,
+            max_body_memory: DEFAULT_MAX_BODY_MEMORY,
             request_timeout: Duration::from_secs(30),
             filing_burst: 10,
             filings_per_hour: 30,
@@ -142,6 +154,7 @@ impl std::fmt::Debug for Config {
             .field("db", &self.db)
             .field("max_body", &self.max_body)
             .field("max_filing_body", &self.max_filing_body)
+            .field("max_body_memory", &self.max_body_memory)
             .field("request_timeout", &self.request_timeout)
             .finish_non_exhaustive()
     }

@@ -135,6 +135,10 @@ pub struct AppState {
     /// server or by any other process.
     watcher: Mutex<(Connection, i64)>,
     model: RwLock<Arc<Model>>,
+    /// The bytes request bodies in flight may still take
+    /// ([`Config::max_body_memory`]); a request holds its share until it is
+    /// answered.
+    pub(crate) body_budget: Arc<Semaphore>,
 }
 
 /// How many reader connections the server keeps.
@@ -156,8 +160,10 @@ impl AppState {
             .collect::<Result<Vec<_>>>()?;
         let watcher = open_watcher(&path)?;
         let version = data_version(&watcher)?;
+        let budget = config.max_body_memory.min(Semaphore::MAX_PERMITS);
         Ok(Arc::new(AppState {
             config,
+            body_budget: Arc::new(Semaphore::new(budget)),
             writer: Arc::new(Pool::new(vec![writer])),
             readers: Arc::new(Pool::new(readers)),
             watcher: Mutex::new((watcher, version)),
