@@ -555,7 +555,11 @@ fn request_bodies_in_flight_share_one_memory_budget() {
     assert!(a.to_ascii_lowercase().contains("retry-after: 5"), "{a}");
     assert!(a.contains("{\"error\":{\"status\":503"), "{a}");
     assert!(a.contains("memory limit of 100000 bytes"), "{a}");
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     // A body that fits, and a request without one, are served.
     file(&server, &data("informal.toml"));
     assert_eq!(get(&server.url("/api/namespaces/isbn")).status, 200);
@@ -574,7 +578,12 @@ fn request_bodies_in_flight_share_one_memory_budget() {
     // Refusals, answers and bodies cut short give it all back too.
     for _ in 0..3 {
         assert!(announce(&server, "/api/requests", BUDGET + 1).starts_with("HTTP/1.1 503"));
-        let a = send("POST", &server.url("/api/check"), &[], Some(b"urn:isbn:0451450523\n"));
+        let a = send(
+            "POST",
+            &server.url("/api/check"),
+            &[],
+            Some(b"urn:isbn:0451450523\n"),
+        );
         assert_eq!(a.status, 200);
         drop(stalled_body(&addr, "/api/check", 50_000, 1_000));
     }
@@ -1894,6 +1903,106 @@ fn a_silent_flood_closes_its_own_older_connections_before_a_request_under_way() 
         "the request under way was closed: {answer:?}"
     );
     drop((older, newer));
+}
+
+/// The status line a new connection gets for a `GET`, or why it got none.
+fn probe(addr: &str) -> String {
+    let attempt = || -> std::io::Result<String> {
+        let mut s = std::net::TcpStream::connect(addr)?;
+        s.set_read_timeout(Some(Duration::from_secs(5)))?;
+        write!(
+            s,
+            "GET /api/namespaces/isbn HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut answer = String::new();
+        s.read_to_string(&mut answer)?;
+        Ok(answer
+            .lines()
+            .next()
+            .unwrap_or("(closed without an answer)")
+            .to_string())
+    };
+    attempt().unwrap_or_else(|e| format!("({e})"))
+}
+
+/// A flood of requests whose headers are complete and whose bodies
+/// trickle in, more than the cap, cannot keep another client out: past
+/// a second's grace a body slower than the minimum rate may be closed
+/// (408) to make room. A body that stops altogether gets 408 after the
+/// body timeout, long before the request time limit.
+#[test]
+fn a_slow_body_flood_over_the_cap_does_not_keep_others_out() {
+    const CAP: usize = 8;
+    let server = Server::start_with(|c| {
+        c.limits.max_connections = CAP;
+        c.limits.max_per_client = CAP;
+        c.limits.header_timeout = Duration::from_secs(30);
+        c.limits.body_timeout = Duration::from_secs(30);
+        c.limits.min_body_rate = 1024;
+        c.request_timeout = Duration::from_secs(30);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut flood: Vec<_> = (0..CAP)
+        .map(|_| stalled_body(&addr, "/api/check", 100_000, 1))
+        .collect();
+    // The bodies trickle (a byte each 200 ms) past the grace second.
+    for _ in 0..7 {
+        std::thread::sleep(Duration::from_millis(200));
+        for s in &mut flood {
+            let _ = s.write_all(b"u");
+        }
+    }
+    for _ in 0..3 {
+        let started = std::time::Instant::now();
+        let answer = probe(&addr);
+        assert!(
+            answer.starts_with("HTTP/1.1 200"),
+            "a client was kept out: {answer}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    // The slow bodies closed to make room were told why.
+    let told = flood
+        .iter()
+        .filter(|s| {
+            s.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
+            let mut answer = [0u8; 12];
+            (&**s).read_exact(&mut answer).is_ok() && &answer == b"HTTP/1.1 408"
+        })
+        .count();
+    assert!(told >= 1, "no slow body got 408");
+    drop(flood);
+
+    // A body that stops gets 408 after the body timeout.
+    let server = Server::start_with(|c| {
+        c.limits.body_timeout = Duration::from_millis(500);
+        c.request_timeout = Duration::from_secs(20);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut stopped = stalled_body(&addr, "/api/requests", 1000, 10);
+    let started = std::time::Instant::now();
+    let mut answer = String::new();
+    let _ = stopped.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // A body that keeps coming, slower than the body timeout in all, is
+    // served.
+    let mut steady = stalled_body(&addr, "/api/check", 40, 0);
+    for part in ["urn:isbn:", "0451450523\n", "urn:isbn:0", "451450523\n"] {
+        std::thread::sleep(Duration::from_millis(250));
+        steady.write_all(part.as_bytes()).unwrap();
+    }
+    let mut answer = [0u8; 12];
+    steady.read_exact(&mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
 }
 
 /// Issue "findings a person can read": every page has the one navigation

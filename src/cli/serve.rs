@@ -36,6 +36,15 @@ pub struct Args {
     /// Seconds a kept-alive connection may wait for its next request.
     #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
     idle_timeout: u64,
+    /// Seconds a request's body may go without a byte arriving; then 408
+    /// and the connection is closed.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    body_timeout: u64,
+    /// Bytes per second: when the server is full, a request whose body has
+    /// arrived slower than this since its headers (after a second's grace)
+    /// may be closed with 408 to make room, after idle connections.
+    #[arg(long, default_value_t = 1024, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=1_073_741_824))]
+    min_body_rate: u64,
     /// Connections at once (default: 4096, or the open-file limit less
     /// 128). Past it, the oldest connection without a request in progress
     /// is closed to make room.
@@ -70,6 +79,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.limits = serve::Limits {
         header_timeout: std::time::Duration::from_secs(args.header_timeout),
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+        body_timeout: std::time::Duration::from_secs(args.body_timeout),
+        min_body_rate: args.min_body_rate,
         max_connections: args
             .max_connections
             .map_or_else(serve::default_max_connections, |n| n as usize),

@@ -6,6 +6,10 @@
 //!   connection is closed.
 //! - A kept-alive connection waits at most [`Limits::idle_timeout`] for its
 //!   next request, then is closed quietly.
+//! - A request's body must keep coming: at most [`Limits::body_timeout`]
+//!   between two reads of it (as nginx's `client_body_timeout`), else
+//!   `408` and the connection is closed. The whole request, its body
+//!   included, has the service's request time limit besides.
 //! - At most [`Limits::max_connections`] connections at once, and
 //!   [`Limits::max_per_client`] from one address (not applied behind a
 //!   trusted proxy, whose one address carries every client). When a new
@@ -13,10 +17,13 @@
 //!   that has no request in progress is closed to make room: the one that
 //!   has waited longest without being answered (silent since it
 //!   connected, or sending its headers), else the oldest of a client that
-//!   was answered and is between requests; if every one is busy, the new
-//!   one is closed. A flood of connections that never finish their headers
-//!   therefore cannot keep other clients out, and the process never holds
-//!   more sockets than the cap.
+//!   was answered and is between requests, else one whose request body
+//!   arrives slower than [`Limits::min_body_rate`] on average since its
+//!   headers (after a second's grace), the slowest first, which gets
+//!   `408`; if every one is busy, the new one is closed. A flood of
+//!   connections that never finish their headers, or trickle their
+//!   bodies, therefore cannot keep other clients out, and the process
+//!   never holds more sockets than the cap.
 //! - After the shutdown signal no connection is accepted; requests in
 //!   flight finish (each within the request time limit).
 
@@ -44,6 +51,12 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// How long a kept-alive connection may wait for its next request.
     pub idle_timeout: Duration,
+    /// How long a request's body may go without a byte arriving.
+    pub body_timeout: Duration,
+    /// Bytes per second below which a request's body, on average since
+    /// its headers and after a second's grace, makes its connection one
+    /// that may be closed to make room when the server is full.
+    pub min_body_rate: u64,
     /// Connections at once, overall.
     pub max_connections: usize,
     /// Connections at once from one client address.
@@ -55,6 +68,8 @@ impl Default for Limits {
         Limits {
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(10),
+            min_body_rate: 1024,
             max_connections: default_max_connections(),
             max_per_client: 64,
         }
@@ -83,6 +98,12 @@ pub fn default_max_connections() -> usize {
 const IDLE: u8 = 0;
 const READING_HEAD: u8 = 1;
 const BUSY: u8 = 2;
+/// The headers are in, the body is still arriving.
+const READING_BODY: u8 = 3;
+
+/// How long a body may arrive slower than [`Limits::min_body_rate`] before
+/// its connection may be closed to make room.
+const BODY_GRACE_MS: u64 = 1000;
 
 /// What the watchdog of one connection reads: its phase and since when (in
 /// milliseconds from the server's start).
@@ -91,6 +112,12 @@ struct Phase {
     since: AtomicU64,
     /// It has answered a request (a client that works, not a flood's).
     served: AtomicBool,
+    /// Bytes read from the socket so far.
+    received: AtomicU64,
+    /// `received` when the current request's body began.
+    body_from: AtomicU64,
+    /// When a byte last arrived.
+    last_read: AtomicU64,
     clock: Instant,
     /// Wakes the watchdog when the phase changes.
     changed: Notify,
@@ -104,13 +131,73 @@ impl Phase {
     fn set(&self, phase: u8) {
         let was = self.phase.load(Ordering::Relaxed);
         if was != phase {
-            if was == BUSY {
+            if phase == IDLE && (was == BUSY || was == READING_BODY) {
                 self.served.store(true, Ordering::Relaxed);
+            }
+            if phase == READING_BODY {
+                self.body_from
+                    .store(self.received.load(Ordering::Relaxed), Ordering::Relaxed);
             }
             self.since.store(self.now(), Ordering::Relaxed);
             self.phase.store(phase, Ordering::Relaxed);
             self.changed.notify_one();
         }
+    }
+
+    /// The body has arrived whole, or will not be read any further.
+    fn body_done(&self) {
+        if self.phase.load(Ordering::Relaxed) == READING_BODY {
+            self.set(BUSY);
+        }
+    }
+
+    /// The rate of the body being read, in bytes per second, if it is
+    /// slower than `min_rate` past the grace second; `None` otherwise.
+    fn slow_body(&self, min_rate: u64) -> Option<u64> {
+        let elapsed = self.now().saturating_sub(self.since.load(Ordering::Relaxed));
+        let got = self
+            .received
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.body_from.load(Ordering::Relaxed));
+        let due = min_rate.saturating_mul(elapsed.saturating_sub(BODY_GRACE_MS)) / 1000;
+        (elapsed > BODY_GRACE_MS && got < due).then(|| got.saturating_mul(1000) / elapsed.max(1))
+    }
+}
+
+/// A request's body as the handler reads it: marks the connection busy
+/// (no longer reading a body) once it has all arrived, or is dropped.
+struct WatchedBody {
+    inner: hyper::body::Incoming,
+    phase: Arc<Phase>,
+}
+
+impl hyper::body::Body for WatchedBody {
+    type Data = hyper::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let frame = ready!(Pin::new(&mut self.inner).poll_frame(cx));
+        if !matches!(frame, Some(Ok(_))) || self.inner.is_end_stream() {
+            self.phase.body_done();
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl Drop for WatchedBody {
+    fn drop(&mut self) {
+        self.phase.body_done();
     }
 }
 
@@ -130,8 +217,12 @@ impl AsyncRead for Tracked {
             match self.stream.try_read(buf.initialize_unfilled()) {
                 Ok(n) => {
                     buf.advance(n);
-                    if n > 0 && self.phase.phase.load(Ordering::Relaxed) == IDLE {
-                        self.phase.set(READING_HEAD);
+                    if n > 0 {
+                        self.phase.received.fetch_add(n as u64, Ordering::Relaxed);
+                        self.phase.last_read.store(self.phase.now(), Ordering::Relaxed);
+                        if self.phase.phase.load(Ordering::Relaxed) == IDLE {
+                            self.phase.set(READING_HEAD);
+                        }
                     }
                     return Poll::Ready(Ok(()));
                 }
@@ -208,12 +299,13 @@ struct Table {
 
 impl Table {
     /// Closes a connection (of `client`, if given) with no request in
-    /// progress; false if there is none. The first to go is the one that
-    /// has waited longest without ever being answered (since it connected,
-    /// or since its request head began to arrive: a flood's, silent or
-    /// slow), and only then the oldest idle one of a client that has been
-    /// answered and is between requests.
-    fn evict(&mut self, client: Option<IpAddr>) -> bool {
+    /// progress, or whose request body arrives slower than `min_rate`;
+    /// false if there is none. The first to go is the one that has waited
+    /// longest without ever being answered (since it connected, or since
+    /// its request head began to arrive: a flood's, silent or slow), then
+    /// the oldest idle one of a client that has been answered and is
+    /// between requests, and only then the slowest of the slow bodies.
+    fn evict(&mut self, client: Option<IpAddr>, min_rate: u64) -> bool {
         let mut victim: Option<(u64, (u8, u64))> = None;
         for (&id, e) in &self.open {
             if client.is_some_and(|c| c != e.client) {
@@ -223,6 +315,10 @@ impl Table {
             let rank = match e.phase.phase.load(Ordering::Relaxed) {
                 READING_HEAD | IDLE if !served => (0, e.phase.since.load(Ordering::Relaxed)),
                 READING_HEAD | IDLE => (1, id),
+                READING_BODY => match e.phase.slow_body(min_rate) {
+                    Some(rate) => (2, rate),
+                    None => continue,
+                },
                 _ => continue,
             };
             if victim.is_none_or(|(_, best)| rank < best) {
@@ -335,17 +431,20 @@ fn admit(shared: &Shared, client: IpAddr) -> Option<(u64, Arc<Phase>, Arc<Notify
     let mut table = shared.table.lock().unwrap_or_else(|p| p.into_inner());
     if shared.per_client
         && table.per_client.get(&client).copied().unwrap_or(0) >= shared.limits.max_per_client
-        && !table.evict(Some(client))
+        && !table.evict(Some(client), shared.limits.min_body_rate)
     {
         return None;
     }
-    if table.open.len() >= shared.limits.max_connections && !table.evict(None) {
+    if table.open.len() >= shared.limits.max_connections && !table.evict(None, shared.limits.min_body_rate) {
         return None;
     }
     let phase = Arc::new(Phase {
         phase: AtomicU8::new(IDLE),
         since: AtomicU64::new(0),
         served: AtomicBool::new(false),
+        received: AtomicU64::new(0),
+        body_from: AtomicU64::new(0),
+        last_read: AtomicU64::new(0),
         clock: shared.clock,
         changed: Notify::new(),
     });
@@ -383,11 +482,19 @@ async fn connection(
     };
     let marks = Arc::clone(&phase);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
-        // The headers are in: the request is the handler's now (its own
-        // time limit covers the body).
-        marks.set(BUSY);
+        // The headers are in: the body follows (the handler's time limit
+        // covers it, the watchdog its pace), then the request is the
+        // handler's.
+        use hyper::body::Body as _;
+        marks.set(if request.body().is_end_stream() {
+            BUSY
+        } else {
+            READING_BODY
+        });
         request.extensions_mut().insert(ConnectInfo(peer));
-        let answer = app.clone().oneshot(request.map(axum::body::Body::new));
+        let phase = Arc::clone(&marks);
+        let request = request.map(|inner| axum::body::Body::new(WatchedBody { inner, phase }));
+        let answer = app.clone().oneshot(request);
         let marks = Arc::clone(&marks);
         async move {
             let response = answer.await;
@@ -408,15 +515,23 @@ async fn connection(
     loop {
         // The next moment the phase could time out.
         let since = Duration::from_millis(phase.since.load(Ordering::Relaxed));
+        let last_read = Duration::from_millis(phase.last_read.load(Ordering::Relaxed));
         let deadline = match phase.phase.load(Ordering::Relaxed) {
             IDLE => Some(since + limits.idle_timeout),
             READING_HEAD => Some(since + limits.header_timeout),
+            READING_BODY => Some(since.max(last_read) + limits.body_timeout),
             _ => None,
         };
         let wait = deadline.map(|d| d.saturating_sub(shared.clock.elapsed()));
         tokio::select! {
             _ = conn.as_mut() => return,
-            () = close.notified() => return,
+            () = close.notified() => {
+                // Closed to make room: a body too slow gets its answer.
+                if phase.phase.load(Ordering::Relaxed) == READING_BODY {
+                    let _ = stream.try_write(REQUEST_TIMEOUT);
+                }
+                return;
+            }
             () = phase.changed.notified() => {}
             changed = stop.changed(), if !stopping => {
                 stopping = changed.is_err() || *stop.borrow();
@@ -433,6 +548,13 @@ async fn connection(
                         // Best effort: the client may be gone already.
                         let _ = stream.try_write(REQUEST_TIMEOUT);
                         return;
+                    }
+                    READING_BODY => {
+                        let last_read = Duration::from_millis(phase.last_read.load(Ordering::Relaxed));
+                        if now >= since.max(last_read) + limits.body_timeout {
+                            let _ = stream.try_write(REQUEST_TIMEOUT);
+                            return;
+                        }
                     }
                     _ => {}
                 }
