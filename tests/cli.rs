@@ -1100,6 +1100,61 @@ fn control_characters_in_registrations_are_escaped() {
     assert!(stderr(&out).contains("a\\x1b[2Jb"), "{}", stderr(&out));
 }
 
+/// `status` and `queue` print review notes and the names of those who
+/// wrote them with their control characters escaped, like `ns history`.
+#[cfg(feature = "serve")]
+#[test]
+fn status_and_queue_escape_control_characters_in_review_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let path = dir.path().join("formal.toml");
+    std::fs::write(&path, include_str!("data/registrations/formal.toml")).unwrap();
+    let out = urnreg(
+        &["request", path.to_str().unwrap(), "--format", "json", "--db", db],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["id"].to_string();
+    let hostile = "evil\u{1b}]0;TITLE\u{7}\u{1b}[2J\rOVER\u{202e}";
+    let out = urnreg(
+        &[
+            "review",
+            &id,
+            "--ask-changes",
+            "--note",
+            &format!("{hostile}\nsecond line"),
+            "--actor",
+            &format!("ex{hostile}pert"),
+            "--db",
+            db,
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let raw = |text: &str| text.contains(['\u{0}', '\u{1b}', '\u{202e}', '\u{7}', '\r']);
+    let escaped = "evil\\x1b]0;TITLE\\x07\\x1b[2J\\x0dOVER\\u{202e}";
+    let status = urnreg(&["status", &id, "--db", db], b"");
+    assert_eq!(code(&status), 0, "{}", stderr(&status));
+    let text = stdout(&status);
+    assert!(!raw(&text), "{text:?}");
+    assert!(
+        text.contains(&format!(" ex{escaped}pert: ask-changes\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\n    {escaped}\n    second line\n")),
+        "{text}"
+    );
+    let queue = urnreg(&["queue", "--db", db], b"");
+    assert!(!raw(&stdout(&queue)), "{}", stdout(&queue));
+    assert!(stdout(&queue).contains(escaped), "{}", stdout(&queue));
+    // JSON keeps the text exact.
+    let json = urnreg(&["status", &id, "--format", "json", "--db", db], b"");
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["reviews"][0]["note"], format!("{hostile}\nsecond line"));
+}
+
 #[derive(serde::Deserialize)]
 struct LocationCases {
     case: Vec<LocationCase>,

@@ -1370,6 +1370,221 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
     assert!(stdout(&local).contains("approved"), "{}", stdout(&local));
 }
 
+/// A fake `urnreg serve` on 127.0.0.1: each connection's request is read
+/// (head and announced body), then answered with `answer` (the whole
+/// response, status line included), or with nothing at all when it is
+/// empty. Returns the base URL.
+fn fake_server(answer: Vec<u8>) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let answer = answer.clone();
+            std::thread::spawn(move || {
+                let mut got = Vec::new();
+                let mut buf = [0u8; 4096];
+                let head_end = loop {
+                    match stream.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => got.extend_from_slice(&buf[..n]),
+                    }
+                    if let Some(at) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+                        break at + 4;
+                    }
+                };
+                let head = String::from_utf8_lossy(&got[..head_end]).to_ascii_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                while got.len() < head_end + length {
+                    match stream.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => got.extend_from_slice(&buf[..n]),
+                    }
+                }
+                if answer.is_empty() {
+                    // Silent: hold the connection open past any test.
+                    std::thread::sleep(Duration::from_secs(60));
+                    return;
+                }
+                let _ = stream.write_all(&answer);
+            });
+        }
+    });
+    base
+}
+
+/// An HTTP/1.1 response with this status line and JSON body.
+fn canned(status: &str, body: &[u8]) -> Vec<u8> {
+    let mut answer = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    answer.extend_from_slice(body);
+    answer
+}
+
+/// Every `--server` command with this answer: (command, exit code, stdout,
+/// stderr).
+fn each_client_command(base: &str, env: &[(&str, &str)]) -> Vec<(String, i32, String, String)> {
+    let filing = Path::new(DATA).join("formal.toml");
+    let commands: [&[&str]; 6] = [
+        &["status", "1"],
+        &["review", "1", "--approve", "--note", "x"],
+        &["withdraw", "1"],
+        &["amend", "1", filing.to_str().unwrap()],
+        &["queue"],
+        &["request", filing.to_str().unwrap()],
+    ];
+    commands
+        .iter()
+        .map(|c| {
+            let mut args = vec!["--server", base];
+            args.extend_from_slice(c);
+            let mut env = env.to_vec();
+            env.push(("URNREG_TOKEN", "x"));
+            let out = run(&args, &env);
+            (
+                c.join(" "),
+                out.status.code().unwrap_or(-1),
+                stdout(&out),
+                stderr(&out),
+            )
+        })
+        .collect()
+}
+
+/// A server (or whatever answers at the URL) is not trusted: an answer
+/// that is not the JSON the command expects is an error naming it, not a
+/// success with zeros in it.
+#[test]
+fn the_client_refuses_an_answer_that_is_not_what_it_asked_for() {
+    for (body, says) in [
+        (&b"this is not json"[..], "\"this is not json\""),
+        (b"{}", "\"{}\""),
+        (b"[1, 2]", "\"[1, 2]\""),
+    ] {
+        for status in ["200 OK", "201 Created"] {
+            let base = fake_server(canned(status, body));
+            for (command, code, out, err) in each_client_command(&base, &[]) {
+                assert_eq!(code, 2, "{command} {status}: {out} {err}");
+                assert!(out.is_empty(), "{command} {status}: {out}");
+                assert!(err.contains(says), "{command} {status}: {err}");
+                assert!(err.contains("the server answered"), "{command} {status}: {err}");
+            }
+        }
+    }
+    let base = fake_server(canned("200 OK", b"{}"));
+    let out = run(&["--server", &base, "status", "1"], &[("URNREG_TOKEN", "x")]);
+    assert!(stderr(&out).contains("missing field `id`"), "{}", stderr(&out));
+    // A long answer is quoted in part.
+    let long = "x".repeat(100_000);
+    let base = fake_server(canned("200 OK", long.as_bytes()));
+    for (command, code, _, err) in each_client_command(&base, &[]) {
+        assert_eq!(code, 2, "{command}");
+        assert!(
+            err.contains("(100000 bytes in all)") && err.len() < 2_000,
+            "{command}: {err}"
+        );
+    }
+}
+
+/// The client gives up on a server that never answers (after
+/// `$URNREG_TIMEOUT` seconds) and on an answer past `MAX_ANSWER_BYTES`.
+#[test]
+fn the_client_gives_up_on_a_silent_server_and_on_an_endless_answer() {
+    let base = fake_server(Vec::new());
+    let started = std::time::Instant::now();
+    let out = run(
+        &["--server", &base, "status", "1"],
+        &[("URNREG_TOKEN", "x"), ("URNREG_TIMEOUT", "1")],
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(stderr(&out).contains("no answer within 1 s"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("URNREG_TIMEOUT"), "{}", stderr(&out));
+    let out = run(
+        &["--server", &base, "status", "1"],
+        &[("URNREG_TOKEN", "x"), ("URNREG_TIMEOUT", "soon")],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("URNREG_TIMEOUT=soon"), "{}", stderr(&out));
+
+    let mut huge = b"{\"id\": 1, \"notes\": \"".to_vec();
+    huge.resize(17 * 1024 * 1024, b'a');
+    huge.extend_from_slice(b"\"}");
+    let base = fake_server(canned("200 OK", &huge));
+    let out = run(&["--server", &base, "status", "1"], &[("URNREG_TOKEN", "x")]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("larger than 16 MiB (MAX_ANSWER_BYTES)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// What a server says reaches the terminal with its control characters
+/// escaped, as the local commands print stored text: answers, refusals
+/// and their findings.
+#[test]
+fn the_client_escapes_control_characters_in_what_the_server_says() {
+    let hostile = "a\\u0000b\\u001b[31m\\u202e\\u0007\\rc";
+    let request = format!(
+        r#"{{"id": 1, "nid": "acme{hostile}", "version": 1, "status": "changes-requested{hostile}",
+            "submitted_at": "2026-01-01T00:00:00Z{hostile}", "decided_at": null, "token": "t{hostile}",
+            "reviews": [{{"decision": "ask-changes", "note": "first{hostile}\nsecond{hostile}",
+                          "actor": "ada{hostile}", "at": "2026-01-02T00:00:00Z"}}]}}"#
+    );
+    let queue = format!(
+        r#"[{{"id": 1, "nid": null, "version": 1, "status": "submitted{hostile}",
+             "filed": "2026{hostile}", "last_note": "note{hostile}"}}]"#
+    );
+    let refusal = format!(
+        r#"{{"error": {{"status": 422, "message": "no{hostile}",
+             "findings": [{{"field": "f{hostile}", "message": "m{hostile}", "rule": "r{hostile}", "severity": "error"}}]}}}}"#
+    );
+    let raw = |text: &str| text.contains(['\u{0}', '\u{1b}', '\u{202e}', '\u{7}', '\r']);
+    for (status, body) in [
+        ("200 OK", request.as_str()),
+        ("201 Created", request.as_str()),
+        ("200 OK", queue.as_str()),
+        ("422 Unprocessable Entity", refusal.as_str()),
+    ] {
+        let base = fake_server(canned(status, body.as_bytes()));
+        for (command, code, out, err) in each_client_command(&base, &[]) {
+            assert!(!raw(&out) && !raw(&err), "{command} {status}: {out:?} {err:?}");
+            // What was shown (an answer taken, or the server's refusal) has
+            // the escapes; an answer refused as not what was asked is quoted
+            // as JSON.
+            if code == 0 || status.starts_with("422") {
+                assert!(
+                    out.contains("\\x1b[31m\\u{202e}") || err.contains("\\x1b[31m\\u{202e}"),
+                    "{command} {status}: {out:?} {err:?}"
+                );
+            }
+        }
+    }
+    let base = fake_server(canned("200 OK", request.as_bytes()));
+    let out = run(&["--server", &base, "status", "1"], &[("URNREG_TOKEN", "x")]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("\n    firsta\\x00b\\x1b[31m\\u{202e}\\x07\\x0dc\n    second"),
+        "{}",
+        stdout(&out)
+    );
+    // JSON stays JSON, escaped by JSON's rules.
+    let out = run(
+        &["--server", &base, "status", "1", "--format", "json"],
+        &[("URNREG_TOKEN", "x")],
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["reviews"][0]["actor"], "adaa\u{0}b\u{1b}[31m\u{202e}\u{7}\rc");
+}
+
 /// A WebDriver session (W3C WebDriver, https://www.w3.org/TR/webdriver2/)
 /// with Debian's chromedriver driving headless Chromium.
 struct WebDriver {

@@ -3,6 +3,12 @@
 //! instead of a local database, with the token from `$URNREG_TOKEN`. The
 //! answers are printed as the local commands print them; a refusal exits 2
 //! with the server's message and findings.
+//!
+//! The server is not trusted: an answer must parse as the object the
+//! command expects (else exit 2, naming the answer), every text from it is
+//! printed with its control characters escaped, an answer is read up to
+//! [`MAX_ANSWER_BYTES`], and a call gives up after `$URNREG_TIMEOUT`
+//! seconds ([`DEFAULT_TIMEOUT_SECS`]; connecting, [`CONNECT_TIMEOUT_SECS`]).
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -10,23 +16,61 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::output::{self, printable};
 use super::{Command, Format, FormatParser, UsageError};
 
 /// The environment variable holding the token.
 const TOKEN_VAR: &str = "URNREG_TOKEN";
 
-/// A server's answer: the status and the JSON body.
+/// The environment variable holding the time limit of one call, in seconds.
+const TIMEOUT_VAR: &str = "URNREG_TIMEOUT";
+
+/// How long one call to the server may take in all (connecting, sending,
+/// waiting for and reading the answer), unless `$URNREG_TIMEOUT` says.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
+
+/// How long connecting may take (within the whole call's time).
+pub const CONNECT_TIMEOUT_SECS: u64 = 10;
+
+/// The largest answer read from the server: a request's JSON holds a
+/// registration (at most 1 MiB, up to six times that when every character
+/// is escaped), a queue a few hundred bytes per request.
+pub const MAX_ANSWER_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How much of an answer that is not what was expected an error quotes.
+const QUOTED_CHARS: usize = 200;
+
+/// A server's answer: the status and the body as text.
 struct Answer {
     status: u16,
-    body: Value,
+    text: String,
 }
 
 struct Client {
     agent: ureq::Agent,
     base: String,
     token: Option<String>,
+    timeout: u64,
+}
+
+/// The time limit of one call: `$URNREG_TIMEOUT` (whole seconds, at least
+/// 1), else [`DEFAULT_TIMEOUT_SECS`].
+fn timeout_secs() -> anyhow::Result<u64> {
+    let Some(value) = std::env::var_os(TIMEOUT_VAR) else {
+        return Ok(DEFAULT_TIMEOUT_SECS);
+    };
+    let text = value.to_string_lossy();
+    match text.trim().parse::<u64>() {
+        Ok(secs) if (1..=86_400).contains(&secs) => Ok(secs),
+        _ => Err(UsageError(format!(
+            "{TIMEOUT_VAR}={text}: expected whole seconds from 1 to 86400"
+        ))
+        .into()),
+    }
 }
 
 impl Client {
@@ -35,16 +79,37 @@ impl Client {
         if !(base.starts_with("http://") || base.starts_with("https://")) {
             return Err(UsageError(format!("--server '{server}' is not an http:// or https:// URL")).into());
         }
+        let timeout = timeout_secs()?;
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)))
+            .timeout_global(Some(Duration::from_secs(timeout)))
+            .timeout_connect(Some(Duration::from_secs(CONNECT_TIMEOUT_SECS.min(timeout))))
             .build();
         let token = std::env::var(TOKEN_VAR).ok().filter(|t| !t.trim().is_empty());
         Ok(Client {
             agent: config.into(),
             base,
             token,
+            timeout,
         })
+    }
+
+    /// A transport error, saying what was asked of whom; a timeout names
+    /// its limit.
+    fn failed(&self, what: &str, error: ureq::Error) -> anyhow::Error {
+        match error {
+            ureq::Error::Timeout(_) => anyhow::anyhow!(
+                "{what} ({}): no answer within {} s (the time limit of a call, ${TIMEOUT_VAR}; default {DEFAULT_TIMEOUT_SECS})",
+                self.base,
+                self.timeout
+            ),
+            ureq::Error::BodyExceedsLimit(_) => anyhow::anyhow!(
+                "{what} ({}): the server's answer is larger than {} MiB (MAX_ANSWER_BYTES)",
+                self.base,
+                MAX_ANSWER_BYTES / (1024 * 1024)
+            ),
+            e => anyhow::Error::new(e).context(format!("{what} ({})", self.base)),
+        }
     }
 
     fn url(&self, path: &str) -> String {
@@ -63,14 +128,16 @@ impl Client {
         what: &str,
         response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
     ) -> anyhow::Result<Answer> {
-        let mut response = response.with_context(|| format!("{what} ({})", self.base))?;
+        let mut response = response.map_err(|e| self.failed(what, e))?;
         let status = response.status().as_u16();
         let text = response
             .body_mut()
+            .with_config()
+            .limit(MAX_ANSWER_BYTES)
+            .lossy_utf8(true)
             .read_to_string()
-            .with_context(|| format!("reading the answer to {what}"))?;
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Ok(Answer { status, body })
+            .map_err(|e| self.failed(&format!("reading the answer to {what}"), e))?;
+        Ok(Answer { status, text })
     }
 
     fn get(&self, path: &str, auth: bool) -> anyhow::Result<Answer> {
@@ -103,53 +170,6 @@ impl Client {
         }
         self.finish(&format!("POST {path}"), req.send(body))
     }
-}
-
-/// An error answer as the local commands report a refusal (exit 2).
-fn refusal(answer: &Answer) -> anyhow::Error {
-    let error = answer.body.get("error");
-    let message = error
-        .and_then(|e| e.get("message"))
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or_else(|| answer.body.to_string());
-    let mut text = format!("the server answered {}: {message}", answer.status);
-    for f in error
-        .and_then(|e| e.get("findings"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let field = f.get("field").and_then(Value::as_str).unwrap_or("?");
-        let message = f.get("message").and_then(Value::as_str).unwrap_or("?");
-        let rule = f.get("rule").and_then(Value::as_str);
-        let severity = f.get("severity").and_then(Value::as_str).unwrap_or("error");
-        match rule {
-            Some(rule) => text.push_str(&format!("\n  - {severity} {field}: {message} [{rule}]")),
-            None => text.push_str(&format!("\n  - {field}: {message}")),
-        }
-    }
-    anyhow::anyhow!(text)
-}
-
-fn print_json(value: &Value) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value)?;
-    writeln!(out)?;
-    Ok(())
-}
-
-/// `request ID: NID version N STATUS`, as the local commands print it.
-fn print_outcome(value: &Value) -> anyhow::Result<()> {
-    let id = value.get("id").and_then(Value::as_i64).unwrap_or_default();
-    let version = value.get("version").and_then(Value::as_i64).unwrap_or_default();
-    let status = value.get("status").and_then(Value::as_str).unwrap_or_default();
-    let mut out = io::stdout().lock();
-    match value.get("nid").and_then(Value::as_str) {
-        Some(nid) => writeln!(out, "request {id}: {nid} version {version} {status}")?,
-        None => writeln!(out, "request {id}: informal, version {version} {status}")?,
-    }
-    Ok(())
 }
 
 /// The request id a remote command names (the server knows requests by id).
@@ -186,33 +206,170 @@ pub struct StatusArgs {
     #[command(flatten)]
     db: super::db::DbArgs,
 }
-
-/// Prints a request (the JSON of `GET /api/requests/{id}`) for people.
-fn print_request(value: &Value) -> anyhow::Result<()> {
-    let text = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
-    let mut out = io::stdout().lock();
-    let nid = value.get("nid").and_then(Value::as_str).unwrap_or("(informal)");
-    writeln!(
-        out,
-        "request {}: {nid} version {} {}",
-        value.get("id").and_then(Value::as_i64).unwrap_or_default(),
-        value.get("version").and_then(Value::as_i64).unwrap_or_default(),
-        text("status")
-    )?;
-    writeln!(out, "filed {}", text("submitted_at"))?;
-    if let Some(at) = value.get("decided_at").and_then(Value::as_str) {
-        writeln!(out, "decided {at}")?;
+/// `text`, quoted for an error message: JSON-escaped and cut after
+/// [`QUOTED_CHARS`] characters (saying how long it was).
+fn quoted(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= QUOTED_CHARS {
+        return Value::String(text.to_string()).to_string();
     }
-    for review in value
-        .get("reviews")
+    let cut: String = text.chars().take(QUOTED_CHARS).collect();
+    format!("{}... ({} bytes in all)", Value::String(cut), text.len())
+}
+
+/// An error answer as the local commands report a refusal (exit 2).
+fn refusal(answer: &Answer) -> anyhow::Error {
+    let body: Value = serde_json::from_str(&answer.text).unwrap_or(Value::Null);
+    let error = body.get("error");
+    let message = error
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .map(|m| m.chars().take(4 * QUOTED_CHARS).collect::<String>())
+        .unwrap_or_else(|| quoted(&answer.text));
+    let mut text = format!("the server answered {}: {message}", answer.status);
+    for f in error
+        .and_then(|e| e.get("findings"))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        let r = |key: &str| review.get(key).and_then(Value::as_str).unwrap_or_default();
-        writeln!(out, "{} {}: {}", r("at"), r("actor"), r("decision"))?;
-        for line in r("note").lines() {
-            writeln!(out, "    {line}")?;
+        let field = f.get("field").and_then(Value::as_str).unwrap_or("?");
+        let message = f.get("message").and_then(Value::as_str).unwrap_or("?");
+        let rule = f.get("rule").and_then(Value::as_str);
+        let severity = f.get("severity").and_then(Value::as_str).unwrap_or("error");
+        match rule {
+            Some(rule) => text.push_str(&format!("\n  - {severity} {field}: {message} [{rule}]")),
+            None => text.push_str(&format!("\n  - {field}: {message}")),
+        }
+    }
+    // Printed through `output::print_error`, which escapes control
+    // characters.
+    anyhow::anyhow!(text)
+}
+
+/// The answer to a call that succeeded, as `T` (what the command expects);
+/// an answer that is not one is an error naming it.
+fn expect<T: DeserializeOwned>(answer: &Answer, what: &str, expected: &str) -> anyhow::Result<(T, Value)> {
+    let parsed = serde_json::from_str::<Value>(&answer.text)
+        .and_then(|value| T::deserialize(&value).map(|t| (t, value)));
+    parsed.map_err(|e| {
+        anyhow::anyhow!(
+            "the server answered {} to {what}, but not with {expected} ({e}): {}",
+            answer.status,
+            quoted(&answer.text)
+        )
+    })
+}
+
+/// What `request`, `amend`, `withdraw` and `review` answer: the request's
+/// outcome (`Outcome`; with `token` for a filing).
+#[derive(Deserialize)]
+struct OutcomeAnswer {
+    id: i64,
+    nid: Option<String>,
+    status: String,
+    version: i64,
+}
+
+/// What `request` answers: the outcome and the registrant's token.
+#[derive(Deserialize)]
+struct FiledAnswer {
+    #[serde(flatten)]
+    outcome: OutcomeAnswer,
+    token: String,
+}
+
+/// A request as `GET /api/requests/{id}` shows it (`RequestView`), the
+/// part `status` prints.
+#[derive(Deserialize)]
+struct RequestAnswer {
+    id: i64,
+    nid: Option<String>,
+    version: i64,
+    status: String,
+    submitted_at: String,
+    decided_at: Option<String>,
+    reviews: Vec<ReviewAnswer>,
+}
+
+/// One review decision (`ReviewNote`).
+#[derive(Deserialize)]
+struct ReviewAnswer {
+    decision: String,
+    note: String,
+    actor: String,
+    at: String,
+}
+
+/// `GET /api/queue`: the requests waiting, oldest first.
+#[derive(Deserialize)]
+#[serde(transparent)]
+struct Queue(Vec<QueueAnswer>);
+
+/// One request of `GET /api/queue` (`QueueEntry`).
+#[derive(Deserialize)]
+struct QueueAnswer {
+    id: i64,
+    nid: Option<String>,
+    version: i64,
+    status: String,
+    filed: String,
+    last_note: Option<String>,
+}
+
+fn print_json(value: &Value) -> anyhow::Result<()> {
+    let mut out = output::stdout();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    out.finish()?;
+    Ok(())
+}
+
+/// `request ID: NID version N STATUS`, as the local commands print it.
+fn write_outcome(out: &mut output::Stdout, o: &OutcomeAnswer) -> io::Result<()> {
+    match &o.nid {
+        Some(nid) => writeln!(
+            out,
+            "request {}: {} version {} {}",
+            o.id,
+            printable(nid),
+            o.version,
+            printable(&o.status)
+        ),
+        None => writeln!(
+            out,
+            "request {}: informal, version {} {}",
+            o.id,
+            o.version,
+            printable(&o.status)
+        ),
+    }
+}
+
+/// Prints a request for people; every text is escaped, a note line by line.
+fn write_request(out: &mut output::Stdout, r: &RequestAnswer) -> io::Result<()> {
+    writeln!(
+        out,
+        "request {}: {} version {} {}",
+        r.id,
+        printable(r.nid.as_deref().unwrap_or("(informal)")),
+        r.version,
+        printable(&r.status)
+    )?;
+    writeln!(out, "filed {}", printable(&r.submitted_at))?;
+    if let Some(at) = &r.decided_at {
+        writeln!(out, "decided {}", printable(at))?;
+    }
+    for review in &r.reviews {
+        writeln!(
+            out,
+            "{} {}: {}",
+            printable(&review.at),
+            printable(&review.actor),
+            printable(&review.decision)
+        )?;
+        for line in review.note.lines() {
+            writeln!(out, "    {}", printable(line))?;
         }
     }
     Ok(())
@@ -227,58 +384,93 @@ pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
     if format == Format::Json {
         print_json(&value)?;
     } else {
-        print_request(&value)?;
+        // The same reading and printing as an answer from a server.
+        let request = RequestAnswer::deserialize(&value)?;
+        let mut out = output::stdout();
+        write_request(&mut out, &request)?;
+        out.finish()?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Prints a filing's outcome and its registrant token, shown this once.
-fn print_filed(value: &Value) -> anyhow::Result<()> {
-    print_outcome(value)?;
-    if let Some(token) = value.get("token").and_then(Value::as_str) {
-        writeln!(io::stdout(), "token: {token}")?;
-        let _ = writeln!(
-            io::stderr(),
-            "keep the token: it is shown this once, and {TOKEN_VAR}={{token}} lets you follow the request"
-        );
-    }
+fn write_filed(out: &mut output::Stdout, filed: &FiledAnswer) -> io::Result<()> {
+    write_outcome(out, &filed.outcome)?;
+    writeln!(out, "token: {}", printable(&filed.token))?;
+    let _ = writeln!(
+        io::stderr(),
+        "keep the token: it is shown this once, and {TOKEN_VAR}={{token}} lets you follow the request"
+    );
     Ok(())
 }
 
-/// Prints the expert's worklist.
-fn print_queue(value: &Value) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
-    let entries = value.as_array().map(Vec::as_slice).unwrap_or_default();
+/// Prints the expert's worklist: one line per request, the first line of
+/// its last note.
+fn write_queue(out: &mut output::Stdout, Queue(entries): &Queue) -> io::Result<()> {
     if entries.is_empty() {
         writeln!(out, "no request waits for review")?;
     }
     for e in entries {
-        let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+        let note = e.last_note.as_deref().unwrap_or_default();
         writeln!(
             out,
             "{}\t{}\tversion {}\t{}\tfiled {}\t{}",
-            e.get("id").and_then(Value::as_i64).unwrap_or_default(),
-            e.get("nid").and_then(Value::as_str).unwrap_or("(informal)"),
-            e.get("version").and_then(Value::as_i64).unwrap_or_default(),
-            s("status"),
-            s("filed"),
-            s("last_note")
+            e.id,
+            printable(e.nid.as_deref().unwrap_or("(informal)")),
+            e.version,
+            printable(&e.status),
+            printable(&e.filed),
+            printable(note.lines().next().unwrap_or_default())
         )?;
     }
     Ok(())
 }
 
+/// Checks a successful answer against what the command expects and prints
+/// it: the server's JSON as it came, or `write` for people.
+fn show<T: DeserializeOwned>(
+    answer: &Answer,
+    what: &str,
+    expected: &str,
+    format: Format,
+    write: fn(&mut output::Stdout, &T) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    let (parsed, value) = expect::<T>(answer, what, expected)?;
+    if format == Format::Json {
+        return print_json(&value);
+    }
+    let mut out = output::stdout();
+    write(&mut out, &parsed)?;
+    out.finish()?;
+    Ok(())
+}
+
+/// What the answer to each command must be.
+const OUTCOME: &str = "a request's outcome ({id, nid, status, version})";
+
 /// Runs `command` against the server at `server`.
 pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
     let client = Client::new(server)?;
-    // Each command: the server's answer, the status that means success,
-    // the output format, and how the answer is printed for people.
-    type Printer = fn(&Value) -> anyhow::Result<()>;
-    let (answer, success, format, print): (Answer, u16, Format, Printer) = match command {
+    // Each command: what it asked, the server's answer, the status that
+    // means success, the output format, and how the answer is checked and
+    // printed.
+    type Shower = fn(&Answer, &str, Format) -> anyhow::Result<()>;
+    let outcome: Shower = |a, what, f| show::<OutcomeAnswer>(a, what, OUTCOME, f, write_outcome);
+    let (what, answer, success, format, show_answer): (String, Answer, u16, Format, Shower) = match command {
         Command::Request(args) => {
             let text = read_text(&args.file)?;
+            let what = "POST /api/requests".to_string();
             let answer = client.post("/api/requests", false, "application/toml", text.as_bytes())?;
-            (answer, 201, args.common.format, print_filed)
+            let filed: Shower = |a, what, f| {
+                show::<FiledAnswer>(
+                    a,
+                    what,
+                    "a filing's outcome ({id, nid, status, version, token})",
+                    f,
+                    write_filed,
+                )
+            };
+            (what, answer, 201, args.common.format, filed)
         }
         Command::Review(args) => {
             let id = request_id(&args.target, "review")?;
@@ -290,41 +482,51 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
                 "ask-changes"
             };
             let body = serde_json::json!({ "decision": decision, "note": args.note });
-            let answer = client.post(
-                &format!("/api/requests/{id}/review"),
-                true,
-                "application/json",
-                body.to_string().as_bytes(),
-            )?;
-            (answer, 200, args.common.format, print_outcome)
+            let path = format!("/api/requests/{id}/review");
+            let answer = client.post(&path, true, "application/json", body.to_string().as_bytes())?;
+            (format!("POST {path}"), answer, 200, args.common.format, outcome)
         }
         Command::Status(args) => {
-            let answer = client.get(&format!("/api/requests/{}", args.id), true)?;
-            (answer, 200, args.format, print_request)
+            let path = format!("/api/requests/{}", args.id);
+            let answer = client.get(&path, true)?;
+            let request: Shower = |a, what, f| {
+                show::<RequestAnswer>(
+                    a,
+                    what,
+                    "a request ({id, nid, version, status, submitted_at, reviews, ...})",
+                    f,
+                    write_request,
+                )
+            };
+            (format!("GET {path}"), answer, 200, args.format, request)
         }
         Command::Amend(args) => {
             let id = request_id(&args.target, "amend")?;
             let text = read_text(&args.file)?;
-            let answer = client.send(
-                "PUT",
-                &format!("/api/requests/{id}"),
-                "application/toml",
-                text.as_bytes(),
-            )?;
-            (answer, 200, args.common.format, print_outcome)
+            let path = format!("/api/requests/{id}");
+            let answer = client.send("PUT", &path, "application/toml", text.as_bytes())?;
+            (format!("PUT {path}"), answer, 200, args.common.format, outcome)
         }
         Command::Withdraw(args) => {
             let id = request_id(&args.target, "withdraw")?;
             let body = serde_json::json!({ "note": args.note }).to_string();
-            let answer = client.send(
-                "DELETE",
-                &format!("/api/requests/{id}"),
-                "application/json",
-                body.as_bytes(),
-            )?;
-            (answer, 200, args.common.format, print_outcome)
+            let path = format!("/api/requests/{id}");
+            let answer = client.send("DELETE", &path, "application/json", body.as_bytes())?;
+            (format!("DELETE {path}"), answer, 200, args.common.format, outcome)
         }
-        Command::Queue(args) => (client.get("/api/queue", true)?, 200, args.format, print_queue),
+        Command::Queue(args) => {
+            let queue: Shower = |a, what, f| {
+                show::<Queue>(
+                    a,
+                    what,
+                    "a queue ([{id, nid, version, status, filed, last_note}, ...])",
+                    f,
+                    write_queue,
+                )
+            };
+            let answer = client.get("/api/queue", true)?;
+            ("GET /api/queue".to_string(), answer, 200, args.format, queue)
+        }
         _ => bail!(UsageError(
             "this command does not work with --server (request, amend, withdraw, status, queue and review do)"
                 .into()
@@ -333,10 +535,6 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
     if answer.status != success {
         return Err(refusal(&answer));
     }
-    if format == Format::Json {
-        print_json(&answer.body)?;
-    } else {
-        print(&answer.body)?;
-    }
+    show_answer(&answer, &what, format)?;
     Ok(ExitCode::SUCCESS)
 }

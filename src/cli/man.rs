@@ -33,6 +33,12 @@ const TOP_SECTIONS: &str = r#".SH ENVIRONMENT
 \fBURNREG_DB\fR
 The registry database when \fB\-\-db\fR is not given (else the platform data directory, e.g. \fI~/.local/share/urnreg/registry.db\fR). Read-only commands without a database use the registry built into the binary.
 .TP
+\fBURNREG_TOKEN\fR
+With \fB\-\-server\fR, the token sent to the server (an expert's or a registrant's).
+.TP
+\fBURNREG_TIMEOUT\fR
+With \fB\-\-server\fR, how many seconds one call to the server may take in all (default 30; connecting at most 10).
+.TP
 \fBUSER\fR
 Who makes a change, for the audit log, when \fB\-\-actor\fR is not given.
 .TP

@@ -53,7 +53,8 @@ pub struct Cli {
 
     /// Send request, amend, withdraw, status, queue and review to this
     /// `urnreg serve` (e.g. https://registry.example.org) instead of a
-    /// local database; the token comes from $URNREG_TOKEN.
+    /// local database; the token comes from $URNREG_TOKEN, and a call gives
+    /// up after 30 s ($URNREG_TIMEOUT).
     #[cfg(feature = "serve")]
     #[arg(long, global = true, value_name = "URL", display_order = 901)]
     server: Option<String>,
