@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use urnreg::serve::tokens;
 
 use super::db::{ActorArgs, Create, DbArgs};
+use super::output::printable;
 use super::{Format, FormatParser};
 
 #[derive(clap::Subcommand, Debug)]
@@ -74,7 +75,7 @@ pub fn run(cmd: ExpertCommand) -> anyhow::Result<ExitCode> {
                     io::stderr(),
                     "expert '{}' added: the token above is shown this once; \
                      send it as 'Authorization: Bearer TOKEN' or sign in with it",
-                    expert.name
+                    printable(&expert.name)
                 );
             }
         }
@@ -86,8 +87,14 @@ pub fn run(cmd: ExpertCommand) -> anyhow::Result<ExitCode> {
             } else {
                 for e in experts {
                     match &e.removed_at {
-                        Some(at) => writeln!(out, "{}\tadded {}\tremoved {at}", e.name, e.created_at)?,
-                        None => writeln!(out, "{}\tadded {}", e.name, e.created_at)?,
+                        Some(at) => writeln!(
+                            out,
+                            "{}\tadded {}\tremoved {}",
+                            printable(&e.name),
+                            printable(&e.created_at),
+                            printable(at)
+                        )?,
+                        None => writeln!(out, "{}\tadded {}", printable(&e.name), printable(&e.created_at))?,
                     }
                 }
             }
@@ -98,7 +105,7 @@ pub fn run(cmd: ExpertCommand) -> anyhow::Result<ExitCode> {
                 serde_json::to_writer_pretty(&mut out, &expert)?;
                 writeln!(out)?;
             } else {
-                writeln!(out, "expert '{}' removed", expert.name)?;
+                writeln!(out, "expert '{}' removed", printable(&expert.name))?;
             }
         }
     }
