@@ -347,7 +347,11 @@ fn importing_the_databases_own_snapshot_keeps_everything() {
 fn an_import_that_takes_a_held_requests_id_needs_replace() {
     let (_dir, mut store) = fresh();
     let held = request(&mut store, &informal(1), "bob").unwrap().id;
-    let pending = request(&mut store, &informal(2), "bob").unwrap();
+    // Another registrant's, for another purpose: another version, not the
+    // first one's text changed (see the next test).
+    let mut other = informal(2);
+    other.registrant = Some("John Roe <john@example.org>".into());
+    let pending = request(&mut store, &other, "bob").unwrap();
     let mut snapshot = store.snapshot().unwrap();
     // The second request, under the first's id; the first gone.
     snapshot.requests.retain(|v| v.id != Some(held));
@@ -385,6 +389,73 @@ fn an_import_that_takes_a_held_requests_id_needs_replace() {
     filed.id = Some(shipped);
     let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
     assert!(plan.renumbered.is_empty(), "{plan:?}");
+}
+
+/// A snapshot that says otherwise of a held request's text, under its id,
+/// changes the request (it keeps its id and what hangs on it): the plan
+/// names the fields, not a renumbering.
+#[test]
+fn an_import_that_changes_a_requests_text_names_the_fields() {
+    let (_dir, mut store) = fresh();
+    let pending = request(&mut store, &registration("formal.toml"), "bob").unwrap();
+    let mut snapshot = store.snapshot().unwrap();
+    let filed = snapshot
+        .requests
+        .iter_mut()
+        .find(|v| v.id == Some(pending.id))
+        .unwrap();
+    filed.fields.purpose = Some("Another purpose.".into());
+    filed.fields.assignment = Some("Another assignment.".into());
+    let before = dump(&store);
+    let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
+    assert!(plan.conflicts, "{plan:?}");
+    assert!(plan.renumbered.is_empty(), "{plan:?}");
+    assert_eq!(
+        plan.changed_requests,
+        [format!(
+            "request {} (acme-parts v1): purpose, assignment",
+            pending.id
+        )]
+    );
+    let err = store
+        .import_snapshot(&snapshot, false, false, "operator")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("would change 1 request(s) the database holds"),
+        "{err}"
+    );
+    assert!(!err.contains("renumber") && !err.contains("namespace"), "{err}");
+    assert_eq!(dump(&store), before, "refused: nothing changed");
+    let plan = store.import_snapshot(&snapshot, true, false, "operator").unwrap();
+    assert!(plan.applied);
+    let purpose: String = store
+        .connection()
+        .query_row(
+            "SELECT purpose FROM registrations WHERE id = ?1",
+            [pending.id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(purpose, "Another purpose.", "the request kept its id");
+
+    // A registered namespace's filed version: the record names it.
+    store
+        .review("acme-parts", Decision::Approve, "fine", "expert")
+        .unwrap();
+    let mut snapshot = store.snapshot().unwrap();
+    let record = snapshot
+        .records
+        .iter_mut()
+        .find(|r| r.nid == "acme-parts")
+        .unwrap();
+    record.filed[0].fields.purpose = Some("A third purpose.".into());
+    let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
+    assert!(plan.renumbered.is_empty(), "{plan:?}");
+    assert_eq!(
+        plan.changed,
+        [("acme-parts".to_string(), vec!["filed v1: purpose".to_string()])]
+    );
 }
 
 #[test]

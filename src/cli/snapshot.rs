@@ -132,6 +132,9 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     if plan.requests.0 != plan.requests.1 {
         writeln!(out, "requests: {} -> {}", plan.requests.0, plan.requests.1)?;
     }
+    for line in &plan.changed_requests {
+        writeln!(out, "{} {}", paint(p.warning, "~"), printable(line))?;
+    }
     for line in &plan.renumbered {
         writeln!(out, "{} {}", paint(p.warning, "~"), printable(line))?;
     }
@@ -149,9 +152,13 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     } else {
         "not imported"
     };
+    let requests = match plan.changed_requests.len() {
+        0 => String::new(),
+        n => format!(", {n} request(s) changed"),
+    };
     writeln!(
         out,
-        "{verb}: {} added, {} changed, {} removed{}",
+        "{verb}: {} added, {} changed, {} removed{requests}{}",
         plan.added.len(),
         plan.changed.len(),
         plan.removed.len(),

@@ -106,6 +106,11 @@ pub struct ImportPlan {
     /// What changes in the resolution sub-registries (keywords and
     /// services added, changed or removed).
     pub query: Vec<String>,
+    /// Requests (not yet registered NIDs) the database holds that the
+    /// snapshot holds too, under the same id, but says otherwise of, with
+    /// what changes: "request 73 (acme-parts v1): purpose" (a conflict; the
+    /// request keeps its id).
+    pub changed_requests: Vec<String>,
     /// Requests the database holds whose id the snapshot gives to another
     /// version: "request 1 (3gpp2 v1) is given to urn-12 v1" (each would
     /// be renumbered; a conflict).

@@ -67,11 +67,17 @@ impl Store {
             return Ok(plan);
         }
         if plan.conflicts && !replace {
-            let mut what = vec![format!(
-                "change {} and remove {} namespace(s)",
-                plan.changed.len(),
-                plan.removed.len()
-            )];
+            let mut what = Vec::new();
+            if !plan.changed.is_empty() || !plan.removed.is_empty() {
+                what.push(format!(
+                    "change {} and remove {} namespace(s)",
+                    plan.changed.len(),
+                    plan.removed.len()
+                ));
+            }
+            if !plan.changed_requests.is_empty() {
+                what.push(format!("change {} request(s)", plan.changed_requests.len()));
+            }
             if plan.requests.1 < plan.requests.0 {
                 what.push(format!("drop {} request(s)", plan.requests.0 - plan.requests.1));
             }
@@ -139,7 +145,21 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
                 };
                 let same_filed =
                     record.filed.len() == before.filed.len() && starts_with(&record.filed, &before.filed);
-                if !same_filed {
+                let same_versions = record.filed.len() == before.filed.len()
+                    && record
+                        .filed
+                        .iter()
+                        .zip(&before.filed)
+                        .all(|(i, h)| i.version == h.version);
+                if same_versions {
+                    // The same versions, some said otherwise: which, and what.
+                    for (h, i) in before.filed.iter().zip(&record.filed) {
+                        let changes = filed_changes(h, i);
+                        if !changes.is_empty() {
+                            what.push(format!("filed v{}: {}", h.version, changes.join(", ")));
+                        }
+                    }
+                } else if !same_filed {
                     what.push(format!(
                         "filed versions [{}] -> [{}]",
                         versions(before).join(", "),
@@ -157,6 +177,23 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
                 plan.changed.push((record.nid.clone(), what));
             }
             Some(_) => {}
+        }
+    }
+    // A request held that the snapshot holds under the same id: what it
+    // says otherwise.
+    for held in &current.requests {
+        let Some(id) = held.id else { continue };
+        let Some(incoming) = incoming.requests.iter().find(|v| v.id == Some(id)) else {
+            continue;
+        };
+        let changes = filed_changes(held, incoming);
+        if !changes.is_empty() {
+            plan.changed_requests.push(format!(
+                "request {id} ({} v{}): {}",
+                held.nid.as_deref().unwrap_or("informal"),
+                held.version,
+                changes.join(", ")
+            ));
         }
     }
     plan.removed = old
@@ -233,6 +270,66 @@ fn starts_with(incoming: &[FiledVersion], held: &[FiledVersion]) -> bool {
                         ..h.clone()
                     } == *i)
         })
+}
+
+/// What an incoming filed version says otherwise than the held one, one
+/// entry per field: the name of a template field (`purpose`), `status
+/// "submitted" -> "approved"` for the state, the name of the others. An id
+/// the incoming one does not give is no change.
+fn filed_changes(held: &FiledVersion, incoming: &FiledVersion) -> Vec<String> {
+    // Destructured, so that a new field of FiledVersion must be placed here.
+    let FiledVersion {
+        id,
+        kind,
+        nid,
+        version,
+        status,
+        date,
+        source,
+        submitted_at,
+        decided_at,
+        fields,
+        rules,
+        reviews,
+    } = held;
+    let mut changes = Vec::new();
+    if incoming.id.is_some() && *id != incoming.id {
+        changes.push("id".to_string());
+    }
+    if *kind != incoming.kind {
+        changes.push(format!("kind {} -> {}", kind.as_str(), incoming.kind.as_str()));
+    }
+    if *nid != incoming.nid {
+        changes.push("nid".to_string());
+    }
+    if *version != incoming.version {
+        changes.push(format!("version {version} -> {}", incoming.version));
+    }
+    if *status != incoming.status {
+        changes.push(format!("status {status:?} -> {:?}", incoming.status));
+    }
+    for (name, before, after) in [
+        ("date", Some(date), Some(&incoming.date)),
+        ("source", source.as_ref(), incoming.source.as_ref()),
+        ("submitted_at", Some(submitted_at), Some(&incoming.submitted_at)),
+        ("decided_at", decided_at.as_ref(), incoming.decided_at.as_ref()),
+    ] {
+        if before != after {
+            changes.push(name.to_string());
+        }
+    }
+    for (key, _, _) in crate::template::FIELDS {
+        if fields.get(key) != incoming.fields.get(key) {
+            changes.push((*key).to_string());
+        }
+    }
+    if *rules != incoming.rules {
+        changes.push("rules".to_string());
+    }
+    if *reviews != incoming.reviews {
+        changes.push("reviews".to_string());
+    }
+    changes
 }
 
 /// Whether an incoming record says exactly what the held one does.
@@ -619,23 +716,30 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
     let mut taken = Vec::new();
     // Filed versions only: a shipped text's id is one nobody refers to.
     let mut stmt = tx.prepare(
-        "SELECT coalesce(nid, 'a request'), version, submitted_at, purpose FROM registrations
-         WHERE id = ?1 AND source_text IS NULL",
+        "SELECT coalesce(nid, 'a request'), kind, version, submitted_at, registrant, purpose
+         FROM registrations WHERE id = ?1 AND source_text IS NULL",
     )?;
+    let text = |t: &Option<String>| t.as_deref().unwrap_or("").trim().to_string();
     for v in snapshot.filed() {
         let Some(id) = v.id else { continue };
-        let held: Option<(String, i64, String, String)> = stmt
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        type Held = (String, String, i64, String, Option<String>, Option<String>);
+        let held: Option<Held> = stmt
+            .query_row([id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            })
             .optional()?;
-        let Some((nid, version, submitted, purpose)) = held else {
+        let Some((nid, kind, version, submitted, registrant, purpose)) = held else {
             continue;
         };
         let incoming = v.nid.as_deref().unwrap_or("a request");
-        // The same version (filed then, with that purpose), though approval
-        // gave it a NID since.
+        // The same version (of that kind, filed then, by that registrant or
+        // for that purpose), though approval gave it a NID since, or its
+        // text changed: it keeps its id (see `Kept::restore`), and the plan
+        // names what changed.
         let same = version == v.version
+            && kind == v.kind.as_str()
             && submitted == v.submitted_at
-            && purpose.trim() == v.fields.purpose.as_deref().unwrap_or("").trim();
+            && (text(&registrant) == text(&v.fields.registrant) || text(&purpose) == text(&v.fields.purpose));
         if !same {
             taken.push(format!(
                 "request {id} ({nid} v{version}) is given to {incoming} v{}",
