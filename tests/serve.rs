@@ -256,6 +256,37 @@ fn public_json_endpoints_answer_from_the_registry() {
     assert_eq!(one["errors"][0]["kind"], "nss-check");
 }
 
+/// `GET /api/check?urn=` checks the bytes the parameter percent-decodes
+/// to, as `POST /api/check` checks a line: bytes that are not UTF-8 are
+/// named as sent (not as U+FFFD's), with `input_base64`.
+#[test]
+fn get_check_answers_what_post_check_answers_for_the_same_bytes() {
+    let server = Server::start();
+    for (query, bytes) in [
+        ("urn:isbn:%ff%fe", &b"urn:isbn:\xff\xfe"[..]),
+        ("urn%3Aexample%3Aa+b%C3%A9", "urn:example:a bé".as_bytes()),
+        ("urn:example:a%2Cb", b"urn:example:a,b"),
+        ("urn:isbn:0451450523", b"urn:isbn:0451450523"),
+    ] {
+        let one = get(&server.url(&format!("/api/check?urn={query}")));
+        assert_eq!(one.status, 200, "{query}: {}", one.body);
+        let many = send("POST", &server.url("/api/check"), &[], Some(bytes));
+        let mut line: Value = serde_json::from_str(many.body.lines().next().unwrap()).unwrap();
+        line.as_object_mut().unwrap().remove("line");
+        assert_eq!(one.json(), line, "{query}");
+    }
+    let bad = get(&server.url("/api/check?urn=urn:isbn:%ff%fe")).json();
+    assert!(bad.to_string().contains("0xff"), "{bad}");
+    assert!(!bad.to_string().contains("0xef"), "{bad}");
+    assert!(bad.get("input_base64").is_some(), "{bad}");
+    // No URN, or two: 400, saying how it is asked.
+    for query in ["", "?strict=1", "?urn=urn:a:b&urn=urn:a:c"] {
+        let a = get(&server.url(&format!("/api/check{query}")));
+        assert_eq!(a.status, 400, "{query}: {}", a.body);
+        assert!(a.body.contains("?urn="), "{query}: {}", a.body);
+    }
+}
+
 #[test]
 fn post_check_answers_exactly_what_check_format_jsonl_writes() {
     let server = Server::start();

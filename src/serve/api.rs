@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,7 @@ use crate::lint::{self, LintContext, Severity};
 use crate::registry::{
     Decision, Error, Filing, ListFilter, MAX_REGISTRATION_BYTES, Outcome, RegistrationFile, Store,
 };
+use crate::urn::chars::hex_value;
 
 /// `Content-Type` of JSON answers.
 const JSON: &str = "application/json";
@@ -200,13 +201,6 @@ pub(crate) async fn snapshot(
     Ok(cached(&headers, &r, content_type))
 }
 
-#[derive(Deserialize)]
-pub(crate) struct CheckQuery {
-    urn: String,
-    #[serde(default)]
-    strict: Option<String>,
-}
-
 /// `?strict=1` (or `true`): URNs valid only by their namespace owner's
 /// practice are invalid (`registration-deviation` is an error).
 #[derive(Deserialize)]
@@ -228,17 +222,71 @@ fn is_strict(value: Option<&str>) -> Result<bool, ApiError> {
     }
 }
 
-/// `GET /api/check?urn=...`: one object of `check --format jsonl`.
+/// A query string's name or value as HTML forms encode it, decoded to
+/// bytes: `%XX` is the byte XX, `+` a space, anything else itself. Not to
+/// text: bytes that are not UTF-8 stay as they were sent (a URN checked
+/// from them is reported as `POST /api/check` reports it, not with U+FFFD
+/// in their place).
+fn form_decode(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |at: usize| bytes.get(at).copied().and_then(hex_value);
+        match (bytes[i], hex(i + 1), hex(i + 2)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push(h * 16 + l);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `GET /api/check?urn=...`: one object of `check --format jsonl`. The
+/// URN is the `urn` parameter's bytes, percent-decoded: the same answer as
+/// `POST /api/check` with those bytes as its line.
 pub(crate) async fn check_one(
     State(state): State<Arc<AppState>>,
-    Query(q): Query<CheckQuery>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let strict = is_strict(q.strict.as_deref())?;
+    let mut urn: Option<Vec<u8>> = None;
+    let mut strict: Option<String> = None;
+    for pair in query.as_deref().unwrap_or("").split('&') {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let name = form_decode(name);
+        if name == b"strict" {
+            strict = Some(String::from_utf8_lossy(&form_decode(value)).into_owned());
+        } else if name == b"urn" {
+            let earlier = urn.replace(form_decode(value));
+            if earlier.is_some() {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "urn= is given twice: GET /api/check?urn=URN checks one URN (POST /api/check, one per line)",
+                ));
+            }
+        }
+    }
+    let Some(urn) = urn else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "GET /api/check takes the URN as ?urn=URN (percent-encoded)",
+        ));
+    };
+    let strict = is_strict(strict.as_deref())?;
     let model = state.model();
     let mut out = Vec::with_capacity(512);
     Checker::new(&model.registry)
         .strict(strict)
-        .check(q.urn.as_bytes())
+        .check(&urn)
         .write_json(&mut out, None);
     out.push(b'\n');
     Ok(([(header::CONTENT_TYPE, JSON)], out).into_response())
