@@ -269,7 +269,7 @@ def spark():
     session.stop()
 
 
-def test_spark_map_in_arrow_and_sql(spark):
+def test_spark_map_in_arrow_and_sql(spark, monkeypatch):
     import urnreg.spark
 
     df = spark.createDataFrame([("a", "urn:isbn:0451450523"), ("b", "urn:isnb:1"), ("c", None)], ["k", "id"])
@@ -288,6 +288,17 @@ def test_spark_map_in_arrow_and_sql(spark):
     df.createOrReplaceTempView("ids")
     got = spark.sql("SELECT k, urn_valid(id) AS v, urn_nid(id) AS n FROM ids ORDER BY k").collect()
     assert [(r["k"], r["v"], r["n"]) for r in got] == [("a", True, "isbn"), ("b", False, "isnb"), ("c", None, None)]
+    # Before PySpark 4.1 (no Arrow UDFs) the same functions are pandas UDFs.
+    import pyspark.sql.functions as F
+
+    monkeypatch.delattr(F, "arrow_udf", raising=False)
+    urnreg.spark.register(spark, prefix="p_")
+    got = spark.sql("SELECT k, p_valid(id) AS v, p_key(id) AS key, p_error(id) AS e FROM ids ORDER BY k").collect()
+    assert [(r["k"], r["v"], r["key"], r["e"]) for r in got] == [
+        ("a", True, "urn:isbn:9780451450524", None),
+        ("b", False, None, "unregistered-nid"),
+        ("c", None, None, None),
+    ]
 
 
 def test_the_package_is_typed():

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-import pandas as pd  # the SQL functions are pandas UDFs; Spark reads their hints
+import pandas as pd  # the pandas UDFs' hints, which Spark reads
+import pyarrow as pa  # the Arrow UDFs' hints, which Spark reads
 
 from . import _NAMES, _checked, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
@@ -48,8 +49,6 @@ def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS)
     want = tuple(field for _, field in made if field != "valid")
 
     def batches(iterator: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
         for batch in iterator:
             cols = _checked(batch.column(column), None, strict, False, False, 0, want)
             arrays = list(batch.columns)
@@ -60,37 +59,46 @@ def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS)
     return df.mapInArrow(batches, schema)
 
 
+_FIELDS = {"valid": valid_arrow, "key": normalize_arrow, "nid": nid_arrow, "error_kind": error_arrow}
+
+
 def _field(s: pd.Series, name: str, strict: bool) -> pd.Series:
     """One field of the checks of a pandas batch (on an executor)."""
-    import pyarrow as pa
-
-    fn = {"valid": valid_arrow, "key": normalize_arrow, "nid": nid_arrow, "error_kind": error_arrow}[name]
     values = pa.array(s.astype(object), type=pa.large_string(), from_pandas=True)
-    out = fn(values, strict=strict).to_pandas()
+    out = _FIELDS[name](values, strict=strict).to_pandas()
     out.index = s.index
     return out
 
 
 def register(spark: Any, *, strict: bool = False, prefix: str = "urn_") -> None:
     """Registers the SQL functions ``urn_valid``, ``urn_key``, ``urn_nid``
-    and ``urn_error`` (Arrow-batched pandas UDFs) with the session."""
+    and ``urn_error`` with the session: Arrow UDFs where PySpark has them
+    (4.1 and later: each batch reaches the engine as the Arrow array Spark
+    sends, with no pandas in between), else pandas UDFs."""
+    try:
+        from pyspark.sql.functions import arrow_udf
+    except ImportError:
+        arrow_udf = None
+    types = {"valid": "boolean", "key": "string", "nid": "string", "error_kind": "string"}
+    for sql, name in (("valid", "valid"), ("key", "key"), ("nid", "nid"), ("error", "error_kind")):
+        spark.udf.register(prefix + sql, _udf(arrow_udf, name, types[name], strict))
+
+
+def _udf(arrow_udf: Any, name: str, kind: str, strict: bool) -> Any:
+    """The SQL function of one field: an Arrow UDF, or a pandas UDF."""
+    fn = _FIELDS[name]
+    if arrow_udf is not None:
+
+        def over_arrow(s: pa.Array) -> pa.Array:
+            out = fn(s, strict=strict)
+            # Spark wants the type it was told: plain strings, not large.
+            return out if kind == "boolean" else out.cast(pa.string())
+
+        return arrow_udf(over_arrow, kind)
     from pyspark.sql.functions import pandas_udf
 
-    @pandas_udf("boolean")
-    def urn_valid(s: pd.Series) -> pd.Series:
-        return _field(s, "valid", strict).astype("boolean")
+    def over_pandas(s: pd.Series) -> pd.Series:
+        out = _field(s, name, strict)
+        return out.astype("boolean") if kind == "boolean" else out
 
-    @pandas_udf("string")
-    def urn_key(s: pd.Series) -> pd.Series:
-        return _field(s, "key", strict)
-
-    @pandas_udf("string")
-    def urn_nid(s: pd.Series) -> pd.Series:
-        return _field(s, "nid", strict)
-
-    @pandas_udf("string")
-    def urn_error(s: pd.Series) -> pd.Series:
-        return _field(s, "error_kind", strict)
-
-    for name, fn in (("valid", urn_valid), ("key", urn_key), ("nid", urn_nid), ("error", urn_error)):
-        spark.udf.register(prefix + name, fn)
+    return pandas_udf(over_pandas, kind)
