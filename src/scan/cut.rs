@@ -369,15 +369,19 @@ impl Scratch {
         if stop == Some(b'>') && self.urn.len() > 6 && self.urn.ends_with(b"--") {
             self.pop(2);
         }
+        // Counted once: each pass drops from the end only, so the loop
+        // stays linear in the URN (a run of 8,000 ')' or '*' must not be
+        // counted again for each one dropped).
+        let opened = memchr::memchr_iter(b'(', &self.urn).count();
+        let mut closed = memchr::memchr_iter(b')', &self.urn).count();
         while self.urn.len() > 4 {
             let len = self.urn.len();
             let last = self.urn[len - 1];
             let drop = match last {
                 b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' => 1,
-                b')' => {
-                    let opened = self.urn.iter().filter(|&&b| b == b'(').count();
-                    let closed = self.urn.iter().filter(|&&b| b == b')').count();
-                    usize::from(closed > opened)
+                b')' if closed > opened => {
+                    closed -= 1;
+                    1
                 }
                 // Markdown emphasis and strikethrough (CommonMark 6.2, GFM
                 // 6.5) close what opened before `urn:`. A `*` written on
@@ -385,9 +389,14 @@ impl Scratch {
                 // `:` or `/` is a whole segment, a wildcard (EPC Tag Data
                 // Standard pattern URIs, `urn:epc:idpat:sgtin:0614141.*`),
                 // and stays.
+                // The whole run at once.
                 b'*' => {
                     let marks = self.urn.iter().rev().take_while(|&&b| b == b'*').count();
-                    usize::from(open == Some(b'*') || self.urn[len - 1 - marks].is_ascii_alphanumeric())
+                    if open == Some(b'*') || self.urn[len - 1 - marks].is_ascii_alphanumeric() {
+                        marks
+                    } else {
+                        0
+                    }
                 }
                 b'_' => usize::from(open == Some(b'_')),
                 b'~' => usize::from(open == Some(b'~')),
