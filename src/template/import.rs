@@ -399,9 +399,12 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
     let mut lower = text.to_ascii_lowercase();
     let mut found = false;
     for phrase in ASSIGNMENT_PHRASES {
-        while let Some(at) = lower.find(phrase) {
+        // On from the last match: a text of many phrases is read once.
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(phrase).map(|at| from + at) {
             found = true;
             lower.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
+            from = at + phrase.len();
         }
     }
     // The same bytes of the original text, so that a NID keeps its case.
@@ -435,10 +438,14 @@ fn nid_named_beside_assignment(text: &str) -> Option<String> {
     {
         return Some(found.to_string());
     }
+    // A line of one word, once the brackets and punctuation left around
+    // a phrase are gone (`acme (to be assigned)`).
     text.lines()
-        .map(str::trim)
-        .filter(|l| l.split_whitespace().count() == 1)
-        .map(clean_word)
+        .filter_map(|l| {
+            let mut words = l.split_whitespace().map(clean_word).filter(|w| !w.is_empty());
+            let word = words.next()?;
+            words.next().is_none().then_some(word)
+        })
         .find(|w| is_nid(w))
         .map(str::to_string)
 }
@@ -1058,14 +1065,18 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
     let mut candidates: Vec<Heading> = (0..lines.len())
         .filter_map(|i| find_heading(lines, i, nid))
         .collect();
-    let titles = |parent: &str, all: &[Heading]| {
-        all.iter()
-            .filter(|h| h.numbered && !h.colon && !h.key.is_empty() && parent_number(&h.number) == parent)
-            .count()
-    };
+    // Field titles per parent number, counted once (a text of many
+    // headings must not be walked again for each).
+    let mut titles: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for h in candidates
+        .iter()
+        .filter(|h| h.numbered && !h.colon && !h.key.is_empty())
+    {
+        *titles.entry(parent_number(&h.number)).or_default() += 1;
+    }
     let siblings: Vec<usize> = candidates
         .iter()
-        .map(|h| titles(parent_number(&h.number), &candidates))
+        .map(|h| titles.get(parent_number(&h.number)).copied().unwrap_or(0))
         .collect();
     let mut keep = siblings.iter().map(|n| *n >= 2);
     candidates.retain(|h| {
@@ -1152,7 +1163,12 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
 fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)> {
     let first = headings.first()?;
     let margin = headings.iter().map(|h| h.indent).min().unwrap_or(0);
-    let field_lines: Vec<usize> = headings.iter().map(|h| h.line).collect();
+    let field_lines: std::collections::HashSet<usize> = headings.iter().map(|h| h.line).collect();
+    let field_numbers: std::collections::HashSet<&str> = headings
+        .iter()
+        .map(|h| h.number.trim_end_matches('.'))
+        .filter(|n| !n.is_empty())
+        .collect();
     let second_nid = headings
         .iter()
         .skip(1)
@@ -1174,12 +1190,13 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
         // A subsection of a numbered field (`2.4.1.` under `2.4.
         // Declaration of Structure`) is part of its text.
+        // Its parents' numbers looked up (`2.4` and `2` for `2.4.1`); a
+        // section number is short, and a longer "number" is none.
         let number = strip_numbering(line.trim()).1.trim_end_matches('.');
-        let inside_a_field = !number.is_empty()
-            && headings.iter().any(|h| {
-                let field = h.number.trim_end_matches('.');
-                !field.is_empty() && number.strip_prefix(field).is_some_and(|r| r.starts_with('.'))
-            });
+        let inside_a_field = number.len() <= 32
+            && number
+                .match_indices('.')
+                .any(|(at, _)| field_numbers.contains(&number[..at]));
         if !inside_a_field && is_section_title(lines, i, margin) {
             return Some((i, format!("the RFC section '{}'", line.trim())));
         }
@@ -1876,6 +1893,48 @@ mod tests {
         assert_eq!(mail_header_block(&lines), Some(0..3));
         assert_eq!(mail_header_block(&["Date: 2024-01-01", "Version: 1"]), None);
         assert_eq!(mail_header_block(&["Date: 2024-01-01", "", "From: x"]), None);
+    }
+
+    /// RFC 8141 section 5.2: "to be assigned" alone is an informal
+    /// namespace; a NID written beside it, in brackets or not, is the
+    /// registrant's and stays.
+    #[test]
+    fn a_nid_beside_an_assignment_phrase_is_kept() {
+        for (text, nid) in [
+            (
+                "Namespace Identifier: acme (to be assigned by IANA)\nPurpose: x\n",
+                Some("acme"),
+            ),
+            (
+                "Namespace Identifier: \"acme\", to be assigned\nPurpose: x\n",
+                Some("acme"),
+            ),
+            ("Namespace Identifier: to be assigned\nPurpose: x\n", None),
+        ] {
+            let (file, _) = import_registration(text);
+            assert_eq!(file.nid.as_deref(), nid, "{text}");
+        }
+    }
+
+    /// Hostile texts stay linear: many headings, many numbered lines and
+    /// many assignment phrases, each within MAX_TEXT_BYTES (the heading
+    /// and sibling counts and the phrase search were quadratic).
+    #[test]
+    fn many_headings_and_phrases_are_read_in_linear_time() {
+        let started = std::time::Instant::now();
+        let headings = "Purpose:\n".repeat(200_000);
+        let r = import_text(&headings);
+        assert!(r.fields.purpose.is_some());
+        let numbered = format!("Purpose: x\n\n{}", "1.1.  Title\n\n".repeat(10_000));
+        let _ = import_text(&numbered);
+        let phrases = format!("Namespace Identifier: {}\n", "to be assigned ".repeat(100_000));
+        let (file, _) = import_registration(&phrases);
+        assert_eq!(file.nid, None);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
