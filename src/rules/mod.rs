@@ -622,9 +622,12 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
         if !urn.nid().eq_ignore_ascii_case(nid) {
             return Err(format!("example '{ex}' is not in the '{nid}' namespace"));
         }
-        if registered.check(&urn).is_some() && registered.practice_for(&urn).is_none() {
+        // The validator judges only the registration's own forms by its
+        // recommendations (a practice form is none of them).
+        if registered.check(&urn).is_some() {
             return Err(format!(
-                "example '{ex}' is invalid: a recommendation's examples are valid URNs that do not follow it"
+                "example '{ex}' is not valid by the registration: a recommendation's examples are URNs \
+                 of the registration's forms that do not follow it"
             ));
         }
         if rules.check(&urn).is_none() {
@@ -1359,7 +1362,7 @@ examples = ["urn:xy:ABCDEF01"]
         ))
         .unwrap_err()
         .to_string();
-        assert!(e.contains("is invalid"), "{e}");
+        assert!(e.contains("is not valid by the registration"), "{e}");
         let e = compiled(&RULES.replace("note = \"hex digits should be lower case\"", "note = \"\""))
             .unwrap_err()
             .to_string();

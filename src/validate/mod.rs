@@ -407,6 +407,31 @@ mod tests {
     /// A registration's SHOULD is a warning of its own kind on a valid URN,
     /// never on an invalid one, and never an error.
     #[test]
+    fn a_form_of_the_registrations_own_text_is_said_so() {
+        // ISNI registration 2025, Syntax: a lower-case check x is
+        // "strictly non-conformant but in practice" read as X.
+        let report = crate::Registry::embedded().check("urn:isni:000000012124204x");
+        assert!(report.is_valid());
+        let messages: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
+        assert!(
+            messages.iter().any(|m| m.starts_with(
+                "a form of the registration's text, not of its syntax (ISNI registration 2025): a lower-case"
+            )),
+            "{messages:?}"
+        );
+        // And a form of an owner's other document names both.
+        let report = crate::Registry::embedded().check("urn:gs1:epcisapp:rail:btt:passage");
+        let messages: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
+        assert!(
+            messages
+                == [
+                    "a form of the owner's practice (gs1/EPCIS), not of the registration (GS1 registration v1 2026)"
+                ],
+            "{messages:?}"
+        );
+    }
+
+    #[test]
     fn a_should_is_a_warning_on_valid_urns_only() {
         let rules: crate::rules::RulesFile = toml::from_str(crate::rules::should_tests::RULES).unwrap();
         let registry = Registry::from_entries([NamespaceEntry {
