@@ -719,7 +719,7 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
         "SELECT coalesce(nid, 'a request'), kind, version, submitted_at, registrant, purpose
          FROM registrations WHERE id = ?1 AND source_text IS NULL",
     )?;
-    let text = |t: &Option<String>| t.as_deref().unwrap_or("").trim().to_string();
+    let text = |t: &Option<String>| t.as_deref().unwrap_or("").to_string();
     for v in snapshot.filed() {
         let Some(id) = v.id else { continue };
         type Held = (String, String, i64, String, Option<String>, Option<String>);
@@ -739,7 +739,8 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
         let same = version == v.version
             && kind == v.kind.as_str()
             && submitted == v.submitted_at
-            && (text(&registrant) == text(&v.fields.registrant) || text(&purpose) == text(&v.fields.purpose));
+            && (same_text(&text(&registrant), &text(&v.fields.registrant))
+                || same_text(&text(&purpose), &text(&v.fields.purpose)));
         if !same {
             taken.push(format!(
                 "request {id} ({nid} v{version}) is given to {incoming} v{}",
@@ -748,6 +749,14 @@ fn taken_ids(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<Vec<String>> {
         }
     }
     Ok(taken)
+}
+
+/// Whether two registrant or purpose texts are the same for keeping a
+/// version's id: white space around them aside. One rule for the plan
+/// (`taken_ids`) and for the import itself (`Kept::restore`), so that what
+/// the plan calls the same version keeps its id, tokens and amendments.
+fn same_text(a: &str, b: &str) -> bool {
+    a.trim() == b.trim()
 }
 
 /// A registration as the same version before and after an import: its
@@ -840,7 +849,8 @@ impl Kept {
         let now_by_id: HashMap<i64, &VersionKey> = now.iter().map(|(id, key)| (*id, key)).collect();
         for (old, key) in &self.rows {
             if now_by_id.get(old).is_some_and(|k| {
-                (&k.1, k.2, &k.3) == (&key.1, key.2, &key.3) && (k.4 == key.4 || k.5 == key.5)
+                (&k.1, k.2, &k.3) == (&key.1, key.2, &key.3)
+                    && (same_text(&k.4, &key.4) || same_text(&k.5, &key.5))
             }) {
                 new_id.insert(*old, *old);
             }
