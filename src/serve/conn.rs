@@ -526,11 +526,22 @@ async fn connection(
         tokio::select! {
             _ = conn.as_mut() => return,
             () = close.notified() => {
-                // Closed to make room: a body too slow gets its answer.
-                if phase.phase.load(Ordering::Relaxed) == READING_BODY {
-                    let _ = stream.try_write(REQUEST_TIMEOUT);
+                match phase.phase.load(Ordering::Relaxed) {
+                    // Closed to make room: a body too slow gets its answer.
+                    READING_BODY => {
+                        let _ = stream.try_write(REQUEST_TIMEOUT);
+                        return;
+                    }
+                    // Chosen while its body was slow, but the body came in
+                    // since and the request is being answered: dropping it
+                    // now would leave a filing made and unanswered. It is
+                    // answered, then the connection closes.
+                    BUSY => {
+                        stopping = true;
+                        conn.as_mut().graceful_shutdown();
+                    }
+                    _ => return,
                 }
-                return;
             }
             () = phase.changed.notified() => {}
             changed = stop.changed(), if !stopping => {

@@ -182,9 +182,10 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
     }
     // The body's share of the memory all bodies in flight may take: its
     // announced length, or the route's limit when it announces none (a
-    // chunked body). Reserved before any of it is read, held until the
-    // answer is made (the handler's copies of it included), given back
-    // when `_reserved` is dropped, however the request ends.
+    // chunked body). Reserved before any of it is read, held while the
+    // handler reads and uses it, until the answer is made (the answer's
+    // body, sent after, is not counted), given back when `_reserved` is
+    // dropped, however the request ends.
     let wants = request
         .body()
         .size_hint()
