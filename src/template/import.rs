@@ -427,16 +427,8 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
 /// sentence (the rest of "Assigned by IANA (informal namespace)").
 fn nid_named_beside_assignment(text: &str) -> Option<String> {
     let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
-    let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
-    let words = || text.split_whitespace();
-    if let Some(found) = words().filter(quoted).map(clean_word).find(|w| is_nid(w)) {
-        return Some(found.to_string());
-    }
-    if let Some(found) = words()
-        .map(clean_word)
-        .find(|w| w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) && is_nid(w))
-    {
-        return Some(found.to_string());
+    if let Some(found) = quoted_or_informal_nid(text) {
+        return Some(found);
     }
     // A line of one word, once the brackets and punctuation left around
     // a phrase are gone (`acme (to be assigned)`).
@@ -447,6 +439,25 @@ fn nid_named_beside_assignment(text: &str) -> Option<String> {
             words.next().is_none().then_some(word)
         })
         .find(|w| is_nid(w))
+        .map(str::to_string)
+}
+
+/// The NID `text` names most plainly: a quoted word that is one (`The
+/// NID "example"`), else an informal `urn-N` anywhere (RFC 8141 section
+/// 5.2: "urn-" and a number).
+fn quoted_or_informal_nid(text: &str) -> Option<String> {
+    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
+    let words = || text.split_whitespace();
+    words()
+        .filter(quoted)
+        .map(clean_word)
+        .find(|w| is_nid(w))
+        .or_else(|| {
+            words().map(clean_word).find(|w| {
+                w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) && is_nid(w)
+            })
+        })
         .map(str::to_string)
 }
 
@@ -468,17 +479,8 @@ fn clean_word(w: &str) -> &str {
 /// (RFC 8141 section 2).
 fn nid_in(text: &str) -> Option<String> {
     let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
-    let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
-    let words = || text.split_whitespace();
-    if let Some(found) = words().filter(quoted).map(clean_word).find(|w| is_nid(w)) {
-        return Some(found.to_string());
-    }
-    // RFC 8141 section 5.2: "urn-" and a number is an informal NID.
-    if let Some(found) = words()
-        .map(clean_word)
-        .find(|w| w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) && is_nid(w))
-    {
-        return Some(found.to_string());
+    if let Some(found) = quoted_or_informal_nid(text) {
+        return Some(found);
     }
     let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
     if let Some(found) = lines()
