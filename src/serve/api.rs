@@ -228,6 +228,13 @@ fn is_strict(value: Option<&str>) -> Result<bool, ApiError> {
 /// from them is reported as `POST /api/check` reports it, not with U+FFFD
 /// in their place).
 fn form_decode(text: &str) -> Vec<u8> {
+    percent_decode(text, true)
+}
+
+/// `text` with each `%XX` as the byte XX (RFC 3986 section 2.1), and,
+/// when `plus_is_space` (HTML forms' query encoding), `+` as a space;
+/// anything else itself. Shared by the check and resolution routes.
+pub(super) fn percent_decode(text: &str, plus_is_space: bool) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -238,7 +245,7 @@ fn form_decode(text: &str) -> Vec<u8> {
                 out.push(h * 16 + l);
                 i += 3;
             }
-            (b'+', _, _) => {
+            (b'+', _, _) if plus_is_space => {
                 out.push(b' ');
                 i += 1;
             }

@@ -27,7 +27,6 @@ use axum::response::{IntoResponse, Response};
 use super::http::ApiError;
 use super::state::AppState;
 use crate::resolve::{ResolveError, Resolved, Unresolved};
-use crate::urn::chars::hex_value;
 
 /// `GET /api/keywords`: the Query Keywords sub-registry (URN draft 2012
 /// section 9.2.1) as the registry holds it, with what the namespaces'
@@ -92,22 +91,7 @@ fn as_sent(raw: &str) -> Result<String, ApiError> {
     if !raw.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("urn%3a")) {
         return Ok(raw.to_string());
     }
-    let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |at: usize| bytes.get(at).copied().and_then(hex_value);
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(h), Some(l)) => {
-                out.push(h * 16 + l);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
+    let out = super::api::percent_decode(raw, false);
     String::from_utf8(out).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
