@@ -25,7 +25,7 @@ const READ_SIZE: usize = 64 * 1024;
 /// number of the first one.
 #[derive(Default, Debug)]
 pub struct Chunk {
-    bytes: Vec<u8>,
+    bytes: Buffer,
     first_line: u64,
     lines: u64,
 }
@@ -97,8 +97,64 @@ impl Chunk {
     pub fn shrink(&mut self) {
         const KEEP: usize = 4 * CHUNK_BYTES;
         if self.bytes.capacity() > KEEP {
-            self.bytes = Vec::with_capacity(CHUNK_BYTES + READ_SIZE);
+            self.bytes = Buffer::default();
         }
+    }
+}
+
+/// A byte buffer whose memory past its length stays initialized: reading
+/// into it zeroes only what it has never held (a `Vec` resized for each
+/// read wrote zeros over 64 KiB first, every time).
+#[derive(Default, Debug)]
+struct Buffer {
+    /// Every byte ever made room for; those past `len` are stale.
+    data: Vec<u8>,
+    len: usize,
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.data[..self.len]
+    }
+}
+
+impl Buffer {
+    fn capacity(&self) -> usize {
+        self.data.len()
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.spare(bytes.len())[..bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// At least `n` writable bytes after the end (`commit` takes them in).
+    fn spare(&mut self, n: usize) -> &mut [u8] {
+        if self.data.len() < self.len + n {
+            self.data.resize(self.len + n, 0);
+        }
+        &mut self.data[self.len..]
+    }
+
+    /// Takes in `n` bytes written into [`Buffer::spare`].
+    fn commit(&mut self, n: usize) {
+        self.len = (self.len + n).min(self.data.len());
+    }
+
+    /// Removes the bytes of `range`, moving those after it down.
+    fn remove(&mut self, range: std::ops::Range<usize>) {
+        self.data.copy_within(range.end..self.len, range.start);
+        self.len -= range.len();
     }
 }
 
@@ -154,27 +210,23 @@ impl<R: Read> ChunkReader<R> {
     /// Reads more into `bytes`, dropping what belongs to a line being
     /// skipped. Returns true if the read came back short (the source had
     /// no more ready, or its end was reached).
-    fn read_more(&mut self, bytes: &mut Vec<u8>) -> io::Result<bool> {
+    fn read_more(&mut self, bytes: &mut Buffer) -> io::Result<bool> {
         let start = bytes.len();
-        bytes.resize(start + READ_SIZE, 0);
         let n = loop {
-            match self.reader.read(&mut bytes[start..]) {
-                Ok(n) => break n,
+            match self.reader.read(&mut bytes.spare(READ_SIZE)[..READ_SIZE]) {
+                Ok(n) => break n.min(READ_SIZE),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    bytes.truncate(start);
-                    return Err(e);
-                }
+                Err(e) => return Err(e),
             }
         };
-        bytes.truncate(start + n);
+        bytes.commit(n);
         if n == 0 {
             self.at_end = true;
         }
         if self.skipping {
             match memchr::memchr(b'\n', &bytes[start..]) {
                 Some(i) => {
-                    bytes.drain(start..=start + i);
+                    bytes.remove(start..start + i + 1);
                     self.skipping = false;
                 }
                 None => bytes.truncate(start),
