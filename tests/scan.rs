@@ -449,3 +449,31 @@ fn scan_jsonl_and_json_hold_the_same_objects() {
     assert_eq!(from_lines.len(), 6, "both readings of the hyphen break count");
     assert_eq!(from_lines, from_array);
 }
+
+/// RFC 4180 section 2: a `.csv` file's delimiter ends a URN in a field
+/// that is not quoted (the next field is no part of it); other files keep
+/// RFC 8141's `,` in an NSS.
+#[test]
+fn scan_reads_a_csv_file_by_its_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "id,urn,label\n1,urn:isbn:9780306406157,Book\n2,\"urn:example:a,b\",x\n";
+    fs::write(dir.path().join("books.csv"), text).unwrap();
+    fs::write(dir.path().join("books.txt"), text).unwrap();
+    let csv = dir.path().join("books.csv");
+    let out = urnreg(&["scan", "--all", csv.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(
+        lines(&stdout(&out))
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["urn:isbn:9780306406157", "urn:example:a,b"]
+    );
+    let txt = dir.path().join("books.txt");
+    let out = urnreg(&["scan", "--all", txt.to_str().unwrap()], b"");
+    assert!(
+        stdout(&out).contains("urn:isbn:9780306406157,Book"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -328,6 +328,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         } else {
             Box::new(head.chain(input))
         };
+        // A CSV file's delimiter ends a URN in an unquoted field.
+        let csv = Path::new(name)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        self.scanner.set_csv(csv);
         let shared = self.shared;
         let checker = &mut self.checker;
         let summary = &mut self.summary;

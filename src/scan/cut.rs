@@ -41,7 +41,7 @@ const fn urn_chars() -> [bool; 256] {
 
 static URN_CHARS: [bool; 256] = urn_chars();
 
-fn is_urn_char(b: u8) -> bool {
+pub(super) fn is_urn_char(b: u8) -> bool {
     URN_CHARS[b as usize]
 }
 
@@ -77,6 +77,9 @@ pub(super) struct Scratch {
     /// A `?+`, `?=` or `#` has been taken: a component has started, in
     /// which `?` is a character (RFC 8141 section 2).
     component: bool,
+    /// The field delimiter of a delimited file (CSV): it ends a URN in a
+    /// field that is not quoted (RFC 4180 section 2).
+    pub delimiter: Option<u8>,
 }
 
 impl Scratch {
@@ -102,7 +105,7 @@ impl Scratch {
         // (XML 1.0 section 2.5); its `-` is no word glued to `urn`.
         let comment = buf[..start].ends_with(b"<!--");
         let underscores = emphasis_underscores(buf, start);
-        if prev.is_some_and(is_word) && !comment && underscores == 0 {
+        if prev.is_some_and(is_word) && !comment && underscores == 0 && !after_escape(buf, start) {
             return None;
         }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
@@ -130,14 +133,15 @@ impl Scratch {
         }
         let body = start + 3 + colon_len;
         self.push(b':', body);
-        let mut end = self.run(buf, body, limit, open, percent);
+        let end = self.run(buf, body, limit, open, percent);
         if self.too_long || end == limit && limit < buf.len() {
+            // Its first MAX_URN bytes, as they stand; the scan skips the
+            // rest of the run.
             self.too_long = true;
-            self.urn.truncate(MAX_URN);
-            while end < limit && is_urn_char(buf[end]) {
-                end += 1;
-            }
-            return Some(end);
+            let keep = self.urn.len().min(MAX_URN);
+            self.urn.truncate(keep);
+            self.ends.truncate(keep);
+            return self.ends.last().copied();
         }
         let stop = buf.get(end).copied();
         if open == Some(b'<')
@@ -172,6 +176,9 @@ impl Scratch {
                 return i;
             }
             let b = buf[i];
+            if Some(b) == self.delimiter && open != Some(b'"') {
+                return i;
+            }
             if percent {
                 // Inside a URL's query: `&`, `#` and `?` are the URL's.
                 match b {
@@ -425,6 +432,37 @@ impl Scratch {
             None => false,
         }
     }
+}
+
+/// The byte before `start` ends an escape of a string literal (JSON,
+/// C, Python, Java, JavaScript): `\n`, `\t`, `\u0020`, `\x20`; or a
+/// percent-encoded byte that is no word character (`%20`, `%0A`): no word
+/// is glued to `urn` then (`"line\nurn:isbn:..."`).
+fn after_escape(buf: &[u8], start: usize) -> bool {
+    // An escape only when its backslash is not itself escaped.
+    let escapes = |backslash: usize| {
+        buf[..=backslash]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count()
+            % 2
+            == 1
+    };
+    let hex_run = |from: usize, n: usize| buf[from..from + n].iter().all(u8::is_ascii_hexdigit);
+    if start >= 2
+        && matches!(buf[start - 1], b'n' | b't' | b'r' | b'b' | b'f' | b'v' | b'0')
+        && escapes(start - 2)
+    {
+        return true;
+    }
+    if start >= 6 && buf[start - 5] == b'u' && hex_run(start - 4, 4) && escapes(start - 6) {
+        return true;
+    }
+    if start >= 4 && buf[start - 3] == b'x' && hex_run(start - 2, 2) && escapes(start - 4) {
+        return true;
+    }
+    start >= 3 && buf[start - 3] == b'%' && hex2(buf, start - 2, start).is_some_and(|b| !is_word(b))
 }
 
 /// A byte of a query parameter's name.

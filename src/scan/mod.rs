@@ -5,8 +5,9 @@
 //! `002`), and what real files do:
 //!
 //! - A URN starts at `urn:` in any letter case at a word boundary (not
-//!   after a letter, digit, `_`, `+`, `-` or `.`), and needs a NID and an
-//!   NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
+//!   after a letter, digit, `_`, `+`, `-` or `.`, unless that letter or
+//!   digit ends a string literal's escape, `\n` or `\u0020`, or a `%20`),
+//!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
 //!   namespace` (a mention) are not URNs.
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
@@ -16,6 +17,8 @@
 //!   followed by `+` or `=` before any component ends it (RFC 8141
 //!   section 2), so a URL's query after a URN in its path is not taken;
 //!   a URN that is a query value (`?id=urn:...`) ends at the next `&`.
+//!   In a CSV file ([`Scanner::set_csv`]) the delimiter ends a URN in a
+//!   field that is not quoted (RFC 4180 section 2).
 //! - Outside a closed delimiter pair, trailing sentence punctuation
 //!   (`.` `,` `;` `:` `!` `?`), an apostrophe or a possessive `'s`, an
 //!   unbalanced `)`, Markdown emphasis and strikethrough that opened before
@@ -75,6 +78,8 @@ const WINDOW: usize = 256 * 1024;
 /// How far past a URN's start the window must reach: the longest raw run
 /// (entities and `<...>` whitespace make it longer than the URN).
 const KEEP: usize = 4 * MAX_URN + 64;
+/// How far back from a URN's start its boundary tests look.
+const LOOK_BACK: usize = 72;
 /// The bytes looked at to tell a binary file (a NUL among them).
 const BINARY_PROBE: usize = 8192;
 
@@ -130,6 +135,7 @@ pub struct Scanned {
 pub struct Scanner {
     starts: AhoCorasick,
     binary: bool,
+    csv: bool,
     buf: Vec<u8>,
     cut: cut::Scratch,
 }
@@ -156,6 +162,7 @@ impl Scanner {
         Scanner {
             starts,
             binary: false,
+            csv: false,
             buf: Vec::new(),
             cut: cut::Scratch::default(),
         }
@@ -166,6 +173,14 @@ impl Scanner {
     pub fn binary(mut self, yes: bool) -> Scanner {
         self.binary = yes;
         self
+    }
+
+    /// Reads the inputs from now on as delimited fields (a `.csv` file):
+    /// the delimiter (`,` or `;`, whichever the first line has more of
+    /// outside quotes) ends a URN in a field that is not quoted (RFC 4180
+    /// section 2), although RFC 8141 allows both in an NSS.
+    pub fn set_csv(&mut self, yes: bool) {
+        self.csv = yes;
     }
 
     /// Reads `input` to its end and hands each URN found to `each`, in
@@ -181,6 +196,10 @@ impl Scanner {
         let mut at = 0; // where the search goes on
         let mut lines = Lines::default();
         let mut first = true;
+        // After a URN too long to report whole: the rest of its run is
+        // skipped, not read again as URNs of its own.
+        let mut skipping = false;
+        self.cut.delimiter = None;
         loop {
             while filled < self.buf.len() && !eof {
                 match input.read(&mut self.buf[filled..]) {
@@ -204,9 +223,19 @@ impl Scanner {
                 if self.buf[..filled].starts_with(b"\xEF\xBB\xBF") {
                     lines.pos = 3;
                 }
+                if self.csv {
+                    self.cut.delimiter = Some(csv_delimiter(&self.buf[..filled]));
+                }
             }
             let safe = if eof { filled } else { filled - KEEP };
             while at < safe {
+                if skipping {
+                    while at < filled && cut::is_urn_char(self.buf[at]) {
+                        at += 1;
+                    }
+                    skipping = at == filled && !eof;
+                    continue;
+                }
                 let Some(m) = self.starts.find(&self.buf[at..filled]) else {
                     at = safe;
                     break;
@@ -236,6 +265,7 @@ impl Scanner {
                         });
                         scanned.found += 1;
                         at = end.max(start + 1);
+                        skipping = cut.too_long;
                     }
                     None => at = start + m.len(),
                 }
@@ -243,8 +273,16 @@ impl Scanner {
             if eof {
                 return Ok(scanned);
             }
-            // Keep one byte before `at`: the boundary test looks back.
-            let keep = at - 1;
+            // Keep some bytes before `at`: the boundary tests look back (an
+            // escape, `<!--`, a query parameter's name).
+            let mut keep = at.saturating_sub(LOOK_BACK);
+            // ... and not in the middle of a character: columns count
+            // whole ones.
+            for _ in 0..3 {
+                if keep > 0 && (0x80..0xC0).contains(&self.buf[keep]) {
+                    keep -= 1;
+                }
+            }
             lines.advance(&self.buf, keep);
             self.buf.copy_within(keep..filled, 0);
             filled -= keep;
@@ -291,9 +329,32 @@ impl Lines {
     }
 }
 
-/// Characters in UTF-8 (bytes other than continuation bytes).
+/// Characters: each UTF-8 character one, and each byte that is not part
+/// of one (Latin-1 text) one too.
 fn chars(bytes: &[u8]) -> u64 {
-    bytes.iter().filter(|&&b| !(0x80..0xC0).contains(&b)).count() as u64
+    if bytes.is_ascii() {
+        return bytes.len() as u64;
+    }
+    bytes
+        .utf8_chunks()
+        .map(|chunk| chunk.valid().chars().count() + chunk.invalid().len())
+        .sum::<usize>() as u64
+}
+
+/// The delimiter of a CSV file from its first line: `;` when it has more
+/// of them than of `,` outside quotes, else `,`.
+fn csv_delimiter(head: &[u8]) -> u8 {
+    let line = &head[..memchr::memchr(b'\n', head).unwrap_or(head.len())];
+    let (mut quoted, mut commas, mut semicolons) = (false, 0, 0);
+    for &b in line {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => commas += 1,
+            b';' if !quoted => semicolons += 1,
+            _ => {}
+        }
+    }
+    if semicolons > commas { b';' } else { b',' }
 }
 
 #[cfg(test)]
@@ -357,14 +418,52 @@ mod tests {
         assert_eq!(scanner.buf.len(), WINDOW + KEEP);
     }
 
+    /// One finding for the whole run, however long and whatever it holds
+    /// (`urn:` again inside it), its text the first MAX_URN bytes; the
+    /// next URN after it is found. Also across the window's edge.
     #[test]
     fn a_run_past_the_limit_is_too_long_and_not_held() {
-        let text = format!("urn:example:{}", "a".repeat(3 * MAX_URN));
-        let mut seen = Vec::new();
-        Scanner::new()
-            .scan(text.as_bytes(), |f| seen.push((f.too_long, f.urn.len())))
-            .unwrap();
-        assert_eq!(seen[0], (true, MAX_URN));
+        for body in [
+            "a".repeat(3 * MAX_URN),
+            "urn:x:".repeat(7000),
+            "b".repeat(WINDOW + 3 * KEEP),
+        ] {
+            let text = format!("urn:example:{body} urn:example:after");
+            let mut seen = Vec::new();
+            Scanner::new()
+                .scan(text.as_bytes(), |f| {
+                    seen.push((f.too_long, f.urn.len(), f.text.len(), f.urn_str().into_owned()))
+                })
+                .unwrap();
+            assert_eq!(seen.len(), 2, "{}", &body[..8]);
+            assert_eq!((seen[0].0, seen[0].1, seen[0].2), (true, MAX_URN, MAX_URN));
+            assert_eq!(seen[1], (false, 17, 17, "urn:example:after".to_string()));
+        }
+    }
+
+    /// RFC 4180 section 2: in a CSV file the delimiter ends a URN in a
+    /// field that is not quoted; `;` when the header line has more of
+    /// them than of `,`.
+    #[test]
+    fn csv_fields_end_at_their_delimiter_unless_quoted() {
+        let scan = |text: &str| {
+            let mut scanner = Scanner::new();
+            scanner.set_csv(true);
+            let mut found = Vec::new();
+            scanner
+                .scan(text.as_bytes(), |f| found.push(f.urn_str().into_owned()))
+                .unwrap();
+            found
+        };
+        assert_eq!(
+            scan("id,urn\n1,urn:isbn:0451450523,Book\n2,\"urn:example:a,b\",x\n3,urn:a:b,urn:c:d;e\n"),
+            ["urn:isbn:0451450523", "urn:example:a,b", "urn:a:b", "urn:c:d;e"]
+        );
+        assert_eq!(
+            scan("id;urn;\"a,b\"\n1;urn:example:semi;Label,x\n"),
+            ["urn:example:semi"]
+        );
+        assert_eq!(find("1,urn:example:a,Book"), ["urn:example:a,Book"], "not CSV");
     }
 
     #[test]
@@ -402,6 +501,20 @@ mod tests {
             b"urn:example:x",
         ];
         assert_eq!(found, want);
+    }
+
+    /// A byte that is no part of a UTF-8 character (Latin-1, cp1252) is
+    /// one column, as the scan reads it; so is each character.
+    #[test]
+    fn columns_count_latin_1_bytes_one_each() {
+        let mut found = Vec::new();
+        Scanner::new()
+            .scan(
+                &b"\xa9 2024 urn:a:b\n\x93\x93\x93 urn:c:d \xe2\x82\xac urn:e:f"[..],
+                |f| found.push((f.line, f.column)),
+            )
+            .unwrap();
+        assert_eq!(found, [(1, 8), (2, 5), (2, 15)]);
     }
 
     #[test]
