@@ -96,6 +96,14 @@ const STOP_WORDS: &[&str] = &[
     "of", "for", "the", "a", "an", "and", "on", "in", "to", "with", "by",
 ];
 
+/// Words real headings use for a label's word (IVIS's `Conformity with
+/// URN syntax:` is RFC 3406's `Conformance with URN Syntax:`): read as it.
+const WORD_VARIANTS: &[(&str, &str)] = &[
+    ("conformity", "conformance"),
+    ("conforming", "conformance"),
+    ("compliance", "conformance"),
+];
+
 /// Headings of sections RFC 3406 section 4.3 asks a formal registration's
 /// RFC for, which no template field holds (RFC 7462 and RFC 3541 write
 /// them inside their templates): the heading's words, and the section.
@@ -288,7 +296,28 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
         }
         v
     });
-    let mut date = fields.date.as_deref().map(|t| first_line(t).to_string());
+    let mut date = fields.date.as_deref().map(|t| {
+        let written = first_line(t);
+        match read_date(written) {
+            Some((date, true)) => date,
+            Some((date, false)) => {
+                notes.push(Note::new(
+                    NoteKind::Guessed,
+                    None,
+                    format!("Date: '{written}' read as {date}"),
+                ));
+                date
+            }
+            None => {
+                notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    None,
+                    format!("Date: '{written}' is no date YYYY-MM-DD: kept as written"),
+                ));
+                written.to_string()
+            }
+        }
+    });
     // RFC 3406 section 4: "Registration Information" holds the
     // registration version number and the registration date.
     if let Some(info) = fields.registration_information.as_deref() {
@@ -374,14 +403,69 @@ pub(crate) fn number_after(text: &str, word: &str) -> Option<i64> {
 }
 
 /// The `YYYY-MM-DD` date in an RFC 3406 Registration Information text:
-/// `Registration date: 2003-05-06`.
+/// `Registration date: 2003-05-06`, `2003-5-6.`; or, with no word
+/// `date`, the first date written `YYYY-MM-DD` in it (`Version 1 /
+/// 2014-03-03`).
 pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
-    let candidate = value_after(text, word, &[])?.get(..10)?;
-    let shape = candidate.bytes().enumerate().all(|(i, c)| match i {
-        4 | 7 => c == b'-',
-        _ => c.is_ascii_digit(),
-    });
-    shape.then(|| candidate.to_string())
+    if let Some(rest) = value_after(text, word, &[]) {
+        return read_date(rest.split_whitespace().next().unwrap_or("")).map(|(date, _)| date);
+    }
+    // A text that speaks of a date without giving it gives none.
+    if text.to_ascii_lowercase().contains(word) {
+        return None;
+    }
+    text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '/' | ',' | ';'))
+        .map(|w| w.trim_end_matches('.'))
+        .find(|w| crate::registry::clock::is_valid_date(w))
+        .map(str::to_string)
+}
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// A date as templates write it, as `YYYY-MM-DD` (RFC 8141 Appendix A),
+/// and whether it was written so: `2023-05-01` (as written), `2023-05-01.`,
+/// `2020-04-2`, `2020/04/02`, `February 11, 2002`, `11 Feb 2002`. Only a
+/// day of the calendar.
+pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
+    let text = text.trim();
+    if crate::registry::clock::is_valid_date(text) {
+        return Some((text.to_string(), true));
+    }
+    let words: Vec<&str> = text
+        .trim_end_matches(['.', ',', ';'])
+        .split(|c: char| c.is_whitespace() || matches!(c, '-' | '/' | '.' | ','))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let number = |w: &str| w.parse::<u32>().ok().filter(|_| w.len() <= 4);
+    let month = |w: &str| {
+        let w = w.to_lowercase();
+        (w.len() >= 3)
+            .then(|| MONTHS.iter().position(|m| m.starts_with(&w)))
+            .flatten()
+            .map(|m| m as u32 + 1)
+    };
+    let (year, month, day) = match words[..] {
+        [y, m, d] if y.len() == 4 => (number(y)?, number(m).or_else(|| month(m))?, number(d)?),
+        // `February 11, 2002`, `11 February 2002`.
+        [m, d, y] if month(m).is_some() => (number(y)?, month(m)?, number(d)?),
+        [d, m, y] if month(m).is_some() => (number(y)?, month(m)?, number(d)?),
+        _ => return None,
+    };
+    let date = format!("{year:04}-{month:02}-{day:02}");
+    crate::registry::clock::is_valid_date(&date).then_some((date, false))
 }
 
 /// How a Namespace Identifier says IANA is to assign the NID (RFC 8141
@@ -678,6 +762,12 @@ fn heading_words(head: &str) -> Vec<String> {
         .split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
         .filter(|w| !w.is_empty() && !STOP_WORDS.contains(&w.as_str()))
+        .map(
+            |w| match WORD_VARIANTS.iter().find(|(variant, _)| *variant == w) {
+                Some((_, word)) => word.to_string(),
+                None => w,
+            },
+        )
         .map(|w| match w.strip_suffix('s') {
             Some(stem) if stem.chars().count() >= 3 && !stem.ends_with('s') => stem.to_string(),
             _ => w,
@@ -871,7 +961,18 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
             text[p + 1..].trim().trim_start_matches("**").trim(),
             true,
         ),
-        None => (text, "", false),
+        // `Version 1` alone on its line (urn-4's template): the field and
+        // its value, as `Version: 1`.
+        None => match text.split_once(' ') {
+            Some((word, number))
+                if word.eq_ignore_ascii_case("version")
+                    && !number.trim().is_empty()
+                    && number.trim().bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                (word, number.trim(), true)
+            }
+            _ => (text, "", false),
+        },
     };
     let norm = normalize(head);
     if norm.is_empty() {
@@ -1080,12 +1181,16 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
         .iter()
         .map(|h| titles.get(parent_number(&h.number)).copied().unwrap_or(0))
         .collect();
+    // A template of `Field:` lines: a numbered title without a colon
+    // outside a numbered template is the RFC's own section (RFC 4122's
+    // `4.1.3.  Version`, after its template in section 3), never a field.
+    let colon_template = candidates.iter().filter(|h| h.colon && !h.key.is_empty()).count() >= 2;
     let mut keep = siblings.iter().map(|n| *n >= 2);
     candidates.retain(|h| {
         let numbered_template = keep.next().unwrap_or(false);
         // RFC 3406 section 4.3's sections (no field) are RFC sections too.
         let every_rfcs = h.key.is_empty() || RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str());
-        !h.numbered || h.colon || numbered_template || !every_rfcs
+        !h.numbered || h.colon || numbered_template || !(every_rfcs || colon_template)
     });
     let Some(outer) = candidates.iter().map(|h| h.indent).min() else {
         return Vec::new();
@@ -1204,6 +1309,33 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
     }
     None
+}
+
+/// Whether line `i` is laid out as a heading at the headings' `margin`
+/// (a few words and a colon, a blank line before, its text indented
+/// below) although no field has its name: said, so that a person sees
+/// which field took its text.
+fn heading_shaped(lines: &[&str], i: usize, margin: usize) -> bool {
+    let line = lines[i];
+    let indent = line.len() - line.trim_start().len();
+    let Some(head) = line.trim().strip_suffix(':') else {
+        return false;
+    };
+    let blank_before = i > 0 && lines[i - 1].trim().is_empty();
+    let indented_after = lines[i + 1..]
+        .iter()
+        .find(|l| !l.trim().is_empty() && **l != PAGE_BREAK)
+        .is_some_and(|l| l.len() - l.trim_start().len() > indent);
+    indent == margin
+        && blank_before
+        && indented_after
+        && (1..=6).contains(&head.split_whitespace().count())
+        && head.starts_with(|c: char| c.is_uppercase())
+        && !head.contains([':', '.', ','])
+        // What introduces a field's own examples or a grammar's legend.
+        && !head
+            .split_whitespace()
+            .any(|w| matches!(w.to_lowercase().as_str(), "example" | "examples" | "where" | "here"))
 }
 
 /// RFC 5322 header fields a registration mail starts with.
@@ -1388,6 +1520,20 @@ pub fn import_text(text: &str) -> ImportReport {
             };
         }
         let line = Some(h.line + 1);
+        for (k, text) in body.iter().enumerate() {
+            let at = body_start + k;
+            if heading_shaped(&lines, at, h.indent) {
+                report.notes.push(Note::new(
+                    NoteKind::Guessed,
+                    Some(at + 1),
+                    format!(
+                        "'{}' is written as a heading but names no template field: kept in '{}'",
+                        text.trim(),
+                        h.written
+                    ),
+                ));
+            }
+        }
         // A one-line field: what follows its value is no part of it, and
         // is said, not dropped unseen.
         if matches!(h.key, "namespace_identifier" | "version" | "date") {
@@ -1769,6 +1915,40 @@ mod tests {
         assert_eq!(file.kind, Some(Kind::Informal));
         let (file, _) = import_registration("Namespace Identifier:\n   To be assigned:\n   acme\n");
         assert_eq!(file.nid.as_deref(), Some("acme"));
+    }
+
+    /// RFC 8141 Appendix A's Date is `YYYY-MM-DD`; templates write dates
+    /// other ways (gvat `2023-05-01.`, gdst `2020-04-2`, urn-4 `February
+    /// 11, 2002`): read as that day, or not at all if it is none.
+    #[test]
+    fn dates_as_templates_write_them() {
+        let read = |t: &str| read_date(t);
+        assert_eq!(read("2023-05-01"), Some(("2023-05-01".into(), true)));
+        for (written, date) in [
+            ("2023-05-01.", "2023-05-01"),
+            ("2020-04-2", "2020-04-02"),
+            ("2020/04/02", "2020-04-02"),
+            ("February 11, 2002", "2002-02-11"),
+            ("11 Feb 2002", "2002-02-11"),
+            ("2004 March 3", "2004-03-03"),
+        ] {
+            assert_eq!(read(written), Some((date.to_string(), false)), "{written}");
+        }
+        for none in [
+            "2023-02-30",
+            "February 30, 2002",
+            "TBD",
+            "1.0",
+            "2002",
+            "May 2002",
+            "Mayday 1, 2002",
+        ] {
+            assert_eq!(read(none), None, "{none}");
+        }
+        assert_eq!(
+            date_after("Version 1 / 2014-03-03", "date").as_deref(),
+            Some("2014-03-03")
+        );
     }
 
     #[test]
