@@ -2420,3 +2420,34 @@ fn uri_res_and_resolve_answer_as_rfc_2169_says() {
         "{answer}"
     );
 }
+
+/// Sends `head` (a request's head, without the blank line) on a raw
+/// socket and returns the whole answer.
+fn raw(server: &Server, head: &str) -> String {
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(stream, "{head}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+/// RFC 9112 section 3.2: an HTTP/1.1 request without a Host header
+/// field, or with two, is answered 400; HTTP/1.0 needs none.
+#[test]
+fn a_request_without_one_host_is_refused_with_400() {
+    let server = Server::start();
+    let a = raw(&server, "GET /api/namespaces/isbn HTTP/1.1");
+    assert!(a.starts_with("HTTP/1.1 400"), "{a}");
+    assert!(a.contains("RFC 9112 section 3.2"), "{a}");
+    let a = raw(&server, "GET /api/namespaces/isbn HTTP/1.1\r\nHost: a\r\nHost: b");
+    assert!(a.starts_with("HTTP/1.1 400"), "{a}");
+    let a = raw(&server, "GET /api/namespaces/isbn HTTP/1.1\r\nHost: localhost");
+    assert!(a.starts_with("HTTP/1.1 200"), "{a}");
+    let a = raw(&server, "GET /api/namespaces/isbn HTTP/1.0");
+    assert!(
+        a.starts_with("HTTP/1.0 200") || a.starts_with("HTTP/1.1 200"),
+        "{a}"
+    );
+}

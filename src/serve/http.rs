@@ -156,6 +156,20 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
     let method = request.method().to_string();
     let path = request.uri().path().to_string();
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    // RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1
+    // request without a Host header field, and to any with more than one.
+    let hosts = request.headers().get_all(header::HOST).iter().count();
+    let host_missing = hosts == 0 && request.version() == axum::http::Version::HTTP_11;
+    if host_missing || hosts > 1 {
+        let why = if hosts > 1 {
+            "more than one Host header field"
+        } else {
+            "an HTTP/1.1 request without a Host header field"
+        };
+        let response =
+            ApiError::new(StatusCode::BAD_REQUEST, format!("{why} (RFC 9112 section 3.2)")).into_response();
+        return finish(&state, response, peer, method, path, started).await;
+    }
     // A body announced over the limit is refused before any of it is read.
     let limit = if path == "/api/check" {
         state.config.max_check_body
