@@ -129,7 +129,9 @@ fn looks_like_abnf(rhs: &str) -> bool {
         || rhs.contains('(')
         || rhs
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-            .any(|w| CORE.contains(&w))
+            // A repetition's count is no part of the name (RFC 5234
+            // section 3.7: `8DIGIT`).
+            .any(|w| CORE.contains(&w.trim_start_matches(|c: char| c.is_ascii_digit())))
 }
 
 /// The ABNF rules in `text`, if it has any: a rule is a line `name =` or
@@ -217,6 +219,21 @@ mod tests {
                 ("part".to_string(), "1*( ALPHA\n    / DIGIT )".to_string())
             ]
         );
+    }
+
+    /// RFC 5234 section 3.7: a specific repetition of a core rule alone
+    /// (`8DIGIT`) is a grammar.
+    #[test]
+    fn a_repeated_core_rule_alone_is_abnf() {
+        for text in [
+            "NSS = 8DIGIT",
+            "NSS = 2ALPHA",
+            "nss = 8HEXDIG",
+            "NSS = part-number
+part-number = 8DIGIT",
+        ] {
+            assert!(find_abnf(text).is_some(), "{text}");
+        }
     }
 
     #[test]
