@@ -515,9 +515,20 @@ fn toml_string(text: &str) -> String {
 /// indent), and two spaces after a full stop stay two: render -> import
 /// gives the text back.
 pub fn block(text: &str, indent: usize, width: usize) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().map(str::trim_end).collect();
     let mut out = String::new();
-    for line in text.trim_end().lines() {
-        let line = line.trim_end();
+    // The last words of a wrapped line, carried on to the next line of
+    // the same paragraph (a line one word too long left that word alone).
+    let mut carry = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let joined;
+        let line = if carry.is_empty() {
+            *line
+        } else {
+            joined = format!("{carry} {}", line.trim_start());
+            carry.clear();
+            &joined
+        };
         if !out.is_empty() {
             out.push('\n');
         }
@@ -536,27 +547,48 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
             out.push_str(body);
             continue;
         }
-        let mut current = prefix.clone();
+        let mut pieces: Vec<String> = Vec::new();
+        let mut current = String::new();
         let mut gap = 0;
         for word in body.split(' ') {
             if word.is_empty() {
                 gap += 1;
                 continue;
             }
-            let len = current.chars().count();
-            if len > prefix.len() && len + gap + 1 + word.chars().count() > width {
-                out.push_str(&current);
-                out.push('\n');
-                current = prefix.clone();
-            } else if len > prefix.len() {
+            let len = prefix.len() + current.chars().count();
+            if !current.is_empty() && len + gap + 1 + word.chars().count() > width {
+                pieces.push(std::mem::take(&mut current));
+            } else if !current.is_empty() {
                 current.push_str(&" ".repeat(gap + 1));
             }
             current.push_str(word);
             gap = 0;
         }
-        out.push_str(&current);
+        let next_continues = lines.get(i + 1).is_some_and(|next| continues_paragraph(next));
+        if next_continues && !pieces.is_empty() {
+            carry = current;
+        } else {
+            pieces.push(current);
+        }
+        let wrapped: Vec<String> = pieces.iter().map(|p| format!("{prefix}{p}")).collect();
+        out.push_str(&wrapped.join("\n"));
     }
     out
+}
+
+/// Whether `line` goes on with the paragraph of the line before it:
+/// prose at the margin, not a list item, not grammar.
+fn continues_paragraph(line: &str) -> bool {
+    let body = line.trim_start();
+    let item = body.starts_with(['-', '*', '\u{2022}', '['])
+        || body.starts_with("o ")
+        || body.split_once(['.', ')']).is_some_and(|(n, rest)| {
+            !n.is_empty()
+                && n.len() <= 3
+                && n.bytes().all(|b| b.is_ascii_alphanumeric())
+                && rest.starts_with(' ')
+        });
+    !body.is_empty() && body.len() == line.len() && !item && !is_grammar(body)
 }
 
 /// A line of ABNF (RFC 5234): a comment (`;`), or a rule (`name =` or
@@ -646,6 +678,26 @@ mod tests {
         assert_eq!(lines[0].trim_start(), comment.trim_start());
         assert_eq!(lines[1].trim_start(), rule);
         assert!(lines.len() > 3, "prose is still wrapped: {out}");
+    }
+
+    /// A line one word too long does not leave that word alone on a line
+    /// of its own: it goes on with the next line of its paragraph (mrn's
+    /// Assignment), not into a list item or a grammar.
+    #[test]
+    fn block_carries_a_wrapped_tail_into_its_paragraph() {
+        let long = "Assignment is done by filling out and sending in the template. IALA will ensure";
+        let out = block(
+            &format!("{long}\nthe uniqueness of IDs.\n6.4.3 of RFC 8141 applies."),
+            3,
+            72,
+        );
+        assert_eq!(
+            out,
+            "   Assignment is done by filling out and sending in the template. IALA\n   \
+             will ensure the uniqueness of IDs.\n   6.4.3 of RFC 8141 applies."
+        );
+        let out = block(&format!("{long}\n- an item"), 3, 72);
+        assert!(out.ends_with("IALA\n   will ensure\n   - an item"), "{out}");
     }
 
     #[test]
