@@ -259,11 +259,20 @@ fn check_expert_name(name: &str) -> Result<()> {
 /// the audit log's names stay unambiguous).
 pub fn add_expert(conn: &Connection, name: &str) -> Result<(Expert, Token)> {
     check_expert_name(name)?;
-    let exists: Option<i64> = conn
-        .query_row("SELECT id FROM experts WHERE name = ?1", [name], |r| r.get(0))
+    let exists: Option<Option<String>> = conn
+        .query_row("SELECT removed_at FROM experts WHERE name = ?1", [name], |r| {
+            r.get(0)
+        })
         .optional()?;
-    if exists.is_some() {
-        return Err(Error::State(format!("there is an expert named '{name}' already")));
+    match exists {
+        Some(None) => return Err(Error::State(format!("there is an expert named '{name}' already"))),
+        Some(Some(removed)) => {
+            return Err(Error::State(format!(
+                "the expert '{name}' was removed at {removed}; a name is never given again, so that the \
+                 review history names one person: add them under another name (such as '{name}-2')"
+            )));
+        }
+        None => {}
     }
     let (token, selector, hash) = new_token(TokenKind::Expert)?;
     let at = now();
@@ -387,6 +396,12 @@ mod tests {
         assert_eq!(authenticate(conn, token.reveal()).unwrap(), None);
         assert!(!expert_is_active(conn, ada.id).unwrap());
         assert!(matches!(remove_expert(conn, "ada"), Err(Error::NotFound(_))));
+        // A removed expert's name is not given again, and the refusal says
+        // why and what to do.
+        match add_expert(conn, "ada") {
+            Err(Error::State(why)) => assert!(why.contains("was removed") && why.contains("ada-2"), "{why}"),
+            other => panic!("{other:?}"),
+        }
         let listed = list_experts(conn).unwrap();
         assert_eq!(listed.len(), 1);
         assert!(listed[0].removed_at.is_some());
