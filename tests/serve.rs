@@ -2346,6 +2346,9 @@ fn uri_res_and_resolve_answer_as_rfc_2169_says() {
     // Not offered by the namespace, or no such service: 501.
     assert_eq!(get(&server.url("/uri-res/I2C?urn:ietf:rfc:8141")).status, 501);
     assert_eq!(get(&server.url("/uri-res/X2Y?urn:ietf:rfc:8141")).status, 501);
+    // RFC 2169's L2N and L2L take a URL: not a service here, whatever the
+    // query holds (not 400 for a URL that is no URN).
+    assert_eq!(get(&server.url("/uri-res/L2Ns?http://example.com/x")).status, 501);
     // Invalid: 400 with the finding; unregistered, no resolver, not covered: 404.
     let bad = get(&server.url("/uri-res/N2L?urn:isbn:0451450524"));
     assert_eq!(bad.status, 400);

@@ -103,6 +103,15 @@ impl Registry {
     /// [`ResolveError`]: an invalid URN, an unregistered NID, a namespace
     /// without resolution, or no URL for this service and NSS.
     pub fn resolve(&self, input: &str, service: Option<&str>) -> Result<Resolved, ResolveError> {
+        // A service no one registered is refused whatever was sent with it
+        // (RFC 2169's L2N, L2L take a URL, not a URN: 501, not 400).
+        if let Some(asked) = service
+            && self.query().service(asked).is_none()
+        {
+            return Err(ResolveError::Unresolved(Unresolved::UnknownService(
+                asked.to_string(),
+            )));
+        }
         let report = self.check(input);
         if let Some(e) = report.errors().next() {
             if e.code() == "unregistered-nid" {
