@@ -165,6 +165,11 @@ impl Scratch {
         if !self.has_nid_and_nss() {
             return None;
         }
+        // A string a program fills in (`"urn:isbn:%s"`, `` `urn:x:${id}` ``,
+        // `"urn:uuid:{0}"`) is a template of URNs, not one.
+        if stop == Some(b'{') || has_format_conversion(&self.urn) {
+            return None;
+        }
         self.ends.last().copied()
     }
 
@@ -463,6 +468,27 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
         return true;
     }
     start >= 3 && buf[start - 3] == b'%' && hex2(buf, start - 2, start).is_some_and(|b| !is_word(b))
+}
+
+/// Whether `urn` holds a printf-style conversion (C, Go, Python, Java's
+/// `String.format`: `%s`, `%d`, `%1$s`, `%-8v`, `%(name)s`) where a
+/// percent-encoding (`%HH`, RFC 3986 section 2.1) is not.
+fn has_format_conversion(urn: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', urn).any(|i| {
+        let rest = &urn[i + 1..];
+        if rest.len() >= 2 && rest[0].is_ascii_hexdigit() && rest[1].is_ascii_hexdigit() {
+            return false;
+        }
+        // Argument index, flags, width and precision, then the conversion.
+        let spec = rest
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || matches!(b, b'$' | b'-' | b'+' | b' ' | b'#' | b'.'))
+            .count();
+        matches!(
+            rest.get(spec),
+            Some(b's' | b'd' | b'i' | b'u' | b'x' | b'X' | b'v' | b'q' | b'(')
+        )
+    })
 }
 
 /// A byte of a query parameter's name.
