@@ -331,9 +331,19 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("skipped"), "{}", stderr(&out));
     if made {
-        let out = urnreg(&["scan", fifo.to_str().unwrap()], b"");
-        assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
-        assert_eq!(code(&out), 0);
+        // Named on the command line, a FIFO is read (`urnreg scan <(cmd)`).
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::write(fifo, "urn:example:piped\n").unwrap())
+        };
+        let out = urnreg(&["scan", "--all", fifo.to_str().unwrap()], b"");
+        writer.join().unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("valid urn:example:piped"),
+            "{}",
+            stdout(&out)
+        );
     }
     assert!(stdout(&out).is_empty() || stdout(&out).contains("a.txt"));
 }

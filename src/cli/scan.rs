@@ -257,7 +257,9 @@ impl<'s, 'a> Worker<'s, 'a> {
             // Not followed (see --follow), as ripgrep.
             return WalkState::Continue;
         }
-        if !kind.is_file() {
+        // A FIFO named on the command line is read (`urnreg scan <(cmd)`);
+        // one met in a walk, a socket or a device is not.
+        if !kind.is_file() && !(entry.depth() == 0 && is_fifo(&kind)) {
             self.shared.note(&format!(
                 "{name}: not a regular file (a FIFO, socket or device): skipped"
             ));
@@ -728,6 +730,16 @@ fn uri_of(path: &Path) -> String {
         }
     }
     uri
+}
+
+#[cfg(unix)]
+fn is_fifo(kind: &std::fs::FileType) -> bool {
+    std::os::unix::fs::FileTypeExt::is_fifo(kind)
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::FileType) -> bool {
+    false
 }
 
 fn is_loop(err: &ignore::Error) -> bool {
