@@ -259,7 +259,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         // A FIFO named on the command line is read (`urnreg scan <(cmd)`);
         // one met in a walk, a socket or a device is not.
-        if !kind.is_file() && !(entry.depth() == 0 && is_fifo(&kind)) {
+        let named_fifo = entry.depth() == 0 && is_fifo(&kind);
+        if !kind.is_file() && !named_fifo {
             self.shared.note(&format!(
                 "{name}: not a regular file (a FIFO, socket or device): skipped"
             ));
