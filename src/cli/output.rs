@@ -163,18 +163,44 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 }
 
 /// Returns true if and only if every byte is printable ASCII, a tab or a
-/// line feed. Tested 32 bytes at a time without an early exit inside, so
-/// that the compiler makes it vector code (it runs on every message
-/// `normalize` writes).
+/// line feed (it runs on every message `normalize` writes).
 fn all_plain(bytes: &[u8]) -> bool {
     let plain = |b: u8| b.wrapping_sub(0x20) < 0x5f || b == b'\n' || b == b'\t';
-    let mut chunks = bytes.chunks_exact(32);
-    for chunk in &mut chunks {
-        if !chunk.iter().fold(true, |all, &b| all & plain(b)) {
+    // Printable ASCII eight bytes at a time; a word with a tab or a line
+    // feed is looked at byte by byte.
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word: [u8; 8] = word.try_into().unwrap_or_default();
+        if !printable_word(u64::from_le_bytes(word)) && !word.iter().all(|&b| plain(b)) {
             return false;
         }
     }
-    chunks.remainder().iter().all(|&b| plain(b))
+    words.remainder().iter().all(|&b| plain(b))
+}
+
+/// Returns true if and only if every byte of `bytes` is printable ASCII
+/// (0x20 to 0x7E), eight at a time.
+pub fn printable_ascii(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word: [u8; 8] = word.try_into().unwrap_or_default();
+        if !printable_word(u64::from_le_bytes(word)) {
+            return false;
+        }
+    }
+    words.remainder().iter().all(|b| (0x20..0x7f).contains(b))
+}
+
+/// Whether each byte of `word` is in 0x20..=0x7E: none has its high bit,
+/// none is below 0x20, none is 0x7F (the usual tests for a byte below a
+/// value and for a zero byte, on all eight at once).
+fn printable_word(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let del = word ^ (ONES * 0x7f);
+    let is_del = del.wrapping_sub(ONES) & !del & HIGH;
+    word & HIGH == 0 && below_space == 0 && is_del == 0
 }
 
 /// What an error writing to standard output says first.
@@ -272,6 +298,22 @@ pub fn print_error(err: &anyhow::Error) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time tests say what a byte-by-byte test says, for
+    /// every byte value at every place of a word and in the tail.
+    #[test]
+    fn printable_tests_agree_with_bytes() {
+        for b in 0..=255u8 {
+            for at in 0..11 {
+                let mut text = vec![b'a'; 11];
+                text[at] = b;
+                let printable = (0x20..0x7f).contains(&b);
+                assert_eq!(printable_ascii(&text), printable, "{b:#x} at {at}");
+                let plain = printable || b == b'\n' || b == b'\t';
+                assert_eq!(all_plain(&text), plain, "{b:#x} at {at}");
+            }
+        }
+    }
 
     #[test]
     fn printable_escapes_what_a_terminal_would_obey() {

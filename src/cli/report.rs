@@ -75,7 +75,7 @@ impl<'a> Shown<'a> {
     pub fn new(raw: &'a [u8]) -> Self {
         // Printable ASCII (nearly every URN) is shown as it is, one column
         // per byte: borrowed, nothing to map.
-        if raw.iter().all(|b| (0x20..0x7f).contains(b))
+        if super::output::printable_ascii(raw)
             && let Ok(text) = std::str::from_utf8(raw)
         {
             return Shown {
