@@ -186,7 +186,18 @@ impl Registry {
                 }
             },
         };
-        let urls = resolution.urls(&key, service).map_err(ResolveError::Unresolved)?;
+        let mut urls = resolution.urls(&key, service).map_err(ResolveError::Unresolved)?;
+        if let Some(q) = urn.q_component().filter(|_| LOCATOR_SERVICES.contains(&service)) {
+            let joined = with_query(&mut urls, q);
+            if joined {
+                let said =
+                    "the q-component is added to the query the URL has, after '&' (RFC 8141 section 2.3.2)";
+                note = Some(match note {
+                    Some(n) => format!("{n}; {said}"),
+                    None => said.to_string(),
+                });
+            }
+        }
         Ok(Resolved {
             key: key.into_owned(),
             service: service.to_string(),
@@ -195,6 +206,34 @@ impl Registry {
             note,
         })
     }
+}
+
+/// The services whose URLs locate the named resource itself (RFC 2483
+/// sections 4.1 to 4.4): a URN's q-component is for the resource.
+const LOCATOR_SERVICES: &[&str] = &["I2L", "I2Ls", "I2R", "I2Rs"];
+
+/// RFC 8141 section 2.3.2: "URN resolvers returning a URI that is a
+/// locator for a URN with a q-component do this by copying the
+/// q-component from the URN to the query component of the URI". A URL
+/// with a query of its own gets it after `&` (the section leaves that case
+/// to the resolver, which SHOULD document it); its fragment stays last.
+/// Returns true if some URL had a query already.
+fn with_query(urls: &mut [String], q: &str) -> bool {
+    let mut joined = false;
+    for url in urls {
+        let (base, fragment) = match url.find('#') {
+            Some(i) => url.split_at(i),
+            None => (url.as_str(), ""),
+        };
+        let separator = if base.contains('?') {
+            joined = true;
+            '&'
+        } else {
+            '?'
+        };
+        *url = format!("{base}{separator}{q}{fragment}");
+    }
+    joined
 }
 
 /// The value of the one `s=` directive of r-component `r`, if there is
