@@ -170,10 +170,13 @@ impl Registry {
                     };
                     // Only what kept an s= from being read: not another
                     // keyword's trouble.
+                    // `S=` is no `s=` (keywords are case-sensitive, section
+                    // 9.2.1): said, as the typo it likely is.
                     let about_s = |i: &&DirectiveIssue| {
+                        let directive = r.get(i.offset..).unwrap_or("");
                         i.kind == DirectiveIssueKind::Syntax
-                            || (i.kind == DirectiveIssueKind::DuplicateKeyword
-                                && r.get(i.offset..).is_some_and(|d| d.starts_with("s=")))
+                            || (i.kind == DirectiveIssueKind::DuplicateKeyword && directive.starts_with("s="))
+                            || (i.kind == DirectiveIssueKind::UnknownKeyword && directive.starts_with("S="))
                     };
                     if let Some(issue) = issues.iter().find(about_s) {
                         note = Some(format!(
