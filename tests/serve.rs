@@ -257,14 +257,17 @@ fn public_json_endpoints_answer_from_the_registry() {
 }
 
 /// `GET /api/check?urn=` checks the bytes the parameter percent-decodes
-/// to, as `POST /api/check` checks a line: bytes that are not UTF-8 are
+/// to (a `+` as itself), as `POST /api/check` checks a line: bytes that are not UTF-8 are
 /// named as sent (not as U+FFFD's), with `input_base64`.
 #[test]
 fn get_check_answers_what_post_check_answers_for_the_same_bytes() {
     let server = Server::start();
     for (query, bytes) in [
         ("urn:isbn:%ff%fe", &b"urn:isbn:\xff\xfe"[..]),
-        ("urn%3Aexample%3Aa+b%C3%A9", "urn:example:a bé".as_bytes()),
+        // `+` is the URN's own (RFC 8141 section 2), not a form's space.
+        ("urn%3Aexample%3Aa+b%C3%A9", "urn:example:a+bé".as_bytes()),
+        ("urn:example:a?+r", b"urn:example:a?+r"),
+        ("urn:example:a%20b", b"urn:example:a b"),
         ("urn:example:a%2Cb", b"urn:example:a,b"),
         ("urn:isbn:0451450523", b"urn:isbn:0451450523"),
     ] {

@@ -273,7 +273,9 @@ pub(crate) async fn check_one(
         if name == b"strict" {
             strict = Some(String::from_utf8_lossy(&form_decode(value)).into_owned());
         } else if name == b"urn" {
-            let earlier = urn.replace(form_decode(value));
+            // `+` is the URN's own (RFC 8141 section 2: a sub-delim, and
+            // `?+` starts an r-component), never a space: no URN holds one.
+            let earlier = urn.replace(percent_decode(value, false));
             if earlier.is_some() {
                 return Err(ApiError::new(
                     StatusCode::BAD_REQUEST,
