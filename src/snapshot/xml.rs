@@ -596,7 +596,14 @@ pub fn write_registry(registry: &RegistryFile, records: &[RecordFile]) -> Result
         out.push_str("</registration_rule>\n");
         out.push_str(&format!("    <expert>{}</expert>\n", xml_escape(&sub.expert)));
         check_chars(&out[start..], &format!("the sub-registry '{}'", sub.id))?;
-        for record in records.iter().filter(|r| r.kind == sub.kind) {
+        // Informal NIDs in the order IANA assigned them (urn-2 before
+        // urn-10), as IANA's own file lists them; formal ones by name.
+        let mut listed: Vec<_> = records.iter().filter(|r| r.kind == sub.kind).collect();
+        listed.sort_by_cached_key(|r| {
+            let number = r.nid.get(4..).and_then(|n| n.parse::<u64>().ok());
+            (r.kind == Kind::Informal, number, r.nid.to_ascii_lowercase())
+        });
+        for record in listed {
             let start = out.len();
             out.push_str("    <record");
             if let Some(d) = &record.date {
