@@ -98,7 +98,18 @@ pub fn directives<'a>(
         }
         offset += piece.len() + 1;
     }
-    for (i, d) in found.iter().enumerate() {
+    // How often each keyword has appeared so far: one look each, however
+    // many directives (a scan of those before for each was quadratic).
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for d in &found {
+        if issues.len() > MAX_ISSUES {
+            break;
+        }
+        let earlier = {
+            let count = seen.entry(d.keyword).or_default();
+            *count += 1;
+            *count - 1
+        };
         let Some(entry) = registry.keyword(d.keyword) else {
             issues.push(DirectiveIssue {
                 kind: DirectiveIssueKind::UnknownKeyword,
@@ -110,9 +121,9 @@ pub fn directives<'a>(
             });
             continue;
         };
-        if found[..i].iter().any(|e| e.keyword == d.keyword) {
+        if earlier > 0 {
             // Said once, at its second appearance.
-            if found[..i].iter().filter(|e| e.keyword == d.keyword).count() == 1 {
+            if earlier == 1 {
                 issues.push(DirectiveIssue {
                     kind: DirectiveIssueKind::DuplicateKeyword,
                     offset: d.offset,
@@ -149,8 +160,23 @@ pub fn directives<'a>(
             });
         }
     }
+    if issues.len() > MAX_ISSUES {
+        // The first ones, and a word on the rest: each issue is a finding
+        // whose text shows the URN again.
+        issues.truncate(MAX_ISSUES);
+        let last = &issues[MAX_ISSUES - 1];
+        let (kind, offset) = (last.kind, last.offset);
+        issues.push(DirectiveIssue {
+            kind,
+            offset,
+            message: format!("more directive issues follow, not listed (at most {MAX_ISSUES} are)"),
+        });
+    }
     (found, issues)
 }
+
+/// The most issues [`directives`] lists for one r-component.
+pub const MAX_ISSUES: usize = 16;
 
 #[cfg(test)]
 mod tests {
@@ -163,6 +189,31 @@ mod tests {
             .iter()
             .map(|i| (i.kind, i.offset))
             .collect()
+    }
+
+    /// However many directives, at most MAX_ISSUES issues and a word on
+    /// the rest, found in time linear in their number (each issue is a
+    /// finding whose text shows the whole URN again: 16,000 of them made
+    /// gigabytes of text).
+    #[test]
+    fn issues_are_bounded_and_repeats_found_once() {
+        let many: Vec<String> = (0..20_000).map(|i| format!("k{i}=v")).collect();
+        let r = many.join("&");
+        let (found, issues) = directives(&r, "isbn", QueryRegistry::shipped());
+        assert_eq!(found.len(), 20_000);
+        assert_eq!(issues.len(), MAX_ISSUES + 1);
+        assert!(
+            issues[MAX_ISSUES].message.contains("not listed"),
+            "{:?}",
+            issues[MAX_ISSUES]
+        );
+        let repeated = vec!["s=I2L"; 50_000].join("&");
+        let (_, issues) = directives(&repeated, "isbn", QueryRegistry::shipped());
+        assert_eq!(kinds_of(&issues), [(DirectiveIssueKind::DuplicateKeyword, 6)]);
+    }
+
+    fn kinds_of(issues: &[DirectiveIssue]) -> Vec<(DirectiveIssueKind, usize)> {
+        issues.iter().map(|i| (i.kind, i.offset)).collect()
     }
 
     #[test]
