@@ -217,10 +217,19 @@ impl<'a> Urn<'a> {
         self.offsets.flags() & NSS_LOWER_HEX != 0
     }
 
-    /// Calls `visit` for each non-fatal finding, in order of offset.
+    /// Calls `visit` for each non-fatal finding, in order of offset: each
+    /// kind once, where it is first found (a URN of 100,000 `%aa` is one
+    /// `hex-case` warning, not 100,000 of them, each showing the URN).
     pub fn for_each_warning(&self, mut visit: impl FnMut(Warning)) {
         let bytes = self.text.as_bytes();
-        let mut warn = |kind, offset| visit(Warning { kind, offset });
+        let mut said = 0u32;
+        let mut warn = |kind: WarningKind, offset| {
+            let bit = 1u32 << (kind as u32);
+            if said & bit == 0 {
+                said |= bit;
+                visit(Warning { kind, offset });
+            }
+        };
         if bytes[..3] != *b"urn" {
             warn(WarningKind::SchemeCase, 0);
         }
@@ -279,7 +288,7 @@ impl<'a> Urn<'a> {
         }
     }
 
-    /// The non-fatal findings, in order of offset.
+    /// The non-fatal findings, in order of offset (each kind once).
     pub fn warnings(&self) -> Vec<Warning> {
         let mut all = Vec::new();
         self.for_each_warning(|w| all.push(w));
