@@ -77,6 +77,21 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          four hexadecimal digits and an ISO 7064 MOD 37,36 check character over those 20 digits.",
     ),
     (
+        "fdc",
+        "FDC DateId (RFC 4198 section 2): a CCYYMMDD DateId \"MUST correspond to a specific day\": the \
+         day exists in its month and year (Gregorian calendar, 29 February only in leap years).",
+    ),
+    (
+        "newsml",
+        "NewsML DateId (RFC 3085 section 2): the CCYYMMDD DateId is a date, so its day exists in its \
+         month and year (Gregorian calendar, 29 February only in leap years).",
+    ),
+    (
+        "pwid",
+        "PWID archival date (PWID registration 2022, Syntax): the day is 01-28, 01-29, 01-30 or 01-31 \
+         \"based on month/year\" (Gregorian calendar, 29 February only in leap years).",
+    ),
+    (
         "gs1",
         "GS1 check digits (GS1 General Specifications): in the Application Identifier branch, the \
          values of AIs with a fixed length and a mod-10 check digit (GTIN, SSCC, GLN, ...) must have \

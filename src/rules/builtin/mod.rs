@@ -3,6 +3,7 @@
 
 // One file per identifier standard: its algorithm, the standard cited,
 // its unit tests. Adding one is a new file and a line in each table below.
+mod date;
 mod ddi;
 mod doi;
 mod eic;
@@ -23,6 +24,7 @@ mod smpte;
 mod trivore;
 mod urn_6;
 
+use date::{check_basic_date_id, check_pwid};
 use ddi::check_ddi;
 use doi::normalize_doi_handbook_colon;
 use eic::check_eic;
@@ -62,7 +64,8 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
-    "ddi", "eic", "eidr", "gs1", "isan", "isbn", "isni", "issn", "lei", "nbn-de", "trivore", "urn-6",
+    "ddi", "eic", "eidr", "fdc", "gs1", "isan", "isbn", "isni", "issn", "lei", "nbn-de", "newsml", "pwid",
+    "trivore", "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -101,6 +104,8 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "eic" => check_eic,
         "trivore" => check_trivore,
         "urn-6" => check_urn_6,
+        "fdc" | "newsml" => check_basic_date_id,
+        "pwid" => check_pwid,
         _ => return None,
     })
 }
