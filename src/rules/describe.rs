@@ -77,6 +77,14 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          four hexadecimal digits and an ISO 7064 MOD 37,36 check character over those 20 digits.",
     ),
     (
+        "epc",
+        "EPC integer fields (EPC Tag Data Standard, Integer encoding and coding tables): in the tag \
+         URIs of the binary schemes (sgtin-96, sgln-96, grai-96, giai-96, gdti-96, cpi-96, cpi-var, \
+         itip-110, gid-96, usdod-96) and the gid, usdod and cpi pure identities, the fields encoded as \
+         integers have no leading zeros and fit their bits (an SGTIN-96 serial is at most \
+         274877906943, 38 bits).",
+    ),
+    (
         "fdc",
         "FDC DateId (RFC 4198 section 2): a CCYYMMDD DateId \"MUST correspond to a specific day\": the \
          day exists in its month and year (Gregorian calendar, 29 February only in leap years).",

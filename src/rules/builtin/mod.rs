@@ -8,6 +8,7 @@ mod ddi;
 mod doi;
 mod eic;
 mod eidr;
+mod epc;
 mod gdst;
 mod gs1;
 mod imei;
@@ -29,6 +30,7 @@ use ddi::check_ddi;
 use doi::normalize_doi_handbook_colon;
 use eic::check_eic;
 use eidr::check_eidr;
+use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
 use imei::normalize_gsma_imei;
@@ -64,8 +66,8 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
-    "ddi", "eic", "eidr", "fdc", "gs1", "isan", "isbn", "isni", "issn", "lei", "nbn-de", "newsml", "pwid",
-    "trivore", "urn-6",
+    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "isan", "isbn", "isni", "issn", "lei", "nbn-de", "newsml",
+    "pwid", "trivore", "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -93,6 +95,7 @@ pub type CheckFn = fn(&str) -> Result<(), Violation>;
 pub fn checker(name: &str) -> Option<CheckFn> {
     Some(match name {
         "eidr" => check_eidr,
+        "epc" => check_epc,
         "gs1" => check_gs1,
         "isbn" => check_isbn,
         "issn" => check_issn,
