@@ -75,6 +75,12 @@ pub fn days_in_month(year: u32, month: u32) -> Option<u32> {
     })
 }
 
+/// The current year (UTC).
+pub fn current_year() -> u32 {
+    let (year, _, _) = civil_from_days(now_secs().div_euclid(86_400));
+    u32::try_from(year).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +114,6 @@ mod tests {
         assert_eq!(days_in_month(2006, 12), Some(31));
         assert_eq!(days_in_month(2006, 0), None);
         assert_eq!(days_in_month(2006, 13), None);
+        assert!(current_year() >= 2025);
     }
 }

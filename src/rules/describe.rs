@@ -101,9 +101,10 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
     ),
     (
         "gs1",
-        "GS1 check digits (GS1 General Specifications): in the Application Identifier branch, the \
-         values of AIs with a fixed length and a mod-10 check digit (GTIN, SSCC, GLN, ...) must have \
-         both.",
+        "GS1 Application Identifier branch (gs1 registration, GS1 General Specifications, GS1 Digital \
+         Link): a primary key first, its key qualifiers in their prescribed order, then data attributes \
+         in the order of their AI codes, no AI twice, and each value in its AI's format (length, \
+         character set, check digit, YYMMDD dates).",
     ),
     (
         "isan",

@@ -11,6 +11,7 @@ mod eidr;
 mod epc;
 mod gdst;
 mod gs1;
+mod gs1_ai;
 mod imei;
 mod isan;
 mod isbn;
