@@ -107,6 +107,11 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          character set, check digit, YYMMDD dates).",
     ),
     (
+        "gsma",
+        "IMEI Spare digit (RFC 7254 section 4.2.3): the last digit of an IMEI in the imei NSS (no vers \
+         parameter, or vers=0) is always 0.",
+    ),
+    (
         "isan",
         "ISAN check characters (ISO 15706, RFC 4246 section 3): the check character after the \
          episode, and the one after the version when there is a version, are ISO 7064 MOD 37,36 over \

@@ -34,7 +34,7 @@ use eidr::check_eidr;
 use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
-use imei::normalize_gsma_imei;
+use imei::{check_gsma, normalize_gsma_imei};
 use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
 use isni::check_isni;
@@ -67,8 +67,8 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
-    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "isan", "isbn", "isni", "issn", "lei", "nbn-de", "newsml",
-    "pwid", "trivore", "urn-6",
+    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "gsma", "isan", "isbn", "isni", "issn", "lei", "nbn-de",
+    "newsml", "pwid", "trivore", "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -98,6 +98,7 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "eidr" => check_eidr,
         "epc" => check_epc,
         "gs1" => check_gs1,
+        "gsma" => check_gsma,
         "isbn" => check_isbn,
         "issn" => check_issn,
         "isni" => check_isni,
