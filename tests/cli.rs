@@ -121,6 +121,40 @@ fn check_text_draws_a_caret_under_the_byte() {
     );
 }
 
+/// Each message says what is wrong, not a symptom of it (a black-box
+/// tester's findings): the kind stays, the words change.
+#[test]
+fn check_messages_say_what_the_rule_wants() {
+    let input = b"urn:isbn:0-8044-2957-x\nurn:gsma:imei:35209900-176148-1\nurn:ark:/13030/tf5p30086k\n  urn:isbn:0451450523\nurn:fdc:example.com:20060231:x\n";
+    let out = urnreg(&["check", "--format", "jsonl", "-"], input);
+    assert_eq!(code(&out), 1);
+    let rows = jsonl(&out);
+    let error = |i: usize| {
+        (
+            rows[i]["errors"][0]["kind"].clone(),
+            rows[i]["errors"][0]["message"].clone(),
+        )
+    };
+    let said = |i: usize, kind: &str, words: &str| {
+        let (k, m) = error(i);
+        assert_eq!(k, kind, "line {}: {m}", i + 1);
+        assert!(m.as_str().unwrap().contains(words), "line {}: {m}", i + 1);
+    };
+    // ISBN registration 2017: "upper-case "X" instead of 10".
+    said(0, "nss-check", "must be an upper-case X, not 'x'");
+    // RFC 7254 section 4.2.3: the Spare digit is always zero.
+    said(1, "nss-check", "Spare digit of an IMEI is always 0");
+    // RFC 8141 section 2: NSS = pchar *(pchar / "/").
+    said(2, "invalid-char", "an NSS starts with pchar or '%HH', not '/'");
+    said(
+        3,
+        "missing-scheme",
+        "leading white space (a URN starts with 'urn:')",
+    );
+    // RFC 4198 section 2: DateId "MUST correspond to a specific day".
+    said(4, "nss-check", "20060231 is not a day: February 2006 has 28 days");
+}
+
 #[test]
 fn check_json_is_one_array() {
     let out = urnreg(&["check", "--format", "json", "urn:example:a", "urn:x"], b"");

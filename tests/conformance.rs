@@ -25,6 +25,8 @@ struct Vector {
     key: Option<String>,
     error: Option<String>,
     offset: Option<usize>,
+    /// Text the error's message must contain.
+    message: Option<String>,
     #[serde(default)]
     warnings: Vec<String>,
 }
@@ -70,6 +72,11 @@ fn check_vector(v: &Vector) -> Vec<String> {
                     err.kind().code()
                 ));
             }
+            if let Some(want) = &v.message
+                && !err.to_string().contains(want.as_str())
+            {
+                problems.push(format!("expected a message with {want:?}, got {err}"));
+            }
             if Some(err.offset()) != v.offset {
                 problems.push(format!(
                     "expected offset {:?}, got {} ({err})",
@@ -112,7 +119,7 @@ fn every_vector_names_its_rule_and_either_parts_or_error() {
                 v.input
             ),
             None => assert!(
-                v.nid.is_some() && v.nss.is_some() && v.key.is_some(),
+                v.nid.is_some() && v.nss.is_some() && v.key.is_some() && v.message.is_none(),
                 "{}",
                 v.input
             ),

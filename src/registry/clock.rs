@@ -56,15 +56,29 @@ pub fn is_valid_date(s: &str) -> bool {
     let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
         return false;
     };
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days = match month {
+    year > 0 && days_in_month(year, month).is_some_and(|days| (1..=days).contains(&day))
+}
+
+/// How many days `month` (1 to 12) of `year` has in the proleptic
+/// Gregorian calendar (ISO 8601): February has 29 in a year divisible by
+/// 4, except a century year not divisible by 400. `None` for a month that
+/// is not 1 to 12. The one calendar rule of the crate: RFC 8141 dates here,
+/// and the dates inside identifiers (`rules::builtin`).
+pub fn days_in_month(year: u32, month: u32) -> Option<u32> {
+    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
+    Some(match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
         2 if leap => 29,
         2 => 28,
-        _ => return false,
-    };
-    year > 0 && (1..=days).contains(&day)
+        _ => return None,
+    })
+}
+
+/// The current year (UTC).
+pub fn current_year() -> u32 {
+    let (year, _, _) = civil_from_days(now_secs().div_euclid(86_400));
+    u32::try_from(year).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -88,5 +102,18 @@ mod tests {
         assert!(!is_valid_date("2017-04-31"));
         assert!(!is_valid_date("2017-04-3x"));
         assert!(!is_valid_date("TBD"));
+    }
+
+    #[test]
+    fn gregorian_leap_years() {
+        assert_eq!(days_in_month(2024, 2), Some(29));
+        assert_eq!(days_in_month(2006, 2), Some(28));
+        assert_eq!(days_in_month(1900, 2), Some(28), "a century not divisible by 400");
+        assert_eq!(days_in_month(2000, 2), Some(29), "a century divisible by 400");
+        assert_eq!(days_in_month(2006, 4), Some(30));
+        assert_eq!(days_in_month(2006, 12), Some(31));
+        assert_eq!(days_in_month(2006, 0), None);
+        assert_eq!(days_in_month(2006, 13), None);
+        assert!(current_year() >= 2025);
     }
 }

@@ -77,10 +77,39 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          four hexadecimal digits and an ISO 7064 MOD 37,36 check character over those 20 digits.",
     ),
     (
+        "epc",
+        "EPC integer fields (EPC Tag Data Standard, Integer encoding and coding tables): in the tag \
+         URIs of the binary schemes (sgtin-96, sgln-96, grai-96, giai-96, gdti-96, cpi-96, cpi-var, \
+         itip-110, gid-96, usdod-96) and the gid, usdod and cpi pure identities, the fields encoded as \
+         integers have no leading zeros and fit their bits (an SGTIN-96 serial is at most \
+         274877906943, 38 bits).",
+    ),
+    (
+        "fdc",
+        "FDC DateId (RFC 4198 section 2): a CCYYMMDD DateId \"MUST correspond to a specific day\": the \
+         day exists in its month and year (Gregorian calendar, 29 February only in leap years).",
+    ),
+    (
+        "newsml",
+        "NewsML DateId (RFC 3085 section 2): the CCYYMMDD DateId is a date, so its day exists in its \
+         month and year (Gregorian calendar, 29 February only in leap years).",
+    ),
+    (
+        "pwid",
+        "PWID archival date (PWID registration 2022, Syntax): the day is 01-28, 01-29, 01-30 or 01-31 \
+         \"based on month/year\" (Gregorian calendar, 29 February only in leap years).",
+    ),
+    (
         "gs1",
-        "GS1 check digits (GS1 General Specifications): in the Application Identifier branch, the \
-         values of AIs with a fixed length and a mod-10 check digit (GTIN, SSCC, GLN, ...) must have \
-         both.",
+        "GS1 Application Identifier branch (gs1 registration, GS1 General Specifications, GS1 Digital \
+         Link): a primary key first, its key qualifiers in their prescribed order, then data attributes \
+         in the order of their AI codes, no AI twice, and each value in its AI's format (length, \
+         character set, check digit, YYMMDD dates).",
+    ),
+    (
+        "gsma",
+        "IMEI Spare digit (RFC 7254 section 4.2.3): the last digit of an IMEI in the imei NSS (no vers \
+         parameter, or vers=0) is always 0.",
     ),
     (
         "isan",

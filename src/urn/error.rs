@@ -116,6 +116,12 @@ pub struct ParseError {
     /// Found under RFC 2141's NSS syntax (its message lists that syntax's
     /// characters).
     rfc2141: bool,
+    /// An `InvalidChar` at the first byte of the NSS, r- or q-component,
+    /// which must be pchar (RFC 8141 section 2): `/` and `?` may follow,
+    /// not start.
+    first_of_component: bool,
+    /// A `MissingScheme` in an input that starts with white space.
+    leading_space: bool,
 }
 
 impl ParseError {
@@ -125,6 +131,24 @@ impl ParseError {
             component,
             offset,
             rfc2141: false,
+            first_of_component: false,
+            leading_space: false,
+        }
+    }
+
+    /// The same error, at the first byte of its component.
+    pub(crate) fn at_component_start(self) -> Self {
+        ParseError {
+            first_of_component: true,
+            ..self
+        }
+    }
+
+    /// The same error, in an input that starts with white space.
+    pub(crate) fn after_leading_space(self) -> Self {
+        ParseError {
+            leading_space: true,
+            ..self
         }
     }
 
@@ -188,6 +212,10 @@ impl fmt::Display for ParseError {
         let at = self.offset;
         let comp = self.component.name();
         match self.kind {
+            ParseErrorKind::MissingScheme if self.leading_space => write!(
+                f,
+                "expected the scheme 'urn:' at byte {at}: leading white space (a URN starts with 'urn:')"
+            ),
             ParseErrorKind::MissingScheme => {
                 write!(
                     f,
@@ -220,6 +248,22 @@ impl fmt::Display for ParseError {
             ParseErrorKind::EmptyComponent => {
                 write!(f, "expected a non-empty {comp} starting with pchar at byte {at}")
             }
+            // RFC 8141 section 2: NSS = pchar *(pchar / "/"), r-component
+            // and q-component = pchar *( pchar / "/" / "?" ).
+            ParseErrorKind::InvalidChar { found } if self.first_of_component => write!(
+                f,
+                "unexpected {} in {comp} at byte {at}: {} {comp} starts with pchar or '%HH'{} (RFC 8141 section 2)",
+                describe_byte(found),
+                if self.component == Component::Nss {
+                    "an"
+                } else {
+                    "the"
+                },
+                match found {
+                    b'/' | b'?' => format!(", not {}", describe_byte(found)),
+                    _ => String::new(),
+                }
+            ),
             ParseErrorKind::InvalidChar { found } => write!(
                 f,
                 "unexpected {} in {comp} at byte {at}: expected {}",

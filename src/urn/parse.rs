@@ -157,7 +157,13 @@ pub(crate) fn parse(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError>
         for (i, want) in b"urn:".iter().enumerate() {
             match bytes.get(i) {
                 Some(b) if b.to_ascii_lowercase() == *want => {}
-                _ => return Err(err(ParseErrorKind::MissingScheme, Component::Scheme, i)),
+                _ => {
+                    let missing = err(ParseErrorKind::MissingScheme, Component::Scheme, i);
+                    return Err(match bytes.first() {
+                        Some(b) if b.is_ascii_whitespace() || *b == 0x0b => missing.after_leading_space(),
+                        _ => missing,
+                    });
+                }
             }
         }
     }
@@ -301,7 +307,7 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
                 (Component::RComponent | Component::QComponent, b'#' | b'?') => {
                     ParseErrorKind::EmptyComponent
                 }
-                _ => return Err(unexpected(bytes, start, component)),
+                _ => return Err(unexpected(bytes, start, component).at_component_start()),
             };
             return Err(err(kind, component, start));
         }

@@ -131,12 +131,12 @@ fn why_not_isbn(nss: &str) -> Result<(), Violation> {
     let mut found = IsbnDigits::new();
     digits_with_hyphens(nss, true, &mut found)?;
     let digits = found.kept();
-    // The 2017 registration, Syntax: "the final 'digit' of the 10-digit
-    // format may instead be an upper-case 'X'".
+    // The 2017 registration, Syntax: an ISBN-10 ends in "a modulo 11 check
+    // digit, using upper-case "X" instead of 10".
     if nss.ends_with('x') {
         return Err(violation(
             nss.len() - 1,
-            "the check character X is written upper-case",
+            "the check character must be an upper-case X, not 'x'",
         ));
     }
     if matches!(found.count(), 10 | 13) {
@@ -343,5 +343,13 @@ mod tests {
         assert!(check("isbn", "977-951-0-18435-6").is_err());
         assert!(check("isbn", "951--0-18435-7").is_err());
         assert!(check("isbn", "12345").unwrap_err().message.contains("found 5"));
+        // "using upper-case "X" instead of 10": a lower-case x is refused,
+        // and the message says what it must be.
+        let lower = check("isbn", "0-8044-2957-x").unwrap_err();
+        assert_eq!(lower.offset, 12);
+        assert_eq!(
+            lower.message,
+            "the check character must be an upper-case X, not 'x'"
+        );
     }
 }

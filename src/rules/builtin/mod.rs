@@ -3,12 +3,15 @@
 
 // One file per identifier standard: its algorithm, the standard cited,
 // its unit tests. Adding one is a new file and a line in each table below.
+mod date;
 mod ddi;
 mod doi;
 mod eic;
 mod eidr;
+mod epc;
 mod gdst;
 mod gs1;
+mod gs1_ai;
 mod imei;
 mod isan;
 mod isbn;
@@ -23,13 +26,15 @@ mod smpte;
 mod trivore;
 mod urn_6;
 
+use date::{check_basic_date_id, check_pwid};
 use ddi::check_ddi;
 use doi::normalize_doi_handbook_colon;
 use eic::check_eic;
 use eidr::check_eidr;
+use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
-use imei::normalize_gsma_imei;
+use imei::{check_gsma, normalize_gsma_imei};
 use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
 use isni::check_isni;
@@ -62,7 +67,8 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
-    "ddi", "eic", "eidr", "gs1", "isan", "isbn", "isni", "issn", "lei", "nbn-de", "trivore", "urn-6",
+    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "gsma", "isan", "isbn", "isni", "issn", "lei", "nbn-de",
+    "newsml", "pwid", "trivore", "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -90,7 +96,9 @@ pub type CheckFn = fn(&str) -> Result<(), Violation>;
 pub fn checker(name: &str) -> Option<CheckFn> {
     Some(match name {
         "eidr" => check_eidr,
+        "epc" => check_epc,
         "gs1" => check_gs1,
+        "gsma" => check_gsma,
         "isbn" => check_isbn,
         "issn" => check_issn,
         "isni" => check_isni,
@@ -101,6 +109,8 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "eic" => check_eic,
         "trivore" => check_trivore,
         "urn-6" => check_urn_6,
+        "fdc" | "newsml" => check_basic_date_id,
+        "pwid" => check_pwid,
         _ => return None,
     })
 }
