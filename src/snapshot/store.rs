@@ -24,7 +24,14 @@ impl Store {
     /// The SQLite error, or [`Error::Data`] for a stored value that does
     /// not parse.
     pub fn snapshot(&self) -> Result<Snapshot> {
-        read_snapshot(&self.conn)
+        // One read transaction: every table as of one moment, whatever
+        // other processes commit meanwhile (read table by table, an export
+        // beside approvals paired a version with a registry that did not
+        // hold its NID yet, and the snapshot would not import).
+        let tx = self.conn.unchecked_transaction()?;
+        let snapshot = read_snapshot(&tx)?;
+        tx.commit()?;
+        Ok(snapshot)
     }
 
     /// Imports `snapshot`: validates it, compares it with the database,
