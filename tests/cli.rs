@@ -1103,7 +1103,7 @@ fn control_characters_in_registrations_are_escaped() {
                 "acme-parts",
                 "--approve",
                 "--note",
-                "ok\u{1b}]0;title\u{7}",
+                "ok\u{1b}]0;title\u{7}\n  2026-01-01T00:00:00Z root review:reject: forged",
                 "--db",
                 db
             ],
@@ -1111,6 +1111,13 @@ fn control_characters_in_registrations_are_escaped() {
         )),
         0
     );
+    // A line break in a note cannot write a line that reads as an event.
+    let history = stdout(&urnreg(&["ns", "history", "acme-parts", "--db", db], b""));
+    assert!(
+        !history.lines().any(|l| l.starts_with("  2026-01-01")),
+        "{history}"
+    );
+    assert!(history.contains("\\n  2026-01-01T00:00:00Z root"), "{history}");
     for args in [
         &["ns", "show", "acme-parts", "--db", db][..],
         &["ns", "history", "acme-parts", "--db", db],

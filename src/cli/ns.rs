@@ -359,14 +359,17 @@ fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
         }
     }
     writeln!(out, "events:")?;
+    // One line per event: a line break in a note or an actor is written
+    // `\n`, or a note could write a line that reads as another event.
+    let one_line = |text: &str| printable(text).replace('\n', "\\n");
     for e in &history.events {
         writeln!(
             out,
             "  {} {} {}: {}",
-            printable(&e.at),
-            printable(&e.actor),
-            printable(&e.action.to_string()),
-            printable(&e.detail)
+            one_line(&e.at),
+            one_line(&e.actor),
+            one_line(&e.action.to_string()),
+            one_line(&e.detail)
         )?;
     }
     Ok(())
