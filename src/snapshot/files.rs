@@ -420,6 +420,30 @@ pub fn export(
     database: Option<&Path>,
 ) -> Result<Vec<String>> {
     let mut files = render_files(snapshot, format)?;
+    // A snapshot that `import` would refuse is no backup: refused here,
+    // before anything is written, naming the limit.
+    if matches!(
+        format,
+        ExportFormat::Toml | ExportFormat::Json | ExportFormat::Xml
+    ) {
+        let mut total: u64 = 0;
+        for (name, bytes) in &files {
+            let len = bytes.len() as u64;
+            total = total.saturating_add(len);
+            if len > MAX_FILE_BYTES {
+                return err(format!(
+                    "{name} would be {len} bytes, over MAX_FILE_BYTES = {MAX_FILE_BYTES} that an import \
+                     reads: this snapshot would not import (back up the database file itself)"
+                ));
+            }
+        }
+        if total > MAX_SNAPSHOT_BYTES {
+            return err(format!(
+                "the files would hold {total} bytes, over MAX_SNAPSHOT_BYTES = {MAX_SNAPSHOT_BYTES} that an \
+                 import reads: this snapshot would not import (back up the database file itself)"
+            ));
+        }
+    }
     let sums = manifest(&files);
     files.insert(MANIFEST.to_string(), sums.into_bytes());
     match fs::symlink_metadata(out) {
@@ -675,6 +699,27 @@ pub fn read(path: &Path) -> Result<Loaded> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A snapshot `import` would refuse is not written: no backup that
+    /// does not restore.
+    #[test]
+    fn an_export_over_the_import_limits_is_refused() {
+        let mut snapshot = crate::registry::Store::open_embedded()
+            .unwrap()
+            .snapshot()
+            .unwrap();
+        snapshot.records[0].updated = Some("x".repeat(MAX_FILE_BYTES as usize + 1));
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let e = export(&snapshot, ExportFormat::Json, &out, false, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("MAX_FILE_BYTES") && e.contains("would not import"),
+            "{e}"
+        );
+        assert!(!out.exists());
+    }
 
     #[test]
     fn manifests_are_read_strictly() {
