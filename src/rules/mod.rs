@@ -1058,6 +1058,13 @@ impl CompiledRules {
                     }
                 }
                 Step::Remove(chars) => {
+                    // The key stays a URN (RFC 8141 section 2: an NSS is
+                    // not empty and does not start with '/'): a removal
+                    // that would leave neither is not made.
+                    let first = nss.iter().find(|&&b| b == b'%' || !chars.as_bytes().contains(&b));
+                    if matches!(first, None | Some(b'/')) {
+                        continue;
+                    }
                     // Compact in place: `kept` never passes `i`.
                     let (mut i, mut kept) = (0, 0);
                     while i < nss.len() {
@@ -1325,6 +1332,26 @@ examples = ["urn:xy:ABCDEF01"]
 
     fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
         toml::from_str::<RulesFile>(text).unwrap().compile("xy")
+    }
+
+    /// A `remove` step never leaves a key that is no URN (RFC 8141
+    /// section 2: an NSS is not empty and does not start with '/'): such a
+    /// removal is not made; others are.
+    #[test]
+    fn a_removal_keeps_the_key_a_urn() {
+        let rules =
+            compiled("source = \"x\"\n[[equivalence]]\nstep = \"remove\"\nchars = \":a-\"\n").unwrap();
+        for (urn, key) in [
+            ("urn:xy:a:b", "urn:xy:b"),
+            ("urn:xy:a:-", "urn:xy:a:-"),
+            ("urn:xy:a/b", "urn:xy:a/b"),
+            ("urn:xy:%61-b", "urn:xy:%61b"),
+        ] {
+            let parsed = Urn::parse(urn).unwrap();
+            let refined = parsed.equivalence_key_with(&rules);
+            assert_eq!(refined, key, "{urn}");
+            assert!(Urn::parse(&refined).is_ok(), "{urn}: {refined}");
+        }
     }
 
     /// A valid URN that does not follow the recommendation is found, with
