@@ -61,7 +61,20 @@ impl Chunk {
                     };
                     (end, start + i + 1)
                 }
-                None => (self.bytes.len(), self.bytes.len()),
+                // The last line, without a line break: a '\r' ending the
+                // input is its line break's half, not part of it.
+                None => {
+                    let end = self.bytes.len();
+                    // (Not on a line cut at the limit: its last byte kept
+                    // may be any.)
+                    let whole = end - start <= MAX_LINE;
+                    let cut = if whole && end > start && self.bytes[end - 1] == b'\r' {
+                        end - 1
+                    } else {
+                        end
+                    };
+                    (cut, end)
+                }
             };
             let truncated = end - start > MAX_LINE;
             let end = if truncated { start + MAX_LINE } else { end };
@@ -333,7 +346,7 @@ mod tests {
     #[test]
     fn lines_are_numbered_and_terminators_dropped() {
         for step in [1, 3, 7, READ_SIZE] {
-            let got = all_lines(b"a\nb\r\n\nc\rd\nlast", step);
+            let got = all_lines(b"a\nb\r\n\nc\rd\nlast\r", step);
             let want: Vec<(u64, Vec<u8>, bool)> = vec![
                 (1, b"a".to_vec(), false),
                 (2, b"b".to_vec(), false),
