@@ -70,6 +70,10 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+// Dates and times: the calendar the validator's date checks share; the
+// clock itself is the registry's.
+#[cfg_attr(not(feature = "store"), allow(dead_code))]
+mod clock;
 mod json_text;
 #[cfg(feature = "store")]
 pub mod lint;

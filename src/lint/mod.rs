@@ -23,7 +23,7 @@ use serde::Serialize;
 pub use abnf_text::find_abnf;
 pub use location::{Location, locate};
 
-use crate::registry::clock::is_valid_date;
+use crate::clock::is_valid_date;
 use crate::registry::registration::REQUIRED_FIELDS;
 use crate::registry::{Error, Filing, Kind, Problem, RegistrationFile, Store, Vetted};
 

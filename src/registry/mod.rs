@@ -11,7 +11,6 @@ pub mod data;
 
 pub use crate::validate::Kind;
 
-pub mod clock;
 mod error;
 pub mod registration;
 mod status;

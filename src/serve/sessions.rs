@@ -68,7 +68,7 @@ pub(crate) fn create(
             expert,
             request,
             csrf,
-            crate::registry::clock::now(),
+            crate::clock::now(),
             now.saturating_add(i64::try_from(lifetime).unwrap_or(i64::MAX))
         ],
     )?;

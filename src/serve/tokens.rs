@@ -15,7 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::registry::clock::now;
+use crate::clock::now;
 use crate::registry::{Error, Problem, Result};
 
 /// Who a token belongs to.

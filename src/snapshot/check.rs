@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use super::xml::is_xml_char;
 use super::{MAX_REQUEST_ID, MAX_VERSION, Snapshot};
+use crate::clock::is_valid_date;
 use crate::lint::{LintContext, Severity, formal_nid_problems, lint_as};
-use crate::registry::clock::is_valid_date;
 use crate::registry::data::{FiledVersion, RecordFile, RegistryFile, Xref, leading_number};
 use crate::registry::{
     Error, Filing, Kind, MAX_INFORMAL_NUMBER, Problem, RegistrationFile, Result, informal_number,
@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn timestamps_are_utc_times_as_urnreg_writes_them() {
         assert!(is_valid_timestamp("2026-11-02T10:00:00Z"));
-        assert!(is_valid_timestamp(&crate::registry::clock::now()));
+        assert!(is_valid_timestamp(&crate::clock::now()));
         for bad in [
             "2026-11-02",
             "2026-11-02T10:00:00",

@@ -416,7 +416,7 @@ pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
     }
     text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '/' | ',' | ';'))
         .map(|w| w.trim_end_matches('.'))
-        .find(|w| crate::registry::clock::is_valid_date(w))
+        .find(|w| crate::clock::is_valid_date(w))
         .map(str::to_string)
 }
 
@@ -441,7 +441,7 @@ const MONTHS: [&str; 12] = [
 /// day of the calendar.
 pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     let text = text.trim();
-    if crate::registry::clock::is_valid_date(text) {
+    if crate::clock::is_valid_date(text) {
         return Some((text.to_string(), true));
     }
     let words: Vec<&str> = text
@@ -465,7 +465,7 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
         _ => return None,
     };
     let date = format!("{year:04}-{month:02}-{day:02}");
-    crate::registry::clock::is_valid_date(&date).then_some((date, false))
+    crate::clock::is_valid_date(&date).then_some((date, false))
 }
 
 /// How a Namespace Identifier says IANA is to assign the NID (RFC 8141

@@ -21,7 +21,6 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 
 use super::super::Kind;
-use super::super::clock::{now, today};
 use super::super::error::{Error, Problem, Result};
 use super::super::registration::{Filing, RegistrationFile, Vetted};
 use super::super::status::{Decision, NamespaceStatus, RequestStatus};
@@ -30,6 +29,7 @@ use super::rows::{
     RegistrationRow, audit, insert_row, parse_rules, read_version, replace_text, rules_of, rules_text,
     version_columns,
 };
+use crate::clock::{now, today};
 use crate::template::{FIELDS, TemplateFields};
 
 /// What a request, revision, amendment, withdrawal or review did.

@@ -6,11 +6,11 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 
 use super::super::Kind;
-use super::super::clock::{is_valid_date, now};
 use super::super::data::{EMBEDDED, RecordFile, Xref, leading_number};
 use super::super::error::{Error, Result};
 use super::super::registration::{APPENDIX_A_KEYS, RegistrationFile};
 use super::super::status::RequestStatus;
+use crate::clock::{is_valid_date, now};
 use crate::rules::RulesFile;
 use crate::template::{FIELDS, TemplateFields};
 

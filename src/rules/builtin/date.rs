@@ -6,7 +6,7 @@
 #[allow(unused_imports)]
 use super::*;
 
-use crate::registry::clock::days_in_month;
+use crate::clock::days_in_month;
 
 const MONTHS: [&str; 12] = [
     "January",

@@ -388,7 +388,7 @@ impl<'a> Component<'a> {
 /// and 50 years after the current one). Only 00 can change whether
 /// February has 29 days: 2000 is a leap year, 2100 is not.
 fn gs1_century(yy: u32) -> u32 {
-    let now = crate::registry::clock::current_year();
+    let now = crate::clock::current_year();
     let (century, current) = (now - now % 100, now % 100);
     let year = century + yy;
     if yy >= current + 51 {
