@@ -98,17 +98,22 @@ pub fn directives<'a>(
         }
         offset += piece.len() + 1;
     }
-    // How often each keyword has appeared so far: one look each, however
-    // many directives (a scan of those before for each was quadratic).
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for d in &found {
+    // How often each keyword has appeared before: the few directives of a
+    // real r-component are looked at again, many are counted in a map (a
+    // scan of those before for each was quadratic).
+    let mut seen: Option<std::collections::HashMap<&str, usize>> =
+        (found.len() > 16).then(std::collections::HashMap::new);
+    for (i, d) in found.iter().enumerate() {
         if issues.len() > MAX_ISSUES {
             break;
         }
-        let earlier = {
-            let count = seen.entry(d.keyword).or_default();
-            *count += 1;
-            *count - 1
+        let earlier = match seen.as_mut() {
+            Some(seen) => {
+                let count = seen.entry(d.keyword).or_default();
+                *count += 1;
+                *count - 1
+            }
+            None => found[..i].iter().filter(|e| e.keyword == d.keyword).count(),
         };
         let Some(entry) = registry.keyword(d.keyword) else {
             issues.push(DirectiveIssue {
