@@ -41,6 +41,32 @@ pub fn today() -> String {
     now()[..10].to_string()
 }
 
+/// The names of the months, January first.
+pub const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// The value of `text` if it is all ASCII digits (one to nine of them).
+pub fn decimal(text: &str) -> Option<u32> {
+    if text.is_empty() || text.len() > 9 {
+        return None;
+    }
+    text.bytes().try_fold(0u32, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+    })
+}
+
 /// Returns true if and only if `s` is a real calendar date `YYYY-MM-DD`
 /// (RFC 8141 Appendix A "Date").
 pub fn is_valid_date(s: &str) -> bool {
@@ -48,11 +74,7 @@ pub fn is_valid_date(s: &str) -> bool {
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return false;
     }
-    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
-        b[r].iter().try_fold(0u32, |acc, c| {
-            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
-        })
-    };
+    let digits = |r: std::ops::Range<usize>| s.get(r).and_then(decimal);
     let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
         return false;
     };

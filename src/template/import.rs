@@ -420,21 +420,6 @@ pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
 /// A date as templates write it, as `YYYY-MM-DD` (RFC 8141 Appendix A),
 /// and whether it was written so: `2023-05-01` (as written), `2023-05-01.`,
 /// `2020-04-2`, `2020/04/02`, `February 11, 2002`, `11 Feb 2002`. Only a
@@ -449,11 +434,15 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
         .split(|c: char| c.is_whitespace() || matches!(c, '-' | '/' | '.' | ','))
         .filter(|w| !w.is_empty())
         .collect();
-    let number = |w: &str| w.parse::<u32>().ok().filter(|_| w.len() <= 4);
+    let number = |w: &str| crate::clock::decimal(w).filter(|_| w.len() <= 4);
+    // A month's name or its start (`Feb`), in any letter case.
     let month = |w: &str| {
-        let w = w.to_lowercase();
         (w.len() >= 3)
-            .then(|| MONTHS.iter().position(|m| m.starts_with(&w)))
+            .then(|| {
+                crate::clock::MONTHS
+                    .iter()
+                    .position(|m| m.get(..w.len()).is_some_and(|head| head.eq_ignore_ascii_case(w)))
+            })
             .flatten()
             .map(|m| m as u32 + 1)
     };

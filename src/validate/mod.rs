@@ -404,8 +404,8 @@ mod tests {
         assert!(checker.check(b"urn:isbn:0451450523").is_valid());
     }
 
-    /// A registration's SHOULD is a warning of its own kind on a valid URN,
-    /// never on an invalid one, and never an error.
+    /// A form valid by the registration's own text, not by its syntax, is
+    /// said to be one, naming the registration (or the owner's document).
     #[test]
     fn a_form_of_the_registrations_own_text_is_said_so() {
         // ISNI registration 2025, Syntax: a lower-case check x is
@@ -431,6 +431,8 @@ mod tests {
         );
     }
 
+    /// A registration's SHOULD is a warning of its own kind on a valid URN,
+    /// never on an invalid one, and never an error.
     #[test]
     fn a_should_is_a_warning_on_valid_urns_only() {
         let rules: crate::rules::RulesFile = toml::from_str(crate::rules::should_tests::RULES).unwrap();

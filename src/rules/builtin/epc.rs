@@ -91,50 +91,34 @@ const SCHEMES: &[(&str, &str, &[IntField])] = &[
         ],
     ),
     // CPI-var: filter . company prefix . reference . serial (TDT: at most 999999999999)
-    (
-        "tag",
-        "cpi-var",
-        &[IntField {
-            index: 3,
-            name: "serial",
-            max: Max::Fixed(999_999_999_999),
-        }],
-    ),
+    ("tag", "cpi-var", &[cpi_serial(3)]),
     // ITIP-110: filter . company prefix . item reference . piece . total . serial (38 bits)
     ("tag", "itip-110", &[field(5, "serial", 38)]),
-    // GID-96: general manager number (28 bits) . object class (24) . serial (36)
-    (
-        "tag",
-        "gid-96",
-        &[
-            field(0, "general manager number", 28),
-            field(1, "object class", 24),
-            field(2, "serial", 36),
-        ],
-    ),
-    (
-        "id",
-        "gid",
-        &[
-            field(0, "general manager number", 28),
-            field(1, "object class", 24),
-            field(2, "serial", 36),
-        ],
-    ),
+    ("tag", "gid-96", GID),
+    ("id", "gid", GID),
     // USDOD-96: filter . CAGE/DoDAAC . serial (36 bits)
     ("tag", "usdod-96", &[field(2, "serial", 36)]),
     ("id", "usdod", &[field(1, "serial", 36)]),
     // CPI: company prefix . component/part reference . serial (CPI-var's 12 digits at most)
-    (
-        "id",
-        "cpi",
-        &[IntField {
-            index: 2,
-            name: "serial",
-            max: Max::Fixed(999_999_999_999),
-        }],
-    ),
+    ("id", "cpi", &[cpi_serial(2)]),
 ];
+
+/// GID-96 and the GID pure identity: general manager number (28 bits) .
+/// object class (24) . serial (36).
+const GID: &[IntField] = &[
+    field(0, "general manager number", 28),
+    field(1, "object class", 24),
+    field(2, "serial", 36),
+];
+
+/// A CPI serial (CPI-var's, at most 999999999999), field `index`.
+const fn cpi_serial(index: usize) -> IntField {
+    IntField {
+        index,
+        name: "serial",
+        max: Max::Fixed(999_999_999_999),
+    }
+}
 
 /// EPC (RFC 5134 section 2, the Tag Data Standard's URIs): the integer
 /// fields of [`SCHEMES`] have no leading zeros and fit their bits. The

@@ -206,18 +206,15 @@ fn check_value(ai: &str, entry: Option<&gs1_ai::Ai>, value: &str, value_at: usiz
         len += 1;
         i += width;
     }
-    let all_digits = entry
-        .format
-        .split(' ')
-        .all(|c| c.trim_start_matches('[').starts_with('N'));
-    let unit = if all_digits { "digits" } else { "characters" };
-    let (mut min, mut max) = (0, 0);
+    let (mut min, mut max, mut all_digits) = (0, 0, true);
     for c in entry.format.split(' ').map(Component::read) {
         max += c.max;
         if !c.optional {
             min += c.min;
         }
+        all_digits &= c.kind == b'N';
     }
+    let unit = if all_digits { "digits" } else { "characters" };
     let found = if i < bytes.len() {
         format!("more than {len}")
     } else {
@@ -320,18 +317,16 @@ impl<'a> Component<'a> {
             b'Z' => "64",
             _ => "82",
         };
-        let shown = if b.is_ascii_graphic() {
-            format!("'{}'", b as char)
-        } else {
-            format!("byte 0x{b:02X}")
-        };
-        format!("{shown} is not in GS1's character set {set} (the value of AI ({ai}))")
+        format!(
+            "{} is not in GS1's character set {set} (the value of AI ({ai}))",
+            crate::urn::describe_byte(b)
+        )
     }
 
     /// The component's checks, on its characters (all admitted).
     fn check(&self, ai: &str, part: &[(u8, usize)]) -> Result<(), Violation> {
         let text: String = part.iter().map(|&(b, _)| b as char).collect();
-        let number = |r: std::ops::Range<usize>| text.get(r).and_then(date::decimal);
+        let number = |r: std::ops::Range<usize>| text.get(r).and_then(crate::clock::decimal);
         for check in self.checks.split(',').filter(|c| !c.is_empty()) {
             let fail = |at: usize, message: String| Err(violation(part[at].1, message));
             match check {
