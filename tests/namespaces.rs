@@ -49,6 +49,9 @@ enum Verdict {
     /// Valid only by the owner's practice: a `registration-deviation`
     /// warning, and invalid when checked strictly.
     Practice,
+    /// Valid as registered, with an `nss-should` warning: it does not
+    /// take a recommended form (`[[rules.should]]`).
+    Should,
 }
 
 #[derive(Deserialize)]
@@ -142,6 +145,11 @@ fn judge_real(v: &Registry, real: &Real) -> Option<String> {
     };
     let ok = match real.verdict {
         Verdict::Valid => report.is_valid() && !deviation(&report),
+        Verdict::Should => {
+            report.is_valid()
+                && !deviation(&report)
+                && report.findings().iter().any(|f| f.code() == "nss-should")
+        }
         Verdict::Invalid => !report.is_valid() && !deviation(&report),
         // A practice form is none of the registration's forms, so none of
         // the registration's recommendations (nss-should) speaks of it.

@@ -364,15 +364,27 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
         out.push(s);
     }
     for should in &rules.should {
-        let mut s = Statement::new(
-            "Recommended",
-            format!(
+        // A built-in check is an assigner's rule the registration does
+        // not require (its source says whose); a form is the registration's.
+        let check = should.builtin.as_deref().map(|name| {
+            prose(CHECKER_PROSE, name)
+                .map_or_else(|| format!("the built-in checker '{name}'"), str::to_string)
+        });
+        let text = match check {
+            Some(check) => format!(
+                "{}. {}. Recommended by {}; check warns (nss-should) about a URN that does not pass it.",
+                should.note.trim_end_matches('.'),
+                check.trim_end_matches('.'),
+                should.source.trim_end_matches('.')
+            ),
+            None => format!(
                 "{}. The registration recommends it ({}); check warns (nss-should) about a URN that \
                  does not follow it.",
                 should.note.trim_end_matches('.'),
                 should.source.trim_end_matches('.')
             ),
-        );
+        };
+        let mut s = Statement::new("Recommended", text);
         s.code = form_code(should.abnf.as_deref(), should.regex.as_deref());
         s.items = should.examples.clone();
         out.push(s);

@@ -125,6 +125,12 @@ pub struct ShouldRule {
     /// The recommended NSS form as a regular expression.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regex: Option<String>,
+    /// A built-in checker the recommended form passes
+    /// ([`builtin::CHECKERS`]), after its grammar if it has one: a check
+    /// digit the namespace's assigner publishes that its registration
+    /// does not require (the `source` says whose it is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<String>,
     /// URNs valid by the rules that do not follow the recommendation:
     /// each must be accepted by the namespace's syntax (or its practice)
     /// and refused by this form.
@@ -343,9 +349,13 @@ impl Should {
         self.rules.check_with(urn, false).map(|v| v.offset)
     }
 
-    /// The warning's message: what is recommended, and where.
-    pub fn message(&self) -> String {
-        format!("{} ({})", self.note, self.rules.cite)
+    /// The warning's message for `urn`: what is recommended, and where;
+    /// when a built-in check is what `urn` fails, what that check found.
+    pub fn message(&self, urn: &Urn<'_>) -> String {
+        match self.rules.check_with(urn, true) {
+            Some(v) if v.kind == ViolationKind::Check => format!("{}; {}", v.message, self.note),
+            _ => format!("{} ({})", self.note, self.rules.cite),
+        }
     }
 }
 
@@ -603,8 +613,8 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
     if s.note.trim().is_empty() {
         return Err("'note' is required: what a user is told".into());
     }
-    if s.abnf.is_none() && s.regex.is_none() {
-        return Err("needs abnf or regex".into());
+    if s.abnf.is_none() && s.regex.is_none() && s.builtin.is_none() {
+        return Err("needs abnf, regex or builtin".into());
     }
     let file = RulesFile {
         source: s.source.clone(),
@@ -612,7 +622,7 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
             abnf: s.abnf.clone(),
             start: s.start.clone(),
             regex: s.regex.clone(),
-            builtin: None,
+            builtin: s.builtin.clone(),
         }),
         ..RulesFile::default()
     };
@@ -1365,7 +1375,10 @@ examples = ["urn:xy:ABCDEF01"]
         let upper = Urn::parse("urn:xy:abcDEF01").unwrap();
         assert!(rules.check(&upper).is_none(), "valid");
         assert_eq!(should.departure(&upper), Some(10));
-        assert_eq!(should.message(), "hex digits should be lower case (RFC 9562 §4)");
+        assert_eq!(
+            should.message(&upper),
+            "hex digits should be lower case (RFC 9562 §4)"
+        );
         assert_eq!(should.departure(&Urn::parse("urn:xy:abcdef01").unwrap()), None);
     }
 

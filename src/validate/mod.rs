@@ -297,7 +297,7 @@ impl<'r> Checker<'r> {
                     // about the forms the registration defines.
                     for should in rules.should() {
                         if let Some(offset) = should.departure(urn) {
-                            report.push(Finding::new(FindingKind::NssShould, offset, should.message()));
+                            report.push(Finding::new(FindingKind::NssShould, offset, should.message(urn)));
                         }
                     }
                 }
