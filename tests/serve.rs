@@ -411,6 +411,9 @@ fn access_rules_hold_for_every_case_in_the_table() {
         if let Some(auth) = &auth {
             headers.push(("authorization", auth.as_str()));
         }
+        if let Some(content_type) = case.get("content_type") {
+            headers.push(("content-type", content_type.as_str().unwrap()));
+        }
         let body = match (case.get("body"), case.get("body_file")) {
             (Some(b), _) => Some(b.as_str().unwrap().to_string()),
             (None, Some(f)) => Some(data(f.as_str().unwrap())),
@@ -429,6 +432,14 @@ fn access_rules_hold_for_every_case_in_the_table() {
         }
         if path.starts_with("/api/") && want >= 400 {
             assert_eq!(a.json()["error"]["status"], want, "{path}");
+        }
+        if let Some(text) = case.get("contains") {
+            let text = text.as_str().unwrap();
+            assert!(
+                a.body.contains(text),
+                "{method} {path}: {text:?} not in {}",
+                a.body
+            );
         }
     }
 }
