@@ -13,7 +13,6 @@ use crate::registry::{
 };
 use crate::resolve::QueryRegistry;
 
-const S2: &str = "RFC 8141 section 2";
 const S5_2: &str = "RFC 8141 section 5.2";
 const S6: &str = "RFC 8141 section 6";
 const XML_CHAR: &str = "XML 1.0 section 2.2";
@@ -122,8 +121,9 @@ impl Snapshot {
         let mut highest_informal = 0;
         for record in &self.records {
             let nid = &record.nid;
-            if crate::urn::check_nid(nid).is_err() {
-                p.add(nid, format!("not a valid NID ({S2})"));
+            if let Err(kind) = crate::urn::check_nid(nid) {
+                let (what, section) = kind.nid_rule();
+                p.add(nid, format!("not a valid NID: {what} ({section})"));
                 continue;
             }
             if !seen.insert(nid.to_ascii_lowercase()) {
