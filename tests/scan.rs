@@ -409,7 +409,21 @@ fn scan_refuses_a_nid_filter_that_cannot_match() {
     assert!(stderr(&out).contains("did you mean 'isbn'?"), "{}", stderr(&out));
     let out = urnreg(&["scan", "--nid", "is bn", path], b"");
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("not a valid NID"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a valid NID") && stderr(&out).contains("(RFC 8141 section 2)"),
+        "{}",
+        stderr(&out)
+    );
+    // A leading zero after 'urn-' breaks the informal form, section 5.2.
+    let out = urnreg(&["scan", "--nid", "urn-09", path], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains(
+            "an informal NID is 'urn-' and a positive number without leading zeros (RFC 8141 section 5.2)"
+        ),
+        "{}",
+        stderr(&out)
+    );
     let out = urnreg(&["scan", "--nid", "ISBN", path], b"");
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let out = urnreg(&["scan", "--all", "--syntax-only", "--nid", "mycorp", path], b"");

@@ -411,6 +411,9 @@ fn access_rules_hold_for_every_case_in_the_table() {
         if let Some(auth) = &auth {
             headers.push(("authorization", auth.as_str()));
         }
+        if let Some(content_type) = case.get("content_type") {
+            headers.push(("content-type", content_type.as_str().unwrap()));
+        }
         let body = match (case.get("body"), case.get("body_file")) {
             (Some(b), _) => Some(b.as_str().unwrap().to_string()),
             (None, Some(f)) => Some(data(f.as_str().unwrap())),
@@ -429,6 +432,14 @@ fn access_rules_hold_for_every_case_in_the_table() {
         }
         if path.starts_with("/api/") && want >= 400 {
             assert_eq!(a.json()["error"]["status"], want, "{path}");
+        }
+        if let Some(text) = case.get("contains") {
+            let text = text.as_str().unwrap();
+            assert!(
+                a.body.contains(text),
+                "{method} {path}: {text:?} not in {}",
+                a.body
+            );
         }
     }
 }
@@ -1306,10 +1317,13 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
         stderr(&as_registrant)
     );
 
+    // The queue prints as the local command prints it: the same table.
     let queue = run(&["--server", &base, "queue"], &[("URNREG_TOKEN", &expert)]);
     assert_eq!(code(&queue), 0, "{}", stderr(&queue));
+    let local = run(&["queue", "--db", db_arg], &[]);
+    assert_eq!(stdout(&queue), stdout(&local));
     assert!(
-        stdout(&queue).starts_with(&format!("{id}\twidgetnum\tversion 1\tsubmitted")),
+        stdout(&queue).starts_with("   id  NID ") && stdout(&queue).contains(" widgetnum "),
         "{}",
         stdout(&queue)
     );
@@ -1358,21 +1372,29 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
     let no_token = run(&["--server", &base, "status", &id], &[("URNREG_TOKEN", "")]);
     assert_eq!(code(&no_token), 2);
 
+    // Filed for people: the outcome and the token, and on stderr how to
+    // follow the request, every part filled in.
     let informal = Path::new(DATA).join("informal.toml");
-    let out = run(
-        &[
-            "--server",
-            &base,
-            "request",
-            informal.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-        &[],
+    let out = run(&["--server", &base, "request", informal.to_str().unwrap()], &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let printed = stdout(&out);
+    let other = printed
+        .strip_prefix("request ")
+        .and_then(|rest| rest.split(':').next())
+        .unwrap_or_else(|| panic!("{printed}"))
+        .to_string();
+    let other_token = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("token: "))
+        .unwrap_or_else(|| panic!("{printed}"))
+        .to_string();
+    assert_eq!(
+        stderr(&out).trim(),
+        format!(
+            "keep the token: it is shown this once; with URNREG_TOKEN set to it, \
+             `urnreg --server {base} status {other}` follows the request"
+        )
     );
-    let filed: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let other = filed["id"].as_i64().unwrap().to_string();
-    let other_token = filed["token"].as_str().unwrap().to_string();
     let withdrawn = run(
         &["--server", &base, "withdraw", &other, "--note", "filed twice"],
         &[("URNREG_TOKEN", &other_token)],

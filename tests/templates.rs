@@ -273,6 +273,27 @@ fn cli_new_edit_lint_render_request_path() {
     let file = RegistrationFile::from_toml(&stdout(&out)).unwrap();
     assert_eq!(file.nid.as_deref(), Some("urn-5"), "{}", stdout(&out));
     assert!(stdout(&out).contains("urnreg revise urn-5"));
+    // A urn-N that is not registered is the registry's to assign: refused,
+    // pointing to --informal (section 5.2); so is what is no NID at all
+    // (section 2).
+    let out = urnreg(&["template", "new", "--nid", "urn-999", "--db", db], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "'urn-999' starts with 'urn-', which is kept for informal namespaces (RFC 8141 section 5.1)"
+        ) && err.contains("`urnreg template new --informal`")
+            && err.contains("RFC 8141 section 5.2"),
+        "{err}"
+    );
+    let out = urnreg(&["template", "new", "--nid", "a b", "--db", db], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("'a b' is not a valid NID (nid-char): expected 2 to 32 letters, digits or inner hyphens (RFC 8141 section 2)"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

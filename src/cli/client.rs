@@ -304,7 +304,7 @@ struct ReviewAnswer {
 /// `GET /api/queue`: the requests waiting, oldest first.
 #[derive(Deserialize)]
 #[serde(transparent)]
-struct Queue(Vec<QueueAnswer>);
+pub(super) struct Queue(Vec<QueueAnswer>);
 
 /// One request of `GET /api/queue` (`QueueEntry`).
 #[derive(Deserialize)]
@@ -314,6 +314,9 @@ struct QueueAnswer {
     version: i64,
     status: String,
     filed: String,
+    /// How many times it was amended (an older server does not say).
+    #[serde(default)]
+    amendments: usize,
     last_note: Option<String>,
 }
 
@@ -396,27 +399,40 @@ pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
 /// Prints a filing's outcome and its registrant token, shown this once.
 fn write_filed(out: &mut output::Stdout, filed: &FiledAnswer) -> io::Result<()> {
     write_outcome(out, &filed.outcome)?;
-    writeln!(out, "token: {}", printable(&filed.token))?;
-    let _ = writeln!(
-        io::stderr(),
-        "keep the token: it is shown this once, and {TOKEN_VAR}={{token}} lets you follow the request"
-    );
-    Ok(())
+    writeln!(out, "token: {}", printable(&filed.token))
 }
 
-/// Prints the expert's worklist: one line per request, the first line of
-/// its last note.
-fn write_queue(out: &mut output::Stdout, Queue(entries): &Queue) -> io::Result<()> {
+/// How to follow a request just filed with `server`, for stderr.
+fn follow_hint(server: &str, id: i64) -> String {
+    format!(
+        "keep the token: it is shown this once; with {TOKEN_VAR} set to it, \
+         `urnreg --server {} status {id}` follows the request",
+        printable(server)
+    )
+}
+
+/// Prints the expert's worklist as a table, one request a line with the
+/// first line of its last note: the local `queue` and `--server` alike.
+pub(super) fn write_queue(out: &mut output::Stdout, Queue(entries): &Queue) -> io::Result<()> {
     if entries.is_empty() {
-        writeln!(out, "no request waits for review")?;
+        return writeln!(out, "no request waits for review");
     }
+    writeln!(
+        out,
+        "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  last note",
+        "id", "NID", "version", "state", "filed"
+    )?;
     for e in entries {
-        let note = e.last_note.as_deref().unwrap_or_default();
+        let note = e.last_note.as_deref().unwrap_or("-");
+        let amended = match e.amendments {
+            0 => String::new(),
+            n => format!(" (amended {n}x)"),
+        };
         writeln!(
             out,
-            "{}\t{}\tversion {}\t{}\tfiled {}\t{}",
+            "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
             e.id,
-            printable(e.nid.as_deref().unwrap_or("(informal)")),
+            printable(e.nid.as_deref().unwrap_or("informal")),
             e.version,
             printable(&e.status),
             printable(&e.filed),
@@ -456,6 +472,7 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
     // printed.
     type Shower = fn(&Answer, &str, Format) -> anyhow::Result<()>;
     let outcome: Shower = |a, what, f| show::<OutcomeAnswer>(a, what, OUTCOME, f, write_outcome);
+    let filing = matches!(command, Command::Request(_));
     let (what, answer, success, format, show_answer): (String, Answer, u16, Format, Shower) = match command {
         Command::Request(args) => {
             let text = read_text(&args.file)?;
@@ -536,5 +553,11 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
         return Err(refusal(&answer));
     }
     show_answer(&answer, &what, format)?;
+    if filing && format == Format::Text {
+        let id = serde_json::from_str::<Value>(&answer.text)?["id"].as_i64();
+        if let Some(id) = id {
+            let _ = writeln!(io::stderr(), "{}", follow_hint(server, id));
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use serde::Deserialize;
 use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{Decision, Outcome, RegistrationFile};
 
@@ -247,32 +248,10 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<ExitCode> {
     let mut out = output::stdout();
     if args.format == Format::Json {
         writeln!(out, "{}", serde_json::to_string_pretty(&queue)?)?;
-    } else if queue.is_empty() {
-        writeln!(out, "no request waits for review")?;
     } else {
-        writeln!(
-            out,
-            "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  last note",
-            "id", "NID", "version", "state", "filed"
-        )?;
-        for q in &queue {
-            let note = q.last_note.as_deref().unwrap_or("-");
-            let note = note.lines().next().unwrap_or_default();
-            let amended = match q.amendments {
-                0 => String::new(),
-                n => format!(" (amended {n}x)"),
-            };
-            writeln!(
-                out,
-                "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
-                q.id,
-                printable(q.nid.as_deref().unwrap_or("informal")),
-                q.version,
-                q.status.as_str(),
-                printable(&q.filed),
-                printable(note)
-            )?;
-        }
+        // The same reading and printing as an answer from a server.
+        let queue = super::client::Queue::deserialize(serde_json::to_value(&queue)?)?;
+        super::client::write_queue(&mut out, &queue)?;
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)

@@ -863,9 +863,9 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
     let mut nids = Vec::new();
     for nid in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
         if let Err(kind) = urnreg::check_nid(nid) {
+            let (what, section) = kind.nid_rule();
             return Err(super::UsageError(format!(
-                "--nid {}: not a valid NID ({}): expected 2 to 32 letters, digits or inner hyphens \
-                 (RFC 8141 section 2)",
+                "--nid {}: not a valid NID ({}): {what} ({section})",
                 printable(nid),
                 kind.code()
             ))

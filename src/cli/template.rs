@@ -111,13 +111,16 @@ fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
                         urnreg::registry::Standing::Requested | urnreg::registry::Standing::NotRegistered
                     ) =>
                 {
+                    first_request_nid(nid, None)?;
                     None
                 }
                 Ok(detail) => Some(super::ns::as_registration(&detail)?),
                 Err(urnreg::registry::Error::NotFound(_)) => {
                     // A first request; but a NID one edit from a
                     // registered one is more likely a typo for it.
-                    if let Some(near) = near_nid(&store, nid) {
+                    let near = near_nid(&store, nid);
+                    first_request_nid(nid, near.as_deref())?;
+                    if let Some(near) = near {
                         let p = Palette::stderr();
                         writeln!(
                             io::stderr().lock(),
@@ -140,6 +143,31 @@ fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
     out.write_all(text.as_bytes())?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a NID no first request may name, with what lint would say of
+/// it later (and a registered NID it may be a typo for, `near`); `urn-N`
+/// is the registry's to assign (RFC 8141 section 5.2).
+fn first_request_nid(nid: &str, near: Option<&str>) -> anyhow::Result<()> {
+    let problems = urnreg::lint::formal_nid_problems(nid);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mut message = problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if problems.iter().any(|p| p.rule == "nid-urn-prefix") {
+        message.push_str(
+            "; for an informal namespace, `urnreg template new --informal` (the registry assigns its \
+             urn-N on approval, RFC 8141 section 5.2)",
+        );
+    }
+    if let Some(near) = near {
+        message.push_str(&format!(" (did you mean '{near}'?)"));
+    }
+    Err(UsageError(format!("--nid: {}", printable(&message))).into())
 }
 
 fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {

@@ -341,7 +341,6 @@ fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
     Some((start + column.saturating_sub(1)).min(text.len()))
 }
 
-const S2: &str = "RFC 8141 section 2";
 const S5_1: &str = "RFC 8141 section 5.1";
 const S5_2: &str = "RFC 8141 section 5.2";
 const S6: &str = "RFC 8141 section 6";
@@ -414,14 +413,12 @@ fn formal_nid_rules(nid: &str, out: &mut Findings) {
         return;
     }
     if let Err(kind) = crate::urn::check_nid(nid) {
+        let (what, section) = kind.nid_rule();
         out.error(
             "nid-syntax",
             "nid",
-            S2,
-            format!(
-                "'{nid}' is not a valid NID ({}): expected 2 to 32 letters, digits or inner hyphens",
-                kind.code()
-            ),
+            section,
+            format!("'{nid}' is not a valid NID ({}): {what}", kind.code()),
         );
         return;
     }

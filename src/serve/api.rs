@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::http::{ApiError, bearer, client_ip};
+use super::http::{ApiError, bearer, client_ip, path_request_id, path_version};
 use super::requests;
 use super::state::{AppState, Rendered, export_format};
 use super::tokens::{self, Principal};
@@ -149,9 +149,10 @@ pub(crate) async fn namespace(
 /// `GET /api/namespaces/{nid}/versions/{n}`: one version of a registration.
 pub(crate) async fn version(
     State(state): State<Arc<AppState>>,
-    Path((nid, n)): Path<(String, i64)>,
+    Path((nid, n)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let n = path_version(&n)?;
     if !is_nid_shaped(&nid) {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -521,10 +522,11 @@ async fn registrant_of(state: &Arc<AppState>, headers: &HeaderMap, id: i64) -> R
 /// `PUT /api/requests/{id}`: an amended registration file (TOML).
 pub(crate) async fn amend(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    let id = path_request_id(&id)?;
     registrant_of(&state, &headers, id).await?;
     let text = String::from_utf8(body.to_vec())
         .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
@@ -550,10 +552,11 @@ pub(crate) struct WithdrawBody {
 /// `{"note": "..."}`).
 pub(crate) async fn withdraw(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    let id = path_request_id(&id)?;
     registrant_of(&state, &headers, id).await?;
     let body: WithdrawBody = if body.is_empty() {
         WithdrawBody::default()
@@ -615,9 +618,10 @@ pub(crate) fn may_read(who: &Principal, id: i64) -> bool {
 /// `GET /api/requests/{id}`: the state, text and review notes.
 pub(crate) async fn request(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let id = path_request_id(&id)?;
     let who = principal(&state, &headers).await?;
     if !may_read(&who, id) {
         return Err(ApiError::forbidden("this token is for another request"));
@@ -666,10 +670,11 @@ pub(crate) async fn decide(
 /// `POST /api/requests/{id}/review` with `{"decision", "note"}`.
 pub(crate) async fn review(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    let id = path_request_id(&id)?;
     let name = expert(&state, &headers).await?;
     let body: ReviewBody = serde_json::from_slice(&body).map_err(|e| {
         ApiError::new(

@@ -55,6 +55,51 @@ impl ApiError {
     }
 }
 
+/// A request id from a URL path (`/api/requests/{id}`, `/review/{id}`):
+/// a whole number from 1, else a 400 saying so.
+pub(crate) fn path_request_id(text: &str) -> Result<i64, ApiError> {
+    whole_number(text).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "'{}' is not a request id: request ids are whole numbers from 1",
+                quoted_segment(text)
+            ),
+        )
+    })
+}
+
+/// A registration's version number from a URL path
+/// (`/api/namespaces/{nid}/versions/{n}`): a whole number from 1, as RFC
+/// 8141 section 6 numbers versions, else a 400 saying so.
+pub(crate) fn path_version(text: &str) -> Result<i64, ApiError> {
+    whole_number(text).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "'{}' is not a version: a registration's versions are whole numbers from 1, \
+                 each revision adding one (RFC 8141 section 6)",
+                quoted_segment(text)
+            ),
+        )
+    })
+}
+
+/// `text` if it is ASCII digits making a number from 1 that fits an i64.
+fn whole_number(text: &str) -> Option<i64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok().filter(|n| *n >= 1)
+}
+
+/// A path segment as an error quotes it: its first 40 characters, escaped.
+fn quoted_segment(text: &str) -> String {
+    let head: String = text.chars().take(40).collect();
+    let more = if text.chars().count() > 40 { "..." } else { "" };
+    format!("{}{more}", head.escape_debug())
+}
+
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     error: ErrorInner<'a>,

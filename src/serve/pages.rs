@@ -17,7 +17,7 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::{ConnectInfo, Form, Path, Query, State};
+use axum::extract::{ConnectInfo, Form, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::{Environment, context};
@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::api::{self, Lodged};
-use super::http::{ApiError, client_ip, cookie, set_cookie};
+use super::http::{ApiError, client_ip, cookie, path_request_id, set_cookie};
 use super::requests::{self, RequestView};
 use super::sessions::{self, Session};
 use super::state::{AppState, Site};
@@ -170,6 +170,46 @@ fn error_page(status: StatusCode, message: &str) -> Response {
         &csrf,
         context! { status => status.to_string(), message },
     )
+}
+
+/// A web form's fields; a form that is not as our pages send it (a field
+/// missing or malformed) gets our own 400 page naming what is wrong, not
+/// the framework's bare text.
+pub(crate) struct PageForm<T>(T);
+
+impl<T, S> FromRequest<S> for PageForm<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        use axum::extract::rejection::FormRejection;
+        match Form::<T>::from_request(req, state).await {
+            Ok(Form(fields)) => Ok(PageForm(fields)),
+            Err(
+                e @ (FormRejection::FailedToDeserializeForm(_)
+                | FormRejection::FailedToDeserializeFormBody(_)),
+            ) => {
+                // "Failed to deserialize form body: missing field `csrf`":
+                // what is wrong is after the first colon.
+                let text = e.body_text();
+                let why = text.split_once(": ").map_or(text.as_str(), |(_, why)| why);
+                Err(error_page(
+                    StatusCode::BAD_REQUEST,
+                    &format!(
+                        "this form is not as the page sends it ({why}): reload the page and send it again"
+                    ),
+                ))
+            }
+            Err(FormRejection::InvalidFormContentType(_)) => Err(error_page(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "a form is sent as application/x-www-form-urlencoded",
+            )),
+            Err(e) => Err(error_page(e.status(), &e.body_text())),
+        }
+    }
 }
 
 impl From<ApiError> for Response {
@@ -396,7 +436,7 @@ pub(crate) struct CheckForm {
 pub(crate) async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    Form(form): Form<CheckForm>,
+    PageForm(form): PageForm<CheckForm>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
@@ -440,7 +480,7 @@ pub(crate) async fn file(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    Form(form): Form<FileForm>,
+    PageForm(form): PageForm<FileForm>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
@@ -509,7 +549,7 @@ pub(crate) struct SigninForm {
 pub(crate) async fn signin(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    Form(form): Form<SigninForm>,
+    PageForm(form): PageForm<SigninForm>,
 ) -> Result<Response, Response> {
     check_csrf(&headers, &form.csrf, None)?;
     let token = form.token.trim().to_string();
@@ -577,7 +617,7 @@ pub(crate) struct CsrfForm {
 pub(crate) async fn signout(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    Form(form): Form<CsrfForm>,
+    PageForm(form): PageForm<CsrfForm>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
@@ -721,9 +761,10 @@ async fn render_review(
 /// to the version in force, and the decision form.
 pub(crate) async fn review_form(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Response> {
+    let id = path_request_id(&id)?;
     let who = expert_session(&state, &headers).await?;
     render_review(&state, &headers, &who, id, StatusCode::OK, None).await
 }
@@ -739,10 +780,11 @@ pub(crate) struct ReviewForm {
 /// `POST /review/{id}`: records the decision, as the signed-in expert.
 pub(crate) async fn review(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
-    Form(form): Form<ReviewForm>,
+    PageForm(form): PageForm<ReviewForm>,
 ) -> Result<Response, Response> {
+    let id = path_request_id(&id)?;
     let who = expert_session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, Some(&who))?;
     let Some(decision) = api::decision(&form.decision) else {
@@ -843,9 +885,10 @@ async fn render_request(
 /// request, without them).
 pub(crate) async fn request_page(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Response> {
+    let id = path_request_id(&id)?;
     let who = request_session(&state, &headers, id).await?;
     render_request(&state, &headers, &who, id, StatusCode::OK, None).await
 }
@@ -876,10 +919,11 @@ pub(crate) struct AmendForm {
 /// inline when refused.
 pub(crate) async fn amend(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
-    Form(form): Form<AmendForm>,
+    PageForm(form): PageForm<AmendForm>,
 ) -> Result<Response, Response> {
+    let id = path_request_id(&id)?;
     let who = registrant_session(&state, &headers, id).await?;
     check_csrf(&headers, &form.csrf, Some(&who))?;
     let text = form.text.clone();
@@ -910,10 +954,11 @@ pub(crate) struct WithdrawForm {
 /// `POST /requests/{id}/withdraw`.
 pub(crate) async fn withdraw(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<i64>,
+    Path(id): Path<String>,
     headers: HeaderMap,
-    Form(form): Form<WithdrawForm>,
+    PageForm(form): PageForm<WithdrawForm>,
 ) -> Result<Response, Response> {
+    let id = path_request_id(&id)?;
     let who = registrant_session(&state, &headers, id).await?;
     check_csrf(&headers, &form.csrf, Some(&who))?;
     let note = Some(form.note).filter(|n| !n.trim().is_empty());

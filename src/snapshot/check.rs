@@ -11,8 +11,8 @@ use crate::registry::data::{FiledVersion, RecordFile, RegistryFile, Xref, leadin
 use crate::registry::{
     Error, Filing, Kind, MAX_INFORMAL_NUMBER, Problem, RegistrationFile, Result, informal_number,
 };
+use crate::resolve::QueryRegistry;
 
-const S2: &str = "RFC 8141 section 2";
 const S5_2: &str = "RFC 8141 section 5.2";
 const S6: &str = "RFC 8141 section 6";
 const XML_CHAR: &str = "XML 1.0 section 2.2";
@@ -105,7 +105,9 @@ impl Snapshot {
     /// [`MAX_INFORMAL_NUMBER`] for informal ones), unique, its kind
     /// matching its form, its dates and version; every rule compiles and
     /// passes its examples; every filed version lints as it did when it
-    /// was filed (NID, version, date, required fields), its review state
+    /// was filed (NID, version, date, required fields; the resolution
+    /// keywords and services it names against the snapshot's own
+    /// sub-registries), its review state
     /// is one the lifecycle can reach, its versions follow each other as
     /// revisions do, and its request id is unique and in range.
     ///
@@ -119,8 +121,9 @@ impl Snapshot {
         let mut highest_informal = 0;
         for record in &self.records {
             let nid = &record.nid;
-            if crate::urn::check_nid(nid).is_err() {
-                p.add(nid, format!("not a valid NID ({S2})"));
+            if let Err(kind) = crate::urn::check_nid(nid) {
+                let (what, section) = kind.nid_rule();
+                p.add(nid, format!("not a valid NID: {what} ({section})"));
                 continue;
             }
             if !seen.insert(nid.to_ascii_lowercase()) {
@@ -153,7 +156,7 @@ impl Snapshot {
                     ),
                 ),
             }
-            check_record(record, &mut p);
+            check_record(record, &self.lint_context(Some(record)), &mut p);
         }
         if let Some(last) = self.last_informal {
             if !(0..=MAX_INFORMAL_NUMBER).contains(&last) {
@@ -168,7 +171,7 @@ impl Snapshot {
                 );
             }
         }
-        check_requests(&self.requests, &seen, &mut p);
+        check_requests(&self.requests, &seen, &self.lint_context(None), &mut p);
         if let Some(query) = &self.query {
             for problem in query.problems() {
                 p.add("query", format!("{problem} (URN draft 2012 §9.2)"));
@@ -179,6 +182,52 @@ impl Snapshot {
             Ok(())
         } else {
             Err(Error::Invalid(p.0))
+        }
+    }
+}
+
+impl Snapshot {
+    /// What the filed versions of `owner` (the requests when `None`) are
+    /// linted against: the snapshot's own resolution sub-registries (the
+    /// 2012 URN draft, section 9.2), not the database's, as the import
+    /// writes them in the same transaction, with the keywords the other
+    /// registered namespaces declare. `owner`'s own declarations (in force
+    /// or approved before) count as its own, under the NID lint reads (none
+    /// for an informal version, whose NID the registry gave).
+    fn lint_context(&self, owner: Option<&RecordFile>) -> LintContext {
+        let filed = owner.map_or(&self.requests, |r| &r.filed);
+        if filed.is_empty() {
+            return LintContext::default();
+        }
+        let base = self.query.as_ref().unwrap_or_else(|| QueryRegistry::shipped());
+        let others = self
+            .records
+            .iter()
+            .filter(|r| r.status.as_deref() != Some("withdrawn"))
+            .filter(|r| !owner.is_some_and(|o| std::ptr::eq(*r, o)))
+            .filter_map(|r| Some((r.nid.as_str(), r.rules.as_ref()?.resolution.as_ref()?)));
+        let mut query = base.with_declared(others);
+        if let Some(record) = owner {
+            let name = if record.kind == Kind::Formal {
+                record.nid.as_str()
+            } else {
+                ""
+            };
+            let approved = record
+                .filed
+                .iter()
+                .filter(|v| v.status == "approved")
+                .filter_map(|v| v.rules.as_ref());
+            let own = record
+                .rules
+                .iter()
+                .chain(approved)
+                .filter_map(|r| Some((name, r.resolution.as_ref()?)));
+            query = query.with_declared(own);
+        }
+        LintContext {
+            query: Some(query),
+            ..LintContext::default()
         }
     }
 }
@@ -230,7 +279,7 @@ fn check_registry(registry: &RegistryFile, p: &mut Problems) {
 }
 
 /// A record's facts, rules and filed versions.
-fn check_record(record: &RecordFile, p: &mut Problems) {
+fn check_record(record: &RecordFile, ctx: &LintContext, p: &mut Problems) {
     let nid = &record.nid;
     if let Some(status) = record.status.as_deref().filter(|s| *s != "withdrawn") {
         p.add(nid, format!("status '{status}': expected 'withdrawn' or none"));
@@ -273,7 +322,7 @@ fn check_record(record: &RecordFile, p: &mut Problems) {
     let mut pending: Option<i64> = None;
     for v in &record.filed {
         let at = format!("{nid} version {}", v.version);
-        check_filed(v, Some(record), p);
+        check_filed(v, Some(record), ctx, p);
         if let Some(waiting) = pending {
             p.add(
                 &at,
@@ -303,10 +352,15 @@ fn check_record(record: &RecordFile, p: &mut Problems) {
 
 /// Requests for NIDs that are not registered: first versions, not
 /// approved (approval registers the NID), at most one waiting per NID.
-fn check_requests(requests: &[FiledVersion], registered: &BTreeSet<String>, p: &mut Problems) {
+fn check_requests(
+    requests: &[FiledVersion],
+    registered: &BTreeSet<String>,
+    ctx: &LintContext,
+    p: &mut Problems,
+) {
     let mut waiting = BTreeSet::new();
     for v in requests {
-        check_filed(v, None, p);
+        check_filed(v, None, ctx, p);
         let at = filed_at(v, None);
         if v.version != 1 {
             p.add(&at, format!("a request is version 1 ({S6})"));
@@ -386,7 +440,7 @@ fn filed_at(v: &FiledVersion, owner: Option<&RecordFile>) -> String {
 
 /// One filed version, as `urnreg request`, `revise` and `review` would
 /// have made it.
-fn check_filed(v: &FiledVersion, owner: Option<&RecordFile>, p: &mut Problems) {
+fn check_filed(v: &FiledVersion, owner: Option<&RecordFile>, ctx: &LintContext, p: &mut Problems) {
     let at = filed_at(v, owner);
     if !(1..=MAX_VERSION).contains(&v.version) {
         p.add(
@@ -493,7 +547,7 @@ fn check_filed(v: &FiledVersion, owner: Option<&RecordFile>, p: &mut Problems) {
             current: Some(v.version - 1),
         }
     };
-    for finding in lint_as(&file, &LintContext::default(), &mode) {
+    for finding in lint_as(&file, ctx, &mode) {
         // A version filed before rules travelled with registrations has
         // none: what the registry accepted then is kept, not re-judged by
         // that later filing rule.

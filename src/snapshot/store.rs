@@ -692,6 +692,15 @@ fn write_snapshot(tx: &Transaction<'_>, snapshot: &Snapshot) -> Result<()> {
             || !(record.contacts.is_empty() || derived_contacts)
             || !record.referenced.is_empty();
         seed_record(tx, record, from_iana)?;
+        if !from_iana {
+            // Registered here: no IANA facts, as approval leaves it. The
+            // contact an export derives from the registrant is derived
+            // again on the next export, never stored as a fact.
+            tx.execute(
+                "UPDATE namespaces SET record = '{}' WHERE nid = ?1",
+                [&record.nid],
+            )?;
+        }
         let rules = record
             .rules
             .as_ref()

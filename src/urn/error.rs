@@ -107,6 +107,26 @@ impl ParseErrorKind {
     }
 }
 
+impl ParseErrorKind {
+    /// For a NID that fails with this kind ([`crate::check_nid`]): what a
+    /// NID must be, and the rule that says so. `urn-` followed by anything
+    /// but a positive number without leading zeros breaks the informal
+    /// form (RFC 8141 section 5.2), not the NID grammar of section 2.
+    pub fn nid_rule(&self) -> (&'static str, &'static str) {
+        match self {
+            ParseErrorKind::InformalNid => (
+                "an informal NID is 'urn-' and a positive number without leading zeros",
+                "RFC 8141 section 5.2",
+            ),
+            ParseErrorKind::ReservedNid => ("the NID 'urn' is reserved", "RFC 2141 section 2"),
+            _ => (
+                "expected 2 to 32 letters, digits or inner hyphens",
+                "RFC 8141 section 2",
+            ),
+        }
+    }
+}
+
 /// A URN that failed to parse: what was expected, and at which byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {

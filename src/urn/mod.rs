@@ -328,6 +328,15 @@ mod nid_tests {
     use super::*;
 
     #[test]
+    fn a_nid_that_fails_names_the_rule_it_breaks() {
+        let rule = |nid: &str| check_nid(nid).unwrap_err().nid_rule().1;
+        assert_eq!(rule("urn-09"), "RFC 8141 section 5.2");
+        assert_eq!(rule("urn-0"), "RFC 8141 section 5.2");
+        assert_eq!(rule("a b"), "RFC 8141 section 2");
+        assert_eq!(rule("abc-"), "RFC 8141 section 2");
+    }
+
+    #[test]
     fn check_nid_applies_the_section_2_rule_to_a_bare_nid() {
         assert_eq!(check_nid("isbn"), Ok(()));
         assert_eq!(check_nid("urn-7"), Ok(()));

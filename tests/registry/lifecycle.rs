@@ -322,13 +322,26 @@ fn cli_amend_withdraw_queue_show_history_and_diff() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("nothing to amend"), "{}", stderr(&out));
 
-    // ns diff: in force vs pending needs something in force.
+    // ns diff: one version, pending or in force, has nothing to compare.
     let out = run(&["ns", "diff", "acme-parts"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("no version in force"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "'acme-parts' has only one version (version 1, submitted): there is nothing to compare it with"
+        ),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(
         code(&run(&["review", "acme-parts", "--approve", "--note", "ok"])),
         0
+    );
+    let out = run(&["ns", "diff", "acme-parts"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("has only one version (version 1, approved)"),
+        "{}",
+        stderr(&out)
     );
     assert_eq!(
         code(&run(&[

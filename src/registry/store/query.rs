@@ -554,8 +554,9 @@ impl Store {
     ///
     /// # Errors
     ///
-    /// [`Error::NotFound`] for an unknown NID or version, or when a
-    /// default is missing (no version in force, nothing pending).
+    /// [`Error::NotFound`] for an unknown NID or version, when a default
+    /// is missing (no version in force, nothing pending), or when `nid` has
+    /// one version only and no versions are given.
     pub fn diff(&self, nid: &str, a: Option<i64>, b: Option<i64>) -> Result<VersionDiff> {
         let detail = self.show(nid, None)?;
         let nid = detail.summary.nid.clone();
@@ -576,6 +577,19 @@ impl Store {
                     ))
                 })
         };
+        // Nothing to compare: say so, rather than which default is missing.
+        let mut numbers: Vec<i64> = versions.iter().map(|v| v.version).collect();
+        numbers.dedup();
+        if let ([only], None, None) = (numbers.as_slice(), a, b) {
+            let status = versions
+                .iter()
+                .rev()
+                .find(|v| v.version == *only)
+                .map_or("", |v| v.status.as_str());
+            return Err(Error::NotFound(format!(
+                "'{nid}' has only one version (version {only}, {status}): there is nothing to compare it with"
+            )));
+        }
         let pick = |n: i64| pick_version(&nid, versions.clone(), n);
         let old = match a {
             Some(n) => pick(n)?,
