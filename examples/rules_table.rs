@@ -23,6 +23,7 @@ const NO_SYNTAX: &str = "no precise syntax published";
 const NORMALIZER_GLOSS: &[(&str, &str)] = &[
     ("gdst", "case-insensitive NSS for linkable data types"),
     ("gs1", "literals gdd, bie, bdt, cl, std case-insensitive"),
+    ("thread", "dataset hex case-insensitive"),
     ("gsma-imei", "IMEI case-insensitive, vers=0 ignored"),
     ("isbn", "hyphens ignored, ISBN-10 = ISBN-13"),
     ("issn", "hyphen optional, x = X"),

@@ -191,10 +191,11 @@ impl Registry {
         };
         let mut urls = resolution.urls(&key, service).map_err(ResolveError::Unresolved)?;
         if let Some(q) = urn.q_component().filter(|_| LOCATOR_SERVICES.contains(&service)) {
-            let joined = with_query(&mut urls, q);
-            if joined {
-                let said =
-                    "the q-component is added to the query the URL has, after '&' (RFC 8141 section 2.3.2)";
+            let withheld = with_query(&mut urls, q);
+            if withheld {
+                let said = "the q-component is not added to a URL with a query of its own: that query \
+                            is a resolver's lookup, whose parameters a URN must not change (RFC 8141 \
+                            section 2.3.2 leaves this case to the resolver)";
                 note = Some(match note {
                     Some(n) => format!("{n}; {said}"),
                     None => said.to_string(),
@@ -217,26 +218,27 @@ const LOCATOR_SERVICES: &[&str] = &["I2L", "I2Ls", "I2R", "I2Rs"];
 
 /// RFC 8141 section 2.3.2: "URN resolvers returning a URI that is a
 /// locator for a URN with a q-component do this by copying the
-/// q-component from the URN to the query component of the URI". A URL
-/// with a query of its own gets it after `&` (the section leaves that case
-/// to the resolver, which SHOULD document it); its fragment stays last.
-/// Returns true if some URL had a query already.
+/// q-component from the URN to the query component of the URI"; its
+/// fragment stays last. A URL with a query of its own is a resolver's
+/// lookup (`?urn={key}`), not the resource: joining the q-component to it
+/// would let a URN add or repeat the lookup's parameters (`?=urn=...`), so
+/// it is left as it is (the section leaves this case to the resolver,
+/// which SHOULD document it: docs/resolution.md). Returns true if some URL
+/// was left without the q-component.
 fn with_query(urls: &mut [String], q: &str) -> bool {
-    let mut joined = false;
+    let mut withheld = false;
     for url in urls {
         let (base, fragment) = match url.find('#') {
             Some(i) => url.split_at(i),
             None => (url.as_str(), ""),
         };
-        let separator = if base.contains('?') {
-            joined = true;
-            '&'
-        } else {
-            '?'
-        };
-        *url = format!("{base}{separator}{q}{fragment}");
+        if base.contains('?') {
+            withheld = true;
+            continue;
+        }
+        *url = format!("{base}?{q}{fragment}");
     }
-    joined
+    withheld
 }
 
 /// The value of the one `s=` directive of r-component `r`, if there is

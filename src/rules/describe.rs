@@ -118,6 +118,12 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          the hexadecimal digits before them.",
     ),
     (
+        "thread",
+        "sn-content of the registered sub-namespaces (the Thread Group's URN registry 1.4.0, which the \
+         thread registration's Syntax tells a parser to apply): pc is digits only, dataset:act:hex and \
+         dataset:pen:hex an even number of hex digits, spec:<version> or spec:<version>:<string>:<string>.",
+    ),
+    (
         "trivore",
         "URN length (trivore registration): the whole URN is at most 512 characters long.",
     ),
@@ -160,6 +166,11 @@ const NORMALIZER_PROSE: &[(&str, &str)] = &[
         "lei",
         "letter case is ignored (the LEI registration: 'not case sensitive'), and the key is the LEI in \
          upper case, as ISO 17442 writes it",
+    ),
+    (
+        "thread",
+        "the hex of dataset:act:hex and dataset:pen:hex URNs is case-insensitive (the Thread Group's URN \
+         registry)",
     ),
     (
         "gdst",

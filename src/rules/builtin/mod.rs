@@ -23,6 +23,7 @@ mod newsml;
 mod percent;
 mod pwid;
 mod smpte;
+mod thread;
 mod trivore;
 mod urn_6;
 
@@ -46,6 +47,7 @@ use newsml::normalize_newsml;
 use percent::{lower_outside_escapes, normalize_pct_decode_pchar};
 use pwid::normalize_pwid;
 use smpte::normalize_smpte_ul;
+use thread::{check_thread, normalize_thread};
 use trivore::check_trivore;
 use urn_6::{check_urn_6, normalize_urn_6};
 
@@ -68,7 +70,7 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
     "ddi", "eic", "eidr", "epc", "fdc", "gs1", "gsma", "isan", "isbn", "isni", "issn", "lei", "nbn-de",
-    "newsml", "pwid", "trivore", "urn-6",
+    "newsml", "pwid", "thread", "trivore", "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -84,6 +86,7 @@ pub const NORMALIZERS: &[&str] = &[
     "pct-decode-pchar",
     "pwid",
     "smpte-ul",
+    "thread",
     "upper-check-x",
     "urn-6",
 ];
@@ -107,6 +110,7 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "ddi" => check_ddi,
         "isan" => check_isan,
         "eic" => check_eic,
+        "thread" => check_thread,
         "trivore" => check_trivore,
         "urn-6" => check_urn_6,
         "fdc" | "newsml" => check_basic_date_id,
@@ -164,6 +168,7 @@ pub fn normalizer(name: &str) -> Option<NormalizeFn> {
         "newsml" => |nss, out| append(normalize_newsml(nss), out),
         "smpte-ul" => |nss, out| append(normalize_smpte_ul(nss), out),
         "gdst" => |nss, out| append(normalize_gdst(nss), out),
+        "thread" => normalize_thread,
         "urn-6" => |nss, out| append(normalize_urn_6(nss), out),
         _ => return None,
     })
