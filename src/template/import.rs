@@ -277,24 +277,49 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
         }
         found
     });
-    let mut version = fields.version.as_deref().and_then(|t| {
-        let word = first_line(t).split_whitespace().next().unwrap_or("");
-        let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
-        let v = digits.parse::<i64>().ok();
-        match v {
-            None => notes.push(Note::new(
-                NoteKind::Unplaced,
-                None,
-                format!("Version: '{}' is not a number", first_line(t)),
-            )),
-            Some(v) if first_line(t) != digits => notes.push(Note::new(
-                NoteKind::Guessed,
-                None,
-                format!("Version: '{}' read as {v}", first_line(t)),
-            )),
-            Some(_) => {}
+    let (version, date, read) = version_and_date(fields);
+    notes.extend(read);
+    let kind = match nid.as_deref() {
+        Some(n) if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) => {
+            Some(Kind::Informal)
         }
-        v
+        Some(_) => Some(Kind::Formal),
+        None if informal => Some(Kind::Informal),
+        None => None,
+    };
+    let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
+    (file, notes)
+}
+
+/// The version and date a registration text gives, and notes on how
+/// they were read: its Version and Date fields (RFC 8141 Appendix A), or,
+/// in the RFC 3406 form, its Registration Information ("Registration
+/// Version Number", "Registration Date", RFC 3406 section 4 and Appendix
+/// A). A version or date the text writes but that cannot be read is
+/// said in a note; a Date field that is no day is kept as written.
+pub fn version_and_date(fields: &TemplateFields) -> (Option<i64>, Option<String>, Vec<Note>) {
+    let mut notes = Vec::new();
+    let mut version = fields.version.as_deref().and_then(|t| {
+        let written = first_line(t);
+        match read_version(written) {
+            Some((v, true)) => Some(v),
+            Some((v, false)) => {
+                notes.push(Note::new(
+                    NoteKind::Guessed,
+                    None,
+                    format!("Version: '{written}' read as {v}"),
+                ));
+                Some(v)
+            }
+            None => {
+                notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    None,
+                    format!("Version: '{written}' is not a whole number (RFC 8141 Appendix A: 1, then one more for each revision): not read"),
+                ));
+                None
+            }
+        }
     });
     let mut date = fields.date.as_deref().map(|t| {
         let written = first_line(t);
@@ -321,38 +346,80 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     // RFC 3406 section 4: "Registration Information" holds the
     // registration version number and the registration date.
     if let Some(info) = fields.registration_information.as_deref() {
-        if version.is_none()
-            && fields.version.is_none()
-            && let Some(v) = number_after(info, "version")
-        {
-            notes.push(Note::new(
-                NoteKind::Guessed,
-                None,
-                format!("Version {v} read from Registration Information"),
-            ));
-            version = Some(v);
+        if version.is_none() && fields.version.is_none() {
+            match number_after(info, "version") {
+                Some(v) => {
+                    notes.push(Note::new(
+                        NoteKind::Guessed,
+                        None,
+                        format!("Version {v} read from Registration Information"),
+                    ));
+                    version = Some(v);
+                }
+                None => notes.extend(line_with(info, "version").map(|line| {
+                    Note::new(
+                        NoteKind::Unplaced,
+                        None,
+                        format!(
+                            "Registration Information: '{line}' gives no whole version number \
+                             (RFC 8141 Appendix A: 1, then one more for each revision): not read"
+                        ),
+                    )
+                })),
+            }
         }
-        if date.is_none()
-            && let Some(d) = date_after(info, "date")
-        {
-            notes.push(Note::new(
-                NoteKind::Guessed,
-                None,
-                format!("Date {d} read from Registration Information"),
-            ));
-            date = Some(d);
+        if date.is_none() {
+            match date_after(info, "date") {
+                Some(d) => {
+                    notes.push(Note::new(
+                        NoteKind::Guessed,
+                        None,
+                        format!("Date {d} read from Registration Information"),
+                    ));
+                    date = Some(d);
+                }
+                None => notes.extend(line_with(info, "date").map(|line| {
+                    Note::new(
+                        NoteKind::Unplaced,
+                        None,
+                        format!("Registration Information: '{line}' gives no date YYYY-MM-DD: not read"),
+                    )
+                })),
+            }
         }
     }
-    let kind = match nid.as_deref() {
-        Some(n) if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) => {
-            Some(Kind::Informal)
-        }
-        Some(_) => Some(Kind::Formal),
-        None if informal => Some(Kind::Informal),
-        None => None,
-    };
-    let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
-    (file, notes)
+    (version, date, notes)
+}
+
+/// The first line of `text` that has `word` (case-insensitive) as a
+/// word of its own, trimmed.
+fn line_with<'t>(text: &'t str, word: &str) -> Option<&'t str> {
+    text.lines().map(str::trim).find(|line| {
+        line.to_ascii_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == word)
+    })
+}
+
+/// A version as templates write it: the whole number `text` starts with
+/// (RFC 8141 Appendix A numbers versions 1, 2, ...), and whether that is
+/// all it says. `1.0` reads as 1 and `2 (revision of RFC 3187)` as 2,
+/// not as written; `2.1`, `2a` and `one` read as none.
+fn read_version(text: &str) -> Option<(i64, bool)> {
+    let text = text.trim();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let number: i64 = text[..digits].parse().ok()?;
+    let mut rest = &text[digits..];
+    if let Some(fraction) = rest.strip_prefix('.')
+        && fraction.starts_with(|c: char| c.is_ascii_digit())
+    {
+        // Only zeros after the point: the same whole number.
+        rest = fraction.trim_start_matches('0');
+    }
+    if rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some((number, digits == text.len()))
 }
 
 fn first_line(text: &str) -> &str {
@@ -391,15 +458,9 @@ fn value_after<'t>(text: &'t str, word: &str, joiners: &[&str]) -> Option<&'t st
 /// `Registration version number: 1`, `Version 2`; not `version 2.1`.
 pub(crate) fn number_after(text: &str, word: &str) -> Option<i64> {
     let rest = value_after(text, word, &["number", "no."])?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let after = rest[digits.len()..].chars().next();
-    if after.is_some_and(|c| {
-        c.is_ascii_alphanumeric()
-            || (c == '.' && rest[digits.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
-    }) {
-        return None;
-    }
-    digits.parse().ok().filter(|n| *n >= 1)
+    let first = rest.split_whitespace().next().unwrap_or("");
+    let first = first.trim_end_matches([',', ';']);
+    read_version(first).map(|(n, _)| n).filter(|n| *n >= 1)
 }
 
 /// The `YYYY-MM-DD` date in an RFC 3406 Registration Information text:
@@ -429,10 +490,12 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     if crate::clock::is_valid_date(text) {
         return Some((text.to_string(), true));
     }
+    // Words, and digits apart from letters (`5Feb2001` is `5 Feb 2001`).
     let words: Vec<&str> = text
         .trim_end_matches(['.', ',', ';'])
         .split(|c: char| c.is_whitespace() || matches!(c, '-' | '/' | '.' | ','))
         .filter(|w| !w.is_empty())
+        .flat_map(digits_apart_from_letters)
         .collect();
     let number = |w: &str| crate::clock::decimal(w).filter(|_| w.len() <= 4);
     // A month's name or its start (`Feb`), in any letter case.
@@ -455,6 +518,22 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     };
     let date = format!("{year:04}-{month:02}-{day:02}");
     crate::clock::is_valid_date(&date).then_some((date, false))
+}
+
+/// `word` cut where digits meet letters: `5Feb2001` gives `5`, `Feb`,
+/// `2001`.
+fn digits_apart_from_letters(word: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let bytes = word.as_bytes();
+    for i in 1..bytes.len() {
+        if bytes[i].is_ascii_digit() != bytes[i - 1].is_ascii_digit() && word.is_char_boundary(i) {
+            parts.push(&word[start..i]);
+            start = i;
+        }
+    }
+    parts.push(&word[start..]);
+    parts
 }
 
 /// How a Namespace Identifier says IANA is to assign the NID (RFC 8141
@@ -1920,6 +1999,7 @@ mod tests {
             ("February 11, 2002", "2002-02-11"),
             ("11 Feb 2002", "2002-02-11"),
             ("2004 March 3", "2004-03-03"),
+            ("5Feb2001", "2001-02-05"),
         ] {
             assert_eq!(read(written), Some((date.to_string(), false)), "{written}");
         }
@@ -1931,6 +2011,8 @@ mod tests {
             "2002",
             "May 2002",
             "Mayday 1, 2002",
+            "2006-MM-DD",
+            "2004-07-xx",
         ] {
             assert_eq!(read(none), None, "{none}");
         }
@@ -1938,6 +2020,32 @@ mod tests {
             date_after("Version 1 / 2014-03-03", "date").as_deref(),
             Some("2014-03-03")
         );
+    }
+
+    /// RFC 8141 Appendix A numbers versions 1, 2, ...: a version written
+    /// otherwise reads as its whole number, or as none (iso's `Version
+    /// 2.1`), never as a part of it.
+    #[test]
+    fn versions_as_templates_write_them() {
+        assert_eq!(read_version("2"), Some((2, true)));
+        assert_eq!(read_version("1.0"), Some((1, false)));
+        assert_eq!(read_version("2 (revision of RFC 3187)."), Some((2, false)));
+        for none in ["2.1", "3a", "one", ""] {
+            assert_eq!(read_version(none), None, "{none}");
+        }
+        let fields = |info: &str| TemplateFields {
+            registration_information: Some(info.to_string()),
+            ..TemplateFields::default()
+        };
+        let (version, date, notes) = version_and_date(&fields("Version 2.1\nDate: 2007-12-13"));
+        assert_eq!((version, date.as_deref()), (None, Some("2007-12-13")));
+        assert!(
+            notes.iter().any(|n| n.kind == NoteKind::Unplaced
+                && n.message.contains("'Version 2.1' gives no whole version number")),
+            "{notes:?}"
+        );
+        let (version, date, _) = version_and_date(&fields("Version 1\nDate: 5Feb2001"));
+        assert_eq!((version, date.as_deref()), (Some(1), Some("2001-02-05")));
     }
 
     #[test]
