@@ -246,14 +246,11 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     let report = import_text(text);
     let mut notes = report.notes;
     let fields = &report.fields;
-    // RFC 8141 section 5.2: the registrant of an informal namespace does
-    // not designate its NID; IANA assigns one. A Namespace Identifier
-    // that says so ("to be assigned", "Assigned by IANA") names none.
     let mut informal = false;
     let nid = fields.namespace_identifier.as_deref().and_then(|t| {
-        if let Some(rest) = without_assignment_phrases(t) {
-            let found = nid_named_beside_assignment(&rest);
-            if found.is_none() {
+        let read = read_nid(t);
+        match &read {
+            NidRead::Informal => {
                 informal = true;
                 notes.push(Note::new(
                     NoteKind::Guessed,
@@ -265,17 +262,17 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                     ),
                 ));
             }
-            return found;
-        }
-        let found = nid_in(t);
-        if found.is_none() {
-            notes.push(Note::new(
+            NidRead::None => notes.push(Note::new(
                 NoteKind::Unplaced,
                 None,
                 format!("Namespace Identifier: no NID found in '{}'", first_line(t)),
-            ));
+            )),
+            NidRead::Nid(_) => {}
         }
-        found
+        match read {
+            NidRead::Nid(nid) => Some(nid),
+            _ => None,
+        }
     });
     let (version, date, read) = version_and_date(fields);
     notes.extend(read);
@@ -420,6 +417,60 @@ fn read_version(text: &str) -> Option<(i64, bool)> {
         return None;
     }
     Some((number, digits == text.len()))
+}
+
+/// What a Namespace Identifier text names.
+#[derive(Debug, PartialEq, Eq)]
+enum NidRead {
+    /// A NID.
+    Nid(String),
+    /// No NID, and says IANA is to assign one: an informal namespace.
+    Informal,
+    /// Nothing read.
+    None,
+}
+
+impl NidRead {
+    /// Whether `other` names the same (NIDs are case-insensitive, RFC
+    /// 8141 section 3).
+    fn same_as(&self, other: &NidRead) -> bool {
+        match (self, other) {
+            (NidRead::Nid(a), NidRead::Nid(b)) => a.eq_ignore_ascii_case(b),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// The NID a Namespace Identifier text names. RFC 8141 section 5.2: the
+/// registrant of an informal namespace does not designate its NID; IANA
+/// assigns one. A text that says so ("to be assigned", "Assigned by
+/// IANA") names none, unless a NID is written beside the phrase.
+fn read_nid(text: &str) -> NidRead {
+    let found = match without_assignment_phrases(text) {
+        Some(rest) => match nid_named_beside_assignment(&rest) {
+            Some(nid) => Some(nid),
+            None => return NidRead::Informal,
+        },
+        None => nid_in(text),
+    };
+    found.map_or(NidRead::None, NidRead::Nid)
+}
+
+/// How many lines a NID is looked for in before the text after it is
+/// said: a Namespace Identifier names it at once, and hostile texts stay
+/// linear.
+const NID_VALUE_MAX_LINES: usize = 16;
+
+/// How many of the lines of a Namespace Identifier's text (`lines`,
+/// non-blank, trimmed) are its value: up to the line from which it reads
+/// as the whole does, the line that names the NID. `None` when it reads
+/// as nothing, or not within [`NID_VALUE_MAX_LINES`].
+fn nid_value_lines(lines: &[&str]) -> Option<usize> {
+    let whole = read_nid(&lines.join("\n"));
+    if whole == NidRead::None {
+        return None;
+    }
+    (1..=lines.len().min(NID_VALUE_MAX_LINES)).find(|&n| read_nid(&lines[..n].join("\n")).same_as(&whole))
 }
 
 fn first_line(text: &str) -> &str {
@@ -1603,33 +1654,40 @@ pub fn import_text(text: &str) -> ImportReport {
             }
         }
         // A one-line field: what follows its value is no part of it, and
-        // is said, not dropped unseen.
+        // is said, not dropped unseen. The value is the first line, or, for
+        // a Namespace Identifier, the lines up to the one naming the NID
+        // ("Request is made for a formal assignment:", then `itu`).
         if matches!(h.key, "namespace_identifier" | "version" | "date") {
-            let mut value_lines = value.lines().map(str::trim).filter(|l| !l.is_empty());
-            let first = value_lines.next().unwrap_or("").to_string();
-            let rest: Vec<&str> = value_lines.collect();
-            if !rest.is_empty() {
-                let moved = h.key != "namespace_identifier";
+            let raw: Vec<&str> = value.lines().collect();
+            let filled: Vec<usize> = (0..raw.len()).filter(|&i| !raw[i].trim().is_empty()).collect();
+            let nid_lines = (h.key == "namespace_identifier")
+                .then(|| nid_value_lines(&filled.iter().map(|&i| raw[i].trim()).collect::<Vec<_>>()))
+                .flatten();
+            let kept = nid_lines.unwrap_or(1);
+            // Text after a NID that cannot be read is no other field's.
+            let moved = h.key != "namespace_identifier" || nid_lines.is_some();
+            if filled.len() > kept {
+                let head_end = filled[kept - 1] + 1;
+                let tail = dedent(&raw[head_end..]);
                 report.notes.push(Note::new(
                     NoteKind::Unplaced,
                     line,
                     format!(
                         "text after the {} value '{}'{}: {}",
                         heading_of(h.key),
-                        preview(&first),
+                        preview(raw[filled[kept - 1]].trim()),
                         if moved {
                             ", kept in Additional Information"
                         } else {
                             ""
                         },
-                        preview(&rest.join(" "))
+                        preview(&tail)
                     ),
                 ));
                 if moved {
-                    // The value's first line stays; the rest, as written.
-                    let tail = value.trim_start().split_once('\n').map_or("", |(_, tail)| tail);
-                    extra.push(dedent(&tail.lines().collect::<Vec<_>>()));
-                    value = first;
+                    // The value's lines stay; the rest, as written.
+                    extra.push(tail);
+                    value = dedent(&raw[..head_end]);
                 }
             }
         }
@@ -1834,6 +1892,30 @@ mod tests {
             r.fields.additional_information.as_deref(),
             Some("A free paragraph.")
         );
+        // After the line naming the NID (nbn's text), the same; the lines
+        // up to it are the value (itu's "Request is made ...:", then `itu`).
+        let r = import_text(
+            "Namespace Identifier:  ACME\n   Assigned in 2001 to the ACME\n   catalogue.\n\nPurpose: x\n",
+        );
+        assert_eq!(r.fields.namespace_identifier.as_deref(), Some("ACME"));
+        assert_eq!(
+            r.fields.additional_information.as_deref(),
+            Some("Assigned in 2001 to the ACME\ncatalogue.")
+        );
+        assert!(
+            r.notes[0]
+                .message
+                .contains("value 'ACME', kept in Additional Information")
+        );
+        let r = import_text(
+            "Namespace ID:\n\n   Request is made for a formal assignment:\n\n   acme\n\nScope: x\n",
+        );
+        assert_eq!(
+            r.fields.namespace_identifier.as_deref(),
+            Some("Request is made for a formal assignment:\n\nacme")
+        );
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert_eq!(r.fields.additional_information, None);
     }
 
     /// RFC extracts keep their page breaks (RFC 7322 section 4.8): the
