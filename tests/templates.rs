@@ -66,6 +66,45 @@ fn every_registration_text_imports_with_its_nid() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// RFC 8141 section 6.4.2: Syntax states a namespace's equivalence
+/// rules. A text in Appendix A's form imports with its fields only: an
+/// RFC 3406 heading written inside one (isbn's, doi's and mrn's "Rules for
+/// Lexical Equivalence:" in Syntax) stays there, so the rendering keeps
+/// the text's order and lint finds Syntax speaking of equivalence.
+#[test]
+fn rfc8141_form_texts_keep_rfc3406_sub_headings_in_their_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let mut seen = Vec::new();
+    for (nid, text) in registration_texts() {
+        let (file, _) = import_registration(&text);
+        // Appendix A's Syntax heading: a text of its fields.
+        if file.syntax.is_none() {
+            continue;
+        }
+        assert_eq!(file.rfc3406, None, "{nid}: RFC 3406 fields in an RFC 8141 text");
+        if text
+            .to_ascii_lowercase()
+            .contains("rules for lexical equivalence:")
+        {
+            let path = dir.path().join(format!("{nid}.toml"));
+            std::fs::write(&path, toml::to_string(&file).unwrap()).unwrap();
+            let out = urnreg(
+                &["lint", path.to_str().unwrap(), "--db", db.to_str().unwrap()],
+                b"",
+            );
+            assert!(
+                !stdout(&out).contains("syntax-equivalence"),
+                "{nid}: {}",
+                stdout(&out)
+            );
+            seen.push(nid);
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, ["doi", "isbn", "isni", "issn", "meta", "mrn"]);
+}
+
 /// Issue 21, item 5: a text renders in the form it was written in, a field
 /// it lacks (the cdx texts of 2022 and 2023 have no Resolution section)
 /// left out as it was, and importing the rendering gives back the same

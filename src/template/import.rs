@@ -1457,6 +1457,47 @@ fn heading_shaped(lines: &[&str], i: usize, margin: usize) -> bool {
             .any(|w| matches!(w.to_lowercase().as_str(), "example" | "examples" | "where" | "here"))
 }
 
+/// Whether `key` is one of RFC 8141 Appendix A's body fields (Registrant
+/// to Revision Information; the identifying three are both forms').
+fn is_appendix_a_body(key: &str) -> bool {
+    !matches!(key, "namespace_identifier" | "version" | "date") && FIELDS.iter().any(|f| f.0 == key && f.2)
+}
+
+/// Whether `key` is a field of the RFC 3406 template only.
+fn is_rfc3406_only(key: &str) -> bool {
+    FIELDS.iter().any(|f| f.0 == key && !f.2)
+}
+
+/// In a template of RFC 8141 Appendix A's fields (more of them than of
+/// RFC 3406's), an RFC 3406 heading written after an Appendix A field
+/// ("Rules for Lexical Equivalence:" after "Syntax:" in the isbn, doi and
+/// mrn texts) is a sub-heading of that field, whose text goes on below
+/// it: Appendix A has no such field, and its Syntax states the
+/// equivalence rules (RFC 8141 section 6.4.2). Takes those headings out
+/// of `headings` and returns them.
+fn rfc3406_headings_inside_fields(headings: &mut Vec<Heading>) -> Vec<Heading> {
+    let appendix_a = headings.iter().filter(|h| is_appendix_a_body(h.key)).count();
+    let rfc3406 = headings.iter().filter(|h| is_rfc3406_only(h.key)).count();
+    if appendix_a <= rfc3406 {
+        return Vec::new();
+    }
+    let mut host: &str = "";
+    let mut inside = vec![false; headings.len()];
+    for (i, h) in headings.iter().enumerate() {
+        if is_rfc3406_only(h.key) && is_appendix_a_body(host) {
+            inside[i] = true;
+        } else {
+            host = h.key;
+        }
+    }
+    let mut marks = inside.into_iter();
+    let (taken, kept): (Vec<Heading>, Vec<Heading>) = std::mem::take(headings)
+        .into_iter()
+        .partition(|_| marks.next().unwrap_or(false));
+    *headings = kept;
+    taken
+}
+
 /// RFC 5322 header fields a registration mail starts with.
 const MAIL_HEADERS: &[&str] = &[
     "from",
@@ -1616,6 +1657,7 @@ pub fn import_text(text: &str) -> ImportReport {
         }
         None => lines.len(),
     };
+    let inside = rfc3406_headings_inside_fields(&mut headings);
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
     for (n, h) in headings.iter().enumerate() {
@@ -1641,7 +1683,24 @@ pub fn import_text(text: &str) -> ImportReport {
         let line = Some(h.line + 1);
         for (k, text) in body.iter().enumerate() {
             let at = body_start + k;
-            if heading_shaped(&lines, at, h.indent) {
+            if let Some(sub) = inside.iter().find(|sub| sub.line == at) {
+                let why = if sub.key == "lexical_equivalence" && h.key == "syntax" {
+                    "; section 6.4.2: Syntax states the namespace's equivalence rules"
+                } else {
+                    ""
+                };
+                report.notes.push(Note::new(
+                    NoteKind::Guessed,
+                    Some(at + 1),
+                    format!(
+                        "'{}' is an RFC 3406 heading inside '{}' of an RFC 8141 template (Appendix A \
+                         has no such field{why}): kept in '{}'",
+                        sub.written,
+                        heading_of(h.key),
+                        h.written
+                    ),
+                ));
+            } else if heading_shaped(&lines, at, h.indent) {
                 report.notes.push(Note::new(
                     NoteKind::Guessed,
                     Some(at + 1),
@@ -1916,6 +1975,31 @@ mod tests {
         );
         assert!(r.notes.is_empty(), "{:?}", r.notes);
         assert_eq!(r.fields.additional_information, None);
+    }
+
+    /// RFC 8141 section 6.4.2 and Appendix A: Syntax states the
+    /// namespace's equivalence rules. In a template of Appendix A's
+    /// fields, RFC 3406's "Rules for Lexical Equivalence:" is a
+    /// sub-heading of the field it is written in; in an RFC 3406
+    /// template it is a field.
+    #[test]
+    fn rfc3406_headings_inside_an_rfc8141_template_stay_in_their_field() {
+        let r = import_text(
+            "Namespace Identifier: acme\nRegistrant: r\nPurpose: p\n\nSyntax:\nDigits.\n\nRules for Lexical Equivalence:\nCase matters.\n\nExamples:\n   urn:acme:1\n\nAssignment: a\n",
+        );
+        assert_eq!(
+            r.fields.syntax.as_deref(),
+            Some("Digits.\n\nRules for Lexical Equivalence:\nCase matters.\n\nExamples:\n   urn:acme:1")
+        );
+        assert_eq!(r.fields.lexical_equivalence, None);
+        assert_eq!(r.fields.assignment.as_deref(), Some("a"));
+        assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+        assert!(r.notes[0].message.contains("kept in 'Syntax'"), "{:?}", r.notes);
+        let r = import_text(
+            "Namespace ID: acme\nDeclaration of syntactic structure: Digits.\nRules for Lexical Equivalence: Case matters.\nScope: Global.\n",
+        );
+        assert_eq!(r.fields.syntactic_structure.as_deref(), Some("Digits."));
+        assert_eq!(r.fields.lexical_equivalence.as_deref(), Some("Case matters."));
     }
 
     /// RFC extracts keep their page breaks (RFC 7322 section 4.8): the
