@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
+use urnreg::registry::Store;
 use urnreg::registry::data::{RecordFile, Xref};
-use urnreg::template::import_text;
+use urnreg::template::{import_registration, import_text};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -268,6 +269,61 @@ fn registration_fields_are_what_the_importer_reads_from_the_text() {
             assert!(reg.fields.present().count() >= 3, "{nid}: too few fields found");
         }
     }
+}
+
+/// A shipped text's version and date are those `template import` reads
+/// from it, wherever its template puts them (RFC 8141 Appendix A's
+/// Version and Date, RFC 3406's "Registration Version Number" and
+/// "Registration Date" in Registration Information): xmlorg is version 3,
+/// and cablelabs and ietf are dated as their texts say.
+#[test]
+fn shipped_versions_and_dates_are_those_of_their_texts() {
+    let store = Store::open_embedded().unwrap();
+    let mut dated = 0;
+    for (nid, (_, record)) in load_registry_dir(&root().join("registry")) {
+        let Some(reg) = &record.registration else {
+            continue;
+        };
+        let (file, _) = import_registration(&reg.text);
+        let shown = store.show(&nid, None).unwrap();
+        let version = shown
+            .registration
+            .as_ref()
+            .unwrap_or_else(|| panic!("{nid}: no version"));
+        assert_eq!(version.version, file.version.unwrap_or(1), "{nid}: version");
+        assert_eq!(
+            shown.current_version,
+            Some(version.version),
+            "{nid}: version in force"
+        );
+        let date = file
+            .date
+            .map(|d| d.as_text())
+            // A Date kept as written (not a day) is no date.
+            .filter(|d| {
+                d.len() == 10
+                    && d.bytes()
+                        .enumerate()
+                        .all(|(i, b)| (b == b'-') == (i == 4 || i == 7))
+            })
+            .or_else(|| record.date.clone());
+        assert_eq!(
+            Some(version.date.clone()).filter(|d| !d.is_empty()),
+            date,
+            "{nid}: date"
+        );
+        dated += usize::from(!version.date.is_empty());
+    }
+    for (nid, version, date) in [
+        ("xmlorg", 3, "2001-02-05"),
+        ("cablelabs", 1, "2011-04-18"),
+        ("ietf", 1, "1999-04-22"),
+        ("iso", 1, "2007-12-13"),
+    ] {
+        let shown = store.show(nid, None).unwrap().registration.unwrap();
+        assert_eq!((shown.version, shown.date.as_str()), (version, date), "{nid}");
+    }
+    assert!(dated >= 69, "only {dated} versions dated");
 }
 
 #[test]

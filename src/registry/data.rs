@@ -217,6 +217,23 @@ pub struct ReferencedText {
     pub text: String,
 }
 
+impl RegistrationText {
+    /// The version the text gives: its Version field, or in the RFC 3406
+    /// form its Registration Information's "Registration Version Number"
+    /// (read as `template import` reads them); 1 when it gives none.
+    pub fn version(&self) -> i64 {
+        crate::template::version_and_date(&self.fields).0.unwrap_or(1)
+    }
+
+    /// The date the text gives (its Date field, or its Registration
+    /// Information's "Registration Date"), if it is a real `YYYY-MM-DD`.
+    pub fn date(&self) -> Option<String> {
+        crate::template::version_and_date(&self.fields)
+            .1
+            .filter(|d| crate::clock::is_valid_date(d))
+    }
+}
+
 impl RecordFile {
     /// A record that says nothing but its NID and kind (a namespace
     /// registered here has no IANA record).
@@ -238,13 +255,10 @@ impl RecordFile {
     }
 
     /// The version in force: the highest of the shipped text's version
-    /// (the number its Version field starts with, 1 if none) and the
-    /// versions approved here; `None` when no registration text is held.
+    /// ([`RegistrationText::version`]) and the versions approved here;
+    /// `None` when no registration text is held.
     pub fn version_in_force(&self) -> Option<i64> {
-        let shipped = self
-            .registration
-            .as_ref()
-            .map(|r| leading_number(r.fields.version.as_deref()).unwrap_or(1));
+        let shipped = self.registration.as_ref().map(RegistrationText::version);
         let approved = self
             .filed
             .iter()
@@ -253,13 +267,6 @@ impl RecordFile {
             .max();
         shipped.max(approved)
     }
-}
-
-/// The number a version field starts with (`"2 (revision of ...)"` -> 2).
-pub(crate) fn leading_number(s: Option<&str>) -> Option<i64> {
-    let s = s?.trim();
-    let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok().filter(|n| *n >= 1)
 }
 
 impl Xref {

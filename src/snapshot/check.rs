@@ -7,7 +7,7 @@ use super::xml::is_xml_char;
 use super::{MAX_REQUEST_ID, MAX_VERSION, Snapshot};
 use crate::clock::is_valid_date;
 use crate::lint::{LintContext, Severity, formal_nid_problems, lint_as};
-use crate::registry::data::{FiledVersion, RecordFile, RegistryFile, Xref, leading_number};
+use crate::registry::data::{FiledVersion, RecordFile, RegistrationText, RegistryFile, Xref};
 use crate::registry::{
     Error, Filing, Kind, MAX_INFORMAL_NUMBER, Problem, RegistrationFile, Result, informal_number,
 };
@@ -299,10 +299,7 @@ fn check_record(record: &RecordFile, ctx: &LintContext, p: &mut Problems) {
     }
     // The version of the text held (its Version field) must leave room for
     // the next revision.
-    let shipped = record
-        .registration
-        .as_ref()
-        .map(|r| leading_number(r.fields.version.as_deref()).unwrap_or(1));
+    let shipped = record.registration.as_ref().map(RegistrationText::version);
     if let Some(v) = shipped.filter(|v| *v > MAX_VERSION) {
         p.add(
             nid,

@@ -27,6 +27,7 @@
 //! on a phone: tables become one card per namespace below 40rem, and long
 //! words (URLs, grammars) wrap instead of widening the page.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -38,7 +39,7 @@ use super::json::{self, JSON_FILE};
 use super::manifest::{MANIFEST, manifest};
 use super::xml::{self, XML_FILE};
 use crate::registry::Kind;
-use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, SubregistryFile, Xref, leading_number};
+use crate::registry::data::{FiledVersion, RecordFile, ReviewEntry, SubregistryFile, Xref};
 use crate::resolve::QueryRegistry;
 use crate::rules::describe::{Statement, describe};
 use crate::template::render::{Shown, environment, shown_fields, template_error};
@@ -244,7 +245,7 @@ struct VersionView<'a> {
     version: i64,
     status: &'a str,
     in_force: bool,
-    date: Option<&'a str>,
+    date: Option<Cow<'a, str>>,
     /// Where the shipped text comes from (its IANA address, or an RFC
     /// section), a link when it is a web address.
     source: Option<Link>,
@@ -438,7 +439,7 @@ fn page_name(nid: &str) -> Result<String, String> {
 fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> {
     let mut out: Vec<VersionView<'_>> = Vec::new();
     if let Some(reg) = &record.registration {
-        let version = leading_number(reg.fields.version.as_deref()).unwrap_or(1);
+        let version = reg.version();
         let source = Link {
             label: reg.source.clone(),
             href: Some(reg.source.clone()).filter(|s| is_safe_href(s)),
@@ -448,7 +449,7 @@ fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> 
             version,
             status: "registered",
             in_force: false,
-            date: reg.fields.date.as_deref(),
+            date: reg.date().map(Cow::Owned),
             source: Some(source),
             submitted_at: None,
             decided_at: None,
@@ -493,7 +494,7 @@ fn filed_view(v: &FiledVersion) -> VersionView<'_> {
         version: v.version,
         status: &v.status,
         in_force: false,
-        date: Some(&v.date),
+        date: Some(Cow::Borrowed(&v.date)),
         // Where a filing came from is a path on the registrant's machine:
         // not for publication.
         source: None,

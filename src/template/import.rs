@@ -246,14 +246,11 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     let report = import_text(text);
     let mut notes = report.notes;
     let fields = &report.fields;
-    // RFC 8141 section 5.2: the registrant of an informal namespace does
-    // not designate its NID; IANA assigns one. A Namespace Identifier
-    // that says so ("to be assigned", "Assigned by IANA") names none.
     let mut informal = false;
     let nid = fields.namespace_identifier.as_deref().and_then(|t| {
-        if let Some(rest) = without_assignment_phrases(t) {
-            let found = nid_named_beside_assignment(&rest);
-            if found.is_none() {
+        let read = read_nid(t);
+        match &read {
+            NidRead::Informal => {
                 informal = true;
                 notes.push(Note::new(
                     NoteKind::Guessed,
@@ -265,36 +262,61 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                     ),
                 ));
             }
-            return found;
-        }
-        let found = nid_in(t);
-        if found.is_none() {
-            notes.push(Note::new(
+            NidRead::None => notes.push(Note::new(
                 NoteKind::Unplaced,
                 None,
                 format!("Namespace Identifier: no NID found in '{}'", first_line(t)),
-            ));
+            )),
+            NidRead::Nid(_) => {}
         }
-        found
+        match read {
+            NidRead::Nid(nid) => Some(nid),
+            _ => None,
+        }
     });
-    let mut version = fields.version.as_deref().and_then(|t| {
-        let word = first_line(t).split_whitespace().next().unwrap_or("");
-        let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
-        let v = digits.parse::<i64>().ok();
-        match v {
-            None => notes.push(Note::new(
-                NoteKind::Unplaced,
-                None,
-                format!("Version: '{}' is not a number", first_line(t)),
-            )),
-            Some(v) if first_line(t) != digits => notes.push(Note::new(
-                NoteKind::Guessed,
-                None,
-                format!("Version: '{}' read as {v}", first_line(t)),
-            )),
-            Some(_) => {}
+    let (version, date, read) = version_and_date(fields);
+    notes.extend(read);
+    let kind = match nid.as_deref() {
+        Some(n) if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) => {
+            Some(Kind::Informal)
         }
-        v
+        Some(_) => Some(Kind::Formal),
+        None if informal => Some(Kind::Informal),
+        None => None,
+    };
+    let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
+    (file, notes)
+}
+
+/// The version and date a registration text gives, and notes on how
+/// they were read: its Version and Date fields (RFC 8141 Appendix A), or,
+/// in the RFC 3406 form, its Registration Information ("Registration
+/// Version Number", "Registration Date", RFC 3406 section 4 and Appendix
+/// A). A version or date the text writes but that cannot be read is
+/// said in a note; a Date field that is no day is kept as written.
+pub fn version_and_date(fields: &TemplateFields) -> (Option<i64>, Option<String>, Vec<Note>) {
+    let mut notes = Vec::new();
+    let mut version = fields.version.as_deref().and_then(|t| {
+        let written = first_line(t);
+        match read_version(written) {
+            Some((v, true)) => Some(v),
+            Some((v, false)) => {
+                notes.push(Note::new(
+                    NoteKind::Guessed,
+                    None,
+                    format!("Version: '{written}' read as {v}"),
+                ));
+                Some(v)
+            }
+            None => {
+                notes.push(Note::new(
+                    NoteKind::Unplaced,
+                    None,
+                    format!("Version: '{written}' is not a whole number (RFC 8141 Appendix A: 1, then one more for each revision): not read"),
+                ));
+                None
+            }
+        }
     });
     let mut date = fields.date.as_deref().map(|t| {
         let written = first_line(t);
@@ -321,38 +343,134 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     // RFC 3406 section 4: "Registration Information" holds the
     // registration version number and the registration date.
     if let Some(info) = fields.registration_information.as_deref() {
-        if version.is_none()
-            && fields.version.is_none()
-            && let Some(v) = number_after(info, "version")
-        {
-            notes.push(Note::new(
-                NoteKind::Guessed,
-                None,
-                format!("Version {v} read from Registration Information"),
-            ));
-            version = Some(v);
+        if version.is_none() && fields.version.is_none() {
+            match number_after(info, "version") {
+                Some(v) => {
+                    notes.push(Note::new(
+                        NoteKind::Guessed,
+                        None,
+                        format!("Version {v} read from Registration Information"),
+                    ));
+                    version = Some(v);
+                }
+                None => notes.extend(line_with(info, "version").map(|line| {
+                    Note::new(
+                        NoteKind::Unplaced,
+                        None,
+                        format!(
+                            "Registration Information: '{line}' gives no whole version number \
+                             (RFC 8141 Appendix A: 1, then one more for each revision): not read"
+                        ),
+                    )
+                })),
+            }
         }
-        if date.is_none()
-            && let Some(d) = date_after(info, "date")
-        {
-            notes.push(Note::new(
-                NoteKind::Guessed,
-                None,
-                format!("Date {d} read from Registration Information"),
-            ));
-            date = Some(d);
+        if date.is_none() {
+            match date_after(info, "date") {
+                Some(d) => {
+                    notes.push(Note::new(
+                        NoteKind::Guessed,
+                        None,
+                        format!("Date {d} read from Registration Information"),
+                    ));
+                    date = Some(d);
+                }
+                None => notes.extend(line_with(info, "date").map(|line| {
+                    Note::new(
+                        NoteKind::Unplaced,
+                        None,
+                        format!("Registration Information: '{line}' gives no date YYYY-MM-DD: not read"),
+                    )
+                })),
+            }
         }
     }
-    let kind = match nid.as_deref() {
-        Some(n) if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) => {
-            Some(Kind::Informal)
+    (version, date, notes)
+}
+
+/// The first line of `text` that has `word` (case-insensitive) as a
+/// word of its own, trimmed.
+fn line_with<'t>(text: &'t str, word: &str) -> Option<&'t str> {
+    text.lines().map(str::trim).find(|line| {
+        line.to_ascii_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == word)
+    })
+}
+
+/// A version as templates write it: the whole number `text` starts with
+/// (RFC 8141 Appendix A numbers versions 1, 2, ...), and whether that is
+/// all it says. `1.0` reads as 1 and `2 (revision of RFC 3187)` as 2,
+/// not as written; `2.1`, `2a` and `one` read as none.
+fn read_version(text: &str) -> Option<(i64, bool)> {
+    let text = text.trim();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let number: i64 = text[..digits].parse().ok()?;
+    let mut rest = &text[digits..];
+    if let Some(fraction) = rest.strip_prefix('.')
+        && fraction.starts_with(|c: char| c.is_ascii_digit())
+    {
+        // Only zeros after the point: the same whole number.
+        rest = fraction.trim_start_matches('0');
+    }
+    if rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some((number, digits == text.len()))
+}
+
+/// What a Namespace Identifier text names.
+#[derive(Debug, PartialEq, Eq)]
+enum NidRead {
+    /// A NID.
+    Nid(String),
+    /// No NID, and says IANA is to assign one: an informal namespace.
+    Informal,
+    /// Nothing read.
+    None,
+}
+
+impl NidRead {
+    /// Whether `other` names the same (NIDs are case-insensitive, RFC
+    /// 8141 section 3).
+    fn same_as(&self, other: &NidRead) -> bool {
+        match (self, other) {
+            (NidRead::Nid(a), NidRead::Nid(b)) => a.eq_ignore_ascii_case(b),
+            (a, b) => a == b,
         }
-        Some(_) => Some(Kind::Formal),
-        None if informal => Some(Kind::Informal),
-        None => None,
+    }
+}
+
+/// The NID a Namespace Identifier text names. RFC 8141 section 5.2: the
+/// registrant of an informal namespace does not designate its NID; IANA
+/// assigns one. A text that says so ("to be assigned", "Assigned by
+/// IANA") names none, unless a NID is written beside the phrase.
+fn read_nid(text: &str) -> NidRead {
+    let found = match without_assignment_phrases(text) {
+        Some(rest) => match nid_named_beside_assignment(&rest) {
+            Some(nid) => Some(nid),
+            None => return NidRead::Informal,
+        },
+        None => nid_in(text),
     };
-    let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
-    (file, notes)
+    found.map_or(NidRead::None, NidRead::Nid)
+}
+
+/// How many lines a NID is looked for in before the text after it is
+/// said: a Namespace Identifier names it at once, and hostile texts stay
+/// linear.
+const NID_VALUE_MAX_LINES: usize = 16;
+
+/// How many of the lines of a Namespace Identifier's text (`lines`,
+/// non-blank, trimmed) are its value: up to the line from which it reads
+/// as the whole does, the line that names the NID. `None` when it reads
+/// as nothing, or not within [`NID_VALUE_MAX_LINES`].
+fn nid_value_lines(lines: &[&str]) -> Option<usize> {
+    let whole = read_nid(&lines.join("\n"));
+    if whole == NidRead::None {
+        return None;
+    }
+    (1..=lines.len().min(NID_VALUE_MAX_LINES)).find(|&n| read_nid(&lines[..n].join("\n")).same_as(&whole))
 }
 
 fn first_line(text: &str) -> &str {
@@ -391,15 +509,9 @@ fn value_after<'t>(text: &'t str, word: &str, joiners: &[&str]) -> Option<&'t st
 /// `Registration version number: 1`, `Version 2`; not `version 2.1`.
 pub(crate) fn number_after(text: &str, word: &str) -> Option<i64> {
     let rest = value_after(text, word, &["number", "no."])?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let after = rest[digits.len()..].chars().next();
-    if after.is_some_and(|c| {
-        c.is_ascii_alphanumeric()
-            || (c == '.' && rest[digits.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
-    }) {
-        return None;
-    }
-    digits.parse().ok().filter(|n| *n >= 1)
+    let first = rest.split_whitespace().next().unwrap_or("");
+    let first = first.trim_end_matches([',', ';']);
+    read_version(first).map(|(n, _)| n).filter(|n| *n >= 1)
 }
 
 /// The `YYYY-MM-DD` date in an RFC 3406 Registration Information text:
@@ -429,10 +541,12 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     if crate::clock::is_valid_date(text) {
         return Some((text.to_string(), true));
     }
+    // Words, and digits apart from letters (`5Feb2001` is `5 Feb 2001`).
     let words: Vec<&str> = text
         .trim_end_matches(['.', ',', ';'])
         .split(|c: char| c.is_whitespace() || matches!(c, '-' | '/' | '.' | ','))
         .filter(|w| !w.is_empty())
+        .flat_map(digits_apart_from_letters)
         .collect();
     let number = |w: &str| crate::clock::decimal(w).filter(|_| w.len() <= 4);
     // A month's name or its start (`Feb`), in any letter case.
@@ -455,6 +569,22 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     };
     let date = format!("{year:04}-{month:02}-{day:02}");
     crate::clock::is_valid_date(&date).then_some((date, false))
+}
+
+/// `word` cut where digits meet letters: `5Feb2001` gives `5`, `Feb`,
+/// `2001`.
+fn digits_apart_from_letters(word: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let bytes = word.as_bytes();
+    for i in 1..bytes.len() {
+        if bytes[i].is_ascii_digit() != bytes[i - 1].is_ascii_digit() && word.is_char_boundary(i) {
+            parts.push(&word[start..i]);
+            start = i;
+        }
+    }
+    parts.push(&word[start..]);
+    parts
 }
 
 /// How a Namespace Identifier says IANA is to assign the NID (RFC 8141
@@ -1327,6 +1457,47 @@ fn heading_shaped(lines: &[&str], i: usize, margin: usize) -> bool {
             .any(|w| matches!(w.to_lowercase().as_str(), "example" | "examples" | "where" | "here"))
 }
 
+/// Whether `key` is one of RFC 8141 Appendix A's body fields (Registrant
+/// to Revision Information; the identifying three are both forms').
+fn is_appendix_a_body(key: &str) -> bool {
+    !matches!(key, "namespace_identifier" | "version" | "date") && FIELDS.iter().any(|f| f.0 == key && f.2)
+}
+
+/// Whether `key` is a field of the RFC 3406 template only.
+fn is_rfc3406_only(key: &str) -> bool {
+    FIELDS.iter().any(|f| f.0 == key && !f.2)
+}
+
+/// In a template of RFC 8141 Appendix A's fields (more of them than of
+/// RFC 3406's), an RFC 3406 heading written after an Appendix A field
+/// ("Rules for Lexical Equivalence:" after "Syntax:" in the isbn, doi and
+/// mrn texts) is a sub-heading of that field, whose text goes on below
+/// it: Appendix A has no such field, and its Syntax states the
+/// equivalence rules (RFC 8141 section 6.4.2). Takes those headings out
+/// of `headings` and returns them.
+fn rfc3406_headings_inside_fields(headings: &mut Vec<Heading>) -> Vec<Heading> {
+    let appendix_a = headings.iter().filter(|h| is_appendix_a_body(h.key)).count();
+    let rfc3406 = headings.iter().filter(|h| is_rfc3406_only(h.key)).count();
+    if appendix_a <= rfc3406 {
+        return Vec::new();
+    }
+    let mut host: &str = "";
+    let mut inside = vec![false; headings.len()];
+    for (i, h) in headings.iter().enumerate() {
+        if is_rfc3406_only(h.key) && is_appendix_a_body(host) {
+            inside[i] = true;
+        } else {
+            host = h.key;
+        }
+    }
+    let mut marks = inside.into_iter();
+    let (taken, kept): (Vec<Heading>, Vec<Heading>) = std::mem::take(headings)
+        .into_iter()
+        .partition(|_| marks.next().unwrap_or(false));
+    *headings = kept;
+    taken
+}
+
 /// RFC 5322 header fields a registration mail starts with.
 const MAIL_HEADERS: &[&str] = &[
     "from",
@@ -1486,6 +1657,7 @@ pub fn import_text(text: &str) -> ImportReport {
         }
         None => lines.len(),
     };
+    let inside = rfc3406_headings_inside_fields(&mut headings);
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
     for (n, h) in headings.iter().enumerate() {
@@ -1511,7 +1683,24 @@ pub fn import_text(text: &str) -> ImportReport {
         let line = Some(h.line + 1);
         for (k, text) in body.iter().enumerate() {
             let at = body_start + k;
-            if heading_shaped(&lines, at, h.indent) {
+            if let Some(sub) = inside.iter().find(|sub| sub.line == at) {
+                let why = if sub.key == "lexical_equivalence" && h.key == "syntax" {
+                    "; section 6.4.2: Syntax states the namespace's equivalence rules"
+                } else {
+                    ""
+                };
+                report.notes.push(Note::new(
+                    NoteKind::Guessed,
+                    Some(at + 1),
+                    format!(
+                        "'{}' is an RFC 3406 heading inside '{}' of an RFC 8141 template (Appendix A \
+                         has no such field{why}): kept in '{}'",
+                        sub.written,
+                        heading_of(h.key),
+                        h.written
+                    ),
+                ));
+            } else if heading_shaped(&lines, at, h.indent) {
                 report.notes.push(Note::new(
                     NoteKind::Guessed,
                     Some(at + 1),
@@ -1524,33 +1713,40 @@ pub fn import_text(text: &str) -> ImportReport {
             }
         }
         // A one-line field: what follows its value is no part of it, and
-        // is said, not dropped unseen.
+        // is said, not dropped unseen. The value is the first line, or, for
+        // a Namespace Identifier, the lines up to the one naming the NID
+        // ("Request is made for a formal assignment:", then `itu`).
         if matches!(h.key, "namespace_identifier" | "version" | "date") {
-            let mut value_lines = value.lines().map(str::trim).filter(|l| !l.is_empty());
-            let first = value_lines.next().unwrap_or("").to_string();
-            let rest: Vec<&str> = value_lines.collect();
-            if !rest.is_empty() {
-                let moved = h.key != "namespace_identifier";
+            let raw: Vec<&str> = value.lines().collect();
+            let filled: Vec<usize> = (0..raw.len()).filter(|&i| !raw[i].trim().is_empty()).collect();
+            let nid_lines = (h.key == "namespace_identifier")
+                .then(|| nid_value_lines(&filled.iter().map(|&i| raw[i].trim()).collect::<Vec<_>>()))
+                .flatten();
+            let kept = nid_lines.unwrap_or(1);
+            // Text after a NID that cannot be read is no other field's.
+            let moved = h.key != "namespace_identifier" || nid_lines.is_some();
+            if filled.len() > kept {
+                let head_end = filled[kept - 1] + 1;
+                let tail = dedent(&raw[head_end..]);
                 report.notes.push(Note::new(
                     NoteKind::Unplaced,
                     line,
                     format!(
                         "text after the {} value '{}'{}: {}",
                         heading_of(h.key),
-                        preview(&first),
+                        preview(raw[filled[kept - 1]].trim()),
                         if moved {
                             ", kept in Additional Information"
                         } else {
                             ""
                         },
-                        preview(&rest.join(" "))
+                        preview(&tail)
                     ),
                 ));
                 if moved {
-                    // The value's first line stays; the rest, as written.
-                    let tail = value.trim_start().split_once('\n').map_or("", |(_, tail)| tail);
-                    extra.push(dedent(&tail.lines().collect::<Vec<_>>()));
-                    value = first;
+                    // The value's lines stay; the rest, as written.
+                    extra.push(tail);
+                    value = dedent(&raw[..head_end]);
                 }
             }
         }
@@ -1755,6 +1951,55 @@ mod tests {
             r.fields.additional_information.as_deref(),
             Some("A free paragraph.")
         );
+        // After the line naming the NID (nbn's text), the same; the lines
+        // up to it are the value (itu's "Request is made ...:", then `itu`).
+        let r = import_text(
+            "Namespace Identifier:  ACME\n   Assigned in 2001 to the ACME\n   catalogue.\n\nPurpose: x\n",
+        );
+        assert_eq!(r.fields.namespace_identifier.as_deref(), Some("ACME"));
+        assert_eq!(
+            r.fields.additional_information.as_deref(),
+            Some("Assigned in 2001 to the ACME\ncatalogue.")
+        );
+        assert!(
+            r.notes[0]
+                .message
+                .contains("value 'ACME', kept in Additional Information")
+        );
+        let r = import_text(
+            "Namespace ID:\n\n   Request is made for a formal assignment:\n\n   acme\n\nScope: x\n",
+        );
+        assert_eq!(
+            r.fields.namespace_identifier.as_deref(),
+            Some("Request is made for a formal assignment:\n\nacme")
+        );
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert_eq!(r.fields.additional_information, None);
+    }
+
+    /// RFC 8141 section 6.4.2 and Appendix A: Syntax states the
+    /// namespace's equivalence rules. In a template of Appendix A's
+    /// fields, RFC 3406's "Rules for Lexical Equivalence:" is a
+    /// sub-heading of the field it is written in; in an RFC 3406
+    /// template it is a field.
+    #[test]
+    fn rfc3406_headings_inside_an_rfc8141_template_stay_in_their_field() {
+        let r = import_text(
+            "Namespace Identifier: acme\nRegistrant: r\nPurpose: p\n\nSyntax:\nDigits.\n\nRules for Lexical Equivalence:\nCase matters.\n\nExamples:\n   urn:acme:1\n\nAssignment: a\n",
+        );
+        assert_eq!(
+            r.fields.syntax.as_deref(),
+            Some("Digits.\n\nRules for Lexical Equivalence:\nCase matters.\n\nExamples:\n   urn:acme:1")
+        );
+        assert_eq!(r.fields.lexical_equivalence, None);
+        assert_eq!(r.fields.assignment.as_deref(), Some("a"));
+        assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+        assert!(r.notes[0].message.contains("kept in 'Syntax'"), "{:?}", r.notes);
+        let r = import_text(
+            "Namespace ID: acme\nDeclaration of syntactic structure: Digits.\nRules for Lexical Equivalence: Case matters.\nScope: Global.\n",
+        );
+        assert_eq!(r.fields.syntactic_structure.as_deref(), Some("Digits."));
+        assert_eq!(r.fields.lexical_equivalence.as_deref(), Some("Case matters."));
     }
 
     /// RFC extracts keep their page breaks (RFC 7322 section 4.8): the
@@ -1920,6 +2165,7 @@ mod tests {
             ("February 11, 2002", "2002-02-11"),
             ("11 Feb 2002", "2002-02-11"),
             ("2004 March 3", "2004-03-03"),
+            ("5Feb2001", "2001-02-05"),
         ] {
             assert_eq!(read(written), Some((date.to_string(), false)), "{written}");
         }
@@ -1931,6 +2177,8 @@ mod tests {
             "2002",
             "May 2002",
             "Mayday 1, 2002",
+            "2006-MM-DD",
+            "2004-07-xx",
         ] {
             assert_eq!(read(none), None, "{none}");
         }
@@ -1938,6 +2186,32 @@ mod tests {
             date_after("Version 1 / 2014-03-03", "date").as_deref(),
             Some("2014-03-03")
         );
+    }
+
+    /// RFC 8141 Appendix A numbers versions 1, 2, ...: a version written
+    /// otherwise reads as its whole number, or as none (iso's `Version
+    /// 2.1`), never as a part of it.
+    #[test]
+    fn versions_as_templates_write_them() {
+        assert_eq!(read_version("2"), Some((2, true)));
+        assert_eq!(read_version("1.0"), Some((1, false)));
+        assert_eq!(read_version("2 (revision of RFC 3187)."), Some((2, false)));
+        for none in ["2.1", "3a", "one", ""] {
+            assert_eq!(read_version(none), None, "{none}");
+        }
+        let fields = |info: &str| TemplateFields {
+            registration_information: Some(info.to_string()),
+            ..TemplateFields::default()
+        };
+        let (version, date, notes) = version_and_date(&fields("Version 2.1\nDate: 2007-12-13"));
+        assert_eq!((version, date.as_deref()), (None, Some("2007-12-13")));
+        assert!(
+            notes.iter().any(|n| n.kind == NoteKind::Unplaced
+                && n.message.contains("'Version 2.1' gives no whole version number")),
+            "{notes:?}"
+        );
+        let (version, date, _) = version_and_date(&fields("Version 1\nDate: 5Feb2001"));
+        assert_eq!((version, date.as_deref()), (Some(1), Some("2001-02-05")));
     }
 
     #[test]

@@ -296,16 +296,17 @@ fn rules_of(file: &RegistrationFile) -> Result<Vec<Statement>, RenderError> {
 }
 
 /// Renders `file` in the text form it was written in ([`Form::text_form_for`]),
-/// a field it lacks left out as the text left it out (a 2022 text without
-/// a Resolution section renders without one), so that importing the result
-/// gives the same fields back. [`render`] with [`Form::Rfc8141`] refuses
-/// such a file instead: a registration sent for review needs them all.
+/// every line as written (none wrapped or joined) and a field it lacks
+/// left out as the text left it out (a 2022 text without a Resolution
+/// section renders without one), so that importing the result gives the
+/// same fields back. [`render`] with [`Form::Rfc8141`] refuses such a file
+/// instead: a registration sent for review needs them all.
 ///
 /// # Errors
 ///
 /// Template errors.
 pub fn render_as_written(file: &RegistrationFile, status: Option<&str>) -> Result<String, RenderError> {
-    render_form(file, Form::text_form_for(file), status)
+    render_form(file, Form::text_form_for(file), status, false)
 }
 
 /// The template environment with our filters.
@@ -322,7 +323,17 @@ pub(crate) fn environment() -> Environment<'static> {
         env.add_template(name, source)
             .expect("the shipped templates parse (tested)");
     }
-    env.add_filter("block", |value: String| block(&value, 3, WIDTH));
+    // The text forms indent each field's lines; they wrap prose only when
+    // the render asks for it (`wrap`), never in the form a text was
+    // written in ([`render_as_written`]).
+    env.add_filter("block", |state: &minijinja::State<'_, '_>, value: String| {
+        let wrap = state.lookup("wrap").is_none_or(|w| w.is_true());
+        if wrap {
+            block(&value, 3, WIDTH)
+        } else {
+            indented(&value, 3)
+        }
+    });
     env.add_filter("fenced", |value: String| fenced(&value));
     env.add_filter("md_text", |value: String| markdown_text(&value));
     env.add_filter("md_code", |value: String| markdown_code(&value));
@@ -350,10 +361,17 @@ pub fn render(file: &RegistrationFile, form: Form, status: Option<&str>) -> Resu
             )));
         }
     }
-    render_form(file, form, status)
+    render_form(file, form, status, true)
 }
 
-fn render_form(file: &RegistrationFile, form: Form, status: Option<&str>) -> Result<String, RenderError> {
+/// `file` in `form`; `wrap`: prose lines over [`WIDTH`] are wrapped (see
+/// [`block`]), else every line is kept as written.
+fn render_form(
+    file: &RegistrationFile,
+    form: Form,
+    status: Option<&str>,
+    wrap: bool,
+) -> Result<String, RenderError> {
     let fields = file.template_fields();
     let mut ctx: BTreeMap<&str, Value> = BTreeMap::new();
     if let Some(nid) = &file.nid {
@@ -369,6 +387,7 @@ fn render_form(file: &RegistrationFile, form: Form, status: Option<&str>) -> Res
         ctx.insert("kind", Value::from(k.as_str()));
     }
     ctx.insert("informal_nid", Value::from(INFORMAL_NID_TEXT));
+    ctx.insert("wrap", Value::from(wrap));
     if let Some(s) = status {
         ctx.insert("status", Value::from(s));
     }
@@ -508,12 +527,26 @@ fn toml_string(text: &str) -> String {
     }
 }
 
+/// `text` indented by `indent` spaces, every line as written.
+fn indented(text: &str, indent: usize) -> String {
+    let prefix = " ".repeat(indent);
+    text.trim_end()
+        .lines()
+        .map(|line| match line.trim_end() {
+            "" => String::new(),
+            line => format!("{prefix}{line}"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `text` indented by `indent` spaces (each line keeping its own
-/// indentation beyond), lines longer than `width` wrapped at spaces. A
-/// line whose text fits in `width` is kept as written, even if the indent
+/// indentation beyond), prose lines longer than `width` wrapped at spaces.
+/// A line whose text fits in `width` is kept as written, even if the indent
 /// takes it past (registration texts are 72 columns wide with their own
-/// indent), and two spaces after a full stop stay two: render -> import
-/// gives the text back.
+/// indent), and two spaces after a full stop stay two. Only prose is
+/// wrapped ([`is_laid_out`] tells what is not): a table, an indented
+/// line, a list item with a hanging indent or a grammar keeps its lines.
 pub fn block(text: &str, indent: usize, width: usize) -> String {
     let lines: Vec<&str> = text.trim_end().lines().map(str::trim_end).collect();
     let mut out = String::new();
@@ -538,11 +571,8 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
         let body = line.trim_start();
         let own_indent = line.len() - body.len();
         let prefix = " ".repeat(indent + own_indent);
-        // Only prose is wrapped: an indented line (an example, a list, a
-        // grammar) or a line of ABNF is kept whole, or a wrapped comment
-        // would become rule elements (RFC 5234 section 3.1) and the text
-        // would not import back as it was.
-        if line.chars().count() <= width || own_indent > 0 || is_grammar(body) {
+        let next = lines.get(i + 1).copied();
+        if line.chars().count() <= width || is_laid_out(line, next) {
             out.push_str(&prefix);
             out.push_str(body);
             continue;
@@ -564,7 +594,7 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
             current.push_str(word);
             gap = 0;
         }
-        let next_continues = lines.get(i + 1).is_some_and(|next| continues_paragraph(next));
+        let next_continues = next.is_some_and(|next| continues_paragraph(next, lines.get(i + 2).copied()));
         if next_continues && !pieces.is_empty() {
             carry = current;
         } else {
@@ -576,19 +606,47 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
     out
 }
 
-/// Whether `line` goes on with the paragraph of the line before it:
-/// prose at the margin, not a list item, not grammar.
-fn continues_paragraph(line: &str) -> bool {
+/// Whether `line` (followed by `next`) is laid out rather than prose, and
+/// so never wrapped nor joined: an indented line (an example, a list), a
+/// line of grammar (a wrapped comment would become rule elements, RFC
+/// 5234 section 3.1), a table row (columns parted by runs of spaces), or a
+/// list item whose next line hangs indented below it.
+fn is_laid_out(line: &str, next: Option<&str>) -> bool {
     let body = line.trim_start();
-    let item = body.starts_with(['-', '*', '\u{2022}', '['])
+    let own_indent = line.len() - body.len();
+    let hanging = next.is_some_and(|n| {
+        let n_body = n.trim_start();
+        !n_body.is_empty() && n.len() - n_body.len() > own_indent
+    });
+    own_indent > 0 || is_grammar(body) || is_table_row(body) || (is_list_item(body) && hanging)
+}
+
+/// Columns parted by runs of spaces (`DC        Dublin Core  https://...`):
+/// two spaces or more that do not follow the end of a sentence.
+fn is_table_row(body: &str) -> bool {
+    let body = body.trim_end();
+    body.match_indices("  ")
+        .any(|(at, _)| at > 0 && !body[..at].ends_with(['.', '!', '?', ':', ';', ' ']))
+}
+
+/// A list item: a bullet (`-`, `*`, `•`, `o`) or a number or letter with
+/// `.` or `)`, then a space; or a bracketed reference (`[1]`).
+fn is_list_item(body: &str) -> bool {
+    body.starts_with(['-', '*', '\u{2022}', '['])
         || body.starts_with("o ")
         || body.split_once(['.', ')']).is_some_and(|(n, rest)| {
             !n.is_empty()
                 && n.len() <= 3
                 && n.bytes().all(|b| b.is_ascii_alphanumeric())
                 && rest.starts_with(' ')
-        });
-    !body.is_empty() && body.len() == line.len() && !item && !is_grammar(body)
+        })
+}
+
+/// Whether `line` (followed by `next`) goes on with the paragraph of the
+/// line before it: prose at the margin, not a list item, nothing laid out.
+fn continues_paragraph(line: &str, next: Option<&str>) -> bool {
+    let body = line.trim_start();
+    !body.is_empty() && !is_list_item(body) && !is_laid_out(line, next)
 }
 
 /// A line of ABNF (RFC 5234): a comment (`;`), or a rule (`name =` or
@@ -698,6 +756,30 @@ mod tests {
         );
         let out = block(&format!("{long}\n- an item"), 3, 72);
         assert!(out.ends_with("IALA\n   will ensure\n   - an item"), "{out}");
+    }
+
+    /// A table (columns parted by runs of spaces) and a list item whose
+    /// next line hangs below it are laid out: never wrapped, and no wrapped
+    /// line is carried into them (meta's table of format codes, stalwart's
+    /// list of NSS parts). Two spaces after a full stop are prose.
+    #[test]
+    fn block_keeps_tables_and_hanging_list_items_whole() {
+        let row = "DC        Dublin Core  https://www.dublincore.org/specifications/dublin-core/";
+        let prose = format!("{} end.", "word ".repeat(14).trim_end());
+        let text = format!("{prose}\n{row}\nDDI       DDI          https://ddialliance.org/explore");
+        let out = block(&text, 3, 72);
+        assert!(out.contains(&format!("\n   {row}\n")), "{out}");
+        let item = "- {resource-type} is a string comprised of lowercase letters, digits, and";
+        let out = block(&format!("{item}\n  hyphens that designate it."), 3, 72);
+        assert_eq!(out, format!("   {item}\n     hyphens that designate it."));
+        assert!(!is_table_row("One sentence.  Another one."));
+        assert!(is_table_row("DC        Dublin Core"));
+        // Without wrapping, every line as written.
+        let long = "word ".repeat(20);
+        assert_eq!(
+            indented(&format!("{long}\n\n  x"), 3),
+            format!("   {}\n\n     x", long.trim_end())
+        );
     }
 
     #[test]

@@ -6,11 +6,11 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 
 use super::super::Kind;
-use super::super::data::{EMBEDDED, RecordFile, Xref, leading_number};
+use super::super::data::{EMBEDDED, RecordFile, Xref};
 use super::super::error::{Error, Result};
 use super::super::registration::{APPENDIX_A_KEYS, RegistrationFile};
 use super::super::status::RequestStatus;
-use crate::clock::{is_valid_date, now};
+use crate::clock::now;
 use crate::rules::RulesFile;
 use crate::template::{FIELDS, TemplateFields};
 
@@ -88,17 +88,11 @@ pub(crate) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: 
         return Ok(());
     };
     let f = &reg.fields;
-    // The date of the registration text if it is one, else the registry's.
-    let date = f
-        .date
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| is_valid_date(d))
-        .map(str::to_string)
-        .or_else(|| record.date.clone())
-        .unwrap_or_default();
+    // The date of the registration text if it gives one (its Date, or an
+    // RFC 3406 text's Registration Information), else the registry's.
+    let date = reg.date().or_else(|| record.date.clone()).unwrap_or_default();
     let decided = record.updated.clone().or_else(|| record.date.clone());
-    let version = leading_number(f.version.as_deref()).unwrap_or(1);
+    let version = reg.version();
     // The rules in force belong to the version in force: the shipped text,
     // unless a version approved here (a snapshot's `filed`) followed it.
     let rules = match &record.rules {
