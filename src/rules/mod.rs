@@ -812,8 +812,11 @@ impl CompiledRules {
             let message = if !messages {
                 String::new()
             } else if mismatch.at_end {
+                // What may come next, when it can be listed.
+                let next = expected_list(&m.expected_after(nss.as_bytes(), mismatch.offset))
+                    .map_or_else(|| "more".to_string(), |list| format!("more: {list} next"));
                 format!(
-                    "NSS ends too early at byte {}: the namespace's syntax expects more ({})",
+                    "NSS ends too early at byte {}: the namespace's syntax expects {next} ({})",
                     base + mismatch.offset,
                     self.cite
                 )
@@ -946,6 +949,15 @@ fn escaped_char(escape: &str) -> String {
 /// 'a'-'z', '0'-'9' or '-'" when it is a short list of ranges, else the
 /// plain "not allowed by the namespace's syntax".
 fn expected_bytes(expected: &[bool; 256]) -> String {
+    match expected_list(expected) {
+        Some(list) => format!("the namespace's syntax expects {list} here"),
+        None => "not allowed by the namespace's syntax".to_string(),
+    }
+}
+
+/// The bytes `expected` marks, listed for people (`'0'-'9' or ':'`), or
+/// `None` when there are none or too many kinds to list.
+fn expected_list(expected: &[bool; 256]) -> Option<String> {
     const MOST: usize = 6;
     // A range runs within digits, upper-case or lower-case letters; any
     // other byte stands alone.
@@ -970,7 +982,7 @@ fn expected_bytes(expected: &[bool; 256]) -> String {
         }
     }
     if ranges.is_empty() || ranges.len() > MOST || ranges.iter().any(|&(a, _)| !a.is_ascii()) {
-        return "not allowed by the namespace's syntax".to_string();
+        return None;
     }
     let items: Vec<String> = ranges
         .iter()
@@ -980,15 +992,12 @@ fn expected_bytes(expected: &[bool; 256]) -> String {
             _ => format!("{}-{}", describe(a), describe(b)),
         })
         .collect();
-    let (last, rest) = items.split_last().unwrap_or((&items[0], &[]));
-    if rest.is_empty() {
-        format!("the namespace's syntax expects {last} here")
+    let (last, rest) = items.split_last()?;
+    Some(if rest.is_empty() {
+        last.clone()
     } else {
-        format!(
-            "the namespace's syntax expects {} or {last} here",
-            rest.join(", ")
-        )
-    }
+        format!("{} or {last}", rest.join(", "))
+    })
 }
 
 fn describe(b: u8) -> String {
