@@ -104,6 +104,15 @@ pub trait Sink: Send + Sync + 'static {
     fn record_null(&self, line: u64, out: &mut Self::Out) {
         let _ = (line, out);
     }
+
+    /// How many bytes `out` holds: [`Batch::rows_part`] stops once it
+    /// passes its limit, so that an output written piece by piece stays
+    /// in bounded memory whatever is written per input. 0 by default: the
+    /// output is never cut (a sink whose output stays small).
+    fn held(&self, out: &Self::Out) -> usize {
+        let _ = out;
+        0
+    }
 }
 
 /// Where the caller is, handed with each chunk's output.
@@ -309,8 +318,8 @@ impl<S: Sink> Batch<S> {
 
     /// Checks every row of `rows` on the calling thread, appending the
     /// output of them all to `out`, and returns the counts: for a caller
-    /// that hands the whole output on as one buffer (a service's answer),
-    /// sized by it once, with no copy from chunk to chunk.
+    /// that hands the whole output on as one buffer, sized by it once,
+    /// with no copy from chunk to chunk.
     pub fn rows_into<T>(&self, rows: &T, out: &mut S::Out) -> Summary
     where
         T: Rows + ?Sized,
@@ -320,4 +329,49 @@ impl<S: Sink> Batch<S> {
         engine::check_rows(rows, 0..rows.len(), &self.shared, &mut checker, out, &mut summary);
         summary
     }
+
+    /// Checks the rows of `rows` from row `start` on, on the calling
+    /// thread, appending their output to `out` until it holds `max_bytes`
+    /// or more ([`Sink::held`]) or the rows end, and counts them in
+    /// `summary`. Returns the first row not checked (`rows.len()` at the
+    /// end): the caller hands `out` on and calls again from there, for an
+    /// output written piece by piece in bounded memory (a service's
+    /// answer). Rows are checked a few at a time, as many as the output
+    /// so far says fit (at most [`PART_ROWS`]): `out` passes `max_bytes`
+    /// by the output of a few rows at most, usually of one.
+    pub fn rows_part<T>(
+        &self,
+        rows: &T,
+        start: usize,
+        max_bytes: usize,
+        out: &mut S::Out,
+        summary: &mut Summary,
+    ) -> usize
+    where
+        T: Rows + ?Sized,
+    {
+        let mut checker = self.shared.checker();
+        let sink = &self.shared.sink;
+        let (first, before) = (start.min(rows.len()), sink.held(out));
+        let mut at = first;
+        loop {
+            let held = sink.held(out);
+            if at >= rows.len() || held >= max_bytes {
+                return at;
+            }
+            // Each step checks its rows' buffer as UTF-8 at once.
+            let per_row = match at - first {
+                0 => 256,
+                done => (held.saturating_sub(before) / done).max(1),
+            };
+            let step = ((max_bytes - held) / per_row).clamp(1, PART_ROWS);
+            let end = (at + step).min(rows.len());
+            engine::check_rows(rows, at..end, &self.shared, &mut checker, out, summary);
+            at = end;
+        }
+    }
 }
+
+/// The most rows [`Batch::rows_part`] checks between two looks at its
+/// output.
+pub const PART_ROWS: usize = 16;
