@@ -444,6 +444,69 @@ fn check_stops_at_once_when_stdout_closes() {
     }
 }
 
+/// What a stream holds of its output stays bounded however much each line
+/// writes: with its output not read, `check --jobs 8` of lines whose
+/// objects carry the EPC rules' source (some 1.9 KB each) fills its pool
+/// and waits in a few MB. (Each chunk held its whole output, 15 MB: the
+/// 16 chunks of 8 workers took some 250 MB, and `--jobs 64` aborted.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stream_holds_bounded_output_whatever_each_line_writes() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let status = |pid: u32, field: &str| -> u64 {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        text.lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0)
+            * 1024
+    };
+    for format in [&["--format", "jsonl"][..], &["-v"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(["check", "--jobs", "8"])
+            .args(format)
+            .arg("-")
+            .env(
+                "URNREG_DB",
+                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let lines = b"urn:epc:x\n".repeat(10_000);
+            for _ in 0..30 {
+                if stdin.write_all(&lines).is_err() {
+                    break;
+                }
+            }
+        });
+        // Until it waits for its output to be read: its memory still.
+        let started = Instant::now();
+        let (mut last, mut still) = (0, 0);
+        while still < 5 && started.elapsed() < Duration::from_secs(15) {
+            std::thread::sleep(Duration::from_millis(100));
+            let now = status(pid, "VmRSS:");
+            still = if now == last { still + 1 } else { 0 };
+            last = now;
+        }
+        let peak = status(pid, "VmHWM:");
+        child.kill().unwrap();
+        let _ = child.wait();
+        drop(child.stdout.take());
+        writer.join().unwrap();
+        assert!(peak > 0, "{format:?}: no peak read");
+        assert!(peak < 64 << 20, "{format:?}: it held {} MB", peak >> 20);
+    }
+}
+
 /// The summary counts unregistered NIDs lower-cased, one by one up to its
 /// cap, and the rest on one line, whatever the number of workers.
 #[test]

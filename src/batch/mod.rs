@@ -6,7 +6,9 @@
 //! Two kinds of input:
 //! - [`Batch::stream`]: a reader of lines (stdin, a file), cut into
 //!   [`chunks`] of whole lines that the workers read in turn. Memory stays
-//!   bounded by the chunks in flight (two per worker), whatever the input.
+//!   bounded by the chunks in flight (two per worker) and their output
+//!   (handed on in parts past [`MAX_CHUNK_OUTPUT`]), whatever the input
+//!   and whatever is written per line.
 //! - [`Batch::rows`]: strings already in memory ([`Rows`]): the lines of a
 //!   buffer ([`LineRows`]), a slice of strings, or the offsets and data of
 //!   an Arrow string array ([`OffsetRows`]) or of each chunk of a chunked
@@ -55,6 +57,14 @@ pub const MAX_LINE: usize = 1 << 20;
 
 /// The most worker threads a batch runs.
 pub const MAX_JOBS: usize = 256;
+
+/// A stream hands a chunk's output on once it holds this many bytes
+/// ([`Sink::held`]), in parts if need be, each in its turn: with the
+/// chunk's input, what a worker holds stays bounded however much is
+/// written per line (`check --format jsonl` writes the rules' source on
+/// each line: a chunk of 8,192 lines of `urn:epc:x` writes 15 MB). A part
+/// passes it by one input's output at most.
+pub const MAX_CHUNK_OUTPUT: usize = 128 * 1024;
 
 /// How the URNs of a batch are checked and counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,10 +115,11 @@ pub trait Sink: Send + Sync + 'static {
         let _ = (line, out);
     }
 
-    /// How many bytes `out` holds: [`Batch::rows_part`] stops once it
-    /// passes its limit, so that an output written piece by piece stays
-    /// in bounded memory whatever is written per input. 0 by default: the
-    /// output is never cut (a sink whose output stays small).
+    /// How many bytes `out` holds: a stream hands a chunk's output on
+    /// once it passes [`MAX_CHUNK_OUTPUT`], and [`Batch::rows_part`] stops
+    /// once it passes its limit, so that memory stays bounded whatever is
+    /// written per input. 0 by default: the output is never cut (a sink
+    /// whose output stays small).
     fn held(&self, out: &Self::Out) -> usize {
         let _ = out;
         0
