@@ -1132,6 +1132,46 @@ fn a_full_disk_is_reported_as_writing_to_standard_output() {
 }
 
 /// Control characters in a registration never reach the terminal raw:
+/// `template render FILE` reads at most a registration file's 1 MiB, as
+/// `lint` and `request` do (it read any file whole: 300 MB took 2.4 GB),
+/// from a path or from stdin (`-`).
+#[test]
+fn template_render_refuses_a_file_over_the_registration_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let formal = include_str!("data/registrations/formal.toml");
+    let limit = urnreg::registry::MAX_REGISTRATION_BYTES;
+    let big = format!("{formal}\n{}", "#".repeat(limit));
+    let path = dir.path().join("big.toml");
+    std::fs::write(&path, &big).unwrap();
+    let p = path.to_str().unwrap();
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let said = format!("a registration file is at most {limit} bytes");
+    for args in [
+        vec!["template", "render", p],
+        vec!["template", "render", p, "--form", "html"],
+        vec!["request", p, "--db", db],
+    ] {
+        let out = urnreg(&args, b"");
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains(&said), "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg(&["lint", p], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains(&format!("larger than the limit of {limit} bytes")));
+    let out = urnreg(&["template", "render", "-"], big.as_bytes());
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains(&format!("stdin: {said}")),
+        "{}",
+        stderr(&out)
+    );
+    // Within the limit, from stdin as from a file.
+    let out = urnreg(&["template", "render", "-"], formal.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("Namespace Identifier:"));
+}
+
 /// ESC, NUL and the other C0 and C1 controls are written as `\x1b`, and
 /// bidirectional overrides as `\u{202e}`.
 #[test]
