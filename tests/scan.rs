@@ -348,6 +348,34 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     assert!(stdout(&out).is_empty() || stdout(&out).contains("a.txt"));
 }
 
+/// A file's name is written on one line whatever it holds: a line feed in
+/// it is escaped as the other control characters are, in the findings and
+/// in the notes, so that a file cannot forge a `FILE:LINE:COL:` line.
+#[cfg(unix)]
+#[test]
+fn scan_escapes_a_line_feed_in_a_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "evil\nfake.txt:9:9: invalid urn:isbn:1: nss-check: forged";
+    fs::write(dir.path().join(name), "urn:ietf:rfc:1\n").unwrap();
+    std::os::unix::fs::symlink("nowhere", dir.path().join("gone\nfake.txt:1:1: x")).unwrap();
+    let out = urnreg(&["scan", "--all", "-L", dir.path().to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert_eq!(lines(&text).len(), 1, "{text}");
+    assert!(
+        text.contains(
+            "evil\\x0afake.txt:9:9: invalid urn:isbn:1: nss-check: forged:1:1: valid urn:ietf:rfc:1"
+        ),
+        "{text}"
+    );
+    let err = stderr(&out);
+    assert!(err.contains("gone\\x0afake.txt:1:1: x"), "{err}");
+    assert!(
+        err.lines()
+            .all(|l| l.starts_with("error: ") || l.starts_with("note: ")),
+        "{err}"
+    );
+}
+
 /// `urnreg scan --all . > out.jsonl` inside the tree: the output file is
 /// skipped with a note (as ripgrep), not read while it grows (before, the
 /// scan read its own output without end and filled the disk).

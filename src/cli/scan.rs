@@ -23,7 +23,7 @@ use urnreg::{Checker, Registry, Report};
 
 use super::check::{cores, parse_jobs};
 use super::db::DbArgs;
-use super::output::{Palette, paint, printable};
+use super::output::{Palette, paint, printable, printable_line};
 use super::{Format, FormatParser, SyntaxArgs};
 
 #[derive(clap::Args, Debug)]
@@ -180,13 +180,13 @@ impl Shared<'_> {
 
     fn note(&self, text: &str) {
         let p = Palette::stderr();
-        eprintln!("{}: {}", paint(p.warning, "note"), printable(text));
+        eprintln!("{}: {}", paint(p.warning, "note"), printable_line(text));
     }
 
     fn error(&self, text: &str) {
         self.failed.store(true, Ordering::Relaxed);
         let p = Palette::stderr();
-        eprintln!("{}: {}", paint(p.error, "error"), printable(text));
+        eprintln!("{}: {}", paint(p.error, "error"), printable_line(text));
     }
 }
 
@@ -536,22 +536,23 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
     } else {
         String::new()
     };
-    // Writing to a Vec cannot fail.
+    // Writing to a Vec cannot fail. One line per hit, whatever a file's
+    // name holds.
     let _ = match &hit.error {
         Some((kind, message)) => writeln!(
             out,
             "{} {} {}: {kind}: {}{times}",
-            paint(p.dim, printable(&place)),
+            paint(p.dim, printable_line(&place)),
             paint(p.error, "invalid"),
-            printable(&hit.urn),
-            printable(message)
+            printable_line(&hit.urn),
+            printable_line(message)
         ),
         None => writeln!(
             out,
             "{} {} {}{times}",
-            paint(p.dim, printable(&place)),
+            paint(p.dim, printable_line(&place)),
             paint(p.good, "valid"),
-            printable(&hit.urn)
+            printable_line(&hit.urn)
         ),
     };
 }
