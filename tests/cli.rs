@@ -1431,6 +1431,43 @@ fn check_memory_stays_bounded_with_huge_lines() {
     );
 }
 
+/// `resolve -` reports a line over the 1 MiB limit as `check` does
+/// (`line-too-long`, naming its number and the limit) and goes on with
+/// the next lines (it stopped there: every later line was lost); exit 2.
+#[test]
+fn resolve_reports_a_line_too_long_and_goes_on() {
+    let limit = urnreg::batch::MAX_LINE;
+    for ending in ["\n", "\r\n"] {
+        let input = format!(
+            "urn:ietf:rfc:1{ending}{}{ending}urn:ietf:rfc:2{ending}{}{ending}{}{ending}urn:ietf:rfc:3",
+            "x".repeat(limit + 1),
+            "y".repeat(3 * limit),
+            // Exactly at the limit: read whole, an invalid URN.
+            "z".repeat(limit),
+        );
+        for format in ["text", "jsonl"] {
+            let out = urnreg(&["resolve", "--format", format, "-"], input.as_bytes());
+            assert_eq!(code(&out), 2, "{format}");
+            let text = stdout(&out);
+            for rfc in ["rfc1", "rfc2", "rfc3"] {
+                assert!(
+                    text.contains(&format!("https://www.rfc-editor.org/rfc/{rfc}")),
+                    "{format}: {text}"
+                );
+            }
+            let err = stderr(&out);
+            for n in [2, 4] {
+                assert!(
+                    err.contains(&format!("line {n}: longer than {limit} bytes (line-too-long)")),
+                    "{format}: {err}"
+                );
+            }
+            assert!(!err.contains("line 5: longer"), "{err}");
+            assert!(err.contains("invalid URN"), "line 5 is resolved: {err}");
+        }
+    }
+}
+
 /// Issue 22: `urnreg resolve`: the URLs, one per line for one URN; `URN
 /// URL` when streamed; exit 1 for a valid URN without a resolver, 2 for
 /// bad input; JSON lines with the service and how it was chosen.
