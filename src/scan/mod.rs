@@ -443,6 +443,40 @@ mod tests {
         }
     }
 
+    /// A URN of exactly MAX_URN bytes is whole, whatever ends it (a
+    /// sentence's period, a closing parenthesis or quote); one byte more
+    /// is too long.
+    #[test]
+    fn a_urn_of_max_urn_bytes_is_whole() {
+        let exact = format!("urn:example:{}", "a".repeat(MAX_URN - 12));
+        assert_eq!(exact.len(), MAX_URN);
+        for (before, after) in [
+            ("", "\n"),
+            ("", ""),
+            ("", ". Next"),
+            ("(", ")."),
+            ("\"", "\""),
+            ("<", ">"),
+            ("", "..."),
+            ("**", "**"),
+        ] {
+            for (urn, too_long) in [(exact.clone(), false), (format!("{exact}b"), true)] {
+                let text = format!("see {before}{urn}{after} urn:example:after\n");
+                let mut seen = Vec::new();
+                Scanner::new()
+                    .scan(text.as_bytes(), |f| seen.push((f.too_long, f.urn.len())))
+                    .unwrap();
+                let want = if too_long { MAX_URN } else { urn.len() };
+                assert_eq!(
+                    seen,
+                    [(too_long, want), (false, 17)],
+                    "{before:?} {} bytes {after:?}",
+                    urn.len()
+                );
+            }
+        }
+    }
+
     /// RFC 4180 section 2: in a CSV file the delimiter ends a URN in a
     /// field that is not quoted; `;` when the header line has more of
     /// them than of `,`.
