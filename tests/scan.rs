@@ -322,6 +322,10 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     fs::write(dir.path().join("a.txt"), "urn:isbn:0451450523\n").unwrap();
     fs::create_dir(dir.path().join("sub")).unwrap();
     std::os::unix::fs::symlink(dir.path(), dir.path().join("sub/loop")).unwrap();
+    // Links that lead to each other (ELOOP), and one into them.
+    std::os::unix::fs::symlink("c", dir.path().join("b")).unwrap();
+    std::os::unix::fs::symlink("b", dir.path().join("c")).unwrap();
+    std::os::unix::fs::symlink("b", dir.path().join("d")).unwrap();
     let fifo = dir.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -330,6 +334,19 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     let out = urnreg(&["scan", "-L", "--all", dir.path().to_str().unwrap()], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("skipped"), "{}", stderr(&out));
+    for link in ["b", "c", "d"] {
+        assert!(
+            stderr(&out).contains(&format!("/{link}: Too many levels of symbolic links")),
+            "{link}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(
+        stderr(&out).lines().all(|l| l.starts_with("note: ")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("a.txt:1:1: valid"), "{}", stdout(&out));
     if made {
         // Named on the command line, a FIFO is read (`urnreg scan <(cmd)`).
         let writer = {

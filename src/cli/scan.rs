@@ -278,6 +278,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 let source = self.source(&name, shown(path, defaulted));
                 self.file(file, source, entry.depth() == 0)
             }
+            Err(err) if is_link_loop(&err) => self.shared.note(&format!("{name}: {err}: skipped")),
             Err(err) => self.shared.error(&format!("{name}: {err}")),
         }
         if self.shared.closed.load(Ordering::Relaxed) {
@@ -744,13 +745,45 @@ fn is_fifo(_: &std::fs::FileType) -> bool {
     false
 }
 
+/// A loop of the walk (a directory that holds its ancestor, through a
+/// link), or links that lead to each other (`b -> c`, `c -> b`: the
+/// system's "too many levels of symbolic links"): noted and skipped, as
+/// `--follow` promises.
 fn is_loop(err: &ignore::Error) -> bool {
     match err {
         ignore::Error::Loop { .. } => true,
         ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
         ignore::Error::Partial(errs) => errs.iter().all(is_loop),
+        ignore::Error::Io(e) => is_link_loop(e),
         _ => false,
     }
+}
+
+/// Whether `e` is ELOOP: too many levels of symbolic links.
+fn is_link_loop(e: &io::Error) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const ELOOP: Option<i32> = Some(40);
+    #[cfg(any(
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))]
+    const ELOOP: Option<i32> = Some(62);
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    )))]
+    const ELOOP: Option<i32> = None;
+    ELOOP.is_some() && e.raw_os_error() == ELOOP
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
