@@ -60,6 +60,25 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
 }
 
+/// Whether a program joins more on to the string literal whose closing
+/// quote ends right before `i`, after spaces or line breaks: `+` (Java,
+/// JavaScript, TypeScript, C#, Python, Go, Rust's `String + &str`), `.`
+/// (PHP and Perl; Lua's `..`; a method called on the literal,
+/// `.concat(kind)`, Rust's `.to_owned() +`), `||` (SQL), `<<` (Ruby, C++
+/// streams), `~` (D) or ` & ` (Visual Basic).
+fn joined_on(buf: &[u8], mut i: usize) -> bool {
+    let after_quote = i;
+    let stop = buf.len().min(i + 64);
+    while i < stop && is_space(buf[i]) {
+        i += 1;
+    }
+    match buf.get(i..buf.len().min(i + 2)).unwrap_or_default() {
+        [b'+' | b'.' | b'~', ..] | [b'|', b'|'] | [b'<', b'<'] => true,
+        [b'&', next] => i > after_quote && is_space(*next),
+        _ => false,
+    }
+}
+
 /// The buffers of one cut, reused.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scratch {
@@ -172,8 +191,13 @@ impl Scratch {
             return None;
         }
         // A string a program fills in (`"urn:isbn:%s"`, `` `urn:x:${id}` ``,
-        // `"urn:uuid:{0}"`) is a template of URNs, not one.
-        if stop == Some(b'{') || has_format_conversion(&self.urn) {
+        // `"urn:uuid:{0}"`) is a template of URNs, not one; so is a string
+        // literal ending in `:` that a program joins more on to
+        // (`"urn:ietf:params:oauth:" + kind`): a prefix.
+        if stop == Some(b'{')
+            || has_format_conversion(&self.urn)
+            || closed && open != Some(b'<') && self.urn.ends_with(b":") && joined_on(buf, end + 1)
+        {
             return None;
         }
         self.ends.last().copied()
