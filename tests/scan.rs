@@ -205,6 +205,25 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
         (Some(3), Some(41))
     );
     assert_eq!(region["endColumn"], 41 + "urn:isbn:0451450524".len() as u64);
+    // With --all, valid URNs are results of a rule the driver lists.
+    let out = urnreg(
+        &["scan", "--all", "--format", "sarif", readme.to_str().unwrap()],
+        b"",
+    );
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let run = &sarif["runs"][0];
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let results = run["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["ruleId"] == "valid"), "{results:?}");
+    for result in results {
+        let id = result["ruleId"].as_str().unwrap();
+        assert!(rules.contains(&id), "{id} is no rule of {rules:?}");
+    }
 }
 
 /// SARIF 2.1.0 section 3.30.2: text positions do not depend on a

@@ -632,7 +632,7 @@ fn sarif(hits: &[Hit]) -> Value {
         .collect();
     kinds.sort_unstable();
     kinds.dedup();
-    let rules: Vec<Value> = kinds
+    let mut rules: Vec<Value> = kinds
         .iter()
         .map(|kind| {
             json!({
@@ -642,6 +642,16 @@ fn sarif(hits: &[Hit]) -> Value {
             })
         })
         .collect();
+    // `--all` reports valid URNs too, as results of their own rule (SARIF
+    // 2.1.0 section 3.27.5: a result's ruleId names a rule of the driver).
+    if hits.iter().any(|h| h.error.is_none()) {
+        rules.push(json!({
+            "id": "valid",
+            "shortDescription": { "text": "A valid URN (reported with --all)" },
+            "defaultConfiguration": { "level": "none" },
+            "helpUri": "https://www.rfc-editor.org/rfc/rfc8141",
+        }));
+    }
     let results: Vec<Value> = hits
         .iter()
         .map(|hit| {
