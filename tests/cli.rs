@@ -1431,6 +1431,37 @@ fn check_memory_stays_bounded_with_huge_lines() {
     );
 }
 
+/// A UTF-8 byte-order mark at the very start of a stream (Windows
+/// Notepad writes one) is skipped by `check`, `normalize` and `resolve`:
+/// line 1 was invalid, "expected the scheme 'urn:' at byte 0", with the
+/// mark printed raw and invisible. Anywhere else it is the line's.
+#[test]
+fn a_byte_order_mark_starting_a_stream_is_skipped() {
+    let input = b"\xEF\xBB\xBFurn:isbn:0451450523\r\nURN:ISBN:0-451-45052-3\r\n";
+    let out = urnreg(&["check", "-"], input);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = urnreg(&["check", "--format", "jsonl", "-"], input);
+    assert_eq!(jsonl(&out)[0]["input"], "urn:isbn:0451450523");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urns.txt");
+    std::fs::write(&file, input).unwrap();
+    let out = urnreg(&["check", "--file", file.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = urnreg(&["normalize", "-"], input);
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (0, "urn:isbn:9780451450524\nurn:isbn:9780451450524\n")
+    );
+    let out = urnreg(&["resolve", "-"], b"\xEF\xBB\xBFurn:ietf:rfc:1\n");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Not at the start: the line's own bytes, and invalid.
+    let out = urnreg(
+        &["check", "-"],
+        b"urn:isbn:0451450523\n\xEF\xBB\xBFurn:isbn:0451450523\n",
+    );
+    assert_eq!(code(&out), 1);
+}
+
 /// `resolve -` reports a line over the 1 MiB limit as `check` does
 /// (`line-too-long`, naming its number and the limit) and goes on with
 /// the next lines (it stopped there: every later line was lost); exit 2.

@@ -691,6 +691,26 @@ fn a_check_holds_its_share_until_its_answer_is_sent() {
     drop(reader);
 }
 
+/// `POST /api/check` reads its body's lines as `check -` reads a stream:
+/// a byte-order mark at the very start is no part of line 1.
+#[test]
+fn a_check_body_starting_with_a_byte_order_mark() {
+    let server = Server::start();
+    let a = send(
+        "POST",
+        &server.url("/api/check"),
+        &[],
+        Some(b"\xEF\xBB\xBFurn:isbn:0451450523\nurn:isbn:0451450523\n"),
+    );
+    assert_eq!(a.status, 200);
+    let first: Value = serde_json::from_str(a.body.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (first["line"].as_u64(), first["valid"].as_bool()),
+        (Some(1), Some(true))
+    );
+    assert_eq!(a.body.lines().count(), 2);
+}
+
 /// A request's head must fit in the connection's buffer (64 KiB): a
 /// longer one gets 431, as hyper answers it.
 #[test]

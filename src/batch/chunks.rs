@@ -6,6 +6,9 @@
 //! most [`CHUNK_LINES`] lines and about [`CHUNK_BYTES`] bytes, so memory
 //! stays bounded by the number of chunks in flight whatever the input.
 //!
+//! A UTF-8 byte-order mark at the very start of the input is skipped: it
+//! is no part of the first line.
+//!
 //! A line is cut at [`MAX_LINE`] bytes, not counting its `\n` or `\r\n`:
 //! the reader keeps one byte more than that of a longer line (so that the
 //! worker sees it is too long) and skips the rest without keeping it.
@@ -275,6 +278,8 @@ pub struct ChunkReader<R> {
     max_lines: usize,
     /// The bytes of a line, on average, in the last chunk cut by reading.
     line_bytes: usize,
+    /// Nothing has been read yet: a byte-order mark may start the input.
+    at_start: bool,
 }
 
 impl<R: Read> ChunkReader<R> {
@@ -290,7 +295,33 @@ impl<R: Read> ChunkReader<R> {
             next_line: 1,
             max_lines: CHUNK_LINES,
             line_bytes: 64,
+            at_start: true,
         }
+    }
+
+    /// Skips a UTF-8 byte-order mark at the very start of the input (as
+    /// Windows tools write one): it is no part of the first line. Reads
+    /// only until the first bytes tell: input that cannot start one (a
+    /// co-process's first line) is not waited on.
+    fn skip_bom(&mut self) -> io::Result<()> {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        self.at_start = false;
+        let mut carry = std::mem::take(&mut self.carry);
+        let mut read = Ok(());
+        while carry.len() < BOM.len() && BOM.starts_with(&carry) && !self.at_end {
+            match self.read_more(&mut carry, READ_SIZE) {
+                Ok(short) => self.last_read_short = short,
+                Err(e) => {
+                    read = Err(e);
+                    break;
+                }
+            }
+        }
+        if carry.starts_with(BOM) {
+            carry.remove(0..BOM.len());
+        }
+        self.carry = carry;
+        read
     }
 
     /// Chunks from now on hold at most `lines` lines (1 to
@@ -330,6 +361,9 @@ impl<R: Read> ChunkReader<R> {
 
     /// Fills `chunk` with the next lines; false at the end of input.
     pub fn fill(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
+        if self.at_start {
+            self.skip_bom()?;
+        }
         let bytes = &mut chunk.bytes;
         bytes.clear();
         // Chunks of few lines: cut out of the carry when it holds enough
@@ -556,6 +590,32 @@ mod tests {
                 }
             }
             assert!(seen == whole, "{max} lines, reads of {step}");
+        }
+    }
+
+    /// A UTF-8 byte-order mark at the very start is skipped, however the
+    /// reads cut it; anywhere else, or alone, it stays.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        for step in [1, 2, 3, 5, READ_SIZE] {
+            let got = all_lines(b"\xEF\xBB\xBFurn:a:b\n\xEF\xBB\xBFc\n", step);
+            assert_eq!(
+                got,
+                vec![
+                    (1, b"urn:a:b".to_vec(), false),
+                    (2, b"\xEF\xBB\xBFc".to_vec(), false)
+                ],
+                "step {step}"
+            );
+            assert_eq!(all_lines(b"\xEF\xBB\xBF", step), vec![], "step {step}");
+            assert_eq!(
+                all_lines(b"\xEF\xBBx\n", step),
+                vec![(1, b"\xEF\xBBx".to_vec(), false)]
+            );
+            assert_eq!(
+                all_lines(b"\xEF\xBB", step),
+                vec![(1, b"\xEF\xBB".to_vec(), false)]
+            );
         }
     }
 

@@ -110,16 +110,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut n = 0u64;
         loop {
             line.clear();
-            // A line and its break, or enough of a longer line to say so.
+            // A line and its break, or enough of a longer line to say so
+            // (the first may start with a byte-order mark).
+            let bom = if n == 0 { 3 } else { 0 };
             let read = (&mut reader)
-                .take(MAX_LINE as u64 + 2)
+                .take(MAX_LINE as u64 + 2 + bom)
                 .read_until(b'\n', &mut line)?;
             if read == 0 {
                 break;
             }
             n += 1;
             let ended = line.ends_with(b"\n");
-            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            // A byte-order mark at the very start is no part of the line.
+            let text = match n {
+                1 => line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&line),
+                _ => &line,
+            };
+            let text = text.strip_suffix(b"\n").unwrap_or(text);
             let text = text.strip_suffix(b"\r").unwrap_or(text);
             if text.len() > MAX_LINE {
                 // As `check` reports it (`line-too-long`); the rest of the

@@ -45,12 +45,14 @@ pub(crate) struct BodyLines {
 
 impl BodyLines {
     pub(crate) fn new(body: Bytes) -> BodyLines {
-        let end = body.strip_suffix(b"\n").unwrap_or(&body).len();
-        let starts = if body.is_empty() {
+        // A byte-order mark at the very start is no part of the first line.
+        let first = if body.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        let end = body.strip_suffix(b"\n").unwrap_or(&body).len().max(first);
+        let starts = if body.len() == first {
             Vec::new()
         } else {
-            std::iter::once(0)
-                .chain(memchr::memchr_iter(b'\n', &body[..end]).map(|i| i + 1))
+            std::iter::once(first)
+                .chain(memchr::memchr_iter(b'\n', &body[first..end]).map(|i| first + i + 1))
                 .collect()
         };
         BodyLines { body, starts, end }
@@ -160,6 +162,9 @@ mod tests {
             b"a\nb",
             b"a\n\nb\r\n",
             b"urn:a:b\r\nurn:\xff\n\r\rx\n",
+            b"\xEF\xBB\xBF",
+            b"\xEF\xBB\xBF\n",
+            b"\xEF\xBB\xBFurn:a:b\n\xEF\xBB\xBFc",
         ] {
             let ours = BodyLines::new(Bytes::copy_from_slice(body));
             let theirs = LineRows::new(body);
