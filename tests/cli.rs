@@ -444,6 +444,69 @@ fn check_stops_at_once_when_stdout_closes() {
     }
 }
 
+/// What a stream holds of its output stays bounded however much each line
+/// writes: with its output not read, `check --jobs 8` of lines whose
+/// objects carry the EPC rules' source (some 1.9 KB each) fills its pool
+/// and waits in a few MB. (Each chunk held its whole output, 15 MB: the
+/// 16 chunks of 8 workers took some 250 MB, and `--jobs 64` aborted.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stream_holds_bounded_output_whatever_each_line_writes() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let status = |pid: u32, field: &str| -> u64 {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        text.lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0)
+            * 1024
+    };
+    for format in [&["--format", "jsonl"][..], &["-v"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+            .args(["check", "--jobs", "8"])
+            .args(format)
+            .arg("-")
+            .env(
+                "URNREG_DB",
+                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let lines = b"urn:epc:x\n".repeat(10_000);
+            for _ in 0..30 {
+                if stdin.write_all(&lines).is_err() {
+                    break;
+                }
+            }
+        });
+        // Until it waits for its output to be read: its memory still.
+        let started = Instant::now();
+        let (mut last, mut still) = (0, 0);
+        while still < 5 && started.elapsed() < Duration::from_secs(15) {
+            std::thread::sleep(Duration::from_millis(100));
+            let now = status(pid, "VmRSS:");
+            still = if now == last { still + 1 } else { 0 };
+            last = now;
+        }
+        let peak = status(pid, "VmHWM:");
+        child.kill().unwrap();
+        let _ = child.wait();
+        drop(child.stdout.take());
+        writer.join().unwrap();
+        assert!(peak > 0, "{format:?}: no peak read");
+        assert!(peak < 64 << 20, "{format:?}: it held {} MB", peak >> 20);
+    }
+}
+
 /// The summary counts unregistered NIDs lower-cased, one by one up to its
 /// cap, and the rest on one line, whatever the number of workers.
 #[test]
@@ -1069,6 +1132,46 @@ fn a_full_disk_is_reported_as_writing_to_standard_output() {
 }
 
 /// Control characters in a registration never reach the terminal raw:
+/// `template render FILE` reads at most a registration file's 1 MiB, as
+/// `lint` and `request` do (it read any file whole: 300 MB took 2.4 GB),
+/// from a path or from stdin (`-`).
+#[test]
+fn template_render_refuses_a_file_over_the_registration_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let formal = include_str!("data/registrations/formal.toml");
+    let limit = urnreg::registry::MAX_REGISTRATION_BYTES;
+    let big = format!("{formal}\n{}", "#".repeat(limit));
+    let path = dir.path().join("big.toml");
+    std::fs::write(&path, &big).unwrap();
+    let p = path.to_str().unwrap();
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let said = format!("a registration file is at most {limit} bytes");
+    for args in [
+        vec!["template", "render", p],
+        vec!["template", "render", p, "--form", "html"],
+        vec!["request", p, "--db", db],
+    ] {
+        let out = urnreg(&args, b"");
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains(&said), "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg(&["lint", p], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains(&format!("larger than the limit of {limit} bytes")));
+    let out = urnreg(&["template", "render", "-"], big.as_bytes());
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains(&format!("stdin: {said}")),
+        "{}",
+        stderr(&out)
+    );
+    // Within the limit, from stdin as from a file.
+    let out = urnreg(&["template", "render", "-"], formal.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("Namespace Identifier:"));
+}
+
 /// ESC, NUL and the other C0 and C1 controls are written as `\x1b`, and
 /// bidirectional overrides as `\u{202e}`.
 #[test]
@@ -1326,6 +1429,74 @@ fn check_memory_stays_bounded_with_huge_lines() {
         peak_kb < 96 * 1024,
         "peak memory {peak_kb} kB for 150 lines of 1 MB: the pool should bound it"
     );
+}
+
+/// A UTF-8 byte-order mark at the very start of a stream (Windows
+/// Notepad writes one) is skipped by `check`, `normalize` and `resolve`:
+/// line 1 was invalid, "expected the scheme 'urn:' at byte 0", with the
+/// mark printed raw and invisible. Anywhere else it is the line's.
+#[test]
+fn a_byte_order_mark_starting_a_stream_is_skipped() {
+    let input = b"\xEF\xBB\xBFurn:isbn:0451450523\r\nURN:ISBN:0-451-45052-3\r\n";
+    let out = urnreg(&["check", "-"], input);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = urnreg(&["check", "--format", "jsonl", "-"], input);
+    assert_eq!(jsonl(&out)[0]["input"], "urn:isbn:0451450523");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urns.txt");
+    std::fs::write(&file, input).unwrap();
+    let out = urnreg(&["check", "--file", file.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = urnreg(&["normalize", "-"], input);
+    assert_eq!(
+        (code(&out), stdout(&out).as_str()),
+        (0, "urn:isbn:9780451450524\nurn:isbn:9780451450524\n")
+    );
+    let out = urnreg(&["resolve", "-"], b"\xEF\xBB\xBFurn:ietf:rfc:1\n");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Not at the start: the line's own bytes, and invalid.
+    let out = urnreg(
+        &["check", "-"],
+        b"urn:isbn:0451450523\n\xEF\xBB\xBFurn:isbn:0451450523\n",
+    );
+    assert_eq!(code(&out), 1);
+}
+
+/// `resolve -` reports a line over the 1 MiB limit as `check` does
+/// (`line-too-long`, naming its number and the limit) and goes on with
+/// the next lines (it stopped there: every later line was lost); exit 2.
+#[test]
+fn resolve_reports_a_line_too_long_and_goes_on() {
+    let limit = urnreg::batch::MAX_LINE;
+    for ending in ["\n", "\r\n"] {
+        let input = format!(
+            "urn:ietf:rfc:1{ending}{}{ending}urn:ietf:rfc:2{ending}{}{ending}{}{ending}urn:ietf:rfc:3",
+            "x".repeat(limit + 1),
+            "y".repeat(3 * limit),
+            // Exactly at the limit: read whole, an invalid URN.
+            "z".repeat(limit),
+        );
+        for format in ["text", "jsonl"] {
+            let out = urnreg(&["resolve", "--format", format, "-"], input.as_bytes());
+            assert_eq!(code(&out), 2, "{format}");
+            let text = stdout(&out);
+            for rfc in ["rfc1", "rfc2", "rfc3"] {
+                assert!(
+                    text.contains(&format!("https://www.rfc-editor.org/rfc/{rfc}")),
+                    "{format}: {text}"
+                );
+            }
+            let err = stderr(&out);
+            for n in [2, 4] {
+                assert!(
+                    err.contains(&format!("line {n}: longer than {limit} bytes (line-too-long)")),
+                    "{format}: {err}"
+                );
+            }
+            assert!(!err.contains("line 5: longer"), "{err}");
+            assert!(err.contains("invalid URN"), "line 5 is resolved: {err}");
+        }
+    }
 }
 
 /// Issue 22: `urnreg resolve`: the URLs, one per line for one URN; `URN

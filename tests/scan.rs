@@ -205,6 +205,25 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
         (Some(3), Some(41))
     );
     assert_eq!(region["endColumn"], 41 + "urn:isbn:0451450524".len() as u64);
+    // With --all, valid URNs are results of a rule the driver lists.
+    let out = urnreg(
+        &["scan", "--all", "--format", "sarif", readme.to_str().unwrap()],
+        b"",
+    );
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let run = &sarif["runs"][0];
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let results = run["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["ruleId"] == "valid"), "{results:?}");
+    for result in results {
+        let id = result["ruleId"].as_str().unwrap();
+        assert!(rules.contains(&id), "{id} is no rule of {rules:?}");
+    }
 }
 
 /// SARIF 2.1.0 section 3.30.2: text positions do not depend on a
@@ -322,6 +341,10 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     fs::write(dir.path().join("a.txt"), "urn:isbn:0451450523\n").unwrap();
     fs::create_dir(dir.path().join("sub")).unwrap();
     std::os::unix::fs::symlink(dir.path(), dir.path().join("sub/loop")).unwrap();
+    // Links that lead to each other (ELOOP), and one into them.
+    std::os::unix::fs::symlink("c", dir.path().join("b")).unwrap();
+    std::os::unix::fs::symlink("b", dir.path().join("c")).unwrap();
+    std::os::unix::fs::symlink("b", dir.path().join("d")).unwrap();
     let fifo = dir.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -330,6 +353,19 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
     let out = urnreg(&["scan", "-L", "--all", dir.path().to_str().unwrap()], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("skipped"), "{}", stderr(&out));
+    for link in ["b", "c", "d"] {
+        assert!(
+            stderr(&out).contains(&format!("/{link}: Too many levels of symbolic links")),
+            "{link}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(
+        stderr(&out).lines().all(|l| l.starts_with("note: ")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("a.txt:1:1: valid"), "{}", stdout(&out));
     if made {
         // Named on the command line, a FIFO is read (`urnreg scan <(cmd)`).
         let writer = {
@@ -346,6 +382,34 @@ fn scan_skips_symlink_loops_and_fifos_with_a_note() {
         );
     }
     assert!(stdout(&out).is_empty() || stdout(&out).contains("a.txt"));
+}
+
+/// A file's name is written on one line whatever it holds: a line feed in
+/// it is escaped as the other control characters are, in the findings and
+/// in the notes, so that a file cannot forge a `FILE:LINE:COL:` line.
+#[cfg(unix)]
+#[test]
+fn scan_escapes_a_line_feed_in_a_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "evil\nfake.txt:9:9: invalid urn:isbn:1: nss-check: forged";
+    fs::write(dir.path().join(name), "urn:ietf:rfc:1\n").unwrap();
+    std::os::unix::fs::symlink("nowhere", dir.path().join("gone\nfake.txt:1:1: x")).unwrap();
+    let out = urnreg(&["scan", "--all", "-L", dir.path().to_str().unwrap()], b"");
+    let text = stdout(&out);
+    assert_eq!(lines(&text).len(), 1, "{text}");
+    assert!(
+        text.contains(
+            "evil\\x0afake.txt:9:9: invalid urn:isbn:1: nss-check: forged:1:1: valid urn:ietf:rfc:1"
+        ),
+        "{text}"
+    );
+    let err = stderr(&out);
+    assert!(err.contains("gone\\x0afake.txt:1:1: x"), "{err}");
+    assert!(
+        err.lines()
+            .all(|l| l.starts_with("error: ") || l.starts_with("note: ")),
+        "{err}"
+    );
 }
 
 /// `urnreg scan --all . > out.jsonl` inside the tree: the output file is

@@ -585,21 +585,21 @@ fn stalled_body(addr: &str, path: &str, len: usize, sent: usize) -> std::net::Tc
 /// back when its request ends, however it ends.
 #[test]
 fn request_bodies_in_flight_share_one_memory_budget() {
-    const BUDGET: usize = 100_000;
+    const BUDGET: usize = 200_000;
     let server = Server::start_with(|c| {
         c.max_body_memory = BUDGET;
         c.request_timeout = Duration::from_secs(20);
     });
     let addr = server.base.trim_start_matches("http://").to_string();
-    // A filing of 80,000 bytes, half sent, stalls: it holds its share.
-    let stalled = stalled_body(&addr, "/api/requests", 80_000, 40_000);
+    // A filing of 180,000 bytes, half sent, stalls: it holds its share.
+    let stalled = stalled_body(&addr, "/api/requests", 180_000, 90_000);
     std::thread::sleep(Duration::from_millis(200));
     let started = std::time::Instant::now();
     let a = announce(&server, "/api/requests", 30_000);
     assert!(a.starts_with("HTTP/1.1 503"), "{a}");
     assert!(a.to_ascii_lowercase().contains("retry-after: 5"), "{a}");
     assert!(a.contains("{\"error\":{\"status\":503"), "{a}");
-    assert!(a.contains("memory limit of 100000 bytes"), "{a}");
+    assert!(a.contains("memory limit of 200000 bytes"), "{a}");
     assert!(
         started.elapsed() < Duration::from_secs(2),
         "{:?}",
@@ -608,9 +608,13 @@ fn request_bodies_in_flight_share_one_memory_budget() {
     // A body that fits, and a request without one, are served.
     file(&server, &data("informal.toml"));
     assert_eq!(get(&server.url("/api/namespaces/isbn")).status, 200);
+    // A check reserves its body and room for its answer: this one fits
+    // only once the filing's share is back.
+    let urns = "urn:isbn:0451450523\n".repeat((BUDGET - serve::CHECK_ANSWER_BYTES) / 20 - 10);
+    let a = announce(&server, "/api/check", urns.len());
+    assert!(a.starts_with("HTTP/1.1 503"), "{a}");
     // The stalled filing ends (its client goes): its share comes back.
     drop(stalled);
-    let urns = "urn:isbn:0451450523\n".repeat(BUDGET / 20 - 10);
     let mut status = 0;
     for _ in 0..40 {
         status = send("POST", &server.url("/api/check"), &[], Some(urns.as_bytes())).status;
@@ -635,6 +639,147 @@ fn request_bodies_in_flight_share_one_memory_budget() {
     std::thread::sleep(Duration::from_millis(300));
     let a = send("POST", &server.url("/api/check"), &[], Some(urns.as_bytes()));
     assert_eq!(a.status, 200, "the budget leaked: {}", a.body);
+}
+
+/// A check's request and the head of its answer on a raw socket; the
+/// rest of the answer is left unread.
+fn unread_check(addr: &str, body: &[u8]) -> std::net::TcpStream {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        stream,
+        "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    stream.write_all(body).unwrap();
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    stream
+}
+
+/// 10,000 lines whose answer is some 19 MB (each object has the EPC
+/// rules' source): more than the sockets' buffers take.
+fn big_answer_body() -> Vec<u8> {
+    b"urn:epc:x\n".repeat(10_000)
+}
+
+/// A check's answer is counted in the memory budget, with its body, until
+/// it is sent: a client that does not read it holds its share, and gives
+/// it back when it goes, or when the idle timeout closes its connection.
+#[test]
+fn a_check_holds_its_share_until_its_answer_is_sent() {
+    let body = big_answer_body();
+    let share = body.len() + serve::CHECK_ANSWER_BYTES;
+    let server = Server::start_with(|c| {
+        c.max_body_memory = share + share / 2;
+        c.limits.idle_timeout = Duration::from_secs(2);
+    });
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let served_once = |what: &str| {
+        let mut status = 0;
+        for _ in 0..100 {
+            status = send("POST", &server.url("/api/check"), &[], Some(&body)).status;
+            if status == 200 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(status, 200, "the share was not given back ({what})");
+    };
+    let reader = unread_check(&addr, &body);
+    std::thread::sleep(Duration::from_millis(200));
+    let a = announce(&server, "/api/check", body.len());
+    assert!(a.starts_with("HTTP/1.1 503"), "{a}");
+    assert!(a.contains("check answers in flight"), "{a}");
+    drop(reader);
+    served_once("the client went");
+    let reader = unread_check(&addr, &body);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(announce(&server, "/api/check", body.len()).starts_with("HTTP/1.1 503"));
+    served_once("the idle timeout");
+    drop(reader);
+}
+
+/// `POST /api/check` reads its body's lines as `check -` reads a stream:
+/// a byte-order mark at the very start is no part of line 1.
+#[test]
+fn a_check_body_starting_with_a_byte_order_mark() {
+    let server = Server::start();
+    let a = send(
+        "POST",
+        &server.url("/api/check"),
+        &[],
+        Some(b"\xEF\xBB\xBFurn:isbn:0451450523\nurn:isbn:0451450523\n"),
+    );
+    assert_eq!(a.status, 200);
+    let first: Value = serde_json::from_str(a.body.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (first["line"].as_u64(), first["valid"].as_bool()),
+        (Some(1), Some(true))
+    );
+    assert_eq!(a.body.lines().count(), 2);
+}
+
+/// A request's head must fit in the connection's buffer (64 KiB): a
+/// longer one gets 431, as hyper answers it.
+#[test]
+fn request_heads_are_limited_to_the_connection_buffer() {
+    let server = Server::start();
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let head = |pad: usize| {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let _ = write!(
+            stream,
+            "GET /api/namespaces/isbn HTTP/1.1\r\nHost: {addr}\r\nX-Pad: {}\r\nConnection: close\r\n\r\n",
+            "a".repeat(pad)
+        );
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    };
+    assert!(head(30_000).starts_with("HTTP/1.1 200"));
+    let a = head(serve::MAX_CONNECTION_BUFFER + 100);
+    assert!(a.starts_with("HTTP/1.1 431"), "{a}");
+}
+
+/// The resident memory of a process, in bytes (Linux).
+#[cfg(target_os = "linux")]
+fn resident(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kb * 1024
+}
+
+/// Answers are made as they are sent, not whole in memory: clients that
+/// do not read 19 MB answers cost the server little (each held its
+/// whole answer: 10 of them took some 200 MB).
+#[cfg(target_os = "linux")]
+#[test]
+fn unread_check_answers_take_little_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = spawn_server(&dir.path().join("registry.db"));
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let body = big_answer_body();
+    // Warm: the registry and a first answer, read whole.
+    let whole = send("POST", &format!("{}/api/check", server.base), &[], Some(&body));
+    assert_eq!(whole.status, 200);
+    assert_eq!(whole.body.lines().count(), 10_000);
+    assert!(whole.body.len() > 15_000_000, "{}", whole.body.len());
+    let before = resident(server.child.id());
+    let readers: Vec<_> = (0..10).map(|_| unread_check(&addr, &body)).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let grown = resident(server.child.id()).saturating_sub(before);
+    drop(readers);
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    assert!(grown < 40 << 20, "10 unread answers took {} MB", grown >> 20);
 }
 
 #[test]

@@ -6,6 +6,9 @@
 //! most [`CHUNK_LINES`] lines and about [`CHUNK_BYTES`] bytes, so memory
 //! stays bounded by the number of chunks in flight whatever the input.
 //!
+//! A UTF-8 byte-order mark at the very start of the input is skipped: it
+//! is no part of the first line.
+//!
 //! A line is cut at [`MAX_LINE`] bytes, not counting its `\n` or `\r\n`:
 //! the reader keeps one byte more than that of a longer line (so that the
 //! worker sees it is too long) and skips the rest without keeping it.
@@ -18,8 +21,14 @@ use super::MAX_LINE;
 pub const CHUNK_LINES: usize = 8192;
 /// ... or this many bytes (a longer line still fits whole, up to the cut).
 pub const CHUNK_BYTES: usize = 128 * 1024;
-/// How much one `read` asks for.
+/// How much one `read` asks for...
 const READ_SIZE: usize = 64 * 1024;
+/// ... and at least, when chunks take few lines.
+const MIN_READ_SIZE: usize = 4 * 1024;
+/// How much of a chunk is checked as UTF-8 at once (to a line's end):
+/// little, so that a walk that stops early (a part of a chunk's output,
+/// some 400 JSON objects, 10 KB of input) has not checked much past it.
+const TEXT_STRETCH: usize = 8 * 1024;
 
 /// Lines read from the input: their bytes, terminators included, and the
 /// number of the first one.
@@ -42,19 +51,64 @@ pub struct Line<'c> {
     pub truncated: bool,
 }
 
+/// Where a chunk's lines go on from: the byte a line starts at, and its
+/// number ([`Chunk::for_each_line_from`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinePos {
+    /// Offset of the line's first byte in the chunk.
+    pub byte: usize,
+    /// Its number in the input, from 1.
+    pub number: u64,
+}
+
 impl Chunk {
     /// Calls `each` for every line, in order.
     pub fn for_each_line<'c>(&'c self, mut each: impl FnMut(Line<'c>)) {
-        // One UTF-8 check for the whole chunk instead of one per line.
-        let text = std::str::from_utf8(&self.bytes).ok();
-        let mut start = 0;
-        let mut number = self.first_line;
-        while start < self.bytes.len() {
-            let (end, next) = match memchr::memchr(b'\n', &self.bytes[start..]) {
+        self.for_each_line_from(self.start(), |line| {
+            each(line);
+            true
+        });
+    }
+
+    /// Where its first line starts.
+    pub fn start(&self) -> LinePos {
+        LinePos {
+            byte: 0,
+            number: self.first_line,
+        }
+    }
+
+    /// Where it ends: past its last line.
+    pub fn end(&self) -> LinePos {
+        LinePos {
+            byte: self.bytes.len(),
+            number: self.first_line + self.lines,
+        }
+    }
+
+    /// Calls `each` for every line from `from` (a line's start, from
+    /// [`Chunk::start`] or an earlier call), in order, until `each`
+    /// returns false: then returns where the next line starts, if there
+    /// is one (`None`: every line was seen).
+    pub fn for_each_line_from<'c>(
+        &'c self,
+        from: LinePos,
+        mut each: impl FnMut(Line<'c>) -> bool,
+    ) -> Option<LinePos> {
+        let bytes = &self.bytes[..];
+        let mut start = from.byte.min(bytes.len());
+        // One UTF-8 check for a stretch of lines instead of one per line
+        // (of TEXT_STRETCH bytes, to the end of a line: a walk that stops
+        // early has not checked the whole chunk): `text` holds the lines
+        // from `text_at` on when they are UTF-8.
+        let (mut text, mut text_at, mut text_end): (Option<&str>, usize, usize) = (None, start, start);
+        let mut number = from.number;
+        while start < bytes.len() {
+            let (end, next) = match memchr::memchr(b'\n', &bytes[start..]) {
                 Some(i) => {
                     let end = start + i;
                     // "\r\n" ends a line too; a lone "\r" is part of it.
-                    let end = if end > start && self.bytes[end - 1] == b'\r' {
+                    let end = if end > start && bytes[end - 1] == b'\r' {
                         end - 1
                     } else {
                         end
@@ -64,11 +118,11 @@ impl Chunk {
                 // The last line, without a line break: a '\r' ending the
                 // input is its line break's half, not part of it.
                 None => {
-                    let end = self.bytes.len();
+                    let end = bytes.len();
                     // (Not on a line cut at the limit: its last byte kept
                     // may be any.)
                     let whole = end - start <= MAX_LINE;
-                    let cut = if whole && end > start && self.bytes[end - 1] == b'\r' {
+                    let cut = if whole && end > start && bytes[end - 1] == b'\r' {
                         end - 1
                     } else {
                         end
@@ -76,18 +130,31 @@ impl Chunk {
                     (cut, end)
                 }
             };
+            if next > text_end {
+                // The next stretch, from this line on, to a line's end.
+                let far = (start + TEXT_STRETCH).max(next).min(bytes.len());
+                text_end = memchr::memchr(b'\n', &bytes[far..]).map_or(bytes.len(), |i| far + i + 1);
+                text_at = start;
+                text = std::str::from_utf8(&bytes[start..text_end]).ok();
+            }
             let truncated = end - start > MAX_LINE;
             let end = if truncated { start + MAX_LINE } else { end };
-            each(Line {
+            let more = each(Line {
                 number,
-                bytes: &self.bytes[start..end],
+                bytes: &bytes[start..end],
                 // A cut may split a character: only whole lines as text.
-                text: text.filter(|_| !truncated).map(|t| &t[start..end]),
+                text: text
+                    .filter(|_| !truncated)
+                    .map(|t| &t[start - text_at..end - text_at]),
                 truncated,
             });
             number += 1;
             start = next;
+            if !more && start < bytes.len() {
+                return Some(LinePos { byte: start, number });
+            }
         }
+        None
     }
 
     /// How many lines it holds.
@@ -198,13 +265,21 @@ fn nth_newline(bytes: &[u8], mut n: usize) -> Option<usize> {
 /// Cuts a stream into [`Chunk`]s.
 pub struct ChunkReader<R> {
     reader: R,
-    /// Bytes read past the end of the last chunk: the start of the next.
-    carry: Vec<u8>,
+    /// Bytes read past the end of the last chunk, from `carry_at` on: the
+    /// start of the next.
+    carry: Buffer,
+    carry_at: usize,
     /// Skipping the rest of a line longer than [`MAX_LINE`].
     skipping: bool,
     at_end: bool,
     last_read_short: bool,
     next_line: u64,
+    /// The most lines a chunk holds ([`CHUNK_LINES`] unless set lower).
+    max_lines: usize,
+    /// The bytes of a line, on average, in the last chunk cut by reading.
+    line_bytes: usize,
+    /// Nothing has been read yet: a byte-order mark may start the input.
+    at_start: bool,
 }
 
 impl<R: Read> ChunkReader<R> {
@@ -212,22 +287,58 @@ impl<R: Read> ChunkReader<R> {
     pub fn new(reader: R) -> Self {
         ChunkReader {
             reader,
-            carry: Vec::new(),
+            carry: Buffer::default(),
+            carry_at: 0,
             skipping: false,
             at_end: false,
             last_read_short: false,
             next_line: 1,
+            max_lines: CHUNK_LINES,
+            line_bytes: 64,
+            at_start: true,
         }
+    }
+
+    /// Skips a UTF-8 byte-order mark at the very start of the input (as
+    /// Windows tools write one): it is no part of the first line. Reads
+    /// only until the first bytes tell: input that cannot start one (a
+    /// co-process's first line) is not waited on.
+    fn skip_bom(&mut self) -> io::Result<()> {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        self.at_start = false;
+        let mut carry = std::mem::take(&mut self.carry);
+        let mut read = Ok(());
+        while carry.len() < BOM.len() && BOM.starts_with(&carry) && !self.at_end {
+            match self.read_more(&mut carry, READ_SIZE) {
+                Ok(short) => self.last_read_short = short,
+                Err(e) => {
+                    read = Err(e);
+                    break;
+                }
+            }
+        }
+        if carry.starts_with(BOM) {
+            carry.remove(0..BOM.len());
+        }
+        self.carry = carry;
+        read
+    }
+
+    /// Chunks from now on hold at most `lines` lines (1 to
+    /// [`CHUNK_LINES`]): fewer when each line's output is large, so that a
+    /// chunk's output stays near a size.
+    pub fn set_max_lines(&mut self, lines: usize) {
+        self.max_lines = lines.clamp(1, CHUNK_LINES);
     }
 
     /// Reads more into `bytes`, dropping what belongs to a line being
     /// skipped. Returns true if the read came back short (the source had
     /// no more ready, or its end was reached).
-    fn read_more(&mut self, bytes: &mut Buffer) -> io::Result<bool> {
+    fn read_more(&mut self, bytes: &mut Buffer, want: usize) -> io::Result<bool> {
         let start = bytes.len();
         let n = loop {
-            match self.reader.read(&mut bytes.spare(READ_SIZE)[..READ_SIZE]) {
-                Ok(n) => break n.min(READ_SIZE),
+            match self.reader.read(&mut bytes.spare(want)[..want]) {
+                Ok(n) => break n.min(want),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
@@ -245,15 +356,32 @@ impl<R: Read> ChunkReader<R> {
                 None => bytes.truncate(start),
             }
         }
-        Ok(n < READ_SIZE)
+        Ok(n < want)
     }
 
     /// Fills `chunk` with the next lines; false at the end of input.
     pub fn fill(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
+        if self.at_start {
+            self.skip_bom()?;
+        }
         let bytes = &mut chunk.bytes;
         bytes.clear();
-        bytes.extend_from_slice(&self.carry);
+        // Chunks of few lines: cut out of the carry when it holds enough
+        // of them (a read past the last chunk's end).
+        if self.max_lines < CHUNK_LINES
+            && let Some(i) = nth_newline(&self.carry[self.carry_at..], self.max_lines - 1)
+        {
+            bytes.extend_from_slice(&self.carry[self.carry_at..self.carry_at + i + 1]);
+            self.carry_at += i + 1;
+            chunk.first_line = self.next_line;
+            chunk.lines = self.max_lines as u64;
+            self.next_line += self.max_lines as u64;
+            return Ok(true);
+        }
+        let carried = &self.carry[self.carry_at..];
+        bytes.extend_from_slice(carried);
         self.carry.clear();
+        self.carry_at = 0;
         // Bytes up to `scanned` are counted: `lines` line breaks, the last
         // ending at `complete` (0: none yet).
         let (mut scanned, mut lines, mut complete) = (0, 0, 0);
@@ -263,10 +391,11 @@ impl<R: Read> ChunkReader<R> {
         let cut = loop {
             let fresh = &bytes[scanned..];
             let found = count_newlines(fresh);
-            if lines + found >= CHUNK_LINES {
-                // Cut right after the CHUNK_LINES-th line break.
-                let at = nth_newline(fresh, CHUNK_LINES - lines - 1).map_or(bytes.len(), |i| scanned + i + 1);
-                lines = CHUNK_LINES;
+            if lines + found >= self.max_lines {
+                // Cut right after the max_lines-th line break.
+                let at =
+                    nth_newline(fresh, self.max_lines - lines - 1).map_or(bytes.len(), |i| scanned + i + 1);
+                lines = self.max_lines;
                 break at;
             }
             if found > 0 {
@@ -295,7 +424,16 @@ impl<R: Read> ChunkReader<R> {
             if complete > 0 && (short || bytes.len() >= CHUNK_BYTES) {
                 break complete;
             }
-            short = self.read_more(bytes)?;
+            // Chunks of few lines read about what they need (as long as
+            // the last chunk's lines), not a whole block whose rest is
+            // copied out to the next chunk and back.
+            let want = if self.max_lines < CHUNK_LINES && !self.skipping {
+                let per_line = self.line_bytes.max(1);
+                ((self.max_lines - lines + 1) * per_line).clamp(MIN_READ_SIZE, READ_SIZE)
+            } else {
+                READ_SIZE
+            };
+            short = self.read_more(bytes, want)?;
         };
         self.last_read_short = short;
         if cut < bytes.len() {
@@ -305,6 +443,9 @@ impl<R: Read> ChunkReader<R> {
         chunk.first_line = self.next_line;
         chunk.lines = lines as u64;
         self.next_line += lines as u64;
+        if let Some(per_line) = bytes.len().checked_div(lines) {
+            self.line_bytes = per_line;
+        }
         Ok(!bytes.is_empty())
     }
 }
@@ -417,6 +558,65 @@ mod tests {
         }
         assert_eq!(nth_newline(&text, naive.len()), None);
         assert_eq!(count_newlines(&[b'\n'; 1000]), 1000);
+    }
+
+    /// Chunks cut to fewer lines give the same lines, in order; a chunk's
+    /// lines walked in parts are its lines.
+    #[test]
+    fn fewer_lines_per_chunk_and_lines_in_parts() {
+        let input: String = (0..3000).map(|i| format!("line {i}\r\n")).collect();
+        let whole = all_lines(input.as_bytes(), READ_SIZE);
+        for (max, step) in [(7, READ_SIZE), (1, 100), (300, 13), (CHUNK_LINES, 1000)] {
+            let mut reader = ChunkReader::new(Trickle(input.as_bytes(), step));
+            reader.set_max_lines(max);
+            let mut chunk = Chunk::default();
+            let mut seen = Vec::new();
+            while reader.fill(&mut chunk).unwrap() {
+                assert!(chunk.lines() as usize <= max);
+                // In parts of 3 lines, each part starting where the last
+                // stopped.
+                let mut from = chunk.start();
+                loop {
+                    let mut n = 0;
+                    let rest = chunk.for_each_line_from(from, |l| {
+                        seen.push((l.number, l.bytes.to_vec(), l.truncated));
+                        n += 1;
+                        n < 3
+                    });
+                    match rest {
+                        Some(rest) => from = rest,
+                        None => break,
+                    }
+                }
+            }
+            assert!(seen == whole, "{max} lines, reads of {step}");
+        }
+    }
+
+    /// A UTF-8 byte-order mark at the very start is skipped, however the
+    /// reads cut it; anywhere else, or alone, it stays.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        for step in [1, 2, 3, 5, READ_SIZE] {
+            let got = all_lines(b"\xEF\xBB\xBFurn:a:b\n\xEF\xBB\xBFc\n", step);
+            assert_eq!(
+                got,
+                vec![
+                    (1, b"urn:a:b".to_vec(), false),
+                    (2, b"\xEF\xBB\xBFc".to_vec(), false)
+                ],
+                "step {step}"
+            );
+            assert_eq!(all_lines(b"\xEF\xBB\xBF", step), vec![], "step {step}");
+            assert_eq!(
+                all_lines(b"\xEF\xBBx\n", step),
+                vec![(1, b"\xEF\xBBx".to_vec(), false)]
+            );
+            assert_eq!(
+                all_lines(b"\xEF\xBB", step),
+                vec![(1, b"\xEF\xBB".to_vec(), false)]
+            );
+        }
     }
 
     #[test]

@@ -2,48 +2,72 @@
 //! turn, and rows already in memory. Both check a chunk at a time into one
 //! report updated in place, and hand the chunks' outputs on in input
 //! order from a fixed pool of buffers (memory stays bounded).
+//!
+//! A stream's chunk hands its output on in parts once it passes
+//! [`MAX_CHUNK_OUTPUT`] bytes: each part waits for its turn (the chunks
+//! before it written) before the next is made, so the output held stays
+//! bounded whatever is written per line (`--format jsonl` repeats the
+//! rules' source on each line: 8,192 lines of `urn:epc:x` write 15 MB).
+//! With more than one worker, chunks are cut to fewer lines when the lines
+//! before wrote much, so that a chunk's output rarely has to wait for its
+//! turn.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 
-use super::chunks::{CHUNK_LINES, Chunk, ChunkReader};
-use super::{Error, MAX_LINE, Progress, Rows, Shared, Sink, Summary};
+use super::chunks::{CHUNK_LINES, Chunk, ChunkReader, LinePos};
+use super::{Error, MAX_CHUNK_OUTPUT, MAX_LINE, Progress, Rows, Shared, Sink, Summary};
 use crate::{Checker, Report};
 
-/// Checks every line of `chunk` into `out`.
+/// Checks the lines of `chunk` from `from` on into `out` (emptied first),
+/// until `out` holds `max_out` bytes or more ([`Sink::held`]). Returns
+/// where the rest of the chunk starts, if it stopped before its end, and
+/// what it went through (`caught_up` is left false).
 fn check_chunk<S: Sink>(
     chunk: &Chunk,
+    from: LinePos,
     shared: &Shared<S>,
     checker: &mut Checker<'_>,
     out: &mut S::Out,
     summary: &mut Summary,
-) {
+    max_out: usize,
+) -> (Option<LinePos>, Progress) {
     shared.sink.clear(out);
     // One report for the chunk's lines of text, updated in place (a fresh
     // report per line cost a copy and a stall reading it back).
     let mut reused: Option<Report<'_, '_>> = None;
-    chunk.for_each_line(|line| match line.text {
-        Some(text) if !line.truncated => {
-            let report = match &mut reused {
-                Some(report) => {
-                    checker.check_str_into(text, report);
-                    report
-                }
-                None => reused.insert(checker.check_str(text)),
-            };
-            shared.record(report, line.number, out, summary);
+    let rest = chunk.for_each_line_from(from, |line| {
+        match line.text {
+            Some(text) if !line.truncated => {
+                let report = match &mut reused {
+                    Some(report) => {
+                        checker.check_str_into(text, report);
+                        report
+                    }
+                    None => reused.insert(checker.check_str(text)),
+                };
+                shared.record(report, line.number, out, summary);
+            }
+            _ if line.truncated => {
+                let report = checker.line_too_long(line.bytes, MAX_LINE);
+                shared.record(&report, line.number, out, summary);
+            }
+            _ => {
+                let report = checker.check(line.bytes);
+                shared.record(&report, line.number, out, summary);
+            }
         }
-        _ if line.truncated => {
-            let report = checker.line_too_long(line.bytes, MAX_LINE);
-            shared.record(&report, line.number, out, summary);
-        }
-        _ => {
-            let report = checker.check(line.bytes);
-            shared.record(&report, line.number, out, summary);
-        }
+        shared.sink.held(out) < max_out
     });
+    let to = rest.unwrap_or_else(|| chunk.end());
+    let progress = Progress {
+        lines: to.number - from.number,
+        bytes: (to.byte - from.byte) as u64,
+        caught_up: false,
+    };
+    (rest, progress)
 }
 
 /// A chunk of input with the output written for it.
@@ -70,9 +94,150 @@ struct Input<R> {
     done: bool,
 }
 
-/// What a worker hands the writer: a chunk with its output, in order of
-/// `seq`, or why it could not.
-type Done<T> = (u64, Result<T, Error>);
+/// Where an output goes in the writer's order: its chunk's number and its
+/// part in the chunk, both from 0.
+type Key = (u64, u32);
+
+/// What a worker hands the writer, in order of [`Key`]: an output and
+/// whether it is its chunk's last part, or why it could not.
+type Done<T> = (Key, Result<(T, bool), Error>);
+
+/// A stream's output for the writer.
+enum Piece<S: Sink> {
+    /// A part of a chunk's output: more of the chunk follows.
+    Part(S::Out, Progress),
+    /// The chunk's last part, with its slot, which is free once written.
+    Last(Slot<S>, Progress),
+}
+
+/// The writer's place, which a worker whose chunk's output passed
+/// [`MAX_CHUNK_OUTPUT`] waits for before handing a part on.
+#[derive(Default)]
+struct Turn {
+    state: Mutex<TurnState>,
+    moved: Condvar,
+    /// Workers waiting (the writer wakes them only then).
+    waiting: AtomicUsize,
+}
+
+#[derive(Default)]
+struct TurnState {
+    /// The next output the writer writes.
+    next: Key,
+    /// The writer stopped: nothing more is written.
+    stopped: bool,
+}
+
+impl Turn {
+    /// Waits until `key` is the next output written; false if the writer
+    /// stopped.
+    fn wait_for(&self, key: Key) -> bool {
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        while state.next != key && !state.stopped {
+            match self.moved.wait(state) {
+                Ok(s) => state = s,
+                Err(_) => {
+                    self.waiting.fetch_sub(1, Ordering::SeqCst);
+                    return false;
+                }
+            }
+        }
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        !state.stopped
+    }
+
+    /// The writer is at `next` (or has `stopped`).
+    fn moved_to(&self, next: Key, stopped: bool) {
+        if let Ok(mut state) = self.state.lock() {
+            state.next = next;
+            state.stopped |= stopped;
+        }
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.moved.notify_all();
+        }
+    }
+}
+
+/// Stops the turn when the writer leaves, however it leaves.
+struct StopOnDrop<'t>(&'t Turn);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.moved_to((u64::MAX, u32::MAX), true);
+    }
+}
+
+/// How many lines a chunk takes when its lines wrote `per_16` bytes for
+/// each 16 (`None`: nothing is known yet): about three quarters of
+/// [`MAX_CHUNK_OUTPUT`]'s worth (a chunk that writes more than the last
+/// rarely passes it), at least [`MIN_CHUNK_LINES`].
+fn lines_for(per_16: Option<usize>) -> usize {
+    match per_16 {
+        None => FIRST_CHUNK_LINES,
+        Some(0) => CHUNK_LINES,
+        Some(n) => (MAX_CHUNK_OUTPUT / 4 * 3 * 16 / n).clamp(MIN_CHUNK_LINES, CHUNK_LINES),
+    }
+}
+
+/// The lines of the first chunks, before any output per line is known.
+const FIRST_CHUNK_LINES: usize = 256;
+/// The fewest lines a chunk is cut to for its output's sake.
+const MIN_CHUNK_LINES: usize = 16;
+
+/// Why a worker stopped checking a chunk part way.
+enum Stopped {
+    /// The writer is gone (or stopped).
+    Writer,
+}
+
+/// Checks `slot`'s chunk (number `seq`), handing each part of its output
+/// that passes [`MAX_CHUNK_OUTPUT`] to the writer in its turn; returns
+/// the last part's progress and the bytes written for the whole chunk.
+fn check_parts<S: Sink>(
+    slot: &mut Slot<S>,
+    seq: u64,
+    shared: &Shared<S>,
+    checker: &mut Checker<'_>,
+    summary: &mut Summary,
+    done: &mpsc::SyncSender<Done<Piece<S>>>,
+    turn: &Turn,
+) -> Result<(u32, Progress, usize), Stopped> {
+    let mut from = slot.chunk.start();
+    let mut part = 0u32;
+    let mut written = 0;
+    loop {
+        let (rest, progress) = check_chunk(
+            &slot.chunk,
+            from,
+            shared,
+            checker,
+            &mut slot.out,
+            summary,
+            MAX_CHUNK_OUTPUT,
+        );
+        written += shared.sink.held(&slot.out);
+        let Some(rest) = rest else {
+            return Ok((part, progress, written));
+        };
+        // Past the limit: this part goes when it is its turn (every
+        // chunk before written), and the next is made only then.
+        if !turn.wait_for((seq, part)) {
+            return Err(Stopped::Writer);
+        }
+        let out = std::mem::take(&mut slot.out);
+        if done
+            .send(((seq, part), Ok((Piece::Part(out, progress), false))))
+            .is_err()
+        {
+            return Err(Stopped::Writer);
+        }
+        part += 1;
+        from = rest;
+    }
+}
 
 /// One stream worker: takes a free slot, reads the next lines into it (its
 /// turn at the input), checks them, and hands the slot to the writer,
@@ -81,11 +246,14 @@ fn stream_worker<S: Sink, R: Read>(
     shared: &Shared<S>,
     free: &Mutex<mpsc::Receiver<Slot<S>>>,
     input: &Mutex<Input<R>>,
-    done: &mpsc::SyncSender<Done<Slot<S>>>,
+    done: &mpsc::SyncSender<Done<Piece<S>>>,
+    turn: &Turn,
     worker: usize,
 ) -> Summary {
     let mut checker = shared.checker();
     let mut summary = Summary::default();
+    // What the last chunk wrote per 16 lines, for the next one's size.
+    let mut per_16: Option<usize> = None;
     loop {
         let next = match free.lock() {
             Ok(free) => free.recv(),
@@ -101,6 +269,9 @@ fn stream_worker<S: Sink, R: Read>(
             if input.done {
                 break;
             }
+            if per_16.is_some() {
+                input.lines.set_max_lines(lines_for(per_16));
+            }
             match input.lines.fill(&mut slot.chunk) {
                 Ok(true) => {
                     input.next_seq += 1;
@@ -112,7 +283,7 @@ fn stream_worker<S: Sink, R: Read>(
                 }
                 Err(e) => {
                     input.done = true;
-                    let _ = done.send((input.next_seq, Err(Error::Read(e))));
+                    let _ = done.send(((input.next_seq, 0), Err(Error::Read(e))));
                     break;
                 }
             }
@@ -120,11 +291,18 @@ fn stream_worker<S: Sink, R: Read>(
         // A bug must not leave the writer waiting for this chunk forever:
         // it becomes an error.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            check_chunk(&slot.chunk, shared, &mut checker, &mut slot.out, &mut summary);
-            slot
-        }))
-        .map_err(|_| Error::Worker(worker));
-        if done.send((seq, result)).is_err() {
+            check_parts(&mut slot, seq, shared, &mut checker, &mut summary, done, turn)
+        }));
+        let sent = match result {
+            Ok(Ok((part, progress, written))) => {
+                per_16 = Some(written.saturating_mul(16) / (slot.chunk.lines().max(1) as usize));
+                done.send(((seq, part), Ok((Piece::Last(slot, progress), true))))
+            }
+            Ok(Err(Stopped::Writer)) => break,
+            // (Its parts before are written: this one is the error.)
+            Err(_) => done.send(((seq, 0), Err(Error::Worker(worker)))),
+        };
+        if sent.is_err() {
             break;
         }
     }
@@ -144,20 +322,41 @@ pub(super) fn stream<S: Sink, R: Read + Send + 'static>(
         let mut summary = Summary::default();
         let mut slot = Slot::<S>::default();
         while lines.fill(&mut slot.chunk).map_err(Error::Read)? {
-            check_chunk(&slot.chunk, shared, &mut checker, &mut slot.out, &mut summary);
-            // The input may come slowly: every chunk is a time to flush.
-            let progress = Progress {
-                lines: slot.chunk.lines(),
-                bytes: slot.chunk.len(),
-                caught_up: true,
-            };
-            write(&slot.out, progress).map_err(Error::Write)?;
+            let mut from = slot.chunk.start();
+            loop {
+                let (rest, progress) = check_chunk(
+                    &slot.chunk,
+                    from,
+                    shared,
+                    &mut checker,
+                    &mut slot.out,
+                    &mut summary,
+                    MAX_CHUNK_OUTPUT,
+                );
+                // The input may come slowly: the end of every chunk is a
+                // time to flush.
+                let caught_up = rest.is_none();
+                write(
+                    &slot.out,
+                    Progress {
+                        caught_up,
+                        ..progress
+                    },
+                )
+                .map_err(Error::Write)?;
+                match rest {
+                    Some(rest) => from = rest,
+                    None => break,
+                }
+            }
             slot.chunk.shrink();
         }
         return Ok(summary);
     }
     // A fixed pool of slots bounds memory: a worker waits for a free slot,
-    // the writer for checked ones.
+    // the writer for checked ones. The first chunks are small, until their
+    // output says how many lines fit.
+    lines.set_max_lines(lines_for(None));
     let pool = jobs * 2;
     let (free_tx, free_rx) = mpsc::sync_channel::<Slot<S>>(pool);
     for _ in 0..pool {
@@ -169,33 +368,42 @@ pub(super) fn stream<S: Sink, R: Read + Send + 'static>(
         next_seq: 0,
         done: false,
     }));
-    let (done_tx, done_rx) = mpsc::sync_channel::<Done<Slot<S>>>(pool);
+    let turn = Arc::new(Turn::default());
+    let (done_tx, done_rx) = mpsc::sync_channel::<Done<Piece<S>>>(pool);
     let mut workers = Vec::with_capacity(jobs);
     for i in 0..jobs {
-        let (shared, free, input, done) = (
+        let (shared, free, input, done, turn) = (
             Arc::clone(shared),
             Arc::clone(&free),
             Arc::clone(&input),
             done_tx.clone(),
+            Arc::clone(&turn),
         );
         // Not scoped: a worker blocked on a slow input must not hold the
         // caller once the output is gone.
         let worker = std::thread::Builder::new()
             .name(format!("urnreg-batch-{i}"))
-            .spawn(move || stream_worker(&shared, &free, &input, &done, i + 1))
+            .spawn(move || stream_worker(&shared, &free, &input, &done, &turn, i + 1))
             .map_err(Error::Spawn)?;
         workers.push(worker);
     }
     drop(done_tx);
-    in_order(done_rx, |mut slot: Slot<S>, caught_up| {
-        let progress = Progress {
-            lines: slot.chunk.lines(),
-            bytes: slot.chunk.len(),
-            caught_up,
-        };
-        write(&slot.out, progress).map_err(Error::Write)?;
-        slot.chunk.shrink();
-        let _ = free_tx.send(slot);
+    in_order(done_rx, Some(&turn), |piece: Piece<S>, caught_up| {
+        match piece {
+            Piece::Part(out, progress) => write(&out, progress).map_err(Error::Write)?,
+            Piece::Last(mut slot, progress) => {
+                write(
+                    &slot.out,
+                    Progress {
+                        caught_up,
+                        ..progress
+                    },
+                )
+                .map_err(Error::Write)?;
+                slot.chunk.shrink();
+                let _ = free_tx.send(slot);
+            }
+        }
         Ok(())
     })?;
     // Every worker has stopped (the channel closed when the last one did).
@@ -206,21 +414,47 @@ pub(super) fn stream<S: Sink, R: Read + Send + 'static>(
     Ok(summary)
 }
 
-/// Hands what the workers send to `each` in order of sequence number; an
-/// error waits for its turn too (what came before it is handed on first).
-/// `each` is told whether it is caught up with the workers.
+/// Hands what the workers send to `each` in order of [`Key`], a chunk's
+/// parts in turn and its last part before the next chunk; an error waits
+/// for its turn too (what came before it is handed on first): a chunk's
+/// error comes after the parts its worker sent before it. `each` is told
+/// whether it is caught up with the workers (a chunk's last part, and
+/// nothing later ready). Moves `turn` along as it goes, and stops it when
+/// it returns.
 fn in_order<T>(
     done: mpsc::Receiver<Done<T>>,
+    turn: Option<&Turn>,
     mut each: impl FnMut(T, bool) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut pending = BTreeMap::new();
-    let mut next = 0u64;
-    for (seq, result) in &done {
-        pending.insert(seq, result);
-        while let Some(result) = pending.remove(&next) {
-            let caught_up = pending.is_empty();
-            each(result?, caught_up)?;
-            next += 1;
+    let _stop = turn.map(StopOnDrop);
+    let mut pending: BTreeMap<Key, (T, bool)> = BTreeMap::new();
+    let mut failed: BTreeMap<u64, Error> = BTreeMap::new();
+    let mut next: Key = (0, 0);
+    for (key, result) in &done {
+        match result {
+            Ok(item) => {
+                pending.insert(key, item);
+            }
+            Err(e) => {
+                failed.entry(key.0).or_insert(e);
+            }
+        }
+        loop {
+            if let Some((item, last)) = pending.remove(&next) {
+                next = if last {
+                    (next.0 + 1, 0)
+                } else {
+                    (next.0, next.1 + 1)
+                };
+                each(item, last && pending.is_empty())?;
+                if let Some(turn) = turn {
+                    turn.moved_to(next, false);
+                }
+            } else if let Some(e) = failed.remove(&next.0) {
+                return Err(e);
+            } else {
+                break;
+            }
         }
     }
     Ok(())
@@ -356,10 +590,10 @@ pub(super) fn rows<S: Sink, T: Rows + ?Sized>(
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             shared.sink.clear(&mut out);
                             let p = check_rows(rows, range(c), shared, &mut checker, &mut out, &mut summary);
-                            (out, p)
+                            ((out, p), true)
                         }))
                         .map_err(|_| Error::Worker(i + 1));
-                        if done.send((c as u64, result)).is_err() {
+                        if done.send(((c as u64, 0), result)).is_err() {
                             break;
                         }
                     }
@@ -375,7 +609,7 @@ pub(super) fn rows<S: Sink, T: Rows + ?Sized>(
             }
         }
         drop(done_tx);
-        let written = in_order(done_rx, |(out, progress), caught_up| {
+        let written = in_order(done_rx, None, |(out, progress): (S::Out, Progress), caught_up| {
             write(
                 &out,
                 Progress {
@@ -624,6 +858,71 @@ mod tests {
             });
             assert!(matches!(result, Err(Error::Write(_))));
             assert_eq!(calls, 1);
+        }
+    }
+
+    /// A chunk whose output is large hands it on in parts of about
+    /// MAX_CHUNK_OUTPUT bytes, in order, with any number of workers; the
+    /// parts' progress adds up to the input.
+    #[test]
+    fn large_outputs_are_handed_on_in_bounded_parts() {
+        // Each `urn:epc:x` object carries the EPC rules' source (some
+        // 1.9 KB): 3 chunks of them write some 45 MB.
+        let text: String = (0..3 * CHUNK_LINES + 5)
+            .map(|i| {
+                if i % 50 == 0 {
+                    "urn:isbn:0451450523\n"
+                } else {
+                    "urn:epc:x\n"
+                }
+            })
+            .collect();
+        let mut whole: Option<Vec<u8>> = None;
+        for jobs in [1, 2, 3, 8] {
+            let (mut out, mut lines, mut bytes, mut largest) = (Vec::new(), 0, 0, 0);
+            let summary = batch(jobs, Shown::All)
+                .stream(Cursor::new(text.clone().into_bytes()), |part, p| {
+                    largest = largest.max(part.len());
+                    out.extend_from_slice(part);
+                    lines += p.lines;
+                    bytes += p.bytes;
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(summary.total() as usize, 3 * CHUNK_LINES + 5);
+            assert_eq!(
+                (lines, bytes as usize),
+                (summary.total(), text.len()),
+                "{jobs} jobs"
+            );
+            assert!(largest > MAX_CHUNK_OUTPUT / 2, "{jobs} jobs: {largest}");
+            assert!(largest < MAX_CHUNK_OUTPUT + 4096, "{jobs} jobs: {largest}");
+            assert!(out.len() > 40_000_000, "{}", out.len());
+            match &whole {
+                None => whole = Some(out),
+                Some(one) => assert!(*one == out, "{jobs} jobs"),
+            }
+        }
+        // A chunk's parts, then the chunk's error: a read error after a
+        // chunk cut in parts comes after all of them.
+        struct FailAfter(Cursor<Vec<u8>>);
+        impl Read for FailAfter {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                match self.0.read(buf)? {
+                    0 => Err(io::Error::other("disk gone")),
+                    n => Ok(n),
+                }
+            }
+        }
+        for jobs in [1, 4] {
+            let mut lines = 0;
+            let result =
+                batch(jobs, Shown::All).stream(FailAfter(Cursor::new(text.clone().into_bytes())), |_, p| {
+                    lines += p.lines;
+                    Ok(())
+                });
+            assert!(matches!(result, Err(Error::Read(_))), "{jobs} jobs");
+            assert_eq!(lines as usize, 3 * CHUNK_LINES + 5, "{jobs} jobs");
         }
     }
 

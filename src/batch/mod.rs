@@ -6,7 +6,9 @@
 //! Two kinds of input:
 //! - [`Batch::stream`]: a reader of lines (stdin, a file), cut into
 //!   [`chunks`] of whole lines that the workers read in turn. Memory stays
-//!   bounded by the chunks in flight (two per worker), whatever the input.
+//!   bounded by the chunks in flight (two per worker) and their output
+//!   (handed on in parts past [`MAX_CHUNK_OUTPUT`]), whatever the input
+//!   and whatever is written per line.
 //! - [`Batch::rows`]: strings already in memory ([`Rows`]): the lines of a
 //!   buffer ([`LineRows`]), a slice of strings, or the offsets and data of
 //!   an Arrow string array ([`OffsetRows`]) or of each chunk of a chunked
@@ -56,6 +58,14 @@ pub const MAX_LINE: usize = 1 << 20;
 /// The most worker threads a batch runs.
 pub const MAX_JOBS: usize = 256;
 
+/// A stream hands a chunk's output on once it holds this many bytes
+/// ([`Sink::held`]), in parts if need be, each in its turn: with the
+/// chunk's input, what a worker holds stays bounded however much is
+/// written per line (`check --format jsonl` writes the rules' source on
+/// each line: a chunk of 8,192 lines of `urn:epc:x` writes 15 MB). A part
+/// passes it by one input's output at most.
+pub const MAX_CHUNK_OUTPUT: usize = 128 * 1024;
+
 /// How the URNs of a batch are checked and counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -103,6 +113,16 @@ pub trait Sink: Send + Sync + 'static {
     /// default.
     fn record_null(&self, line: u64, out: &mut Self::Out) {
         let _ = (line, out);
+    }
+
+    /// How many bytes `out` holds: a stream hands a chunk's output on
+    /// once it passes [`MAX_CHUNK_OUTPUT`], and [`Batch::rows_part`] stops
+    /// once it passes its limit, so that memory stays bounded whatever is
+    /// written per input. 0 by default: the output is never cut (a sink
+    /// whose output stays small).
+    fn held(&self, out: &Self::Out) -> usize {
+        let _ = out;
+        0
     }
 }
 
@@ -309,8 +329,8 @@ impl<S: Sink> Batch<S> {
 
     /// Checks every row of `rows` on the calling thread, appending the
     /// output of them all to `out`, and returns the counts: for a caller
-    /// that hands the whole output on as one buffer (a service's answer),
-    /// sized by it once, with no copy from chunk to chunk.
+    /// that hands the whole output on as one buffer, sized by it once,
+    /// with no copy from chunk to chunk.
     pub fn rows_into<T>(&self, rows: &T, out: &mut S::Out) -> Summary
     where
         T: Rows + ?Sized,
@@ -320,4 +340,49 @@ impl<S: Sink> Batch<S> {
         engine::check_rows(rows, 0..rows.len(), &self.shared, &mut checker, out, &mut summary);
         summary
     }
+
+    /// Checks the rows of `rows` from row `start` on, on the calling
+    /// thread, appending their output to `out` until it holds `max_bytes`
+    /// or more ([`Sink::held`]) or the rows end, and counts them in
+    /// `summary`. Returns the first row not checked (`rows.len()` at the
+    /// end): the caller hands `out` on and calls again from there, for an
+    /// output written piece by piece in bounded memory (a service's
+    /// answer). Rows are checked a few at a time, as many as the output
+    /// so far says fit (at most [`PART_ROWS`]): `out` passes `max_bytes`
+    /// by the output of a few rows at most, usually of one.
+    pub fn rows_part<T>(
+        &self,
+        rows: &T,
+        start: usize,
+        max_bytes: usize,
+        out: &mut S::Out,
+        summary: &mut Summary,
+    ) -> usize
+    where
+        T: Rows + ?Sized,
+    {
+        let mut checker = self.shared.checker();
+        let sink = &self.shared.sink;
+        let (first, before) = (start.min(rows.len()), sink.held(out));
+        let mut at = first;
+        loop {
+            let held = sink.held(out);
+            if at >= rows.len() || held >= max_bytes {
+                return at;
+            }
+            // Each step checks its rows' buffer as UTF-8 at once.
+            let per_row = match at - first {
+                0 => 256,
+                done => (held.saturating_sub(before) / done).max(1),
+            };
+            let step = ((max_bytes - held) / per_row).clamp(1, PART_ROWS);
+            let end = (at + step).min(rows.len());
+            engine::check_rows(rows, at..end, &self.shared, &mut checker, out, summary);
+            at = end;
+        }
+    }
 }
+
+/// The most rows [`Batch::rows_part`] checks between two looks at its
+/// output.
+pub const PART_ROWS: usize = 16;

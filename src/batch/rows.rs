@@ -44,8 +44,9 @@ impl<S: AsRef<str> + Sync> Rows for [S] {
 }
 
 /// The lines of a buffer, as the stream reader cuts them: each ends at
-/// `\n` or `\r\n` (the break is not part of it), and a last line without
-/// a break counts when it is not empty.
+/// `\n` or `\r\n` (the break is not part of it), a last line without a
+/// break counts when it is not empty, and a UTF-8 byte-order mark at the
+/// very start is no part of the first line.
 #[derive(Clone, Debug, Default)]
 pub struct LineRows<'a> {
     buffer: &'a [u8],
@@ -55,6 +56,7 @@ pub struct LineRows<'a> {
 impl<'a> LineRows<'a> {
     /// The lines of `buffer` (found once, not copied).
     pub fn new(buffer: &'a [u8]) -> LineRows<'a> {
+        let buffer = buffer.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buffer);
         let body = buffer.strip_suffix(b"\n").unwrap_or(buffer);
         let lines = if buffer.is_empty() {
             Vec::new()
@@ -272,6 +274,12 @@ mod tests {
         assert_eq!(rows(b"a\r\nb"), vec![b"a".to_vec(), b"b".to_vec()]);
         assert_eq!(rows(b"a\n\n"), vec![b"a".to_vec(), b"".to_vec()]);
         assert_eq!(rows(b"c\rd\n"), vec![b"c\rd".to_vec()]);
+        // A byte-order mark at the very start only.
+        assert_eq!(
+            rows(b"\xEF\xBB\xBFa\n\xEF\xBB\xBFb"),
+            vec![b"a".to_vec(), b"\xEF\xBB\xBFb".to_vec()]
+        );
+        assert_eq!(rows(b"\xEF\xBB\xBF"), Vec::<Vec<u8>>::new());
     }
 
     #[test]

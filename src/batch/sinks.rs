@@ -78,4 +78,8 @@ impl Sink for Json {
             out.push(b'\n');
         }
     }
+
+    fn held(&self, out: &Vec<u8>) -> usize {
+        out.len()
+    }
 }

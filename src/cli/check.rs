@@ -111,6 +111,10 @@ impl Sink for Text {
             let _ = write_text(report, line, &self.palette, self.verbose, out);
         }
     }
+
+    fn held(&self, out: &Vec<u8>) -> usize {
+        out.len()
+    }
 }
 
 /// Writes JSON array brackets and drops the comma before the first object;
@@ -225,7 +229,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -> anyhow::Result<ExitCode> {
     let batch = batch.with_jobs(jobs);
     let mut output = Output {
-        out: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        // A chunk's output (tens of KB and more) is written straight
+        // through, not copied into the buffer first: only smaller ones
+        // are gathered.
+        out: BufWriter::with_capacity(16 * 1024, io::stdout().lock()),
         format: args.format,
         first: true,
         quiet: args.quiet,

@@ -78,6 +78,10 @@ impl Sink for KeySink {
         }
         out.keys.push(b'\n');
     }
+
+    fn held(&self, out: &Keys) -> usize {
+        out.keys.len() + out.errors.len()
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -99,7 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         palette: Palette::stderr(),
     };
     let batch = Batch::new(registry, options, sink).with_jobs(args.jobs.unwrap_or_else(cores));
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    // A chunk's keys (tens of KB and more) are written straight through,
+    // not copied into the buffer first: only smaller ones are gathered.
+    let mut out = BufWriter::with_capacity(16 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
     let mut write = |chunk: &Keys, flush: bool| -> io::Result<()> {
         out.write_all(&chunk.keys)?;

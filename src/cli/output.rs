@@ -162,6 +162,25 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` safe to print within one line: as [`printable`], and a line
+/// feed written as `\x0a` too. For what a line of a report is built of (a
+/// file name in `FILE:LINE:COL:`), which must not start a line of its own:
+/// a file named `a\nfake.txt:9:9: invalid ...` would forge a finding.
+pub fn printable_line(text: &str) -> Cow<'_, str> {
+    if !text.contains('\n') {
+        return printable(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c == '\n' || is_unsafe(c) {
+            out.push_str(&escape(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Returns true if and only if every byte is printable ASCII, a tab or a
 /// line feed (it runs on every message `normalize` writes).
 fn all_plain(bytes: &[u8]) -> bool {

@@ -51,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = output::stdout();
     let mut outcome = Outcome::default();
     let mut first = true;
-    let mut not_utf8 = false;
+    let mut bad_line = false;
     if args.format == Format::Json {
         out.write_all(b"[")?;
     }
@@ -110,23 +110,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut n = 0u64;
         loop {
             line.clear();
+            // A line and its break, or enough of a longer line to say so
+            // (the first may start with a byte-order mark).
+            let bom = if n == 0 { 3 } else { 0 };
             let read = (&mut reader)
-                .take(MAX_LINE as u64 + 2)
+                .take(MAX_LINE as u64 + 2 + bom)
                 .read_until(b'\n', &mut line)?;
             if read == 0 {
                 break;
             }
             n += 1;
-            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            let ended = line.ends_with(b"\n");
+            // A byte-order mark at the very start is no part of the line.
+            let text = match n {
+                1 => line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&line),
+                _ => &line,
+            };
+            let text = text.strip_suffix(b"\n").unwrap_or(text);
             let text = text.strip_suffix(b"\r").unwrap_or(text);
-            if line.len() > MAX_LINE + 1 && !line.ends_with(b"\n") {
-                anyhow::bail!("line {n}: longer than {MAX_LINE} bytes");
+            if text.len() > MAX_LINE {
+                // As `check` reports it (`line-too-long`); the rest of the
+                // line is skipped, not read as lines, and the stream goes on.
+                if !ended {
+                    reader.skip_until(b'\n')?;
+                }
+                bad_line = true;
+                let p = Palette::stderr();
+                eprintln!(
+                    "{}: line {n}: longer than {MAX_LINE} bytes (line-too-long): not resolved",
+                    paint(p.error, "error")
+                );
+                continue;
             }
             match std::str::from_utf8(text) {
                 Ok("") => {}
                 Ok(urn) => one(urn, &mut out)?,
                 Err(_) => {
-                    not_utf8 = true;
+                    bad_line = true;
                     eprintln!("error: line {n}: not UTF-8");
                 }
             }
@@ -136,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             one(&urn.to_string_lossy(), &mut out)?;
         }
     }
-    outcome.bad_input |= not_utf8;
+    outcome.bad_input |= bad_line;
     if args.format == Format::Json {
         out.write_all(if first { b"]\n" } else { b"\n]\n" })?;
     }

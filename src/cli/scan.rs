@@ -23,7 +23,7 @@ use urnreg::{Checker, Registry, Report};
 
 use super::check::{cores, parse_jobs};
 use super::db::DbArgs;
-use super::output::{Palette, paint, printable};
+use super::output::{Palette, paint, printable, printable_line};
 use super::{Format, FormatParser, SyntaxArgs};
 
 #[derive(clap::Args, Debug)]
@@ -180,13 +180,13 @@ impl Shared<'_> {
 
     fn note(&self, text: &str) {
         let p = Palette::stderr();
-        eprintln!("{}: {}", paint(p.warning, "note"), printable(text));
+        eprintln!("{}: {}", paint(p.warning, "note"), printable_line(text));
     }
 
     fn error(&self, text: &str) {
         self.failed.store(true, Ordering::Relaxed);
         let p = Palette::stderr();
-        eprintln!("{}: {}", paint(p.error, "error"), printable(text));
+        eprintln!("{}: {}", paint(p.error, "error"), printable_line(text));
     }
 }
 
@@ -278,6 +278,7 @@ impl<'s, 'a> Worker<'s, 'a> {
                 let source = self.source(&name, shown(path, defaulted));
                 self.file(file, source, entry.depth() == 0)
             }
+            Err(err) if is_link_loop(&err) => self.shared.note(&format!("{name}: {err}: skipped")),
             Err(err) => self.shared.error(&format!("{name}: {err}")),
         }
         if self.shared.closed.load(Ordering::Relaxed) {
@@ -536,22 +537,23 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
     } else {
         String::new()
     };
-    // Writing to a Vec cannot fail.
+    // Writing to a Vec cannot fail. One line per hit, whatever a file's
+    // name holds.
     let _ = match &hit.error {
         Some((kind, message)) => writeln!(
             out,
             "{} {} {}: {kind}: {}{times}",
-            paint(p.dim, printable(&place)),
+            paint(p.dim, printable_line(&place)),
             paint(p.error, "invalid"),
-            printable(&hit.urn),
-            printable(message)
+            printable_line(&hit.urn),
+            printable_line(message)
         ),
         None => writeln!(
             out,
             "{} {} {}{times}",
-            paint(p.dim, printable(&place)),
+            paint(p.dim, printable_line(&place)),
             paint(p.good, "valid"),
-            printable(&hit.urn)
+            printable_line(&hit.urn)
         ),
     };
 }
@@ -630,7 +632,7 @@ fn sarif(hits: &[Hit]) -> Value {
         .collect();
     kinds.sort_unstable();
     kinds.dedup();
-    let rules: Vec<Value> = kinds
+    let mut rules: Vec<Value> = kinds
         .iter()
         .map(|kind| {
             json!({
@@ -640,6 +642,16 @@ fn sarif(hits: &[Hit]) -> Value {
             })
         })
         .collect();
+    // `--all` reports valid URNs too, as results of their own rule (SARIF
+    // 2.1.0 section 3.27.5: a result's ruleId names a rule of the driver).
+    if hits.iter().any(|h| h.error.is_none()) {
+        rules.push(json!({
+            "id": "valid",
+            "shortDescription": { "text": "A valid URN (reported with --all)" },
+            "defaultConfiguration": { "level": "none" },
+            "helpUri": "https://www.rfc-editor.org/rfc/rfc8141",
+        }));
+    }
     let results: Vec<Value> = hits
         .iter()
         .map(|hit| {
@@ -743,13 +755,45 @@ fn is_fifo(_: &std::fs::FileType) -> bool {
     false
 }
 
+/// A loop of the walk (a directory that holds its ancestor, through a
+/// link), or links that lead to each other (`b -> c`, `c -> b`: the
+/// system's "too many levels of symbolic links"): noted and skipped, as
+/// `--follow` promises.
 fn is_loop(err: &ignore::Error) -> bool {
     match err {
         ignore::Error::Loop { .. } => true,
         ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
         ignore::Error::Partial(errs) => errs.iter().all(is_loop),
+        ignore::Error::Io(e) => is_link_loop(e),
         _ => false,
     }
+}
+
+/// Whether `e` is ELOOP: too many levels of symbolic links.
+fn is_link_loop(e: &io::Error) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const ELOOP: Option<i32> = Some(40);
+    #[cfg(any(
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))]
+    const ELOOP: Option<i32> = Some(62);
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    )))]
+    const ELOOP: Option<i32> = None;
+    ELOOP.is_some() && e.raw_os_error() == ELOOP
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use urnreg::registry::{Kind, RegistrationFile};
+use urnreg::registry::Kind;
 use urnreg::template::{
     Form, MAX_TEXT_BYTES, import_registration_bytes, render, render_as_written, skeleton,
 };
@@ -42,7 +42,8 @@ pub struct NewArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
-    /// A registered NID, or a registration file (`.toml`).
+    /// A registered NID, or a registration file (`.toml`; `-` for stdin;
+    /// at most 1 MiB).
     target: String,
     /// Which version of a registered NID (default: the one in force).
     #[arg(long, value_name = "N")]
@@ -172,14 +173,17 @@ fn first_request_nid(nid: &str, near: Option<&str>) -> anyhow::Result<()> {
 
 fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
     let as_path = Path::new(&args.target);
-    let looks_like_file = args.target.ends_with(".toml") || args.target.contains('/') || as_path.is_file();
+    // `-` is stdin (no NID starts with a hyphen).
+    let looks_like_file = args.target == "-"
+        || args.target.ends_with(".toml")
+        || args.target.contains('/')
+        || as_path.is_file();
     let (file, status) = if looks_like_file {
         if args.version.is_some() {
             return Err(UsageError("--version is for a registered NID, not a file".into()).into());
         }
-        let text =
-            std::fs::read_to_string(as_path).with_context(|| format!("reading {}", as_path.display()))?;
-        let file = RegistrationFile::from_toml(&text).with_context(|| format!("in {}", as_path.display()))?;
+        // As `lint` and `request` read one: at most MAX_REGISTRATION_BYTES.
+        let (file, _) = super::lifecycle::read_registration(&as_path.to_path_buf())?;
         (file, None)
     } else {
         let store = args.db.open_for_read()?;

@@ -3,6 +3,11 @@
 
 use super::{KEEP, MAX_URN};
 
+/// The most bytes a run takes: a URN of [`MAX_URN`] bytes, and room for
+/// what may end a sentence after it (trimmed, it leaves the URN whole; a
+/// run that still passes MAX_URN is too long).
+const RUN_LIMIT: usize = MAX_URN + 64;
+
 /// The characters a URN may hold (RFC 8141 section 2: pchar, `/`, `?`,
 /// `#`, with `%` of percent-encoding).
 const fn urn_chars() -> [bool; 256] {
@@ -53,6 +58,25 @@ fn is_word(b: u8) -> bool {
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
+}
+
+/// Whether a program joins more on to the string literal whose closing
+/// quote ends right before `i`, after spaces or line breaks: `+` (Java,
+/// JavaScript, TypeScript, C#, Python, Go, Rust's `String + &str`), `.`
+/// (PHP and Perl; Lua's `..`; a method called on the literal,
+/// `.concat(kind)`, Rust's `.to_owned() +`), `||` (SQL), `<<` (Ruby, C++
+/// streams), `~` (D) or ` & ` (Visual Basic).
+fn joined_on(buf: &[u8], mut i: usize) -> bool {
+    let after_quote = i;
+    let stop = buf.len().min(i + 64);
+    while i < stop && is_space(buf[i]) {
+        i += 1;
+    }
+    match buf.get(i..buf.len().min(i + 2)).unwrap_or_default() {
+        [b'+' | b'.' | b'~', ..] | [b'|', b'|'] | [b'<', b'<'] => true,
+        [b'&', next] => i > after_quote && is_space(*next),
+        _ => false,
+    }
 }
 
 /// The buffers of one cut, reused.
@@ -135,19 +159,16 @@ impl Scratch {
         self.push(b':', body);
         let end = self.run(buf, body, limit, open, percent);
         if self.too_long || end == limit && limit < buf.len() {
-            // Its first MAX_URN bytes, as they stand; the scan skips the
-            // rest of the run.
-            self.too_long = true;
-            let keep = self.urn.len().min(MAX_URN);
-            self.urn.truncate(keep);
-            self.ends.truncate(keep);
-            return self.ends.last().copied();
+            return self.cut_too_long();
         }
         let stop = buf.get(end).copied();
         if open == Some(b'<')
             && stop.is_some_and(is_space)
             && let Some(close) = self.join(buf, end, limit)
         {
+            if self.urn.len() > MAX_URN {
+                return self.cut_too_long();
+            }
             return self.has_nid_and_nss().then_some(close);
         }
         // Appendix E: delimiters are not part of the URN; once a pair is
@@ -162,21 +183,42 @@ impl Scratch {
         if !closed {
             self.trim(open, stop);
         }
+        // The run may pass MAX_URN by what ends a sentence after it.
+        if self.urn.len() > MAX_URN {
+            return self.cut_too_long();
+        }
         if !self.has_nid_and_nss() {
             return None;
         }
         // A string a program fills in (`"urn:isbn:%s"`, `` `urn:x:${id}` ``,
-        // `"urn:uuid:{0}"`) is a template of URNs, not one.
-        if stop == Some(b'{') || has_format_conversion(&self.urn) {
+        // `"urn:uuid:{0}"`) is a template of URNs, not one; so is a string
+        // literal ending in `:` that a program joins more on to
+        // (`"urn:ietf:params:oauth:" + kind`): a prefix.
+        if stop == Some(b'{')
+            || has_format_conversion(&self.urn)
+            || closed && open != Some(b'<') && self.urn.ends_with(b":") && joined_on(buf, end + 1)
+        {
             return None;
         }
         self.ends.last().copied()
     }
 
-    /// Takes URN characters from `i` on; returns where they stop.
+    /// A run longer than [`MAX_URN`]: its first MAX_URN bytes, as they
+    /// stand, reported as too long; the scan skips the rest of the run.
+    fn cut_too_long(&mut self) -> Option<usize> {
+        self.too_long = true;
+        let keep = self.urn.len().min(MAX_URN);
+        self.urn.truncate(keep);
+        self.ends.truncate(keep);
+        self.breaks.clear();
+        self.ends.last().copied()
+    }
+
+    /// Takes URN characters from `i` on, at most [`RUN_LIMIT`] of them;
+    /// returns where they stop.
     fn run(&mut self, buf: &[u8], mut i: usize, limit: usize, open: Option<u8>, percent: bool) -> usize {
         while i < limit {
-            if self.urn.len() >= MAX_URN {
+            if self.urn.len() >= RUN_LIMIT {
                 self.too_long = true;
                 return i;
             }
@@ -301,9 +343,9 @@ impl Scratch {
         i
     }
 
-    /// Pushes `buf[i..i + len]`, unless the URN would pass [`MAX_URN`].
+    /// Pushes `buf[i..i + len]`, unless the run would pass [`RUN_LIMIT`].
     fn push_all(&mut self, buf: &[u8], i: usize, len: usize) -> bool {
-        if self.urn.len() + len > MAX_URN {
+        if self.urn.len() + len > RUN_LIMIT {
             self.too_long = true;
             return false;
         }

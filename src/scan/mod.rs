@@ -26,7 +26,8 @@
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `` `urn:x:${id}` ``,
-//!   `{0}`) is a template of URNs, not one: not reported.
+//!   `{0}`, a literal ending in `:` joined on to: `"urn:x:" + id`) is a
+//!   template of URNs, not one: not reported.
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
@@ -440,6 +441,40 @@ mod tests {
             assert_eq!(seen.len(), 2, "{}", &body[..8]);
             assert_eq!((seen[0].0, seen[0].1, seen[0].2), (true, MAX_URN, MAX_URN));
             assert_eq!(seen[1], (false, 17, 17, "urn:example:after".to_string()));
+        }
+    }
+
+    /// A URN of exactly MAX_URN bytes is whole, whatever ends it (a
+    /// sentence's period, a closing parenthesis or quote); one byte more
+    /// is too long.
+    #[test]
+    fn a_urn_of_max_urn_bytes_is_whole() {
+        let exact = format!("urn:example:{}", "a".repeat(MAX_URN - 12));
+        assert_eq!(exact.len(), MAX_URN);
+        for (before, after) in [
+            ("", "\n"),
+            ("", ""),
+            ("", ". Next"),
+            ("(", ")."),
+            ("\"", "\""),
+            ("<", ">"),
+            ("", "..."),
+            ("**", "**"),
+        ] {
+            for (urn, too_long) in [(exact.clone(), false), (format!("{exact}b"), true)] {
+                let text = format!("see {before}{urn}{after} urn:example:after\n");
+                let mut seen = Vec::new();
+                Scanner::new()
+                    .scan(text.as_bytes(), |f| seen.push((f.too_long, f.urn.len())))
+                    .unwrap();
+                let want = if too_long { MAX_URN } else { urn.len() };
+                assert_eq!(
+                    seen,
+                    [(too_long, want), (false, 17)],
+                    "{before:?} {} bytes {after:?}",
+                    urn.len()
+                );
+            }
         }
     }
 

@@ -11,12 +11,13 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::answer::{BodyLines, CheckAnswer};
 use super::http::{ApiError, bearer, client_ip, path_request_id, path_version};
 use super::requests;
 use super::state::{AppState, Rendered, export_format};
 use super::tokens::{self, Principal};
 use crate::Checker;
-use crate::batch::{self, Batch, LineRows, Rows, Shown};
+use crate::batch::{self, Batch, Rows, Shown};
 use crate::lint::{self, LintContext, Severity};
 use crate::registry::{
     Decision, Error, Filing, ListFilter, MAX_REGISTRATION_BYTES, Outcome, RegistrationFile, Store,
@@ -303,7 +304,8 @@ pub(crate) async fn check_one(
 }
 
 /// `POST /api/check`: one URN per line (LF or CRLF); one JSON object per
-/// line out, as `check --format jsonl` writes them (with `line`).
+/// line out, as `check --format jsonl` writes them (with `line`), checked
+/// and sent piece by piece as the client reads them ([`CheckAnswer`]).
 pub(crate) async fn check_many(
     State(state): State<Arc<AppState>>,
     Query(q): Query<StrictQuery>,
@@ -311,13 +313,13 @@ pub(crate) async fn check_many(
 ) -> Result<Response, ApiError> {
     let strict = is_strict(q.strict.as_deref())?;
     let max = state.config.max_check_lines;
-    let rows = LineRows::new(&body);
-    if rows.len() > max {
+    let lines = BodyLines::new(body);
+    if lines.len() > max {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "{} lines: POST /api/check takes at most {max} URNs per request",
-                rows.len()
+                lines.len()
             ),
         ));
     }
@@ -332,11 +334,8 @@ pub(crate) async fn check_many(
         options,
         batch::Json::lines(Shown::All),
     );
-    // Written straight into the answer's body, sized once (an object is
-    // some 350 bytes): no copy from a chunk's buffer, no regrowing.
-    let mut out = Vec::with_capacity(rows.len() * 400 + body.len());
-    batch.rows_into(&rows, &mut out);
-    Ok(([(header::CONTENT_TYPE, "application/jsonl")], out).into_response())
+    let answer = Body::new(CheckAnswer::new(batch, lines));
+    Ok(([(header::CONTENT_TYPE, "application/jsonl")], answer).into_response())
 }
 
 /// Who sent the request's bearer token: 401 when none or not valid.

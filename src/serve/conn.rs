@@ -503,8 +503,13 @@ async fn connection(
             response
         }
     });
+    // The connection's buffers: a request's head must fit in one, and an
+    // answer is written to the socket before more than that of it is
+    // buffered (a streamed answer is then asked for no more until the
+    // client reads).
     let conn = hyper::server::conn::http1::Builder::new()
         .keep_alive(true)
+        .max_buf_size(super::MAX_CONNECTION_BUFFER)
         .serve_connection(TokioIo::new(io), service);
     tokio::pin!(conn);
     let limits = shared.limits;

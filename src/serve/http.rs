@@ -3,18 +3,22 @@
 //! cookies.
 
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::Json;
-use axum::body::HttpBody;
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use hyper::body::{Frame, SizeHint};
 use serde::Serialize;
 
 use super::AccessLogLine;
+use super::answer::CHECK_ANSWER_BYTES;
 use super::state::AppState;
 use crate::registry::{Error, Problem};
 
@@ -242,16 +246,24 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
     // The body's share of the memory all bodies in flight may take: its
     // announced length, or the route's limit when it announces none (a
     // chunked body). Reserved before any of it is read, held while the
-    // handler reads and uses it, until the answer is made (the answer's
-    // body, sent after, is not counted), given back when `_reserved` is
-    // dropped, however the request ends.
-    let wants = request
+    // handler reads and uses it, until the answer is made, given back
+    // when `reserved` is dropped, however the request ends. A check's
+    // answer is made as it is sent, from the body: its reservation also
+    // counts what the connection holds of the answer, and is held until
+    // the answer is sent (or the connection closes).
+    let is_check = path == "/api/check" && request.method() == axum::http::Method::POST;
+    let body = request
         .body()
         .size_hint()
         .exact()
         .unwrap_or(limit as u64)
         .min(limit as u64);
-    let _reserved = if wants == 0 {
+    let wants = if is_check {
+        body + CHECK_ANSWER_BYTES as u64
+    } else {
+        body
+    };
+    let reserved = if wants == 0 {
         None
     } else {
         let permit = u32::try_from(wants)
@@ -261,7 +273,7 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
             let mut refusal = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the server is busy: request bodies in flight take its memory limit of {} bytes; try again later",
+                    "the server is busy: request bodies and check answers in flight take its memory limit of {} bytes; try again later",
                     state.config.max_body_memory
                 ),
             );
@@ -286,7 +298,40 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
         )
         .into_response(),
     };
+    let response = match reserved {
+        Some(share) if is_check && response.status() == StatusCode::OK => {
+            response.map(|body| Body::new(Holding { body, _share: share }))
+        }
+        _ => response,
+    };
     finish(&state, response, peer, method, path, started).await
+}
+
+/// An answer's body that holds its request's share of the memory budget
+/// until it has been sent whole, or dropped with its connection.
+struct Holding {
+    body: Body,
+    _share: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl HttpBody for Holding {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// Makes API refusals JSON, adds the security headers, logs the answer.

@@ -36,6 +36,7 @@
 //! [`Store`]: crate::registry::Store
 //! [`Registry`]: crate::Registry
 
+mod answer;
 mod api;
 mod conn;
 mod http;
@@ -55,6 +56,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
+pub use answer::{ANSWER_PIECE, CHECK_ANSWER_BYTES, MAX_CONNECTION_BUFFER};
 pub use conn::{Limits, default_max_connections};
 pub use state::AppState;
 
@@ -102,7 +104,9 @@ pub struct Config {
     /// The memory all request bodies in flight may take together, in
     /// bytes: each request reserves its announced length (or its route's
     /// limit when it announces none) before its body is read, and gets 503
-    /// with `Retry-After` when the reservation does not fit.
+    /// with `Retry-After` when the reservation does not fit. A
+    /// `POST /api/check` reserves [`CHECK_ANSWER_BYTES`] more for its
+    /// answer, and holds it all until the answer is sent.
     pub max_body_memory: usize,
     /// How long one request may take, reading its body included.
     pub request_timeout: Duration,
