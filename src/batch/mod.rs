@@ -64,7 +64,7 @@ pub const MAX_JOBS: usize = 256;
 /// written per line (`check --format jsonl` writes the rules' source on
 /// each line: a chunk of 8,192 lines of `urn:epc:x` writes 15 MB). A part
 /// passes it by one input's output at most.
-pub const MAX_CHUNK_OUTPUT: usize = 128 * 1024;
+pub const MAX_CHUNK_OUTPUT: usize = 512 * 1024;
 
 /// How the URNs of a batch are checked and counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
