@@ -347,9 +347,9 @@ impl<S: Sink> Batch<S> {
     /// `summary`. Returns the first row not checked (`rows.len()` at the
     /// end): the caller hands `out` on and calls again from there, for an
     /// output written piece by piece in bounded memory (a service's
-    /// answer). Rows are checked a few at a time, as many as the output
-    /// so far says fit (at most [`PART_ROWS`]): `out` passes `max_bytes`
-    /// by the output of a few rows at most, usually of one.
+    /// answer). Rows are checked a few at a time, half as many as the
+    /// output so far says fit (at most [`PART_ROWS`]): `out` passes
+    /// `max_bytes` by the output of at most PART_ROWS rows, usually of one.
     pub fn rows_part<T>(
         &self,
         rows: &T,
@@ -362,6 +362,7 @@ impl<S: Sink> Batch<S> {
         T: Rows + ?Sized,
     {
         let mut checker = self.shared.checker();
+        let mut reused = None;
         let sink = &self.shared.sink;
         let (first, before) = (start.min(rows.len()), sink.held(out));
         let mut at = first;
@@ -370,14 +371,23 @@ impl<S: Sink> Batch<S> {
             if at >= rows.len() || held >= max_bytes {
                 return at;
             }
-            // Each step checks its rows' buffer as UTF-8 at once.
-            let per_row = match at - first {
-                0 => 256,
-                done => (held.saturating_sub(before) / done).max(1),
-            };
-            let step = ((max_bytes - held) / per_row).clamp(1, PART_ROWS);
+            // Each step checks its rows' buffer as UTF-8 at once: half the
+            // rows that the output so far says fit, and no more than were
+            // checked before (one at first): rows longer than those before
+            // pass the limit by little.
+            let done = at - first;
+            let per_row = (held.saturating_sub(before) / done.max(1)).max(1);
+            let step = ((max_bytes - held) / per_row / 2).min(done).clamp(1, PART_ROWS);
             let end = (at + step).min(rows.len());
-            engine::check_rows(rows, at..end, &self.shared, &mut checker, out, summary);
+            engine::check_rows_reusing(
+                rows,
+                at..end,
+                &self.shared,
+                &mut checker,
+                out,
+                summary,
+                &mut reused,
+            );
             at = end;
         }
     }
