@@ -26,8 +26,8 @@ const READ_SIZE: usize = 64 * 1024;
 /// ... and at least, when chunks take few lines.
 const MIN_READ_SIZE: usize = 4 * 1024;
 /// How much of a chunk is checked as UTF-8 at once (to a line's end):
-/// little, so that a walk that stops early (a part of a chunk's output,
-/// some 400 JSON objects, 10 KB of input) has not checked much past it.
+/// little, so that a walk that stops early (where a part of a chunk's
+/// output ends) has not checked much past it.
 const TEXT_STRETCH: usize = 8 * 1024;
 
 /// Lines read from the input: their bytes, terminators included, and the

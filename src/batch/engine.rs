@@ -469,8 +469,22 @@ pub(super) fn check_rows<S: Sink, T: Rows + ?Sized>(
     out: &mut S::Out,
     summary: &mut Summary,
 ) -> Progress {
+    check_rows_reusing(rows, range, shared, checker, out, summary, &mut None)
+}
+
+/// [`check_rows`], updating in place the report an earlier call left in
+/// `reused` (a caller checking rows a few at a time makes no new one for
+/// each few).
+pub(super) fn check_rows_reusing<'t, 'r, S: Sink, T: Rows + ?Sized>(
+    rows: &'t T,
+    range: std::ops::Range<usize>,
+    shared: &Shared<S>,
+    checker: &mut Checker<'r>,
+    out: &mut S::Out,
+    summary: &mut Summary,
+    reused: &mut Option<Report<'t, 'r>>,
+) -> Progress {
     let mut bytes = 0u64;
-    let mut reused: Option<Report<'_, '_>> = None;
     // The rows' buffer checked as UTF-8 at once, when they lie in one (a
     // check per row of some 30 bytes cost more than the rest of reading
     // it): up to its first byte that is not UTF-8, and only for rows of
@@ -501,7 +515,7 @@ pub(super) fn check_rows<S: Sink, T: Rows + ?Sized>(
             .map_or_else(|| std::str::from_utf8(row), Ok)
         {
             Ok(text) => {
-                let report = match &mut reused {
+                let report = match reused {
                     Some(report) => {
                         checker.check_str_into(text, report);
                         report

@@ -64,7 +64,7 @@ pub const MAX_JOBS: usize = 256;
 /// written per line (`check --format jsonl` writes the rules' source on
 /// each line: a chunk of 8,192 lines of `urn:epc:x` writes 15 MB). A part
 /// passes it by one input's output at most.
-pub const MAX_CHUNK_OUTPUT: usize = 128 * 1024;
+pub const MAX_CHUNK_OUTPUT: usize = 512 * 1024;
 
 /// How the URNs of a batch are checked and counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,9 +347,9 @@ impl<S: Sink> Batch<S> {
     /// `summary`. Returns the first row not checked (`rows.len()` at the
     /// end): the caller hands `out` on and calls again from there, for an
     /// output written piece by piece in bounded memory (a service's
-    /// answer). Rows are checked a few at a time, as many as the output
-    /// so far says fit (at most [`PART_ROWS`]): `out` passes `max_bytes`
-    /// by the output of a few rows at most, usually of one.
+    /// answer). Rows are checked a few at a time, half as many as the
+    /// output so far says fit (at most [`PART_ROWS`]): `out` passes
+    /// `max_bytes` by the output of at most PART_ROWS rows, usually of one.
     pub fn rows_part<T>(
         &self,
         rows: &T,
@@ -362,6 +362,7 @@ impl<S: Sink> Batch<S> {
         T: Rows + ?Sized,
     {
         let mut checker = self.shared.checker();
+        let mut reused = None;
         let sink = &self.shared.sink;
         let (first, before) = (start.min(rows.len()), sink.held(out));
         let mut at = first;
@@ -370,14 +371,23 @@ impl<S: Sink> Batch<S> {
             if at >= rows.len() || held >= max_bytes {
                 return at;
             }
-            // Each step checks its rows' buffer as UTF-8 at once.
-            let per_row = match at - first {
-                0 => 256,
-                done => (held.saturating_sub(before) / done).max(1),
-            };
-            let step = ((max_bytes - held) / per_row).clamp(1, PART_ROWS);
+            // Each step checks its rows' buffer as UTF-8 at once: half the
+            // rows that the output so far says fit, and no more than were
+            // checked before (one at first): rows longer than those before
+            // pass the limit by little.
+            let done = at - first;
+            let per_row = (held.saturating_sub(before) / done.max(1)).max(1);
+            let step = ((max_bytes - held) / per_row / 2).min(done).clamp(1, PART_ROWS);
             let end = (at + step).min(rows.len());
-            engine::check_rows(rows, at..end, &self.shared, &mut checker, out, summary);
+            engine::check_rows_reusing(
+                rows,
+                at..end,
+                &self.shared,
+                &mut checker,
+                out,
+                summary,
+                &mut reused,
+            );
             at = end;
         }
     }

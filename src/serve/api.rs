@@ -313,7 +313,12 @@ pub(crate) async fn check_many(
 ) -> Result<Response, ApiError> {
     let strict = is_strict(q.strict.as_deref())?;
     let max = state.config.max_check_lines;
-    let lines = BodyLines::new(body);
+    let Some(lines) = BodyLines::new(body) else {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("POST /api/check takes at most {} bytes", u32::MAX),
+        ));
+    };
     if lines.len() > max {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
