@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{code, stderr, stdout, urnreg};
+use crate::util::{code, stderr, stdout, urnreg, urnreg_command};
 
 fn jsonl(out: &std::process::Output) -> Vec<Value> {
     stdout(out)
@@ -390,17 +390,13 @@ fn eq_and_normalize_use_namespace_rules_unless_generic() {
 #[test]
 fn check_stops_at_once_when_stdout_closes() {
     use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
     let line = b"urn:isbn:0451450523\n";
     for jobs in ["1", "2", "4"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        let mut child = urnreg_command()
             .args(["check", "--jobs", jobs, "-"])
-            .env(
-                "URNREG_DB",
-                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
-            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -453,7 +449,7 @@ fn check_stops_at_once_when_stdout_closes() {
 #[test]
 fn a_stream_holds_bounded_output_whatever_each_line_writes() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
     let status = |pid: u32, field: &str| -> u64 {
@@ -465,14 +461,10 @@ fn a_stream_holds_bounded_output_whatever_each_line_writes() {
             * 1024
     };
     for format in [&["--format", "jsonl"][..], &["-v"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        let mut child = urnreg_command()
             .args(["check", "--jobs", "8"])
             .args(format)
             .arg("-")
-            .env(
-                "URNREG_DB",
-                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
-            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -695,16 +687,12 @@ fn check_line_limit_is_the_same_for_lf_and_crlf() {
 #[test]
 fn check_stops_when_stdout_closes_while_input_waits() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
     for jobs in ["1", "4"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+        let mut child = urnreg_command()
             .args(["check", "--jobs", jobs, "-"])
-            .env(
-                "URNREG_DB",
-                std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
-            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1379,7 +1367,7 @@ fn lint_findings_carry_the_line_and_column_of_the_file() {
 #[test]
 fn check_memory_stays_bounded_with_huge_lines() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::time::Duration;
 
     if !std::path::Path::new("/proc/self/status").exists() {
@@ -1388,12 +1376,8 @@ fn check_memory_stays_bounded_with_huge_lines() {
     let mut line = b"urn:example:".to_vec();
     line.resize(1_000_000, b'a');
     line.push(b'\n');
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+    let mut child = urnreg_command()
         .args(["check", "--jobs", "2", "--format", "jsonl", "-"])
-        .env(
-            "URNREG_DB",
-            std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
-        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

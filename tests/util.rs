@@ -6,16 +6,22 @@ pub fn urnreg(args: &[&str], stdin: &[u8]) -> Output {
     urnreg_with_env(args, stdin, &[])
 }
 
+/// The built `urnreg` with no database: read-only commands use the
+/// embedded registry.
+pub fn urnreg_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_urnreg"));
+    command.env(
+        "URNREG_DB",
+        std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
+    );
+    command
+}
+
 /// Runs the built `urnreg` with `args`, `stdin` and these environment
 /// variables set.
 pub fn urnreg_with_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    // No database: read-only commands use the embedded registry.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+    let mut child = urnreg_command()
         .args(args)
-        .env(
-            "URNREG_DB",
-            std::env::temp_dir().join("urnreg-tests-no-such-dir/none.db"),
-        )
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -336,14 +336,7 @@ pub(super) fn stream<S: Sink, R: Read + Send + 'static>(
                 // The input may come slowly: the end of every chunk is a
                 // time to flush.
                 let caught_up = rest.is_none();
-                write(
-                    &slot.out,
-                    Progress {
-                        caught_up,
-                        ..progress
-                    },
-                )
-                .map_err(Error::Write)?;
+                write(&slot.out, progress.with_caught_up(caught_up)).map_err(Error::Write)?;
                 match rest {
                     Some(rest) => from = rest,
                     None => break,
@@ -392,14 +385,7 @@ pub(super) fn stream<S: Sink, R: Read + Send + 'static>(
         match piece {
             Piece::Part(out, progress) => write(&out, progress).map_err(Error::Write)?,
             Piece::Last(mut slot, progress) => {
-                write(
-                    &slot.out,
-                    Progress {
-                        caught_up,
-                        ..progress
-                    },
-                )
-                .map_err(Error::Write)?;
+                write(&slot.out, progress.with_caught_up(caught_up)).map_err(Error::Write)?;
                 slot.chunk.shrink();
                 let _ = free_tx.send(slot);
             }
@@ -624,14 +610,7 @@ pub(super) fn rows<S: Sink, T: Rows + ?Sized>(
         }
         drop(done_tx);
         let written = in_order(done_rx, None, |(out, progress): (S::Out, Progress), caught_up| {
-            write(
-                &out,
-                Progress {
-                    caught_up,
-                    ..progress
-                },
-            )
-            .map_err(Error::Write)?;
+            write(&out, progress.with_caught_up(caught_up)).map_err(Error::Write)?;
             let _ = free_tx.send(out);
             Ok(())
         });

@@ -138,6 +138,13 @@ pub struct Progress {
     pub caught_up: bool,
 }
 
+impl Progress {
+    /// The same, saying whether the writer is caught up.
+    pub(crate) fn with_caught_up(self, caught_up: bool) -> Progress {
+        Progress { caught_up, ..self }
+    }
+}
+
 /// Why a batch stopped.
 #[derive(Debug)]
 #[non_exhaustive]

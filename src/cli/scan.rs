@@ -769,31 +769,24 @@ fn is_loop(err: &ignore::Error) -> bool {
     }
 }
 
-/// Whether `e` is ELOOP: too many levels of symbolic links.
+/// Whether `e` is ELOOP: too many levels of symbolic links (its number
+/// differs between systems; `ErrorKind::FilesystemLoop` is not stable).
 fn is_link_loop(e: &io::Error) -> bool {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    const ELOOP: Option<i32> = Some(40);
-    #[cfg(any(
+    let eloop = if cfg!(any(target_os = "linux", target_os = "android")) {
+        40
+    } else if cfg!(any(
         target_os = "macos",
         target_os = "ios",
         target_os = "freebsd",
         target_os = "openbsd",
         target_os = "netbsd",
         target_os = "dragonfly"
-    ))]
-    const ELOOP: Option<i32> = Some(62);
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    )))]
-    const ELOOP: Option<i32> = None;
-    ELOOP.is_some() && e.raw_os_error() == ELOOP
+    )) {
+        62
+    } else {
+        return false;
+    };
+    e.raw_os_error() == Some(eloop)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -344,48 +344,59 @@ pub fn version_and_date(fields: &TemplateFields) -> (Option<i64>, Option<String>
     // registration version number and the registration date.
     if let Some(info) = fields.registration_information.as_deref() {
         if version.is_none() && fields.version.is_none() {
-            match number_after(info, "version") {
-                Some(v) => {
-                    notes.push(Note::new(
-                        NoteKind::Guessed,
-                        None,
-                        format!("Version {v} read from Registration Information"),
-                    ));
-                    version = Some(v);
-                }
-                None => notes.extend(line_with(info, "version").map(|line| {
-                    Note::new(
-                        NoteKind::Unplaced,
-                        None,
-                        format!(
-                            "Registration Information: '{line}' gives no whole version number \
-                             (RFC 8141 Appendix A: 1, then one more for each revision): not read"
-                        ),
-                    )
-                })),
-            }
+            version = from_information(
+                info,
+                "version",
+                number_after(info, "version"),
+                "no whole version number (RFC 8141 Appendix A: 1, then one more for each revision)",
+                &mut notes,
+            );
         }
         if date.is_none() {
-            match date_after(info, "date") {
-                Some(d) => {
-                    notes.push(Note::new(
-                        NoteKind::Guessed,
-                        None,
-                        format!("Date {d} read from Registration Information"),
-                    ));
-                    date = Some(d);
-                }
-                None => notes.extend(line_with(info, "date").map(|line| {
-                    Note::new(
-                        NoteKind::Unplaced,
-                        None,
-                        format!("Registration Information: '{line}' gives no date YYYY-MM-DD: not read"),
-                    )
-                })),
-            }
+            date = from_information(
+                info,
+                "date",
+                date_after(info, "date"),
+                "no date YYYY-MM-DD",
+                &mut notes,
+            );
         }
     }
     (version, date, notes)
+}
+
+/// A value read from Registration Information (`read`, from the line
+/// that has `word`), noted as read there; or, when that line says
+/// something else, a note that it was not read (`unread`: what it lacks).
+fn from_information<T: std::fmt::Display>(
+    info: &str,
+    word: &str,
+    read: Option<T>,
+    unread: &str,
+    notes: &mut Vec<Note>,
+) -> Option<T> {
+    match read {
+        Some(value) => {
+            let mut label = word.to_string();
+            label[..1].make_ascii_uppercase();
+            notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!("{label} {value} read from Registration Information"),
+            ));
+            Some(value)
+        }
+        None => {
+            notes.extend(line_with(info, word).map(|line| {
+                Note::new(
+                    NoteKind::Unplaced,
+                    None,
+                    format!("Registration Information: '{line}' gives {unread}: not read"),
+                )
+            }));
+            None
+        }
+    }
 }
 
 /// The first line of `text` that has `word` (case-insensitive) as a
