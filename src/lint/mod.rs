@@ -582,16 +582,17 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
         return;
     };
     if let Some(grammar) = find_abnf(syntax)
-        && let Err(e) = crate::rules::abnf::compile(&grammar.text, None)
+        && let Err(e) =
+            crate::rules::abnf::compile(&grammar.text, None).and_then(|_| automaton(&grammar.text))
     {
         // The grammar keeps the lines of the field, so its line and
         // column are those of the field's value.
         let offset = offset_of(syntax, e.line, e.column);
         let line = e.line;
         let at = if line > 0 {
-            format!("line {line} of the Syntax field, column {}", e.column)
+            format!("at line {line} of the Syntax field, column {}", e.column)
         } else {
-            "the Syntax field".to_string()
+            "of the Syntax field".to_string()
         };
         if e.message.starts_with("prose") {
             // A prose-val is valid ABNF (RFC 5234 section 4), but
@@ -601,7 +602,7 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
                 "syntax",
                 "RFC 8141 Appendix A, RFC 5234 section 4",
                 format!(
-                    "the ABNF at {at} describes part of the syntax in prose: {}",
+                    "the ABNF {at} describes part of the syntax in prose: {}",
                     e.message
                 ),
             );
@@ -611,7 +612,7 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
                 "syntax-abnf",
                 "syntax",
                 "RFC 8141 Appendix A, RFC 5234",
-                format!("the ABNF at {at} does not compile: {}", e.message),
+                format!("the ABNF {at} does not compile: {}", e.message),
             );
             out.at(offset);
         }
@@ -627,6 +628,33 @@ fn check_syntax(file: &RegistrationFile, out: &mut Findings) {
                 .into(),
         );
     }
+}
+
+/// The grammar's automaton built as `check` would build it from a
+/// `[rules.syntax]` table: a grammar may parse and still be too large to
+/// run (the automaton limits of [`crate::rules::limits`]), and a Syntax
+/// field that cannot be applied must not lint clean.
+fn automaton(grammar: &str) -> Result<(), crate::rules::abnf::AbnfError> {
+    let rules = crate::rules::RulesFile {
+        source: "the Syntax field".into(),
+        syntax: Some(crate::rules::SyntaxRule {
+            abnf: Some(grammar.to_string()),
+            ..crate::rules::SyntaxRule::default()
+        }),
+        ..crate::rules::RulesFile::default()
+    };
+    rules.compile("urn-0").map(|_| ()).map_err(|e| {
+        // "rules for 'urn-0': the NSS syntax does not compile: WHY": WHY.
+        let text = e.to_string();
+        let why = text
+            .rsplit_once("does not compile: ")
+            .map_or(text.as_str(), |(_, why)| why);
+        crate::rules::abnf::AbnfError {
+            line: 0,
+            column: 0,
+            message: why.to_string(),
+        }
+    })
 }
 
 /// Words that say nothing when they are all a section says.
