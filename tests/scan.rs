@@ -193,6 +193,11 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
     let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
     let run = &sarif["runs"][0];
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
+    assert_eq!(
+        run["invocations"][0]["toolExecutionNotifications"],
+        serde_json::json!([])
+    );
     assert_eq!(run["tool"]["driver"]["name"], "urnreg");
     assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "nss-check");
     let results = run["results"].as_array().unwrap();
@@ -332,6 +337,30 @@ fn scan_goes_on_past_an_unreadable_path_and_exits_2() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("missing"), "{}", stderr(&out));
     assert!(stdout(&out).contains("a.txt:1:1: invalid"), "{}", stdout(&out));
+    // SARIF 2.1.0 section 3.20: the run's invocation says it failed, and
+    // why; a report with only its results would read as a clean run.
+    let out = urnreg(
+        &[
+            "scan",
+            "--format",
+            "sarif",
+            missing.to_str().unwrap(),
+            dir.path().to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 2);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notes = invocation["toolExecutionNotifications"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0]["level"], "error");
+    assert!(
+        notes[0]["message"]["text"].as_str().unwrap().contains("missing"),
+        "{notes:?}"
+    );
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 1);
 }
 
 #[cfg(unix)]
@@ -485,6 +514,23 @@ fn scan_refuses_a_nid_filter_that_cannot_match() {
         stderr(&out).contains(
             "an informal NID is 'urn-' and a positive number without leading zeros (RFC 8141 section 5.2)"
         ),
+        "{}",
+        stderr(&out)
+    );
+    // An empty list names nothing: filtering by it would scan for all.
+    for empty in ["", ",", " , "] {
+        let out = urnreg(&["scan", "--nid", empty, path], b"");
+        assert_eq!(code(&out), 2, "--nid {empty:?}");
+        assert!(
+            stderr(&out).contains("--nid: the list is empty"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = urnreg(&["scan", "-g", "", path], b"");
+    assert_eq!(code(&out), 2, "-g ''");
+    assert!(
+        stderr(&out).contains("--glob: the pattern is empty"),
         "{}",
         stderr(&out)
     );

@@ -98,6 +98,10 @@ pub struct Args {
 /// `--unique`); past it the scan stops with an error naming the limit.
 pub const MAX_KEPT_BYTES: usize = 256 << 20;
 
+/// How many errors a SARIF report lists in its invocation; the exit status
+/// and standard error say the rest.
+const MAX_NOTIFICATIONS: usize = 1000;
+
 /// The file a scan reads, as its hits name it.
 struct Source {
     /// As shown (reached from the argument).
@@ -167,6 +171,9 @@ struct Shared<'a> {
     output: Option<(u64, u64)>,
     invalid: AtomicBool,
     failed: AtomicBool,
+    /// The first [`MAX_NOTIFICATIONS`] errors, for SARIF's invocation
+    /// (a run whose files could not all be read must not read as clean).
+    errors: Mutex<Vec<String>>,
     closed: AtomicBool,
     /// The results held passed [`MAX_KEPT_BYTES`]: nothing more is kept
     /// and nothing is written.
@@ -185,6 +192,12 @@ impl Shared<'_> {
 
     fn error(&self, text: &str) {
         self.failed.store(true, Ordering::Relaxed);
+        if matches!(self.args.format, Format::Sarif) {
+            let mut errors = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+            if errors.len() < MAX_NOTIFICATIONS {
+                errors.push(text.to_string());
+            }
+        }
         let p = Palette::stderr();
         eprintln!("{}: {}", paint(p.error, "error"), printable_line(text));
     }
@@ -624,8 +637,10 @@ fn write_json_hit(hit: &Hit, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-/// SARIF 2.1.0: one result per reported URN, with its region.
-fn sarif(hits: &[Hit]) -> Value {
+/// SARIF 2.1.0: one result per reported URN, with its region, and the
+/// run's invocation: whether it succeeded, and the errors met (paths that
+/// could not be read), as `toolExecutionNotifications` (section 3.20).
+fn sarif(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
     let mut kinds: Vec<&'static str> = hits
         .iter()
         .filter_map(|h| h.error.as_ref().map(|e| e.0))
@@ -700,6 +715,13 @@ fn sarif(hits: &[Hit]) -> Value {
                 "informationUri": "https://www.rfc-editor.org/rfc/rfc8141",
                 "rules": rules,
             }},
+            "invocations": [{
+                "executionSuccessful": !failed,
+                "toolExecutionNotifications": errors
+                    .iter()
+                    .map(|text| json!({ "level": "error", "message": { "text": text } }))
+                    .collect::<Vec<Value>>(),
+            }],
             "columnKind": "unicodeCodePoints",
             "results": results,
         }]
@@ -819,6 +841,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.glob.is_empty() {
         let mut globs = OverrideBuilder::new(".");
         for glob in &args.glob {
+            if glob.trim().is_empty() {
+                return Err(super::UsageError(
+                    "--glob: the pattern is empty: give a glob such as '*.xml' or '!vendor/**'".to_string(),
+                )
+                .into());
+            }
             globs.add(glob).with_context(|| format!("--glob {glob}"))?;
         }
         walk.overrides(globs.build().context("--glob")?);
@@ -838,6 +866,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         output: stdout_file_id(),
         invalid: AtomicBool::new(false),
         failed: AtomicBool::new(false),
+        errors: Mutex::new(Vec::new()),
         closed: AtomicBool::new(false),
         over_budget: AtomicBool::new(false),
     };
@@ -898,6 +927,14 @@ fn stdout_file_id() -> Option<(u64, u64)> {
 /// pass. An unregistered namespace is scanned for with `--syntax-only`.
 fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result<Vec<String>> {
     let mut nids = Vec::new();
+    // `--nid ''` or `--nid ,` names nothing: filtering by it would scan
+    // for every NID while the user asked for some.
+    if !given.is_empty() && given.iter().all(|n| n.trim().is_empty()) {
+        return Err(super::UsageError(
+            "--nid: the list is empty: name at least one NID (--nid isbn,issn)".to_string(),
+        )
+        .into());
+    }
     for nid in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
         if let Err(kind) = urnreg::check_nid(nid) {
             let (what, section) = kind.nid_rule();
@@ -948,7 +985,9 @@ fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
     let mut out = Vec::new();
     match args.format {
         Format::Sarif => {
-            serde_json::to_writer_pretty(&mut out, &sarif(&hits))?;
+            let errors = shared.errors.lock().unwrap_or_else(|e| e.into_inner());
+            let failed = shared.failed.load(Ordering::Relaxed);
+            serde_json::to_writer_pretty(&mut out, &sarif(&hits, failed, &errors))?;
             out.push(b'\n');
         }
         Format::Json => {
@@ -1049,6 +1088,8 @@ mod tests {
             output: None,
             invalid: AtomicBool::new(false),
             failed: AtomicBool::new(false),
+            errors: Mutex::new(Vec::new()),
+            errors: Mutex::new(Vec::new()),
             closed: AtomicBool::new(false),
             over_budget: AtomicBool::new(false),
         };
