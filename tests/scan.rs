@@ -611,3 +611,42 @@ fn scan_reads_a_csv_file_by_its_fields() {
         stdout(&out)
     );
 }
+
+/// What `--format json` and `sarif` hold to the end is written out in
+/// pieces as it is made (each result let go once written): an output of
+/// many pieces is still one JSON document with every result, in order.
+#[test]
+fn scan_json_and_sarif_written_in_pieces_are_whole_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..3000)
+        .map(|i| format!("see urn:isbn:045145052{} here {i}\n", i % 10))
+        .collect();
+    fs::write(dir.path().join("many.txt"), text).unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = urnreg(&["scan", "--all", "--format", "json", path], b"");
+    assert!(
+        out.stdout.len() > 4 * 64 * 1024,
+        "several pieces: {}",
+        out.stdout.len()
+    );
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let lines: Vec<u64> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, (1..=3000).collect::<Vec<u64>>());
+    let out = urnreg(&["scan", "--all", "--format", "sarif", path], b"");
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3000);
+    // One in ten ISBNs is valid (check digit 3), the rest are not.
+    let invalid = results.iter().filter(|r| r["level"] == "error").count();
+    assert_eq!(invalid, 2700);
+    let out = urnreg(&["scan", "--unique", "--format", "sarif", path], b"");
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 9, "nine invalid ISBNs, each once");
+    assert!(results.iter().all(|r| r["occurrenceCount"] == 300), "{results:?}");
+}

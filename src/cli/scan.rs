@@ -98,6 +98,10 @@ pub struct Args {
 /// `--unique`); past it the scan stops with an error naming the limit.
 pub const MAX_KEPT_BYTES: usize = 256 << 20;
 
+/// How much output is made before it is written, when the results held
+/// to the end are written out.
+const OUTPUT_PIECE: usize = 64 * 1024;
+
 /// How many errors a SARIF report lists in its invocation; the exit status
 /// and standard error say the rest.
 const MAX_NOTIFICATIONS: usize = 1000;
@@ -136,17 +140,24 @@ struct Hit {
 }
 
 impl Hit {
-    /// About what it takes in memory, held to the end (under `--unique`,
-    /// with its URN again as the key).
+    /// What it takes in memory, held to the end: its own size twice (a
+    /// map's table under `--unique` is at most half full just after it
+    /// grows, and held twice while it grows), each string's capacity,
+    /// the URN again as the map's key, and the allocator's 16 bytes for
+    /// each allocation. Counted so, `MAX_KEPT_BYTES` bounds what the
+    /// process holds, not half of it.
     fn footprint(&self) -> usize {
-        std::mem::size_of::<Hit>()
-            + self.path.len()
-            + self.uri.len()
-            + self.text.len()
-            + 2 * self.urn.len()
-            + self.error.as_ref().map_or(0, |(_, message)| message.len())
-            + self.check.len()
-            + 64
+        const ALLOCATION: usize = 16;
+        let strings = [
+            self.path.capacity(),
+            self.uri.capacity(),
+            self.text.capacity(),
+            self.urn.capacity(),
+            self.urn.len(),
+            self.error.as_ref().map_or(0, |(_, message)| message.capacity()),
+            self.check.capacity(),
+        ];
+        2 * std::mem::size_of::<(String, Hit)>() + strings.iter().map(|n| n + ALLOCATION).sum::<usize>()
     }
 }
 
@@ -637,10 +648,12 @@ fn write_json_hit(hit: &Hit, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-/// SARIF 2.1.0: one result per reported URN, with its region, and the
-/// run's invocation: whether it succeeded, and the errors met (paths that
-/// could not be read), as `toolExecutionNotifications` (section 3.20).
-fn sarif(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
+/// SARIF 2.1.0: the report without its results (`"results": []`), made
+/// from all of them (the rules they name), with the run's invocation:
+/// whether it succeeded, and the errors met (paths that could not be
+/// read) as `toolExecutionNotifications` (section 3.20). The results,
+/// [`sarif_result`] each, are written into its array one at a time.
+fn sarif_head(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
     let mut kinds: Vec<&'static str> = hits
         .iter()
         .filter_map(|h| h.error.as_ref().map(|e| e.0))
@@ -667,44 +680,6 @@ fn sarif(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
             "helpUri": "https://www.rfc-editor.org/rfc/rfc8141",
         }));
     }
-    let results: Vec<Value> = hits
-        .iter()
-        .map(|hit| {
-            let (rule, level, message) = match &hit.error {
-                Some((kind, message)) => (*kind, "error", format!("invalid URN {}: {message}", hit.urn)),
-                None => ("valid", "none", format!("valid URN {}", hit.urn)),
-            };
-            let mut region = json!({
-                "startLine": hit.line,
-                "startColumn": hit.column,
-                "endLine": hit.end.0,
-                "endColumn": hit.end.1,
-            });
-            // SARIF 2.1.0 sections 3.30.4 and 3.30.11: byteOffset counts
-            // the file's bytes and must describe the text's range; in a
-            // file read from UTF-16 the scan's offsets are the decoded
-            // UTF-8's, so there are none to give.
-            if !hit.transcoded {
-                region["byteOffset"] = json!(hit.offset);
-                region["byteLength"] = json!(hit.length);
-            }
-            let mut result = json!({
-                "ruleId": rule,
-                "level": level,
-                "message": { "text": message },
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": { "uri": hit.uri },
-                        "region": region,
-                    }
-                }],
-            });
-            if hit.count > 1 {
-                result["occurrenceCount"] = json!(hit.count);
-            }
-            result
-        })
-        .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -723,9 +698,46 @@ fn sarif(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
                     .collect::<Vec<Value>>(),
             }],
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": [],
         }]
     })
+}
+
+/// One SARIF result: a reported URN with its region.
+fn sarif_result(hit: &Hit) -> Value {
+    let (rule, level, message) = match &hit.error {
+        Some((kind, message)) => (*kind, "error", format!("invalid URN {}: {message}", hit.urn)),
+        None => ("valid", "none", format!("valid URN {}", hit.urn)),
+    };
+    let mut region = json!({
+        "startLine": hit.line,
+        "startColumn": hit.column,
+        "endLine": hit.end.0,
+        "endColumn": hit.end.1,
+    });
+    // SARIF 2.1.0 sections 3.30.4 and 3.30.11: byteOffset counts the
+    // file's bytes and must describe the text's range; in a file read
+    // from UTF-16 the scan's offsets are the decoded UTF-8's, so there are
+    // none to give.
+    if !hit.transcoded {
+        region["byteOffset"] = json!(hit.offset);
+        region["byteLength"] = json!(hit.length);
+    }
+    let mut result = json!({
+        "ruleId": rule,
+        "level": level,
+        "message": { "text": message },
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": { "uri": hit.uri },
+                "region": region,
+            }
+        }],
+    });
+    if hit.count > 1 {
+        result["occurrenceCount"] = json!(hit.count);
+    }
+    result
 }
 
 /// A path as shown: as ripgrep, without the `./` of the implied
@@ -972,46 +984,77 @@ fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut hits = std::mem::take(&mut *shared.kept.lock().unwrap_or_else(|e| e.into_inner()));
-    hits.extend(
-        shared
-            .unique
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain()
-            .map(|(_, hit)| hit),
-    );
+    {
+        // The map given up as it is emptied: the results are not held twice.
+        let unique = std::mem::take(&mut *shared.unique.lock().unwrap_or_else(|e| e.into_inner()));
+        hits.reserve_exact(unique.len());
+        hits.extend(unique.into_values());
+    }
     hits.sort_by(|a, b| (&a.path, a.offset, &a.urn).cmp(&(&b.path, b.offset, &b.urn)));
     let mut stream = shared.stream.lock().unwrap_or_else(|e| e.into_inner());
-    let mut out = Vec::new();
+    // Written as made, 64 KiB at a time, each result let go once written:
+    // the output is never held whole beside the results (MAX_KEPT_BYTES
+    // bounds what the scan holds, not twice that).
+    let closed = shared.closed.load(Ordering::Relaxed);
+    let mut out = Vec::with_capacity(OUTPUT_PIECE);
+    let mut emit = |out: &mut Vec<u8>, last: bool| -> anyhow::Result<()> {
+        if out.len() < OUTPUT_PIECE && !last {
+            return Ok(());
+        }
+        if !closed {
+            let written = stream
+                .write_all(out)
+                .and_then(|()| if last { stream.flush() } else { Ok(()) });
+            if let Err(e) = written
+                && e.kind() != io::ErrorKind::BrokenPipe
+            {
+                return Err(anyhow::Error::new(e).context("standard output"));
+            }
+        }
+        out.clear();
+        Ok(())
+    };
     match args.format {
         Format::Sarif => {
             let errors = shared.errors.lock().unwrap_or_else(|e| e.into_inner());
             let failed = shared.failed.load(Ordering::Relaxed);
-            serde_json::to_writer_pretty(&mut out, &sarif(&hits, failed, &errors))?;
+            let head = serde_json::to_string_pretty(&sarif_head(&hits, failed, &errors))?;
+            // The empty array the results go into: the head's last one.
+            let at = head
+                .rfind("\"results\": []")
+                .map(|i| i + "\"results\": [".len())
+                .context("SARIF head without its results")?;
+            out.extend_from_slice(&head.as_bytes()[..at]);
+            let empty = hits.is_empty();
+            for (i, hit) in hits.into_iter().enumerate() {
+                out.extend_from_slice(if i == 0 { b"\n        " } else { b",\n        " });
+                serde_json::to_writer(&mut out, &sarif_result(&hit))?;
+                emit(&mut out, false)?;
+            }
+            if !empty {
+                out.extend_from_slice(b"\n      ");
+            }
+            out.extend_from_slice(&head.as_bytes()[at..]);
             out.push(b'\n');
         }
         Format::Json => {
             out.push(b'[');
-            for (i, hit) in hits.iter().enumerate() {
+            let empty = hits.is_empty();
+            for (i, hit) in hits.into_iter().enumerate() {
                 out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-                write_json_hit(hit, &mut out);
+                write_json_hit(&hit, &mut out);
+                emit(&mut out, false)?;
             }
-            out.extend_from_slice(if hits.is_empty() { b"]\n" } else { b"\n]\n" });
+            out.extend_from_slice(if empty { b"]\n" } else { b"\n]\n" });
         }
         format => {
-            for hit in &hits {
-                write_hit(hit, format, &mut out);
+            for hit in hits {
+                write_hit(&hit, format, &mut out);
+                emit(&mut out, false)?;
             }
         }
     }
-    if !shared.closed.load(Ordering::Relaxed) {
-        let written = stream.write_all(&out).and_then(|()| stream.flush());
-        if let Err(e) = written
-            && e.kind() != io::ErrorKind::BrokenPipe
-        {
-            return Err(anyhow::Error::new(e).context("standard output"));
-        }
-    }
+    emit(&mut out, true)?;
     drop(stream);
     if args.summary {
         let summary = shared.summary.lock().unwrap_or_else(|e| e.into_inner());
@@ -1088,7 +1131,6 @@ mod tests {
             output: None,
             invalid: AtomicBool::new(false),
             failed: AtomicBool::new(false),
-            errors: Mutex::new(Vec::new()),
             errors: Mutex::new(Vec::new()),
             closed: AtomicBool::new(false),
             over_budget: AtomicBool::new(false),
