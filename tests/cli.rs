@@ -1479,6 +1479,15 @@ fn resolve_reports_a_line_too_long_and_goes_on() {
             }
             assert!(!err.contains("line 5: longer"), "{err}");
             assert!(err.contains("invalid URN"), "line 5 is resolved: {err}");
+            if format == "jsonl" {
+                // One object a line, each with its line: those not read
+                // as URNs too.
+                let rows = jsonl(&out);
+                let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+                assert_eq!(lines, [1, 2, 3, 4, 5, 6], "{text}");
+                assert_eq!(rows[1]["error"]["kind"], "line-too-long");
+                assert_eq!(rows[1]["urn"], serde_json::Value::Null);
+            }
         }
     }
 }

@@ -24,7 +24,8 @@ pub struct Args {
 
     /// Output format: text (the URLs, one per line; `URN URL` with several
     /// URNs), json (one array), jsonl (one `{urn, key, service, urls}` per
-    /// URN).
+    /// URN; read from `-`, each with its `line`, and one `{line, error}`
+    /// for a line too long or not UTF-8).
     #[arg(long, value_name = "FORMAT", default_value = "text",
           value_parser = FormatParser(&[Format::Text, Format::Json, Format::Jsonl]))]
     format: Format,
@@ -50,12 +51,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let several = streamed || args.urns.len() > 1;
     let mut out = output::stdout();
     let mut outcome = Outcome::default();
-    let mut first = true;
+    let first = std::cell::Cell::new(true);
     let mut bad_line = false;
     if args.format == Format::Json {
         out.write_all(b"[")?;
     }
-    let mut one = |urn: &str, out: &mut output::Stdout| -> anyhow::Result<()> {
+    // A JSON object written as the array's next element or the next line.
+    let write_json = |object: &serde_json::Value, out: &mut output::Stdout| -> anyhow::Result<()> {
+        let mut line = Vec::new();
+        if args.format == Format::Json {
+            line.extend_from_slice(if first.replace(false) { b"\n" } else { b",\n" });
+        }
+        serde_json::to_writer(&mut line, object)?;
+        if args.format == Format::Jsonl {
+            line.push(b'\n');
+        }
+        out.write_all(&line)?;
+        Ok(())
+    };
+    // `line`: the line of standard input it was read from.
+    let mut one = |urn: &str, line: Option<u64>, out: &mut output::Stdout| -> anyhow::Result<()> {
         let result = registry.resolve(urn, args.service.as_deref());
         if let Err(e) = &result {
             if e.is_bad_input() {
@@ -77,16 +92,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         match args.format {
             Format::Json | Format::Jsonl => {
-                let object = to_json(urn, &result);
-                let mut line = Vec::new();
-                if args.format == Format::Json {
-                    line.extend_from_slice(if first { b"\n" } else { b",\n" });
+                let mut object = to_json(urn, &result);
+                if let Some(line) = line {
+                    object["line"] = json!(line);
                 }
-                serde_json::to_writer(&mut line, &object)?;
-                if args.format == Format::Jsonl {
-                    line.push(b'\n');
-                }
-                out.write_all(&line)?;
+                write_json(&object, out)?;
             }
             _ => {
                 if let Ok(resolved) = &result {
@@ -100,7 +110,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        first = false;
+        Ok(())
+    };
+    // A line that could not be read as a URN, in the JSON formats: the
+    // stream keeps one object for each line it had.
+    let unread_line = |n: u64, kind: &str, message: &str, out: &mut output::Stdout| -> anyhow::Result<()> {
+        if matches!(args.format, Format::Json | Format::Jsonl) {
+            let object = json!({
+                "line": n,
+                "urn": null,
+                "error": { "kind": kind, "message": message },
+                "urls": [],
+            });
+            write_json(&object, out)?;
+        }
         Ok(())
     };
     if streamed {
@@ -140,25 +163,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "{}: line {n}: longer than {MAX_LINE} bytes (line-too-long): not resolved",
                     paint(p.error, "error")
                 );
+                let message = format!("longer than {MAX_LINE} bytes: not resolved");
+                unread_line(n, "line-too-long", &message, &mut out)?;
                 continue;
             }
             match std::str::from_utf8(text) {
                 Ok("") => {}
-                Ok(urn) => one(urn, &mut out)?,
+                Ok(urn) => one(urn, Some(n), &mut out)?,
                 Err(_) => {
                     bad_line = true;
-                    eprintln!("error: line {n}: not UTF-8");
+                    let p = Palette::stderr();
+                    eprintln!("{}: line {n}: not UTF-8 (not-utf8)", paint(p.error, "error"));
+                    unread_line(n, "not-utf8", "not UTF-8: not resolved", &mut out)?;
                 }
             }
         }
     } else {
         for urn in &args.urns {
-            one(&urn.to_string_lossy(), &mut out)?;
+            one(&urn.to_string_lossy(), None, &mut out)?;
         }
     }
     outcome.bad_input |= bad_line;
     if args.format == Format::Json {
-        out.write_all(if first { b"]\n" } else { b"\n]\n" })?;
+        out.write_all(if first.get() { b"]\n" } else { b"\n]\n" })?;
     }
     out.finish()?;
     Ok(ExitCode::from(if outcome.bad_input {
