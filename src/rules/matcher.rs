@@ -107,6 +107,42 @@ fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: 
     expected
 }
 
+/// [`Matcher::onward_after`]: the expected bytes that lead elsewhere
+/// than most of them do (more of the same characters lead to one state;
+/// a `%HH` escape that gets there too is one of them).
+fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> [bool; 256] {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let mut onward = [false; 256];
+    if dfa.is_dead_state(state) {
+        return onward;
+    }
+    let next: Vec<Option<StateID>> = (0..=255u8)
+        .map(|b| Some(dfa.next_state(state, b)).filter(|&s| !dfa.is_dead_state(s)))
+        .collect();
+    // The state most bytes lead to: more of the same.
+    let mut counts: Vec<(StateID, usize)> = Vec::new();
+    for s in next.iter().flatten() {
+        match counts.iter_mut().find(|(t, _)| t == s) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((*s, 1)),
+        }
+    }
+    let Some(&(same, _)) = counts.iter().max_by_key(|&&(_, n)| n) else {
+        return onward;
+    };
+    let escape_is_same = next[usize::from(b'%')].is_some_and(|s| {
+        let s = dfa.next_state(dfa.next_state(s, b'4'), b'1');
+        s == same
+    });
+    for (b, slot) in (0..=255u8).zip(onward.iter_mut()) {
+        *slot = next[usize::from(b)].is_some_and(|s| s != same) && !(b == b'%' && escape_is_same);
+    }
+    onward
+}
+
 /// The most entries of a [`Pairs`] table (states x a row of classes x
 /// classes, padded to a power of two): 256 KiB at most, and a few KiB for
 /// the registered namespaces. A larger DFA is walked byte by byte.
@@ -540,6 +576,16 @@ impl Matcher {
         match &self.dfa {
             Table::Built(d) => expected_after(d, self.start, &input[..offset.min(input.len())]),
             Table::Shipped(d) => expected_after(d, self.start, &input[..offset.min(input.len())]),
+        }
+    }
+
+    /// Of [`Matcher::expected_after`], the bytes that lead on to
+    /// something else than most of them do (a ':' after a name, where more
+    /// of the name's characters, escapes included, lead on in the name).
+    pub fn onward_after(&self, input: &[u8], offset: usize) -> [bool; 256] {
+        match &self.dfa {
+            Table::Built(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
+            Table::Shipped(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
         }
     }
 
