@@ -143,6 +143,45 @@ fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[
     onward
 }
 
+/// The most bytes [`Matcher::forced_after`] gives.
+const MOST_FORCED: usize = 24;
+
+/// [`Matcher::forced_after`]: follows the bytes the syntax leaves no
+/// choice about (one byte, or one letter in either case: written in lower
+/// case), up to a choice.
+fn forced_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> Vec<u8> {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let mut forced = Vec::new();
+    let mut chose = false;
+    while !dfa.is_dead_state(state) && forced.len() < MOST_FORCED {
+        let live: Vec<u8> = (0..=255u8)
+            .filter(|&b| !dfa.is_dead_state(dfa.next_state(state, b)))
+            .collect();
+        let one = match live[..] {
+            [b] => b,
+            [a, b] if a.is_ascii_uppercase() && b == a.to_ascii_lowercase() => b,
+            _ => {
+                chose = !live.is_empty();
+                break;
+            }
+        };
+        forced.push(one);
+        state = dfa.next_state(state, one);
+    }
+    // A choice in the middle of a word (`std:i`, then `iso` or `iec`)
+    // leaves the word out: the bytes up to its separator.
+    if chose
+        && forced.last().is_some_and(u8::is_ascii_alphanumeric)
+        && let Some(sep) = forced.iter().rposition(|b| !b.is_ascii_alphanumeric())
+    {
+        forced.truncate(sep + 1);
+    }
+    forced
+}
+
 /// The most entries of a [`Pairs`] table (states x a row of classes x
 /// classes, padded to a power of two): 256 KiB at most, and a few KiB for
 /// the registered namespaces. A larger DFA is walked byte by byte.
@@ -586,6 +625,16 @@ impl Matcher {
         match &self.dfa {
             Table::Built(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
             Table::Shipped(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
+        }
+    }
+
+    /// The bytes that must follow `input[..offset]`, one after another,
+    /// before the syntax offers a choice (`std:` at the start of an ISO
+    /// NSS): empty when the next byte is already a choice.
+    pub fn forced_after(&self, input: &[u8], offset: usize) -> Vec<u8> {
+        match &self.dfa {
+            Table::Built(d) => forced_after(d, self.start, &input[..offset.min(input.len())]),
+            Table::Shipped(d) => forced_after(d, self.start, &input[..offset.min(input.len())]),
         }
     }
 

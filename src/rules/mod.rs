@@ -827,14 +827,24 @@ impl CompiledRules {
                     self.cite
                 )
             } else {
-                format!(
-                    "unexpected {} in NSS at byte {}: {} ({})",
-                    describe(nss.as_bytes()[mismatch.offset]),
-                    base + mismatch.offset,
+                // A literal the syntax requires here is said whole
+                // (`std:`, not its first letter); else what may come.
+                let forced = m.forced_after(nss.as_bytes(), mismatch.offset);
+                let expected = if forced.len() > 1 && forced.iter().all(u8::is_ascii_graphic) {
+                    format!(
+                        "the namespace's syntax expects '{}' here",
+                        String::from_utf8_lossy(&forced)
+                    )
+                } else {
                     expected_bytes(
                         &m.expected_after(nss.as_bytes(), mismatch.offset),
-                        &m.onward_after(nss.as_bytes(), mismatch.offset)
-                    ),
+                        &m.onward_after(nss.as_bytes(), mismatch.offset),
+                    )
+                };
+                format!(
+                    "unexpected {} in NSS at byte {}: {expected} ({})",
+                    describe(nss.as_bytes()[mismatch.offset]),
+                    base + mismatch.offset,
                     self.cite
                 )
             };
@@ -1519,6 +1529,28 @@ mod expected_tests {
                 "NSS ends too early at byte {at}: the namespace's syntax expects more: {next} next, or more of the same characters first"
             );
             assert!(message.contains(&said), "{urn}: {message}");
+        }
+    }
+
+    /// A literal the syntax requires is said whole (RFC 5141 section
+    /// 2.4.1: every ISO NSS begins with "std:"), up to a choice; a choice
+    /// inside a word leaves the word out.
+    #[test]
+    fn a_required_literal_is_said_whole() {
+        let registry = Registry::embedded();
+        for (urn, said) in [
+            (
+                "urn:iso:15118:2:2010:MsgDef",
+                "unexpected '1' in NSS at byte 8: the namespace's syntax expects 'std:' here",
+            ),
+            (
+                "urn:iso:std:ansi:9999",
+                "unexpected 'a' in NSS at byte 12: the namespace's syntax expects 'I' or 'i' here",
+            ),
+        ] {
+            let report = Checker::new(registry).check_str(urn);
+            let message = report.errors().next().unwrap().to_string();
+            assert!(message.starts_with(said), "{urn}: {message}");
         }
     }
 
