@@ -143,6 +143,46 @@ fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[
     onward
 }
 
+/// [`Matcher::admits_in_part`]: a state reachable from the end of
+/// `prefix` through bytes other than `sep` takes `byte` on the way to a
+/// match.
+fn admits_in_part<T: AsRef<[u32]>>(
+    dfa: &dense::DFA<T>,
+    start: StateID,
+    prefix: &[u8],
+    byte: u8,
+    sep: u8,
+) -> bool {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let classes = dfa.byte_classes();
+    let representatives: Vec<u8> = classes
+        .representatives(0..=255u8)
+        .filter_map(|b| b.as_u8())
+        .filter(|&b| classes.get(b) != classes.get(sep))
+        .collect();
+    let mut seen = vec![state];
+    let mut todo = vec![state];
+    while let Some(state) = todo.pop() {
+        if dfa.is_dead_state(state) {
+            continue;
+        }
+        if !dfa.is_dead_state(dfa.next_state(state, byte)) {
+            return true;
+        }
+        for &b in &representatives {
+            let next = dfa.next_state(state, b);
+            if !dfa.is_dead_state(next) && !seen.contains(&next) {
+                seen.push(next);
+                todo.push(next);
+            }
+        }
+    }
+    false
+}
+
 /// The most bytes [`Matcher::forced_after`] gives.
 const MOST_FORCED: usize = 24;
 
@@ -638,6 +678,17 @@ impl Matcher {
         }
     }
 
+    /// Whether some input that starts with `prefix` and goes on to a
+    /// match holds `byte` before its next `sep` (a ':' or the byte itself
+    /// when they share a byte class: then it is never taken): can the part
+    /// `prefix` ends in hold a '/'?
+    pub fn admits_in_part(&self, prefix: &[u8], byte: u8, sep: u8) -> bool {
+        match &self.dfa {
+            Table::Built(d) => admits_in_part(d, self.start, prefix, byte, sep),
+            Table::Shipped(d) => admits_in_part(d, self.start, prefix, byte, sep),
+        }
+    }
+
     /// Matches the whole of `input`.
     ///
     /// # Errors
@@ -688,6 +739,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_byte_is_admitted_in_a_part_when_some_match_holds_it_there() {
+        let m = Matcher::new("[0-9a-f]{8}(:[a-z/]+)?").unwrap();
+        // After the hex part, '/' comes only past a ':'.
+        assert!(!m.admits_in_part(b"0123abcd", b'/', b':'));
+        assert!(!m.admits_in_part(b"0123", b'/', b':'));
+        assert!(m.admits_in_part(b"0123abcd:x", b'/', b':'));
+        assert!(m.admits_in_part(b"0123abcd:", b'/', b':'));
+        // A dead prefix admits nothing.
+        assert!(!m.admits_in_part(b"zz", b'/', b':'));
+        assert!(
+            Matcher::new("[a-z]+(/[a-z]+)*")
+                .unwrap()
+                .admits_in_part(b"ab", b'/', b':')
+        );
     }
 
     #[test]

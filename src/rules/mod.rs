@@ -758,6 +758,24 @@ impl CompiledRules {
         self.practice.iter().find(|p| p.rules.check(urn).is_none())
     }
 
+    /// Whether an NSS that starts with `prefix` may hold `byte` further
+    /// on in the ':'-delimited part `prefix` ends in, by the namespace's
+    /// syntax or a practice form's (true with no syntax: RFC 8141's, or a
+    /// built-in check alone, which no one can look into).
+    pub fn admits_in_part(&self, prefix: &str, byte: u8) -> bool {
+        let upper;
+        let prefix = if prefix.contains('%') {
+            upper = upper_case_hex(prefix);
+            upper.as_str()
+        } else {
+            prefix
+        };
+        self.matcher
+            .as_ref()
+            .is_none_or(|m| m.admits_in_part(prefix.as_bytes(), byte, b':'))
+            || self.practice.iter().any(|p| p.rules.admits_in_part(prefix, byte))
+    }
+
     /// The form of the NSS syntax check; `None`: generic syntax only.
     pub fn syntax_kind(&self) -> Option<SyntaxKind> {
         self.syntax_kind
