@@ -650,3 +650,82 @@ fn scan_json_and_sarif_written_in_pieces_are_whole_documents() {
     assert_eq!(results.len(), 9, "nine invalid ISBNs, each once");
     assert!(results.iter().all(|r| r["occurrenceCount"] == 300), "{results:?}");
 }
+
+/// A URN that is one segment of a path or URI reference (C2PA's JUMBF
+/// URIs, `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`, as c2patool
+/// and c2pa-rs write them) ends at a '/' when its namespace's syntax takes
+/// none in the part before it: the valid URN before it is reported, with
+/// its own text. An invalid URN before the '/', a namespace that takes
+/// '/' there (cdx: UUID "/" version) and one checked by a built-in alone
+/// (isbn) stay as written.
+#[test]
+fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files/c2pa-report.json");
+    let out = urnreg(
+        &["scan", "--format", "jsonl", "--all", path.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(u64, u64, &str, &str, bool)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap(),
+                r["column"].as_u64().unwrap(),
+                r["urn"].as_str().unwrap(),
+                r["text"].as_str().unwrap(),
+                r["check"]["valid"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let label = "urn:c2pa:c55adc31-e149-4bb8-b601-540aa29a4835";
+    let ingredient = "urn:c2pa:9c1b2d3e-4f50-4a6b-8c7d-0e1f2a3b4c5d:acme:v2_1";
+    let as_written = |urn| (urn, urn, false);
+    let [bad_uuid, bad_version, isbn, cdx] = [
+        "urn:c2pa:c55adc31-e149-4bb8-b601-540aa29a4835x/c2pa.signature",
+        "urn:c2pa:c55adc31-e149-1bb8-b601-540aa29a4835/c2pa.signature",
+        "urn:isbn:0451450523/reviews",
+        "urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/x",
+    ]
+    .map(as_written);
+    let row = |line, column, (urn, text, valid)| (line, column, urn, text, valid);
+    assert_eq!(
+        got,
+        [
+            row(2, 23, (label, label, true)),
+            row(4, 6, (label, label, true)),
+            row(7, 36, (label, label, true)),
+            // JSON's `\/`: the text stops before the escape of the '/'.
+            row(8, 38, (label, label, true)),
+            row(11, 31, (ingredient, ingredient, true)),
+            // After the claim generator and version ('/' is a visible
+            // character a claim generator may hold, but not the version).
+            row(12, 55, (ingredient, ingredient, true)),
+            row(17, 71, (label, label, true)),
+            // Not a C2PA UUID before the '/' (a 13th hex digit; version 1):
+            // reported whole, as written.
+            row(18, 72, bad_uuid),
+            row(19, 57, bad_version),
+            // A built-in check alone (ISBN): nothing says where '/' may be.
+            row(22, 32, isbn),
+            // cdx takes '/' right there (UUID "/" version): its error stands.
+            row(23, 30, cdx),
+            // An RFC number is digits, and ends at the '/'.
+            row(24, 30, ("urn:ietf:rfc:2648", "urn:ietf:rfc:2648", true)),
+        ]
+    );
+    // Text output: the valid URN, where it stands.
+    let out = urnreg(
+        &["scan", "--all", "--color", "never", path.to_str().unwrap()],
+        b"",
+    );
+    assert!(
+        stdout(&out).contains(&format!("c2pa-report.json:17:71: valid {label}\n")),
+        "{}",
+        stdout(&out)
+    );
+}

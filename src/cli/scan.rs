@@ -374,7 +374,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             if !shared.nids.is_empty() && !nid_is_one_of(found.urn, &shared.nids) {
                 return;
             }
-            for (urn, report) in judge(checker, found, shared.registry.is_some()) {
+            for (urn, text, report) in judge(checker, found, shared.registry.is_some()) {
                 summary.add(&report, true);
                 if !report.is_valid() {
                     shared.invalid.store(true, Ordering::Relaxed);
@@ -383,17 +383,17 @@ impl<'s, 'a> Worker<'s, 'a> {
                     continue;
                 }
                 if shared.keeps() {
-                    hits.push(hit(source, found, urn, &report, shared.args.format));
+                    hits.push(hit(source, found, urn, text, &report, shared.args.format));
                     if hits.len() >= 1024 {
                         keep(shared, hits);
                     }
                 } else {
                     if shared.args.format == Format::Jsonl {
                         // Streamed: written as it is, nothing held.
-                        write_json_found(name, found, urn, &report, out);
+                        write_json_found(name, found, urn, text, &report, out);
                     } else {
                         write_hit(
-                            &hit(source, found, urn, &report, shared.args.format),
+                            &hit(source, found, urn, text, &report, shared.args.format),
                             shared.args.format,
                             out,
                         );
@@ -484,26 +484,68 @@ fn keep(shared: &Shared<'_>, hits: &mut Vec<Hit>) {
     }
 }
 
-/// The readings of what was found that are reported, each with its
-/// report: a URN joined across a hyphen at a line break is reported both
-/// ways only when both are valid, else the valid one, else as written.
+/// The readings of what was found that are reported, each with its text
+/// and report: a URN joined across a hyphen at a line break is reported
+/// both ways only when both are valid, else the valid one, else as
+/// written (or cut at a '/', [`cut_at_slash`]).
 fn judge<'a, 'r>(
     checker: &mut Checker<'r>,
     found: &Found<'a>,
     registry: bool,
-) -> Vec<(&'a [u8], Report<'a, 'r>)> {
+) -> Vec<(&'a [u8], &'a [u8], Report<'a, 'r>)> {
     if found.too_long {
-        return vec![(found.urn, Report::urn_too_long(found.urn, MAX_URN, registry))];
+        return vec![(
+            found.urn,
+            found.text,
+            Report::urn_too_long(found.urn, MAX_URN, registry),
+        )];
     }
     let written = checker.check(found.urn);
     let Some(other) = found.alternative else {
-        return vec![(found.urn, written)];
+        return vec![cut_at_slash(checker, found, written)];
     };
     let dropped = checker.check(other);
     match (written.is_valid(), dropped.is_valid()) {
-        (true, true) => vec![(found.urn, written), (other, dropped)],
-        (false, true) => vec![(other, dropped)],
-        _ => vec![(found.urn, written)],
+        (true, true) => vec![(found.urn, found.text, written), (other, found.text, dropped)],
+        (false, true) => vec![(other, found.text, dropped)],
+        _ => vec![cut_at_slash(checker, found, written)],
+    }
+}
+
+/// A URN that is one segment of a path (C2PA's JUMBF URIs,
+/// `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`; a book's URN in a
+/// URL) ends at a '/' its namespace's syntax refuses, when what comes
+/// before it is a valid URN and the syntax never takes a '/' in the part
+/// it ends in (up to its next ':'): that URN is reported, with its own
+/// text. Any other invalid URN is reported as written: a namespace with no
+/// grammar (RFC 8141's syntax, or a built-in check alone), a '/' that may
+/// come later in that part (cdx's UUID "/" version), or an invalid URN
+/// before the '/', stays an error.
+fn cut_at_slash<'a, 'r>(
+    checker: &mut Checker<'r>,
+    found: &Found<'a>,
+    written: Report<'a, 'r>,
+) -> (&'a [u8], &'a [u8], Report<'a, 'r>) {
+    let at = written
+        .errors()
+        .next()
+        .filter(|e| e.code() == "nss-syntax" && found.urn.get(e.offset()) == Some(&b'/'))
+        .map(|e| e.offset());
+    let Some(at) = at else {
+        return (found.urn, found.text, written);
+    };
+    let prefix = &found.urn[..at];
+    let cut = checker.check(prefix);
+    let ends_there = cut.is_valid()
+        && cut.urn().is_some_and(|urn| {
+            cut.namespace()
+                .and_then(|ns| ns.rules().ok().flatten())
+                .is_some_and(|rules| !rules.admits_in_part(urn.nss(), b'/'))
+        });
+    if ends_there {
+        (prefix, found.text_of(at), cut)
+    } else {
+        (found.urn, found.text, written)
     }
 }
 
@@ -513,8 +555,16 @@ fn nid_is_one_of(urn: &[u8], nids: &[String]) -> bool {
     nids.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(nid))
 }
 
-fn hit(source: &Source, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, format: Format) -> Hit {
-    let text = found.text_str().into_owned();
+fn hit(
+    source: &Source,
+    found: &Found<'_>,
+    urn: &[u8],
+    text: &[u8],
+    report: &Report<'_, '_>,
+    format: Format,
+) -> Hit {
+    let length = text.len() as u64;
+    let text = String::from_utf8_lossy(text).into_owned();
     let end = match text.rfind('\n') {
         Some(last) => (
             found.line + text.matches('\n').count() as u64,
@@ -533,7 +583,7 @@ fn hit(source: &Source, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, 
         line: found.line,
         column: found.column,
         offset: found.offset,
-        length: found.text.len() as u64,
+        length,
         end,
         text,
         urn: String::from_utf8_lossy(urn).into_owned(),
@@ -614,13 +664,20 @@ impl JsonHead<'_> {
 
 /// [`write_json_hit`]'s line, written straight from what was found, for a
 /// stream of many.
-fn write_json_found(path: &str, found: &Found<'_>, urn: &[u8], report: &Report<'_, '_>, out: &mut Vec<u8>) {
+fn write_json_found(
+    path: &str,
+    found: &Found<'_>,
+    urn: &[u8],
+    text: &[u8],
+    report: &Report<'_, '_>,
+    out: &mut Vec<u8>,
+) {
     JsonHead {
         path,
         line: found.line,
         column: found.column,
         offset: found.offset,
-        text: &found.text_str(),
+        text: &String::from_utf8_lossy(text),
         urn: &String::from_utf8_lossy(urn),
     }
     .write(out);

@@ -112,6 +112,12 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          parameter, or vers=0) is always 0.",
     ),
     (
+        "ietf",
+        "IETF series prefixes (RFC 2648 section 2, RFC 3553 section 3): other-nss begins with a prefix \
+         other than rfc, fyi, std, bcp, id and mtg (and params), so none of them stands alone as the \
+         NSS: each takes ':' and its number or name.",
+    ),
+    (
         "isan",
         "ISAN check characters (ISO 15706, RFC 4246 section 3): the check character after the \
          episode, and the one after the version when there is a version, are ISO 7064 MOD 37,36 over \

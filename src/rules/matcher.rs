@@ -107,6 +107,121 @@ fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: 
     expected
 }
 
+/// [`Matcher::onward_after`]: the expected bytes that lead elsewhere
+/// than most of them do (more of the same characters lead to one state;
+/// a `%HH` escape that gets there too is one of them).
+fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> [bool; 256] {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let mut onward = [false; 256];
+    if dfa.is_dead_state(state) {
+        return onward;
+    }
+    let next: Vec<Option<StateID>> = (0..=255u8)
+        .map(|b| Some(dfa.next_state(state, b)).filter(|&s| !dfa.is_dead_state(s)))
+        .collect();
+    // The state most bytes lead to: more of the same.
+    let mut counts: Vec<(StateID, usize)> = Vec::new();
+    for s in next.iter().flatten() {
+        match counts.iter_mut().find(|(t, _)| t == s) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((*s, 1)),
+        }
+    }
+    let Some(&(same, _)) = counts.iter().max_by_key(|&&(_, n)| n) else {
+        return onward;
+    };
+    let escape_is_same = next[usize::from(b'%')].is_some_and(|s| {
+        let s = dfa.next_state(dfa.next_state(s, b'4'), b'1');
+        s == same
+    });
+    for (b, slot) in (0..=255u8).zip(onward.iter_mut()) {
+        *slot = next[usize::from(b)].is_some_and(|s| s != same) && !(b == b'%' && escape_is_same);
+    }
+    onward
+}
+
+/// [`Matcher::admits_in_part`]: a state reachable from the end of
+/// `prefix` through bytes other than `sep` takes `byte` on the way to a
+/// match.
+fn admits_in_part<T: AsRef<[u32]>>(
+    dfa: &dense::DFA<T>,
+    start: StateID,
+    prefix: &[u8],
+    byte: u8,
+    sep: u8,
+) -> bool {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let classes = dfa.byte_classes();
+    let representatives: Vec<u8> = classes
+        .representatives(0..=255u8)
+        .filter_map(|b| b.as_u8())
+        .filter(|&b| classes.get(b) != classes.get(sep))
+        .collect();
+    let mut seen = vec![state];
+    let mut todo = vec![state];
+    while let Some(state) = todo.pop() {
+        if dfa.is_dead_state(state) {
+            continue;
+        }
+        if !dfa.is_dead_state(dfa.next_state(state, byte)) {
+            return true;
+        }
+        for &b in &representatives {
+            let next = dfa.next_state(state, b);
+            if !dfa.is_dead_state(next) && !seen.contains(&next) {
+                seen.push(next);
+                todo.push(next);
+            }
+        }
+    }
+    false
+}
+
+/// The most bytes [`Matcher::forced_after`] gives.
+const MOST_FORCED: usize = 24;
+
+/// [`Matcher::forced_after`]: follows the bytes the syntax leaves no
+/// choice about (one byte, or one letter in either case: written in lower
+/// case), up to a choice.
+fn forced_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> Vec<u8> {
+    let mut state = start;
+    for &b in prefix {
+        state = dfa.next_state(state, b);
+    }
+    let mut forced = Vec::new();
+    let mut chose = false;
+    while !dfa.is_dead_state(state) && forced.len() < MOST_FORCED {
+        let live: Vec<u8> = (0..=255u8)
+            .filter(|&b| !dfa.is_dead_state(dfa.next_state(state, b)))
+            .collect();
+        let one = match live[..] {
+            [b] => b,
+            [a, b] if a.is_ascii_uppercase() && b == a.to_ascii_lowercase() => b,
+            _ => {
+                chose = !live.is_empty();
+                break;
+            }
+        };
+        forced.push(one);
+        state = dfa.next_state(state, one);
+    }
+    // A choice in the middle of a word (`std:i`, then `iso` or `iec`)
+    // leaves the word out: the bytes up to its separator.
+    if chose
+        && forced.last().is_some_and(u8::is_ascii_alphanumeric)
+        && let Some(sep) = forced.iter().rposition(|b| !b.is_ascii_alphanumeric())
+    {
+        forced.truncate(sep + 1);
+    }
+    forced
+}
+
 /// The most entries of a [`Pairs`] table (states x a row of classes x
 /// classes, padded to a power of two): 256 KiB at most, and a few KiB for
 /// the registered namespaces. A larger DFA is walked byte by byte.
@@ -543,6 +658,37 @@ impl Matcher {
         }
     }
 
+    /// Of [`Matcher::expected_after`], the bytes that lead on to
+    /// something else than most of them do (a ':' after a name, where more
+    /// of the name's characters, escapes included, lead on in the name).
+    pub fn onward_after(&self, input: &[u8], offset: usize) -> [bool; 256] {
+        match &self.dfa {
+            Table::Built(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
+            Table::Shipped(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
+        }
+    }
+
+    /// The bytes that must follow `input[..offset]`, one after another,
+    /// before the syntax offers a choice (`std:` at the start of an ISO
+    /// NSS): empty when the next byte is already a choice.
+    pub fn forced_after(&self, input: &[u8], offset: usize) -> Vec<u8> {
+        match &self.dfa {
+            Table::Built(d) => forced_after(d, self.start, &input[..offset.min(input.len())]),
+            Table::Shipped(d) => forced_after(d, self.start, &input[..offset.min(input.len())]),
+        }
+    }
+
+    /// Whether some input that starts with `prefix` and goes on to a
+    /// match holds `byte` before its next `sep` (a ':' or the byte itself
+    /// when they share a byte class: then it is never taken): can the part
+    /// `prefix` ends in hold a '/'?
+    pub fn admits_in_part(&self, prefix: &[u8], byte: u8, sep: u8) -> bool {
+        match &self.dfa {
+            Table::Built(d) => admits_in_part(d, self.start, prefix, byte, sep),
+            Table::Shipped(d) => admits_in_part(d, self.start, prefix, byte, sep),
+        }
+    }
+
     /// Matches the whole of `input`.
     ///
     /// # Errors
@@ -593,6 +739,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_byte_is_admitted_in_a_part_when_some_match_holds_it_there() {
+        let m = Matcher::new("[0-9a-f]{8}(:[a-z/]+)?").unwrap();
+        // After the hex part, '/' comes only past a ':'.
+        assert!(!m.admits_in_part(b"0123abcd", b'/', b':'));
+        assert!(!m.admits_in_part(b"0123", b'/', b':'));
+        assert!(m.admits_in_part(b"0123abcd:x", b'/', b':'));
+        assert!(m.admits_in_part(b"0123abcd:", b'/', b':'));
+        // A dead prefix admits nothing.
+        assert!(!m.admits_in_part(b"zz", b'/', b':'));
+        assert!(
+            Matcher::new("[a-z]+(/[a-z]+)*")
+                .unwrap()
+                .admits_in_part(b"ab", b'/', b':')
+        );
     }
 
     #[test]

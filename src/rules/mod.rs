@@ -758,6 +758,24 @@ impl CompiledRules {
         self.practice.iter().find(|p| p.rules.check(urn).is_none())
     }
 
+    /// Whether an NSS that starts with `prefix` may hold `byte` further
+    /// on in the ':'-delimited part `prefix` ends in, by the namespace's
+    /// syntax or a practice form's (true with no syntax: RFC 8141's, or a
+    /// built-in check alone, which no one can look into).
+    pub fn admits_in_part(&self, prefix: &str, byte: u8) -> bool {
+        let upper;
+        let prefix = if prefix.contains('%') {
+            upper = upper_case_hex(prefix);
+            upper.as_str()
+        } else {
+            prefix
+        };
+        self.matcher
+            .as_ref()
+            .is_none_or(|m| m.admits_in_part(prefix.as_bytes(), byte, b':'))
+            || self.practice.iter().any(|p| p.rules.admits_in_part(prefix, byte))
+    }
+
     /// The form of the NSS syntax check; `None`: generic syntax only.
     pub fn syntax_kind(&self) -> Option<SyntaxKind> {
         self.syntax_kind
@@ -812,20 +830,39 @@ impl CompiledRules {
             let message = if !messages {
                 String::new()
             } else if mismatch.at_end {
-                // What may come next, when it can be listed.
-                let next = expected_list(&m.expected_after(nss.as_bytes(), mismatch.offset))
-                    .map_or_else(|| "more".to_string(), |list| format!("more: {list} next"));
+                // What may come next, when it can be listed; else what
+                // leads on past more of the same characters (a ':').
+                let next = match expected_list(&m.expected_after(nss.as_bytes(), mismatch.offset)) {
+                    Some(list) => format!("more: {list} next"),
+                    None => match expected_list(&m.onward_after(nss.as_bytes(), mismatch.offset)) {
+                        Some(list) => format!("more: {list} next, or more of the same characters first"),
+                        None => "more".to_string(),
+                    },
+                };
                 format!(
                     "NSS ends too early at byte {}: the namespace's syntax expects {next} ({})",
                     base + mismatch.offset,
                     self.cite
                 )
             } else {
+                // A literal the syntax requires here is said whole
+                // (`std:`, not its first letter); else what may come.
+                let forced = m.forced_after(nss.as_bytes(), mismatch.offset);
+                let expected = if forced.len() > 1 && forced.iter().all(u8::is_ascii_graphic) {
+                    format!(
+                        "the namespace's syntax expects '{}' here",
+                        String::from_utf8_lossy(&forced)
+                    )
+                } else {
+                    expected_bytes(
+                        &m.expected_after(nss.as_bytes(), mismatch.offset),
+                        &m.onward_after(nss.as_bytes(), mismatch.offset),
+                    )
+                };
                 format!(
-                    "unexpected {} in NSS at byte {}: {} ({})",
+                    "unexpected {} in NSS at byte {}: {expected} ({})",
                     describe(nss.as_bytes()[mismatch.offset]),
                     base + mismatch.offset,
-                    expected_bytes(&m.expected_after(nss.as_bytes(), mismatch.offset)),
                     self.cite
                 )
             };
@@ -946,12 +983,17 @@ fn escaped_char(escape: &str) -> String {
 }
 
 /// What a namespace's syntax takes at a byte, for a message: "expected
-/// 'a'-'z', '0'-'9' or '-'" when it is a short list of ranges, else the
-/// plain "not allowed by the namespace's syntax".
-fn expected_bytes(expected: &[bool; 256]) -> String {
-    match expected_list(expected) {
-        Some(list) => format!("the namespace's syntax expects {list} here"),
-        None => "not allowed by the namespace's syntax".to_string(),
+/// 'a'-'z', '0'-'9' or '-'" when it is a short list of ranges; else what
+/// of it leads on (`onward`, a ':' after a name) when that is short, "or
+/// a character like those before it"; else the plain "not allowed by the
+/// namespace's syntax".
+fn expected_bytes(expected: &[bool; 256], onward: &[bool; 256]) -> String {
+    match (expected_list(expected), expected_list(onward)) {
+        (Some(list), _) => format!("the namespace's syntax expects {list} here"),
+        (None, Some(list)) => {
+            format!("the namespace's syntax expects {list} here, or a character like those before it")
+        }
+        (None, None) => "not allowed by the namespace's syntax".to_string(),
     }
 }
 
@@ -1447,22 +1489,87 @@ mod expected_tests {
     #[test]
     fn expected_bytes_are_short_ranges_or_not_listed() {
         assert_eq!(
-            expected_bytes(&set(b"0123456789")),
+            expected_bytes(&set(b"0123456789"), &set(b"")),
             "the namespace's syntax expects '0'-'9' here"
         );
         assert_eq!(
-            expected_bytes(&set(b"-0123456789:AB")),
+            expected_bytes(&set(b"-0123456789:AB"), &set(b":")),
             "the namespace's syntax expects '-', '0'-'9', ':' or 'A', 'B' here"
         );
         assert_eq!(
-            expected_bytes(&set(b"!$&'()*+,;=")),
+            expected_bytes(&set(b"!$&'()*+,;="), &set(b"")),
             "not allowed by the namespace's syntax"
         );
         assert_eq!(
-            expected_bytes(&set(b"a\xc3")),
+            expected_bytes(&set(b"a\xc3"), &set(b"")),
             "not allowed by the namespace's syntax"
         );
-        assert_eq!(expected_bytes(&set(b"")), "not allowed by the namespace's syntax");
+        assert_eq!(
+            expected_bytes(&set(b""), &set(b"")),
+            "not allowed by the namespace's syntax"
+        );
+    }
+
+    /// A long set with a short part that leads on (a ':' after a name of
+    /// many kinds of characters) says that part.
+    #[test]
+    fn a_long_set_says_what_leads_on() {
+        assert_eq!(
+            expected_bytes(&set(b"!$&'()*+,;=:"), &set(b":")),
+            "the namespace's syntax expects ':' here, or a character like those before it"
+        );
+        assert_eq!(
+            expected_bytes(&set(b"!$&'()*+,;=:"), &set(b"!$&'()*+,;=:")),
+            "not allowed by the namespace's syntax"
+        );
+    }
+
+    /// NSSs cut short before a ':' separator (RFC 3541, RFC 3614, ieee,
+    /// itu, RFC 9517): the message names the ':' that is missing, where
+    /// the whole set of what may come next is too long to list.
+    #[test]
+    fn an_nss_cut_short_before_a_colon_says_the_colon() {
+        let registry = Registry::embedded();
+        for (urn, at, next) in [
+            ("urn:web3d:vrml97", 16, "':'"),
+            ("urn:mpeg:mpeg7", 14, "':'"),
+            ("urn:ieee:std", 12, "':'"),
+            ("urn:itu:t:rec", 13, "':'"),
+            // RFC 9517: a resource identifier goes on after '/' too.
+            ("urn:ddi:us.ddia1:R-V1", 21, "'/' or ':'"),
+            ("urn:ddi:dda.dk.ddi:StudyUnit.su_1.1.0.1", 39, "'/' or ':'"),
+        ] {
+            let report = Checker::new(registry).check_str(urn);
+            let e = report.errors().next().unwrap_or_else(|| panic!("{urn} is valid"));
+            let message = e.to_string();
+            assert_eq!(e.offset(), at, "{urn}: {message}");
+            let said = format!(
+                "NSS ends too early at byte {at}: the namespace's syntax expects more: {next} next, or more of the same characters first"
+            );
+            assert!(message.contains(&said), "{urn}: {message}");
+        }
+    }
+
+    /// A literal the syntax requires is said whole (RFC 5141 section
+    /// 2.4.1: every ISO NSS begins with "std:"), up to a choice; a choice
+    /// inside a word leaves the word out.
+    #[test]
+    fn a_required_literal_is_said_whole() {
+        let registry = Registry::embedded();
+        for (urn, said) in [
+            (
+                "urn:iso:15118:2:2010:MsgDef",
+                "unexpected '1' in NSS at byte 8: the namespace's syntax expects 'std:' here",
+            ),
+            (
+                "urn:iso:std:ansi:9999",
+                "unexpected 'a' in NSS at byte 12: the namespace's syntax expects 'I' or 'i' here",
+            ),
+        ] {
+            let report = Checker::new(registry).check_str(urn);
+            let message = report.errors().next().unwrap().to_string();
+            assert!(message.starts_with(said), "{urn}: {message}");
+        }
     }
 
     /// A UUID with a bad hex digit (RFC 4122 section 3): the message says

@@ -112,6 +112,11 @@ impl Scratch {
         (!self.breaks.is_empty()).then_some(&self.alt[..])
     }
 
+    /// For each byte of `urn`, where its text ends in the input.
+    pub fn ends(&self) -> &[usize] {
+        &self.ends
+    }
+
     fn push(&mut self, b: u8, end: usize) {
         self.urn.push(b);
         self.ends.push(end);

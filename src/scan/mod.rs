@@ -106,9 +106,23 @@ pub struct Found<'a> {
     pub alternative: Option<&'a [u8]>,
     /// The run goes on past [`MAX_URN`] bytes: `urn` is its start only.
     pub too_long: bool,
+    /// For each byte of `urn`, where its text ends in the text read.
+    ends: &'a [usize],
+    /// Where `text` starts in the text read.
+    start: usize,
 }
 
-impl Found<'_> {
+impl<'a> Found<'a> {
+    /// The text of the first `len` bytes of `urn` (all of `text` when
+    /// `len` is its length): a URN cut shorter than found is reported
+    /// where its own text ends.
+    pub fn text_of(&self, len: usize) -> &'a [u8] {
+        match len.checked_sub(1).and_then(|last| self.ends.get(last)) {
+            Some(&end) if len < self.urn.len() => &self.text[..(end - self.start).min(self.text.len())],
+            _ => self.text,
+        }
+    }
+
     /// [`Found::urn`] as text.
     pub fn urn_str(&self) -> Cow<'_, str> {
         String::from_utf8_lossy(self.urn)
@@ -265,6 +279,8 @@ impl Scanner {
                             urn: &cut.urn,
                             alternative: cut.alternative(),
                             too_long: cut.too_long,
+                            ends: cut.ends(),
+                            start,
                         });
                         scanned.found += 1;
                         at = end.max(start + 1);

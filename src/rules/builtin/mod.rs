@@ -12,6 +12,7 @@ mod epc;
 mod gdst;
 mod gs1;
 mod gs1_ai;
+mod ietf;
 mod imei;
 mod isan;
 mod isbn;
@@ -35,6 +36,7 @@ use eidr::check_eidr;
 use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
+use ietf::check_ietf;
 use imei::{check_gsma, normalize_gsma_imei};
 use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
@@ -69,8 +71,8 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
-    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "gsma", "isan", "isbn", "isni", "issn", "lei", "nbn-de",
-    "newsml", "pwid", "thread", "trivore", "urn-6",
+    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "gsma", "ietf", "isan", "isbn", "isni", "issn", "lei",
+    "nbn-de", "newsml", "pwid", "thread", "trivore", "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -102,6 +104,7 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "epc" => check_epc,
         "gs1" => check_gs1,
         "gsma" => check_gsma,
+        "ietf" => check_ietf,
         "isbn" => check_isbn,
         "issn" => check_issn,
         "isni" => check_isni,
