@@ -636,6 +636,101 @@ fn variants_of_every_registration_text_import_to_the_same_fields() {
     );
 }
 
+/// Black-box findings of 2026-11-27 (historic texts), F2: RFC layout
+/// puts section titles at column 0 and the template indented; RFC 2611-
+/// and RFC 3406-era RFCs leave titles unnumbered (RFC 7322 section 4.8.5's
+/// "Security Considerations"), and a pasted template often loses its first
+/// line's indentation. Every real text, indented six columns as RFC 2648
+/// writes it, imports to the same fields with an unnumbered "Security
+/// Considerations" section at column 0 after it or before its section (read as the
+/// RFC's section: Security and Privacy when the template has none), and
+/// with its first line at column 0: one heading left of the others never
+/// turns the template's headings into text.
+#[test]
+fn a_heading_left_of_the_template_moves_no_other_heading() {
+    let (mut tried, mut sections) = (0, 0);
+    for (nid, text) in registration_texts() {
+        let indented: String = text
+            .lines()
+            .map(|l| {
+                if l.trim().is_empty() {
+                    "\n".to_string()
+                } else {
+                    format!("      {l}\n")
+                }
+            })
+            .collect();
+        let original = import_text(&indented).fields;
+        let with_security = |fields: &TemplateFields| {
+            let mut expected = fields.clone();
+            expected
+                .security_and_privacy
+                .get_or_insert_with(|| "None known.".to_string());
+            expected
+        };
+        // Texts that have a Security Considerations section of their own
+        // (reso) get no second.
+        if !text.to_ascii_lowercase().contains("security considerations") {
+            let section = "Security Considerations\n\n   None known.\n";
+            let after = import_text(&format!("{indented}\n{section}"));
+            assert_eq!(
+                after.fields,
+                with_security(&original),
+                "{nid}: a section after, {:?}",
+                after.notes
+            );
+            // Before it, the section runs up to the title of the
+            // template's own section.
+            let before = import_text(&format!("{section}\n5.  Namespace Registration\n\n{indented}"));
+            assert_eq!(
+                before.fields,
+                with_security(&original),
+                "{nid}: a section before, {:?}",
+                before.notes
+            );
+            sections += 1;
+        }
+
+        let first = indented.lines().position(|l| !l.trim().is_empty()).unwrap();
+        let dedented: String = indented
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == first {
+                    format!("{}\n", l.trim_start())
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let report = import_text(&dedented);
+        assert_eq!(
+            report.fields, original,
+            "{nid}: first line at column 0, {:?}",
+            report.notes
+        );
+        tried += 1;
+    }
+    assert!(tried >= 70 && sections >= 60, "{tried} {sections}");
+}
+
+/// F2's guard: a text whose template headings are (almost) all read as
+/// text is refused (exit 2), naming them, never imported as one or two
+/// fields with exit 0.
+#[test]
+fn cli_import_refuses_a_template_it_could_not_read() {
+    let text = "Namespace ID: acme\n\n2.  Details\n\nRegistration Information:\n   Registration version number: 1\n\n\
+                Declared registrant of the namespace:\n   ACME\n\nDeclaration of syntactic structure:\n   digits\n\n\
+                Scope:\n   Global.\n";
+    let out = urnreg(&["template", "import", "-"], text.as_bytes());
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("template not read: only 1 field(s) read, but 4 other template headings were taken as text ('Registration Information' at line 5,"),
+        "{err}"
+    );
+}
 /// `--form rfc3406` for a registration in the RFC 8141 form gives the
 /// RFC 3406 section 4 template, filled from the Appendix A fields.
 #[test]

@@ -124,15 +124,19 @@ pub enum NoteKind {
     Guessed,
     /// Text that no field received.
     Unplaced,
+    /// The text's template was not read: (almost) none of the fields
+    /// whose headings it has were placed. `template import` refuses it.
+    Misread,
 }
 
 impl NoteKind {
-    /// `decoded`, `guessed` or `not placed`.
+    /// `decoded`, `guessed`, `not placed` or `not read`.
     pub fn as_str(self) -> &'static str {
         match self {
             NoteKind::Decoded => "decoded",
             NoteKind::Guessed => "guessed",
             NoteKind::Unplaced => "not placed",
+            NoteKind::Misread => "not read",
         }
     }
 }
@@ -854,6 +858,9 @@ struct Heading {
     number: String,
     /// A `:` follows the heading.
     colon: bool,
+    /// Less indented than the template's run of headings, which are at
+    /// this indentation.
+    outdented: Option<usize>,
 }
 
 fn is_underline(line: &str) -> bool {
@@ -1119,6 +1126,7 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         numbered,
         number: number.to_string(),
         colon,
+        outdented: None,
     };
     // urnreg's own description of a registration's rules (what `template
     // render` writes under this heading) is never a template field.
@@ -1294,7 +1302,7 @@ const RFC_SECTION_TITLES: &[&str] = &["security considerations"];
 /// its fields, unless the template itself is written as numbered
 /// sections: at least two sections with the same parent number (`3.1.
 /// Namespace ID`, `3.2.  Registration Information`) name fields.
-fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
+fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Heading>) {
     let mut candidates: Vec<Heading> = (0..lines.len())
         .filter_map(|i| find_heading(lines, i, nid))
         .collect();
@@ -1322,21 +1330,102 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
         let every_rfcs = h.key.is_empty() || RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str());
         !h.numbered || h.colon || numbered_template || !(every_rfcs || colon_template)
     });
-    let Some(outer) = candidates.iter().map(|h| h.indent).min() else {
-        return Vec::new();
+    let Some(level) = template_level(&candidates) else {
+        return (Vec::new(), Vec::new());
     };
-    let any_numbered = candidates.iter().any(|h| h.numbered);
-    candidates
-        .into_iter()
-        .filter(|h| {
-            if any_numbered {
-                h.numbered || h.underlined
-            } else {
-                h.indent == outer
+    let mut set_aside = Vec::new();
+    let mut kept = Vec::new();
+    for mut h in candidates {
+        let keep = match level {
+            Level::Numbered => h.numbered || h.underlined,
+            Level::Indent(level) if h.indent == level => true,
+            // Deeper: a line of a value (RFC 3406's indented sub-items).
+            Level::Indent(level) if h.indent > level => false,
+            // Less indented than the template's own run of headings: an
+            // RFC's unnumbered section title ("Security Considerations"
+            // at column 0) is no field; a heading with a colon is one (a
+            // paste whose first line lost its indentation), said in a
+            // note. Neither moves the others.
+            Level::Indent(level) => {
+                let bare = !(h.colon || h.numbered || h.underlined);
+                if bare && UNNUMBERED_RFC_TITLES.contains(&normalize(&h.written).as_str()) {
+                    continue;
+                }
+                h.outdented = Some(level);
+                true
             }
-        })
-        .collect()
+        };
+        if keep {
+            kept.push(h);
+        } else {
+            set_aside.push(h);
+        }
+    }
+    (kept, set_aside)
 }
+
+/// Where a template's field headings are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    /// Numbered (or underlined) sections, at any indentation.
+    Numbered,
+    /// Lines at this indentation.
+    Indent(usize),
+}
+
+/// The template's own run of headings among `candidates`: the
+/// indentation at which the most different fields are named (the least
+/// indented of equals), or numbered sections when they name as many. One
+/// heading set apart (an RFC's section title at column 0 around a
+/// template indented 3 or 6 columns, a first line that lost its
+/// indentation) never decides where the others are.
+fn template_level(candidates: &[Heading]) -> Option<Level> {
+    use std::collections::{HashMap, HashSet};
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut numbered: HashSet<&str> = HashSet::new();
+    let mut by_indent: HashMap<usize, HashSet<&str>> = HashMap::new();
+    for h in candidates.iter().filter(|h| !h.key.is_empty()) {
+        if h.numbered || h.underlined {
+            numbered.insert(h.key);
+        }
+        if !h.numbered {
+            by_indent.entry(h.indent).or_default().insert(h.key);
+        }
+    }
+    let best = by_indent
+        .iter()
+        .map(|(indent, keys)| (keys.len(), std::cmp::Reverse(*indent)))
+        .max();
+    match best {
+        Some((n, std::cmp::Reverse(indent))) if n > numbered.len() => Some(Level::Indent(indent)),
+        _ if !numbered.is_empty() => Some(Level::Numbered),
+        // Only headings that name no field (RFC 3406 section 4.3's).
+        _ => Some(
+            candidates
+                .iter()
+                .map(|h| h.indent)
+                .min()
+                .map_or(Level::Numbered, Level::Indent),
+        ),
+    }
+}
+
+/// Unnumbered section titles of an RFC (RFC 7322 section 4; RFC 2611-
+/// and RFC 3406-era RFCs number few of them) that are no template field
+/// when they stand alone on a line left of the template's headings: they
+/// end a template they follow, and "Security Considerations" is read as
+/// the RFC's section (see [`security_section`]).
+const UNNUMBERED_RFC_TITLES: &[&str] = &[
+    "abstract",
+    "copyright notice",
+    "iana considerations",
+    "introduction",
+    "security considerations",
+    "status of this memo",
+    "table of contents",
+];
 
 /// Unnumbered section titles of an RFC (RFC 7322 section 4) that follow
 /// its body: a template has ended where one starts.
@@ -1385,6 +1474,9 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     if appendix || BACK_MATTER.contains(&normalize(title).as_str()) {
         return true;
     }
+    if number.is_empty() && indent < margin && UNNUMBERED_RFC_TITLES.contains(&normalize(title).as_str()) {
+        return true;
+    }
     !number.is_empty()
         && title.starts_with(|c: char| c.is_alphabetic() || QUOTES.contains(&c) || c == '<')
         && !title.contains(':')
@@ -1399,7 +1491,7 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
 /// and what it is.
 fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)> {
     let first = headings.first()?;
-    let margin = headings.iter().map(|h| h.indent).min().unwrap_or(0);
+    let margin = template_margin(headings);
     let field_lines: std::collections::HashSet<usize> = headings.iter().map(|h| h.line).collect();
     let field_numbers: std::collections::HashSet<&str> = headings
         .iter()
@@ -1439,6 +1531,17 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
     }
     None
+}
+
+/// The indentation of a template's run of headings (those set apart
+/// left of it, [`Heading::outdented`], not counted).
+fn template_margin(headings: &[Heading]) -> usize {
+    headings
+        .iter()
+        .filter(|h| h.outdented.is_none())
+        .map(|h| h.indent)
+        .min()
+        .unwrap_or(0)
 }
 
 /// Whether line `i` is laid out as a heading at the headings' `margin`
@@ -1596,7 +1699,7 @@ pub fn import_text(text: &str) -> ImportReport {
             *line = "";
         }
     }
-    let mut headings = field_headings(&lines, None);
+    let (mut headings, mut set_aside) = field_headings(&lines, None);
     // Headings named after the namespace need its name: read it from the
     // first pass, then look again.
     let nid = headings
@@ -1609,7 +1712,7 @@ pub fn import_text(text: &str) -> ImportReport {
             nid_in(&format!("{}\n{body}", h.rest))
         });
     if nid.is_some() {
-        headings = field_headings(&lines, nid.as_deref());
+        (headings, set_aside) = field_headings(&lines, nid.as_deref());
     }
     if headings.is_empty() {
         if !text.trim().is_empty() {
@@ -1623,6 +1726,7 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     let first = &headings[0];
     let template_start = first.line;
+    let margin = template_margin(&headings);
     let before = dedent(&lines[..first.line]);
     if !before.is_empty() {
         report.notes.push(Note::new(
@@ -1663,7 +1767,10 @@ pub fn import_text(text: &str) -> ImportReport {
                 ));
             }
             after_note = Some(Note::new(NoteKind::Unplaced, Some(end + 1), message));
-            headings.retain(|h| h.line < end);
+            let (inside, after): (Vec<Heading>, Vec<Heading>) =
+                headings.into_iter().partition(|h| h.line < end);
+            headings = inside;
+            set_aside.extend(after);
             end
         }
         None => lines.len(),
@@ -1692,6 +1799,17 @@ pub fn import_text(text: &str) -> ImportReport {
             };
         }
         let line = Some(h.line + 1);
+        if let Some(level) = h.outdented {
+            report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' is indented {} column(s), left of the template's other headings \
+                     ({level}): read as a heading all the same",
+                    h.written, h.indent
+                ),
+            ));
+        }
         for (k, text) in body.iter().enumerate() {
             let at = body_start + k;
             if let Some(sub) = inside.iter().find(|sub| sub.line == at) {
@@ -1862,7 +1980,7 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     report.notes.extend(after_note);
     if report.fields.security_and_privacy.is_none()
-        && let Some((at, value)) = security_section(&lines, template_start, end)
+        && let Some((at, value)) = security_section(&lines, template_start, end, margin)
     {
         // RFC 3406-era registrations have no security field: the RFC's own
         // Security Considerations section (RFC 7322 section 4.8.5) is their
@@ -1877,6 +1995,7 @@ pub fn import_text(text: &str) -> ImportReport {
         ));
         report.fields.security_and_privacy = Some(value);
     }
+    report.notes.extend(misread(&report.fields, &set_aside));
     if !extra.is_empty() {
         let extra = extra.join("\n\n");
         let slot = &mut report.fields.additional_information;
@@ -1888,11 +2007,51 @@ pub fn import_text(text: &str) -> ImportReport {
     report
 }
 
+/// At most this many fields read, while at least [`MISREAD_UNREAD`]
+/// other fields' headings were taken as text: the template was not read.
+const MISREAD_PLACED: usize = 2;
+/// See [`MISREAD_PLACED`].
+const MISREAD_UNREAD: usize = 4;
+
+/// A [`NoteKind::Misread`] note when `fields` holds (almost) none of the
+/// fields whose headings the text has (`set_aside`: heading lines taken
+/// as text, or left after where the template was found to end). Reading
+/// one or two fields out of a template of a dozen is no import.
+fn misread(fields: &TemplateFields, set_aside: &[Heading]) -> Option<Note> {
+    let placed: Vec<&str> = fields.present().map(|(key, _, _)| key).collect();
+    let mut unread: Vec<&Heading> = Vec::new();
+    for h in set_aside {
+        let counts = (h.colon || h.numbered || h.underlined) && !h.key.is_empty();
+        if counts && !placed.contains(&h.key) && !unread.iter().any(|u| u.key == h.key) {
+            unread.push(h);
+        }
+    }
+    if placed.len() > MISREAD_PLACED || unread.len() < MISREAD_UNREAD {
+        return None;
+    }
+    let named: Vec<String> = unread
+        .iter()
+        .take(6)
+        .map(|h| format!("'{}' at line {}", h.written, h.line + 1))
+        .collect();
+    Some(Note::new(
+        NoteKind::Misread,
+        None,
+        format!(
+            "only {} field(s) read, but {} other template headings were taken as text ({}{}): the \
+             template's layout was not understood; check its headings' indentation and numbering",
+            placed.len(),
+            unread.len(),
+            named.join(", "),
+            if unread.len() > named.len() { ", ..." } else { "" }
+        ),
+    ))
+}
+
 /// The line and text of the RFC's own Security Considerations section,
 /// outside the template (lines `start..end`): before it (RFC 3187 has it
 /// first) or after it, up to the next section title.
-fn security_section(lines: &[&str], start: usize, end: usize) -> Option<(usize, String)> {
-    let margin = lines[start].len() - lines[start].trim_start().len();
+fn security_section(lines: &[&str], start: usize, end: usize, margin: usize) -> Option<(usize, String)> {
     let at = (0..start).chain(end..lines.len()).find(|&i| {
         normalize(strip_numbering(lines[i].trim()).0.trim()) == "security considerations"
             && is_section_title(lines, i, margin)
