@@ -912,3 +912,79 @@ fn informal_request_renders_and_reads_back_as_informal() {
         assert_eq!((file.kind, file.nid), (Some(Kind::Informal), None), "{nid_text}");
     }
 }
+
+/// Black-box findings of 2026-11-27 (historic texts), F7: RFC 8141
+/// section 5.2 (an informal namespace's NID is IANA's to assign) and
+/// section 2 (a NID is one word of nid-chars). A Namespace ID value that
+/// says the NID is not yet given is an informal namespace with no NID,
+/// in any of its wordings; a NID taken out of a sentence is said as a
+/// guess; a word that says no NID is given ("None") is never taken as
+/// one. Each imports with the note it must have, and never silently as a
+/// made-up NID.
+#[test]
+fn namespace_id_phrases_name_no_made_up_nid() {
+    let informal = "read as an informal namespace: IANA assigns its NID (RFC 8141 section 5.2)";
+    for (value, kind, nid, note) in [
+        (
+            "To be assigned by IANA (informal)",
+            Some(Kind::Informal),
+            None,
+            informal,
+        ),
+        (
+            "Informal, to be assigned by IANA",
+            Some(Kind::Informal),
+            None,
+            informal,
+        ),
+        ("None (informal namespace)", Some(Kind::Informal), None, informal),
+        ("To Be Determined", Some(Kind::Informal), None, informal),
+        ("TBD", Some(Kind::Informal), None, informal),
+        ("TBA", Some(Kind::Informal), None, informal),
+        ("Not yet assigned", Some(Kind::Informal), None, informal),
+        ("None", None, None, "no NID found in 'None'"),
+        ("urn-X", None, None, "no NID found in 'urn-X'"),
+        (
+            "Acme Corp proposes acme",
+            Some(Kind::Formal),
+            Some("Acme"),
+            "is no single NID (RFC 8141 section 2): 'Acme' taken from it; check it",
+        ),
+        // Plain: the NID and words that only request it.
+        ("\"ietf\" requested.", Some(Kind::Formal), Some("ietf"), ""),
+        (
+            "\"IVIS\" requested according to [RFC3406].",
+            Some(Kind::Formal),
+            Some("IVIS"),
+            "",
+        ),
+        ("xtbd", Some(Kind::Formal), Some("xtbd"), ""),
+        (
+            "acme (to be assigned by IANA)",
+            Some(Kind::Formal),
+            Some("acme"),
+            "",
+        ),
+    ] {
+        let text = format!("Namespace ID:\n\n   {value}\n\nScope:\n\n   Global.\n");
+        let (file, notes) = import_registration(&text);
+        assert_eq!(
+            (file.kind, file.nid.as_deref()),
+            (kind, nid),
+            "{value}: {notes:?}"
+        );
+        let about_nid: Vec<&str> = notes
+            .iter()
+            .filter(|n| n.message.contains("Namespace Identifier"))
+            .map(|n| n.message.as_str())
+            .collect();
+        if note.is_empty() {
+            assert!(about_nid.is_empty(), "{value}: {about_nid:?}");
+        } else {
+            assert!(
+                about_nid.len() == 1 && about_nid[0].contains(note),
+                "{value}: {about_nid:?}"
+            );
+        }
+    }
+}

@@ -271,10 +271,19 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                 None,
                 format!("Namespace Identifier: no NID found in '{}'", first_line(t)),
             )),
+            NidRead::Guessed(nid) => notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!(
+                    "Namespace Identifier '{}' is no single NID (RFC 8141 section 2): '{nid}' taken \
+                     from it; check it",
+                    first_line(t)
+                ),
+            )),
             NidRead::Nid(_) => {}
         }
         match read {
-            NidRead::Nid(nid) => Some(nid),
+            NidRead::Nid(nid) | NidRead::Guessed(nid) => Some(nid),
             _ => None,
         }
     });
@@ -439,6 +448,8 @@ fn read_version(text: &str) -> Option<(i64, bool)> {
 enum NidRead {
     /// A NID.
     Nid(String),
+    /// A NID taken out of a sentence (a word of it): said as a guess.
+    Guessed(String),
     /// No NID, and says IANA is to assign one: an informal namespace.
     Informal,
     /// Nothing read.
@@ -450,7 +461,9 @@ impl NidRead {
     /// 8141 section 3).
     fn same_as(&self, other: &NidRead) -> bool {
         match (self, other) {
-            (NidRead::Nid(a), NidRead::Nid(b)) => a.eq_ignore_ascii_case(b),
+            (NidRead::Nid(a) | NidRead::Guessed(a), NidRead::Nid(b) | NidRead::Guessed(b)) => {
+                a.eq_ignore_ascii_case(b)
+            }
             (a, b) => a == b,
         }
     }
@@ -459,17 +472,79 @@ impl NidRead {
 /// The NID a Namespace Identifier text names. RFC 8141 section 5.2: the
 /// registrant of an informal namespace does not designate its NID; IANA
 /// assigns one. A text that says so ("to be assigned", "Assigned by
-/// IANA") names none, unless a NID is written beside the phrase.
+/// IANA", "informal namespace", "TBD") names none, unless a NID is written
+/// beside the phrase. A NID taken out of a sentence (the first word of
+/// `ISBN Requested of IANA.` is plain, as is a quoted word; the first
+/// of `Acme Corp proposes acme` is not) is a guess, said as one.
 fn read_nid(text: &str) -> NidRead {
-    let found = match without_assignment_phrases(text) {
+    let (found, rest) = match without_assignment_phrases(text) {
         Some(rest) => match nid_named_beside_assignment(&rest) {
-            Some(nid) => Some(nid),
+            Some(nid) => (nid, rest),
             None => return NidRead::Informal,
         },
-        None => nid_in(text),
+        None => match nid_in(text) {
+            Some(nid) => (nid, text.to_string()),
+            None => return NidRead::None,
+        },
     };
-    found.map_or(NidRead::None, NidRead::Nid)
+    // RFC 8141 section 2: a NID is one word; the value names it plainly
+    // when it is quoted (`The Namespace ID "example" has been assigned.`)
+    // or an informal `urn-N`, or when the value's other words only say
+    // that it is requested.
+    let named = quoted_or_informal_nid(&rest).is_some_and(|n| n == found);
+    let plain = named
+        || rest
+            .split_whitespace()
+            .map(clean_word)
+            .map(str::to_ascii_lowercase)
+            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case(&found))
+            .all(|w| NID_REQUEST_WORDS.contains(&w.as_str()) || w.bytes().all(|b| b.is_ascii_punctuation()));
+    if plain {
+        NidRead::Nid(found)
+    } else {
+        NidRead::Guessed(found)
+    }
 }
+
+/// Words a Namespace Identifier value may have beside its NID while still
+/// naming it plainly (`"ietf" requested.`, `Request is made for a formal
+/// assignment:` then `itu`, `The NID "example"`).
+const NID_REQUEST_WORDS: &[&str] = &[
+    "a",
+    "assignment",
+    "by",
+    "for",
+    "formal",
+    "from",
+    "iana",
+    "id",
+    "identifier",
+    "is",
+    "made",
+    "namespace",
+    "nid",
+    "of",
+    "request",
+    "requested",
+    "the",
+    "urn",
+];
+
+/// Words that say a NID is not given, never taken as one although they
+/// have a NID's syntax (RFC 8141 section 2): "None", "TBD", the
+/// "informal" of "To be assigned by IANA (informal)".
+const NOT_A_NID: &[&str] = &[
+    "none",
+    "informal",
+    "formal",
+    "tbd",
+    "tba",
+    "pending",
+    "unassigned",
+    "namespace",
+    "nid",
+    "n/a",
+];
 
 /// How many lines a NID is looked for in before the text after it is
 /// said: a Namespace Identifier names it at once, and hostile texts stay
@@ -610,6 +685,13 @@ const ASSIGNMENT_PHRASES: &[&str] = &[
     "assigned by iana",
     "iana will assign",
     "to be assigned",
+    "not yet assigned",
+    "to be determined",
+    "to be announced",
+    "informal namespace",
+    "informal",
+    "tbd",
+    "tba",
 ];
 
 /// `text` with every [`ASSIGNMENT_PHRASES`] blanked out, if it has one.
@@ -620,9 +702,14 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
         // On from the last match: a text of many phrases is read once.
         let mut from = 0;
         while let Some(at) = lower[from..].find(phrase).map(|at| from + at) {
-            found = true;
-            lower.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
             from = at + phrase.len();
+            // A phrase of whole words: "tbd" is no part of a NID "xtbd".
+            let word_byte = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'-');
+            if word_byte(lower.as_bytes().get(from)) || (at > 0 && word_byte(lower.as_bytes().get(at - 1))) {
+                continue;
+            }
+            found = true;
+            lower.replace_range(at..from, &" ".repeat(phrase.len()));
         }
     }
     // The same bytes of the original text, so that a NID keeps its case.
@@ -644,7 +731,7 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
 /// informal `urn-N` or a line that is one word, never the first word of a
 /// sentence (the rest of "Assigned by IANA (informal namespace)").
 fn nid_named_beside_assignment(text: &str) -> Option<String> {
-    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let is_nid = is_nid_word;
     if let Some(found) = quoted_or_informal_nid(text) {
         return Some(found);
     }
@@ -664,7 +751,7 @@ fn nid_named_beside_assignment(text: &str) -> Option<String> {
 /// NID "example"`), else an informal `urn-N` anywhere (RFC 8141 section
 /// 5.2: "urn-" and a number).
 fn quoted_or_informal_nid(text: &str) -> Option<String> {
-    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let is_nid = is_nid_word;
     let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
     let words = || text.split_whitespace();
     words()
@@ -677,6 +764,12 @@ fn quoted_or_informal_nid(text: &str) -> Option<String> {
             })
         })
         .map(str::to_string)
+}
+
+/// Whether `w` can be a NID (RFC 8141 section 2) a text names: not one
+/// of [`NOT_A_NID`].
+fn is_nid_word(w: &str) -> bool {
+    crate::urn::check_nid(w).is_ok() && !NOT_A_NID.iter().any(|n| n.eq_ignore_ascii_case(w))
 }
 
 const QUOTES: [char; 7] = ['"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'];
@@ -696,7 +789,7 @@ fn clean_word(w: &str) -> &str {
 /// (`ISBN Requested of IANA.`); each only if it has the syntax of a NID
 /// (RFC 8141 section 2).
 fn nid_in(text: &str) -> Option<String> {
-    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let is_nid = is_nid_word;
     if let Some(found) = quoted_or_informal_nid(text) {
         return Some(found);
     }
