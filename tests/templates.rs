@@ -988,3 +988,40 @@ fn namespace_id_phrases_name_no_made_up_nid() {
         }
     }
 }
+
+/// Black-box findings of 2026-11-27 (historic texts), F1: RFC 3406
+/// section 4 (and RFC 2611 section 3) has no Version or Date heading;
+/// "Registration Information" holds the registration version number and
+/// date. The RFC 3406 form of every shipped text that has that block
+/// writes no `Version:` or `Date:` line of its own above it, and the block
+/// is never empty: a version or date its text does not say (uuid's
+/// version) is written inside it.
+#[test]
+fn rfc3406_form_keeps_version_and_date_inside_registration_information() {
+    let mut seen = 0;
+    for (nid, text) in registration_texts() {
+        let (file, _) = import_registration(&text);
+        if file.template_fields().registration_information.is_none() {
+            continue;
+        }
+        let out = urnreg(&["template", "render", &nid, "--form", "rfc3406"], b"");
+        assert_eq!(code(&out), 0, "{nid}: {}", stderr(&out));
+        let rendered = stdout(&out);
+        let top: Vec<&str> = rendered
+            .lines()
+            .filter(|l| l.starts_with("Version:") || l.starts_with("Date:"))
+            .collect();
+        assert!(top.is_empty(), "{nid}: {top:?}\n{rendered}");
+        let block = rendered
+            .split("Registration Information:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{nid}: no Registration Information\n{rendered}"));
+        let first = block.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("   ") && !first.trim().is_empty(),
+            "{nid}: empty block\n{rendered}"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 30, "{seen}");
+}

@@ -1869,6 +1869,20 @@ pub fn import_text(text: &str) -> ImportReport {
         None => lines.len(),
     };
     let inside = rfc3406_headings_inside_fields(&mut headings);
+    // RFC 3406 section 4 (and RFC 2611 section 3): "Registration
+    // Information" holds the registration's version number and date.
+    // `Version:` and `Date:` lines right under it (RFC 3187's, RFC 3188's,
+    // urn-6's, at the headings' indentation) are its lines, not RFC 8141
+    // Appendix A's Version and Date fields: the block stays whole, and the
+    // version and date are read from it.
+    if let Some(at) = headings.iter().position(|h| h.key == "registration_information") {
+        while headings
+            .get(at + 1)
+            .is_some_and(|h| matches!(h.key, "version" | "date"))
+        {
+            headings.remove(at + 1);
+        }
+    }
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
     for (n, h) in headings.iter().enumerate() {
