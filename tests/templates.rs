@@ -950,21 +950,28 @@ fn namespace_id_phrases_name_no_made_up_nid() {
             Some("Acme"),
             "is no single NID (RFC 8141 section 2): 'Acme' taken from it; check it",
         ),
-        // Plain: the NID and words that only request it.
-        ("\"ietf\" requested.", Some(Kind::Formal), Some("ietf"), ""),
+        // Plain: the NID and words that only request it (F5: said, as
+        // only the NID is kept), or the NID alone.
+        (
+            "\"ietf\" requested.",
+            Some(Kind::Formal),
+            Some("ietf"),
+            "read as the NID 'ietf'; only the NID is kept",
+        ),
         (
             "\"IVIS\" requested according to [RFC3406].",
             Some(Kind::Formal),
             Some("IVIS"),
-            "",
+            "read as the NID 'IVIS'; only the NID is kept",
         ),
-        ("xtbd", Some(Kind::Formal), Some("xtbd"), ""),
         (
             "acme (to be assigned by IANA)",
             Some(Kind::Formal),
             Some("acme"),
-            "",
+            "read as the NID 'acme'; only the NID is kept",
         ),
+        ("xtbd", Some(Kind::Formal), Some("xtbd"), ""),
+        ("\"acme\"", Some(Kind::Formal), Some("acme"), ""),
     ] {
         let text = format!("Namespace ID:\n\n   {value}\n\nScope:\n\n   Global.\n");
         let (file, notes) = import_registration(&text);

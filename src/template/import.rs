@@ -280,6 +280,16 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                     first_line(t)
                 ),
             )),
+            // The NID out of a value that says more (`"ietf" requested.`,
+            // RFC 2611's form): said, since only the NID is kept.
+            NidRead::Nid(nid) if clean_word(t.trim()) != nid => notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!(
+                    "Namespace Identifier '{}' read as the NID '{nid}'; only the NID is kept",
+                    preview(t)
+                ),
+            )),
             NidRead::Nid(_) => {}
         }
         match read {
@@ -1906,6 +1916,23 @@ pub fn import_text(text: &str) -> ImportReport {
             };
         }
         let line = Some(h.line + 1);
+        // RFC 2611 section 3's heading, renamed by RFC 3406 section 4:
+        // said, so that the RFC 3406 name in the file, its renderings and
+        // lint is no surprise.
+        if normalize(&h.written) == "declaration of structure" {
+            report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' is RFC 2611 section 3's: kept as RFC 3406 section 4's '{}' (RFC \
+                     2611's 'Process of identifier resolution' as '{}'), the names the registration \
+                     file, its renderings and lint use",
+                    h.written,
+                    heading_of(h.key),
+                    heading_of("resolution_process")
+                ),
+            ));
+        }
         if let Some(level) = h.outdented {
             report.notes.push(Note::new(
                 NoteKind::Guessed,
