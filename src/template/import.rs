@@ -620,11 +620,24 @@ pub(crate) fn number_after(text: &str, word: &str) -> Option<i64> {
 /// 2014-03-03`).
 pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
     if let Some(rest) = value_after(text, word, &[]) {
-        return read_date(rest.split_whitespace().next().unwrap_or("")).map(|(date, _)| date);
+        let first = rest.split_whitespace().next().unwrap_or("");
+        let line = rest.lines().next().unwrap_or("");
+        return read_date(first).or_else(|| read_date(line)).map(|(date, _)| date);
     }
-    // A text that speaks of a date without giving it gives none.
+    // A text that speaks of a date without giving it gives none, unless
+    // it writes the date in words (`Registration date: April 22, 1999`,
+    // `22 April 1999`): read as the Date field's are, the rest of the
+    // line after the word and its colon.
     if text.to_ascii_lowercase().contains(word) {
-        return None;
+        let line = line_with(text, word)?;
+        let lower = line.to_ascii_lowercase();
+        let at = lower
+            .match_indices(word)
+            .find(|(at, _)| !lower[..*at].ends_with(|c: char| c.is_ascii_alphanumeric()))?
+            .0;
+        let rest = line[at + word.len()..].trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
+        return read_date(rest).map(|(date, _)| date);
     }
     text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '/' | ',' | ';'))
         .map(|w| w.trim_end_matches('.'))
@@ -2490,6 +2503,19 @@ mod tests {
             date_after("Version 1 / 2014-03-03", "date").as_deref(),
             Some("2014-03-03")
         );
+        // Findings of 2026-11-27 (historic texts), F4: RFC 3406 section
+        // 4's "registration date" in words reads as a Date field's does.
+        for (info, date) in [
+            ("Registration version number: 1\nRegistration date: April 22, 1999", Some("1999-04-22")),
+            ("Registration date: 22 April 1999", Some("1999-04-22")),
+            ("Date: February 11, 2002.", Some("2002-02-11")),
+            ("Registration date: TBD", None),
+            ("Registration date: 2006-MM-DD", None),
+            ("Registration date: April 31, 1999", None),
+            ("Updated: April 22, 1999", None),
+        ] {
+            assert_eq!(date_after(info, "date").as_deref(), date, "{info}");
+        }
     }
 
     /// RFC 8141 Appendix A numbers versions 1, 2, ...: a version written
