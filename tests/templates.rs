@@ -1032,3 +1032,34 @@ fn rfc3406_form_keeps_version_and_date_inside_registration_information() {
     }
     assert!(seen >= 30, "{seen}");
 }
+
+/// Findings of 2026-11-27 (historic texts), F8: a template text given
+/// where a registration file (TOML) is expected is still refused (exit
+/// 2), and the error says that `template import` reads it; a TOML file
+/// with an error gets no such hint.
+#[test]
+fn lint_and_render_of_a_template_text_point_to_template_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.txt");
+    std::fs::write(&old, include_str!("data/import/informal-to-be-assigned.txt")).unwrap();
+    let old = old.to_str().unwrap();
+    let hint = format!("`urnreg template import {old} > request.toml` makes a registration file of it");
+    for args in [vec!["lint", old], vec!["template", "render", old]] {
+        let out = urnreg(&args, b"");
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains(&hint), "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg(
+        &["lint", "--format", "json", "-"],
+        include_bytes!("data/import/informal-to-be-assigned.txt"),
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stdout(&out).contains("\"hint\": \"it reads as a registration template text"),
+        "{}",
+        stdout(&out)
+    );
+    let out = urnreg(&["lint", "-"], b"kind = \"formal\"\nnid = acme\n");
+    assert_eq!(code(&out), 2);
+    assert!(!stderr(&out).contains("template import"), "{}", stderr(&out));
+}

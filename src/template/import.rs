@@ -224,6 +224,14 @@ pub fn import_bytes(bytes: &[u8]) -> Result<ImportReport, ImportError> {
     Ok(report)
 }
 
+/// Whether `text`, which is no registration file, reads as a filled-in
+/// template text (two fields or more): what `template import` is for.
+/// Commands that take a registration file say so instead of a bare TOML
+/// error.
+pub fn is_template_text(text: &str) -> bool {
+    text.len() <= MAX_TEXT_BYTES && import_text(text).fields.present().nth(1).is_some()
+}
+
 /// [`import_registration`] for bytes in any encoding [`import_bytes`] reads.
 ///
 /// # Errors
@@ -874,13 +882,39 @@ fn line_of(bytes: &[u8], offset: usize) -> usize {
 /// read right too. Returns a note unless the text was UTF-8.
 pub(crate) fn decode(bytes: &[u8]) -> (String, Option<Note>) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    type Unit = fn([u8; 2]) -> u16;
+    let le: Unit = u16::from_le_bytes;
+    let be: Unit = u16::from_be_bytes;
+    // UTF-16 without a byte-order mark (what `iconv -t UTF-16LE` writes):
+    // a text of Latin letters has a NUL as every other byte, which no
+    // UTF-8 or Windows-1252 text has (the NULs would pass as UTF-8).
+    let nuls = |from: usize| bytes.iter().skip(from).step_by(2).filter(|b| **b == 0).count();
+    let pairs = bytes.len() / 2;
+    let bomless = if bytes.len() >= 4
+        && bytes.len() % 2 == 0
+        && !bytes.starts_with(&[0xFF, 0xFE])
+        && !bytes.starts_with(&[0xFE, 0xFF])
+    {
+        let (even, odd) = (nuls(0), nuls(1));
+        if odd * 2 > pairs && even == 0 {
+            Some((bytes, "UTF-16LE", le))
+        } else if even * 2 > pairs && odd == 0 {
+            Some((bytes, "UTF-16BE", be))
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    if bomless.is_none()
+        && let Ok(text) = std::str::from_utf8(bytes)
+    {
         return (text.to_string(), None);
     }
     let utf16 = match bytes {
-        [0xFF, 0xFE, rest @ ..] => Some((rest, "UTF-16LE", u16::from_le_bytes as fn([u8; 2]) -> u16)),
-        [0xFE, 0xFF, rest @ ..] => Some((rest, "UTF-16BE", u16::from_be_bytes as fn([u8; 2]) -> u16)),
-        _ => None,
+        [0xFF, 0xFE, rest @ ..] => Some((rest, "UTF-16LE", le)),
+        [0xFE, 0xFF, rest @ ..] => Some((rest, "UTF-16BE", be)),
+        _ => bomless,
     };
     if let Some((rest, name, unit)) = utf16 {
         let units = rest.chunks_exact(2).map(|p| unit([p[0], p[1]]));
@@ -896,7 +930,11 @@ pub(crate) fn decode(bytes: &[u8]) -> (String, Option<Note>) {
         if rest.len() % 2 == 1 {
             text.push(char::REPLACEMENT_CHARACTER);
         }
-        let mut message = format!("not UTF-8: read as {name} (it starts with a {name} byte-order mark)");
+        let mut message = if bomless.is_some() {
+            format!("not UTF-8: read as {name} (no byte-order mark, but every other byte is NUL)")
+        } else {
+            format!("not UTF-8: read as {name} (it starts with a {name} byte-order mark)")
+        };
         if bad > 0 {
             message.push_str(&format!("; {bad} invalid code unit(s) replaced by U+FFFD"));
         }
@@ -2506,7 +2544,10 @@ mod tests {
         // Findings of 2026-11-27 (historic texts), F4: RFC 3406 section
         // 4's "registration date" in words reads as a Date field's does.
         for (info, date) in [
-            ("Registration version number: 1\nRegistration date: April 22, 1999", Some("1999-04-22")),
+            (
+                "Registration version number: 1\nRegistration date: April 22, 1999",
+                Some("1999-04-22"),
+            ),
             ("Registration date: 22 April 1999", Some("1999-04-22")),
             ("Date: February 11, 2002.", Some("2002-02-11")),
             ("Registration date: TBD", None),
@@ -2583,6 +2624,34 @@ mod tests {
         let (text, note) = decode(&utf16);
         assert_eq!(text, "Scope: é");
         assert!(note.unwrap().message.contains("UTF-16LE"));
+        // Findings of 2026-11-27 (historic texts), F8: UTF-16 without a
+        // byte-order mark (every other byte NUL) is read as UTF-16 too,
+        // with a note saying so; a NUL or two in a UTF-8 text is not.
+        for (bytes, name) in [
+            (
+                "Scope: é"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes)
+                    .collect::<Vec<_>>(),
+                "UTF-16LE",
+            ),
+            (
+                "Scope: é"
+                    .encode_utf16()
+                    .flat_map(u16::to_be_bytes)
+                    .collect::<Vec<_>>(),
+                "UTF-16BE",
+            ),
+        ] {
+            let (text, note) = decode(&bytes);
+            assert_eq!(text, "Scope: é", "{name}");
+            let note = note.unwrap().message;
+            assert!(
+                note.contains(&format!("read as {name} (no byte-order mark")),
+                "{note}"
+            );
+        }
+        assert_eq!(decode(b"Scope: x\0y\n"), ("Scope: x\0y\n".to_string(), None));
         // A lone surrogate and an odd byte are replaced, not a panic.
         let (text, note) = decode(&[0xFE, 0xFF, 0xD8, 0x00, 0x00]);
         assert_eq!(text, "\u{fffd}\u{fffd}");
