@@ -891,7 +891,7 @@ pub(crate) fn decode(bytes: &[u8]) -> (String, Option<Note>) {
     let nuls = |from: usize| bytes.iter().skip(from).step_by(2).filter(|b| **b == 0).count();
     let pairs = bytes.len() / 2;
     let bomless = if bytes.len() >= 4
-        && bytes.len() % 2 == 0
+        && bytes.len().is_multiple_of(2)
         && !bytes.starts_with(&[0xFF, 0xFE])
         && !bytes.starts_with(&[0xFE, 0xFF])
     {
