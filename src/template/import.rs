@@ -1628,8 +1628,16 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     if appendix || BACK_MATTER.contains(&normalize(title).as_str()) {
         return true;
     }
-    if number.is_empty() && indent < margin && UNNUMBERED_RFC_TITLES.contains(&normalize(title).as_str()) {
-        return true;
+    // An RFC's unnumbered section title: left of the template's headings;
+    // at their margin too (with or without a colon) when no template field
+    // has that name ("IANA Considerations:" after a template's RFC 3406
+    // section 4.3 sections).
+    let unnumbered = normalize(title.trim_end_matches(':'));
+    if number.is_empty() && UNNUMBERED_RFC_TITLES.contains(&unnumbered.as_str()) {
+        let names_a_field = HEADINGS.iter().any(|(label, _)| *label == unnumbered);
+        if indent < margin || !names_a_field {
+            return true;
+        }
     }
     !number.is_empty()
         && title.starts_with(|c: char| c.is_alphabetic() || QUOTES.contains(&c) || c == '<')
