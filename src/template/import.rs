@@ -1410,7 +1410,8 @@ const RFC_LINE_WIDTH: usize = 72;
 /// Whether a page broke between two paragraphs (or list items) rather
 /// than inside one: the line before the break ends a sentence, and the
 /// first word after it would have fitted on that line, so a formatter
-/// filling the paragraph would have put it there.
+/// filling the paragraph would have put it there; or the line after it
+/// starts a grammar rule.
 fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bool {
     let before = before.trim_end();
     let ends_sentence = before
@@ -1418,7 +1419,14 @@ fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bo
         .ends_with(['.', '!', '?', ':']);
     let next_word = after.split_whitespace().next().unwrap_or("");
     let used = before.chars().count().saturating_sub(margin);
-    ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH
+    // A grammar's next rule (`rfc-nss = "rfc:" 1*DIGIT`, RFC 5234 section
+    // 2.2) starts a group of its own: rules are parted by a blank line.
+    let rule = after.trim_start();
+    let name = rule
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or(rule.len());
+    let next_rule = name > 0 && rule[name..].trim_start().starts_with('=');
+    (ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH) || next_rule
 }
 
 /// Removes the common indentation and the blank lines at both ends.
