@@ -183,7 +183,8 @@ fn every_lint_message_is_short() {
 
 /// An RFC 3406 text imported as it was fills no Appendix A field: the
 /// finding on an empty required field says which RFC 3406 field holds its
-/// text (RFC 8141 Appendix B).
+/// text (RFC 8141 Appendix B), and, for the two RFC 3406 renamed, RFC
+/// 2611's heading.
 #[test]
 fn a_required_field_names_the_rfc3406_field_that_holds_its_text() {
     let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
@@ -196,11 +197,45 @@ fn a_required_field_names_the_rfc3406_field_that_holds_its_text() {
         .find(|f| f.rule == "required-field" && f.field == "syntax")
         .expect("syntax is required");
     assert!(
-        syntax
-            .message
-            .contains("'Declaration of syntactic structure' holds its text"),
+        syntax.message.contains(
+            "'Declaration of syntactic structure' (RFC 2611: 'Declaration of structure') holds its text"
+        ),
         "{}",
         syntax.message
+    );
+    // Findings of 2026-11-27 (historic texts), F5: RFC 3406 section 4
+    // renamed two of RFC 2611 section 3's headings; an imported RFC 2611
+    // text (ietf, xmlorg) keeps its text under the new name, and the
+    // finding names both. The others are the same in both RFCs.
+    file.resolution = None;
+    file.rfc3406
+        .as_mut()
+        .unwrap()
+        .insert("resolution_process".into(), "None.".into());
+    file.registrant = None;
+    file.rfc3406
+        .as_mut()
+        .unwrap()
+        .insert("declared_registrant".into(), "ACME".into());
+    let findings = lint(&file, &ctx);
+    let message = |field: &str| {
+        findings
+            .iter()
+            .find(|f| f.rule == "required-field" && f.field == field)
+            .map(|f| f.message.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        message("resolution").contains(
+            "'Process for identifier resolution' (RFC 2611: 'Process of identifier resolution') holds its text"
+        ),
+        "{}",
+        message("resolution")
+    );
+    assert!(
+        message("registrant").contains("RFC 3406 'Declared registrant of the namespace' holds its text"),
+        "{}",
+        message("registrant")
     );
 }
 

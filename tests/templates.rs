@@ -636,6 +636,101 @@ fn variants_of_every_registration_text_import_to_the_same_fields() {
     );
 }
 
+/// Black-box findings of 2026-11-27 (historic texts), F2: RFC layout
+/// puts section titles at column 0 and the template indented; RFC 2611-
+/// and RFC 3406-era RFCs leave titles unnumbered (RFC 7322 section 4.8.5's
+/// "Security Considerations"), and a pasted template often loses its first
+/// line's indentation. Every real text, indented six columns as RFC 2648
+/// writes it, imports to the same fields with an unnumbered "Security
+/// Considerations" section at column 0 after it or before its section (read as the
+/// RFC's section: Security and Privacy when the template has none), and
+/// with its first line at column 0: one heading left of the others never
+/// turns the template's headings into text.
+#[test]
+fn a_heading_left_of_the_template_moves_no_other_heading() {
+    let (mut tried, mut sections) = (0, 0);
+    for (nid, text) in registration_texts() {
+        let indented: String = text
+            .lines()
+            .map(|l| {
+                if l.trim().is_empty() {
+                    "\n".to_string()
+                } else {
+                    format!("      {l}\n")
+                }
+            })
+            .collect();
+        let original = import_text(&indented).fields;
+        let with_security = |fields: &TemplateFields| {
+            let mut expected = fields.clone();
+            expected
+                .security_and_privacy
+                .get_or_insert_with(|| "None known.".to_string());
+            expected
+        };
+        // Texts that have a Security Considerations section of their own
+        // (reso) get no second.
+        if !text.to_ascii_lowercase().contains("security considerations") {
+            let section = "Security Considerations\n\n   None known.\n";
+            let after = import_text(&format!("{indented}\n{section}"));
+            assert_eq!(
+                after.fields,
+                with_security(&original),
+                "{nid}: a section after, {:?}",
+                after.notes
+            );
+            // Before it, the section runs up to the title of the
+            // template's own section.
+            let before = import_text(&format!("{section}\n5.  Namespace Registration\n\n{indented}"));
+            assert_eq!(
+                before.fields,
+                with_security(&original),
+                "{nid}: a section before, {:?}",
+                before.notes
+            );
+            sections += 1;
+        }
+
+        let first = indented.lines().position(|l| !l.trim().is_empty()).unwrap();
+        let dedented: String = indented
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == first {
+                    format!("{}\n", l.trim_start())
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let report = import_text(&dedented);
+        assert_eq!(
+            report.fields, original,
+            "{nid}: first line at column 0, {:?}",
+            report.notes
+        );
+        tried += 1;
+    }
+    assert!(tried >= 70 && sections >= 60, "{tried} {sections}");
+}
+
+/// F2's guard: a text whose template headings are (almost) all read as
+/// text is refused (exit 2), naming them, never imported as one or two
+/// fields with exit 0.
+#[test]
+fn cli_import_refuses_a_template_it_could_not_read() {
+    let text = "Namespace ID: acme\n\n2.  Details\n\nRegistration Information:\n   Registration version number: 1\n\n\
+                Declared registrant of the namespace:\n   ACME\n\nDeclaration of syntactic structure:\n   digits\n\n\
+                Scope:\n   Global.\n";
+    let out = urnreg(&["template", "import", "-"], text.as_bytes());
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("template not read: only 1 field(s) read, but 4 other template headings were taken as text ('Registration Information' at line 5,"),
+        "{err}"
+    );
+}
 /// `--form rfc3406` for a registration in the RFC 8141 form gives the
 /// RFC 3406 section 4 template, filled from the Appendix A fields.
 #[test]
@@ -816,4 +911,155 @@ fn informal_request_renders_and_reads_back_as_informal() {
         let (file, _) = import_registration(&format!("Namespace Identifier: {nid_text}\nVersion: 1\n"));
         assert_eq!((file.kind, file.nid), (Some(Kind::Informal), None), "{nid_text}");
     }
+}
+
+/// Black-box findings of 2026-11-27 (historic texts), F7: RFC 8141
+/// section 5.2 (an informal namespace's NID is IANA's to assign) and
+/// section 2 (a NID is one word of nid-chars). A Namespace ID value that
+/// says the NID is not yet given is an informal namespace with no NID,
+/// in any of its wordings; a NID taken out of a sentence is said as a
+/// guess; a word that says no NID is given ("None") is never taken as
+/// one. Each imports with the note it must have, and never silently as a
+/// made-up NID.
+#[test]
+fn namespace_id_phrases_name_no_made_up_nid() {
+    let informal = "read as an informal namespace: IANA assigns its NID (RFC 8141 section 5.2)";
+    for (value, kind, nid, note) in [
+        (
+            "To be assigned by IANA (informal)",
+            Some(Kind::Informal),
+            None,
+            informal,
+        ),
+        (
+            "Informal, to be assigned by IANA",
+            Some(Kind::Informal),
+            None,
+            informal,
+        ),
+        ("None (informal namespace)", Some(Kind::Informal), None, informal),
+        ("To Be Determined", Some(Kind::Informal), None, informal),
+        ("TBD", Some(Kind::Informal), None, informal),
+        ("TBA", Some(Kind::Informal), None, informal),
+        ("Not yet assigned", Some(Kind::Informal), None, informal),
+        ("None", None, None, "no NID found in 'None'"),
+        ("urn-X", None, None, "no NID found in 'urn-X'"),
+        (
+            "Acme Corp proposes acme",
+            Some(Kind::Formal),
+            Some("Acme"),
+            "is no single NID (RFC 8141 section 2): 'Acme' taken from it; check it",
+        ),
+        // Plain: the NID and words that only request it (F5: said, as
+        // only the NID is kept), or the NID alone.
+        (
+            "\"ietf\" requested.",
+            Some(Kind::Formal),
+            Some("ietf"),
+            "read as the NID 'ietf'; only the NID is kept",
+        ),
+        (
+            "\"IVIS\" requested according to [RFC3406].",
+            Some(Kind::Formal),
+            Some("IVIS"),
+            "read as the NID 'IVIS'; only the NID is kept",
+        ),
+        (
+            "acme (to be assigned by IANA)",
+            Some(Kind::Formal),
+            Some("acme"),
+            "read as the NID 'acme'; only the NID is kept",
+        ),
+        ("xtbd", Some(Kind::Formal), Some("xtbd"), ""),
+        ("\"acme\"", Some(Kind::Formal), Some("acme"), ""),
+    ] {
+        let text = format!("Namespace ID:\n\n   {value}\n\nScope:\n\n   Global.\n");
+        let (file, notes) = import_registration(&text);
+        assert_eq!(
+            (file.kind, file.nid.as_deref()),
+            (kind, nid),
+            "{value}: {notes:?}"
+        );
+        let about_nid: Vec<&str> = notes
+            .iter()
+            .filter(|n| n.message.contains("Namespace Identifier"))
+            .map(|n| n.message.as_str())
+            .collect();
+        if note.is_empty() {
+            assert!(about_nid.is_empty(), "{value}: {about_nid:?}");
+        } else {
+            assert!(
+                about_nid.len() == 1 && about_nid[0].contains(note),
+                "{value}: {about_nid:?}"
+            );
+        }
+    }
+}
+
+/// Black-box findings of 2026-11-27 (historic texts), F1: RFC 3406
+/// section 4 (and RFC 2611 section 3) has no Version or Date heading;
+/// "Registration Information" holds the registration version number and
+/// date. The RFC 3406 form of every shipped text that has that block
+/// writes no `Version:` or `Date:` line of its own above it, and the block
+/// is never empty: a version or date its text does not say (uuid's
+/// version) is written inside it.
+#[test]
+fn rfc3406_form_keeps_version_and_date_inside_registration_information() {
+    let mut seen = 0;
+    for (nid, text) in registration_texts() {
+        let (file, _) = import_registration(&text);
+        if file.template_fields().registration_information.is_none() {
+            continue;
+        }
+        let out = urnreg(&["template", "render", &nid, "--form", "rfc3406"], b"");
+        assert_eq!(code(&out), 0, "{nid}: {}", stderr(&out));
+        let rendered = stdout(&out);
+        let top: Vec<&str> = rendered
+            .lines()
+            .filter(|l| l.starts_with("Version:") || l.starts_with("Date:"))
+            .collect();
+        assert!(top.is_empty(), "{nid}: {top:?}\n{rendered}");
+        let block = rendered
+            .split("Registration Information:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{nid}: no Registration Information\n{rendered}"));
+        let first = block.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("   ") && !first.trim().is_empty(),
+            "{nid}: empty block\n{rendered}"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 30, "{seen}");
+}
+
+/// Findings of 2026-11-27 (historic texts), F8: a template text given
+/// where a registration file (TOML) is expected is still refused (exit
+/// 2), and the error says that `template import` reads it; a TOML file
+/// with an error gets no such hint.
+#[test]
+fn lint_and_render_of_a_template_text_point_to_template_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.txt");
+    std::fs::write(&old, include_str!("data/import/informal-to-be-assigned.txt")).unwrap();
+    let old = old.to_str().unwrap();
+    let hint = format!("`urnreg template import {old} > request.toml` makes a registration file of it");
+    for args in [vec!["lint", old], vec!["template", "render", old]] {
+        let out = urnreg(&args, b"");
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains(&hint), "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg(
+        &["lint", "--format", "json", "-"],
+        include_bytes!("data/import/informal-to-be-assigned.txt"),
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stdout(&out).contains("\"hint\": \"it reads as a registration template text"),
+        "{}",
+        stdout(&out)
+    );
+    let out = urnreg(&["lint", "-"], b"kind = \"formal\"\nnid = acme\n");
+    assert_eq!(code(&out), 2);
+    assert!(!stderr(&out).contains("template import"), "{}", stderr(&out));
 }

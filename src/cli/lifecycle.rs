@@ -134,7 +134,16 @@ pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationF
             e.utf8_error().valid_up_to()
         )
     })?;
-    let file = RegistrationFile::from_toml(&text).with_context(|| format!("in {source}"))?;
+    let file = match RegistrationFile::from_toml(&text) {
+        Ok(file) => file,
+        Err(e) if urnreg::template::is_template_text(&text) => {
+            return Err(anyhow::Error::from(e).context(format!(
+                "in {source}: {}",
+                super::lint::template_text_hint(&source)
+            )));
+        }
+        Err(e) => return Err(anyhow::Error::from(e).context(format!("in {source}"))),
+    };
     Ok((file, source))
 }
 

@@ -116,11 +116,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn parse_error(source: &str, text: &str, e: &toml::de::Error, format: Format) -> anyhow::Result<ExitCode> {
     let at = Location::of_byte(text, e.span().map_or(0, |span| span.start));
     let message = e.message().trim_end();
+    // A template text (RFC 8141 Appendix A or RFC 3406 section 4 form) is
+    // read by `template import`, which writes the registration file.
+    let hint = urnreg::template::is_template_text(text).then(|| template_text_hint(source));
     if format == Format::Json {
-        let report = json!({
+        let mut report = json!({
             "file": source,
             "error": {"line": at.line, "column": at.column, "message": message},
         });
+        if let (Some(hint), Some(obj)) = (&hint, report.as_object_mut()) {
+            obj.insert("hint".into(), hint.as_str().into());
+        }
         let mut out = output::stdout();
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         out.finish()?;
@@ -128,16 +134,29 @@ fn parse_error(source: &str, text: &str, e: &toml::de::Error, format: Format) ->
         let p = Palette::stderr();
         writeln!(
             std::io::stderr().lock(),
-            "{}: {}: {} (not a registration file)",
+            "{}: {}: {} (not a registration file{})",
             paint(
                 p.dim,
                 format_args!("{}:{}:{}", printable(source), at.line, at.column)
             ),
             paint(p.error, "error[toml]"),
-            printable(message)
+            printable(message),
+            hint.as_deref()
+                .map(|h| format!("; {}", printable(h)))
+                .unwrap_or_default()
         )?;
     }
     Err(QuietExit(2).into())
+}
+
+/// What to run for a template text given where a registration file is
+/// expected.
+pub(super) fn template_text_hint(source: &str) -> String {
+    let file = if source == "stdin" { "-" } else { source };
+    format!(
+        "it reads as a registration template text: `urnreg template import {file} > request.toml` \
+         makes a registration file of it"
+    )
 }
 
 /// A message on one line, as the `FILE:LINE:COL:` format promises: a

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use urnreg::registry::Kind;
 use urnreg::template::{
-    Form, MAX_TEXT_BYTES, import_registration_bytes, render, render_as_written, skeleton,
+    Form, MAX_TEXT_BYTES, NoteKind, import_registration_bytes, render, render_as_written, skeleton,
 };
 
 use super::UsageError;
@@ -233,11 +233,21 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
             args.file.display()
         );
     }
+    let mut err = io::stderr().lock();
+    if let Some(misread) = notes.iter().find(|n| n.kind == NoteKind::Misread) {
+        for note in notes.iter().filter(|n| n.kind != NoteKind::Misread) {
+            writeln!(err, "{}: {}", note.kind.as_str(), printable(&note.to_string()))?;
+        }
+        anyhow::bail!(
+            "{}: template not read: {}",
+            args.file.display(),
+            printable(&misread.message)
+        );
+    }
     let toml = toml::to_string(&file).context("writing the registration")?;
     let mut out = output::stdout();
     out.write_all(toml.as_bytes())?;
     out.finish()?;
-    let mut err = io::stderr().lock();
     for note in &notes {
         writeln!(err, "{}: {}", note.kind.as_str(), printable(&note.to_string()))?;
     }

@@ -499,33 +499,40 @@ fn check_version_and_date(file: &RegistrationFile, filing: &Filing, out: &mut Fi
 }
 
 /// The RFC 3406 section 4 fields whose text an Appendix A field takes
-/// (RFC 8141 Appendix B lists what changed), with their headings.
-const RFC3406_COUNTERPARTS: &[(&str, &str, &str)] = &[
+/// (RFC 8141 Appendix B lists what changed), with their headings, and
+/// the heading RFC 2611 section 3 gave the two RFC 3406 renamed (an
+/// imported RFC 2611 text keeps its text under RFC 3406's name).
+const RFC3406_COUNTERPARTS: &[(&str, &str, &str, Option<&str>)] = &[
     (
         "registrant",
         "declared_registrant",
         "Declared registrant of the namespace",
+        None,
     ),
-    ("purpose", "scope", "Scope"),
+    ("purpose", "scope", "Scope", None),
     (
         "syntax",
         "syntactic_structure",
         "Declaration of syntactic structure",
+        Some("Declaration of structure"),
     ),
     (
         "assignment",
         "assignment_process",
         "Process of identifier assignment",
+        None,
     ),
     (
         "resolution",
         "resolution_process",
         "Process for identifier resolution",
+        Some("Process of identifier resolution"),
     ),
     (
         "documentation",
         "ancillary_documentation",
         "Relevant ancillary documentation",
+        None,
     ),
 ];
 
@@ -533,7 +540,7 @@ fn check_fields(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
     for key in REQUIRED_FIELDS {
         if file.field(key).is_none_or(|v| v.trim().is_empty()) {
             // An RFC 3406 text imported as it was: say where its text is.
-            let held = RFC3406_COUNTERPARTS.iter().find(|(field, legacy, _)| {
+            let held = RFC3406_COUNTERPARTS.iter().find(|(field, legacy, _, _)| {
                 field == key
                     && file
                         .rfc3406
@@ -542,8 +549,12 @@ fn check_fields(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
                         .is_some_and(|t| !t.trim().is_empty())
             });
             let message = match held {
-                Some((_, _, heading)) => format!(
+                Some((_, _, heading, None)) => format!(
                     "required and empty; this file's RFC 3406 '{heading}' holds its text: write it here"
+                ),
+                Some((_, _, heading, Some(rfc2611))) => format!(
+                    "required and empty; this file's RFC 3406 '{heading}' (RFC 2611: '{rfc2611}') holds \
+                     its text: write it here"
                 ),
                 None => "required and empty".into(),
             };

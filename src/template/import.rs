@@ -124,15 +124,19 @@ pub enum NoteKind {
     Guessed,
     /// Text that no field received.
     Unplaced,
+    /// The text's template was not read: (almost) none of the fields
+    /// whose headings it has were placed. `template import` refuses it.
+    Misread,
 }
 
 impl NoteKind {
-    /// `decoded`, `guessed` or `not placed`.
+    /// `decoded`, `guessed`, `not placed` or `not read`.
     pub fn as_str(self) -> &'static str {
         match self {
             NoteKind::Decoded => "decoded",
             NoteKind::Guessed => "guessed",
             NoteKind::Unplaced => "not placed",
+            NoteKind::Misread => "not read",
         }
     }
 }
@@ -220,6 +224,14 @@ pub fn import_bytes(bytes: &[u8]) -> Result<ImportReport, ImportError> {
     Ok(report)
 }
 
+/// Whether `text`, which is no registration file, reads as a filled-in
+/// template text (two fields or more): what `template import` is for.
+/// Commands that take a registration file say so instead of a bare TOML
+/// error.
+pub fn is_template_text(text: &str) -> bool {
+    text.len() <= MAX_TEXT_BYTES && import_text(text).fields.present().nth(1).is_some()
+}
+
 /// [`import_registration`] for bytes in any encoding [`import_bytes`] reads.
 ///
 /// # Errors
@@ -267,10 +279,29 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                 None,
                 format!("Namespace Identifier: no NID found in '{}'", first_line(t)),
             )),
+            NidRead::Guessed(nid) => notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!(
+                    "Namespace Identifier '{}' is no single NID (RFC 8141 section 2): '{nid}' taken \
+                     from it; check it",
+                    first_line(t)
+                ),
+            )),
+            // The NID out of a value that says more (`"ietf" requested.`,
+            // RFC 2611's form): said, since only the NID is kept.
+            NidRead::Nid(nid) if clean_word(t.trim()) != nid => notes.push(Note::new(
+                NoteKind::Guessed,
+                None,
+                format!(
+                    "Namespace Identifier '{}' read as the NID '{nid}'; only the NID is kept",
+                    preview(t)
+                ),
+            )),
             NidRead::Nid(_) => {}
         }
         match read {
-            NidRead::Nid(nid) => Some(nid),
+            NidRead::Nid(nid) | NidRead::Guessed(nid) => Some(nid),
             _ => None,
         }
     });
@@ -435,6 +466,8 @@ fn read_version(text: &str) -> Option<(i64, bool)> {
 enum NidRead {
     /// A NID.
     Nid(String),
+    /// A NID taken out of a sentence (a word of it): said as a guess.
+    Guessed(String),
     /// No NID, and says IANA is to assign one: an informal namespace.
     Informal,
     /// Nothing read.
@@ -446,7 +479,9 @@ impl NidRead {
     /// 8141 section 3).
     fn same_as(&self, other: &NidRead) -> bool {
         match (self, other) {
-            (NidRead::Nid(a), NidRead::Nid(b)) => a.eq_ignore_ascii_case(b),
+            (NidRead::Nid(a) | NidRead::Guessed(a), NidRead::Nid(b) | NidRead::Guessed(b)) => {
+                a.eq_ignore_ascii_case(b)
+            }
             (a, b) => a == b,
         }
     }
@@ -455,17 +490,79 @@ impl NidRead {
 /// The NID a Namespace Identifier text names. RFC 8141 section 5.2: the
 /// registrant of an informal namespace does not designate its NID; IANA
 /// assigns one. A text that says so ("to be assigned", "Assigned by
-/// IANA") names none, unless a NID is written beside the phrase.
+/// IANA", "informal namespace", "TBD") names none, unless a NID is written
+/// beside the phrase. A NID taken out of a sentence (the first word of
+/// `ISBN Requested of IANA.` is plain, as is a quoted word; the first
+/// of `Acme Corp proposes acme` is not) is a guess, said as one.
 fn read_nid(text: &str) -> NidRead {
-    let found = match without_assignment_phrases(text) {
+    let (found, rest) = match without_assignment_phrases(text) {
         Some(rest) => match nid_named_beside_assignment(&rest) {
-            Some(nid) => Some(nid),
+            Some(nid) => (nid, rest),
             None => return NidRead::Informal,
         },
-        None => nid_in(text),
+        None => match nid_in(text) {
+            Some(nid) => (nid, text.to_string()),
+            None => return NidRead::None,
+        },
     };
-    found.map_or(NidRead::None, NidRead::Nid)
+    // RFC 8141 section 2: a NID is one word; the value names it plainly
+    // when it is quoted (`The Namespace ID "example" has been assigned.`)
+    // or an informal `urn-N`, or when the value's other words only say
+    // that it is requested.
+    let named = quoted_or_informal_nid(&rest).is_some_and(|n| n == found);
+    let plain = named
+        || rest
+            .split_whitespace()
+            .map(clean_word)
+            .map(str::to_ascii_lowercase)
+            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case(&found))
+            .all(|w| NID_REQUEST_WORDS.contains(&w.as_str()) || w.bytes().all(|b| b.is_ascii_punctuation()));
+    if plain {
+        NidRead::Nid(found)
+    } else {
+        NidRead::Guessed(found)
+    }
 }
+
+/// Words a Namespace Identifier value may have beside its NID while still
+/// naming it plainly (`"ietf" requested.`, `Request is made for a formal
+/// assignment:` then `itu`, `The NID "example"`).
+const NID_REQUEST_WORDS: &[&str] = &[
+    "a",
+    "assignment",
+    "by",
+    "for",
+    "formal",
+    "from",
+    "iana",
+    "id",
+    "identifier",
+    "is",
+    "made",
+    "namespace",
+    "nid",
+    "of",
+    "request",
+    "requested",
+    "the",
+    "urn",
+];
+
+/// Words that say a NID is not given, never taken as one although they
+/// have a NID's syntax (RFC 8141 section 2): "None", "TBD", the
+/// "informal" of "To be assigned by IANA (informal)".
+const NOT_A_NID: &[&str] = &[
+    "none",
+    "informal",
+    "formal",
+    "tbd",
+    "tba",
+    "pending",
+    "unassigned",
+    "namespace",
+    "nid",
+    "n/a",
+];
 
 /// How many lines a NID is looked for in before the text after it is
 /// said: a Namespace Identifier names it at once, and hostile texts stay
@@ -531,11 +628,24 @@ pub(crate) fn number_after(text: &str, word: &str) -> Option<i64> {
 /// 2014-03-03`).
 pub(crate) fn date_after(text: &str, word: &str) -> Option<String> {
     if let Some(rest) = value_after(text, word, &[]) {
-        return read_date(rest.split_whitespace().next().unwrap_or("")).map(|(date, _)| date);
+        let first = rest.split_whitespace().next().unwrap_or("");
+        let line = rest.lines().next().unwrap_or("");
+        return read_date(first).or_else(|| read_date(line)).map(|(date, _)| date);
     }
-    // A text that speaks of a date without giving it gives none.
+    // A text that speaks of a date without giving it gives none, unless
+    // it writes the date in words (`Registration date: April 22, 1999`,
+    // `22 April 1999`): read as the Date field's are, the rest of the
+    // line after the word and its colon.
     if text.to_ascii_lowercase().contains(word) {
-        return None;
+        let line = line_with(text, word)?;
+        let lower = line.to_ascii_lowercase();
+        let at = lower
+            .match_indices(word)
+            .find(|(at, _)| !lower[..*at].ends_with(|c: char| c.is_ascii_alphanumeric()))?
+            .0;
+        let rest = line[at + word.len()..].trim_start();
+        let rest = rest.strip_prefix(':').unwrap_or(rest).trim();
+        return read_date(rest).map(|(date, _)| date);
     }
     text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '/' | ',' | ';'))
         .map(|w| w.trim_end_matches('.'))
@@ -606,6 +716,13 @@ const ASSIGNMENT_PHRASES: &[&str] = &[
     "assigned by iana",
     "iana will assign",
     "to be assigned",
+    "not yet assigned",
+    "to be determined",
+    "to be announced",
+    "informal namespace",
+    "informal",
+    "tbd",
+    "tba",
 ];
 
 /// `text` with every [`ASSIGNMENT_PHRASES`] blanked out, if it has one.
@@ -616,9 +733,14 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
         // On from the last match: a text of many phrases is read once.
         let mut from = 0;
         while let Some(at) = lower[from..].find(phrase).map(|at| from + at) {
-            found = true;
-            lower.replace_range(at..at + phrase.len(), &" ".repeat(phrase.len()));
             from = at + phrase.len();
+            // A phrase of whole words: "tbd" is no part of a NID "xtbd".
+            let word_byte = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'-');
+            if word_byte(lower.as_bytes().get(from)) || (at > 0 && word_byte(lower.as_bytes().get(at - 1))) {
+                continue;
+            }
+            found = true;
+            lower.replace_range(at..from, &" ".repeat(phrase.len()));
         }
     }
     // The same bytes of the original text, so that a NID keeps its case.
@@ -640,7 +762,7 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
 /// informal `urn-N` or a line that is one word, never the first word of a
 /// sentence (the rest of "Assigned by IANA (informal namespace)").
 fn nid_named_beside_assignment(text: &str) -> Option<String> {
-    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let is_nid = is_nid_word;
     if let Some(found) = quoted_or_informal_nid(text) {
         return Some(found);
     }
@@ -660,7 +782,7 @@ fn nid_named_beside_assignment(text: &str) -> Option<String> {
 /// NID "example"`), else an informal `urn-N` anywhere (RFC 8141 section
 /// 5.2: "urn-" and a number).
 fn quoted_or_informal_nid(text: &str) -> Option<String> {
-    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let is_nid = is_nid_word;
     let quoted = |w: &&str| w.starts_with(['"', '\'', '\u{201c}', '\u{2018}']);
     let words = || text.split_whitespace();
     words()
@@ -673,6 +795,12 @@ fn quoted_or_informal_nid(text: &str) -> Option<String> {
             })
         })
         .map(str::to_string)
+}
+
+/// Whether `w` can be a NID (RFC 8141 section 2) a text names: not one
+/// of [`NOT_A_NID`].
+fn is_nid_word(w: &str) -> bool {
+    crate::urn::check_nid(w).is_ok() && !NOT_A_NID.iter().any(|n| n.eq_ignore_ascii_case(w))
 }
 
 const QUOTES: [char; 7] = ['"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'];
@@ -692,7 +820,7 @@ fn clean_word(w: &str) -> &str {
 /// (`ISBN Requested of IANA.`); each only if it has the syntax of a NID
 /// (RFC 8141 section 2).
 fn nid_in(text: &str) -> Option<String> {
-    let is_nid = |w: &str| crate::urn::check_nid(w).is_ok();
+    let is_nid = is_nid_word;
     if let Some(found) = quoted_or_informal_nid(text) {
         return Some(found);
     }
@@ -754,13 +882,39 @@ fn line_of(bytes: &[u8], offset: usize) -> usize {
 /// read right too. Returns a note unless the text was UTF-8.
 pub(crate) fn decode(bytes: &[u8]) -> (String, Option<Note>) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    type Unit = fn([u8; 2]) -> u16;
+    let le: Unit = u16::from_le_bytes;
+    let be: Unit = u16::from_be_bytes;
+    // UTF-16 without a byte-order mark (what `iconv -t UTF-16LE` writes):
+    // a text of Latin letters has a NUL as every other byte, which no
+    // UTF-8 or Windows-1252 text has (the NULs would pass as UTF-8).
+    let nuls = |from: usize| bytes.iter().skip(from).step_by(2).filter(|b| **b == 0).count();
+    let pairs = bytes.len() / 2;
+    let bomless = if bytes.len() >= 4
+        && bytes.len().is_multiple_of(2)
+        && !bytes.starts_with(&[0xFF, 0xFE])
+        && !bytes.starts_with(&[0xFE, 0xFF])
+    {
+        let (even, odd) = (nuls(0), nuls(1));
+        if odd * 2 > pairs && even == 0 {
+            Some((bytes, "UTF-16LE", le))
+        } else if even * 2 > pairs && odd == 0 {
+            Some((bytes, "UTF-16BE", be))
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    if bomless.is_none()
+        && let Ok(text) = std::str::from_utf8(bytes)
+    {
         return (text.to_string(), None);
     }
     let utf16 = match bytes {
-        [0xFF, 0xFE, rest @ ..] => Some((rest, "UTF-16LE", u16::from_le_bytes as fn([u8; 2]) -> u16)),
-        [0xFE, 0xFF, rest @ ..] => Some((rest, "UTF-16BE", u16::from_be_bytes as fn([u8; 2]) -> u16)),
-        _ => None,
+        [0xFF, 0xFE, rest @ ..] => Some((rest, "UTF-16LE", le)),
+        [0xFE, 0xFF, rest @ ..] => Some((rest, "UTF-16BE", be)),
+        _ => bomless,
     };
     if let Some((rest, name, unit)) = utf16 {
         let units = rest.chunks_exact(2).map(|p| unit([p[0], p[1]]));
@@ -776,7 +930,11 @@ pub(crate) fn decode(bytes: &[u8]) -> (String, Option<Note>) {
         if rest.len() % 2 == 1 {
             text.push(char::REPLACEMENT_CHARACTER);
         }
-        let mut message = format!("not UTF-8: read as {name} (it starts with a {name} byte-order mark)");
+        let mut message = if bomless.is_some() {
+            format!("not UTF-8: read as {name} (no byte-order mark, but every other byte is NUL)")
+        } else {
+            format!("not UTF-8: read as {name} (it starts with a {name} byte-order mark)")
+        };
         if bad > 0 {
             message.push_str(&format!("; {bad} invalid code unit(s) replaced by U+FFFD"));
         }
@@ -854,6 +1012,9 @@ struct Heading {
     number: String,
     /// A `:` follows the heading.
     colon: bool,
+    /// Less indented than the template's run of headings, which are at
+    /// this indentation.
+    outdented: Option<usize>,
 }
 
 fn is_underline(line: &str) -> bool {
@@ -1119,6 +1280,7 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         numbered,
         number: number.to_string(),
         colon,
+        outdented: None,
     };
     // urnreg's own description of a registration's rules (what `template
     // render` writes under this heading) is never a template field.
@@ -1248,7 +1410,8 @@ const RFC_LINE_WIDTH: usize = 72;
 /// Whether a page broke between two paragraphs (or list items) rather
 /// than inside one: the line before the break ends a sentence, and the
 /// first word after it would have fitted on that line, so a formatter
-/// filling the paragraph would have put it there.
+/// filling the paragraph would have put it there; or the line after it
+/// starts a grammar rule.
 fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bool {
     let before = before.trim_end();
     let ends_sentence = before
@@ -1256,7 +1419,14 @@ fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bo
         .ends_with(['.', '!', '?', ':']);
     let next_word = after.split_whitespace().next().unwrap_or("");
     let used = before.chars().count().saturating_sub(margin);
-    ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH
+    // A grammar's next rule (`rfc-nss = "rfc:" 1*DIGIT`, RFC 5234 section
+    // 2.2) starts a group of its own: rules are parted by a blank line.
+    let rule = after.trim_start();
+    let name = rule
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or(rule.len());
+    let next_rule = name > 0 && rule[name..].trim_start().starts_with('=');
+    (ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH) || next_rule
 }
 
 /// Removes the common indentation and the blank lines at both ends.
@@ -1294,7 +1464,7 @@ const RFC_SECTION_TITLES: &[&str] = &["security considerations"];
 /// its fields, unless the template itself is written as numbered
 /// sections: at least two sections with the same parent number (`3.1.
 /// Namespace ID`, `3.2.  Registration Information`) name fields.
-fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
+fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Heading>) {
     let mut candidates: Vec<Heading> = (0..lines.len())
         .filter_map(|i| find_heading(lines, i, nid))
         .collect();
@@ -1322,21 +1492,102 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> Vec<Heading> {
         let every_rfcs = h.key.is_empty() || RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str());
         !h.numbered || h.colon || numbered_template || !(every_rfcs || colon_template)
     });
-    let Some(outer) = candidates.iter().map(|h| h.indent).min() else {
-        return Vec::new();
+    let Some(level) = template_level(&candidates) else {
+        return (Vec::new(), Vec::new());
     };
-    let any_numbered = candidates.iter().any(|h| h.numbered);
-    candidates
-        .into_iter()
-        .filter(|h| {
-            if any_numbered {
-                h.numbered || h.underlined
-            } else {
-                h.indent == outer
+    let mut set_aside = Vec::new();
+    let mut kept = Vec::new();
+    for mut h in candidates {
+        let keep = match level {
+            Level::Numbered => h.numbered || h.underlined,
+            Level::Indent(level) if h.indent == level => true,
+            // Deeper: a line of a value (RFC 3406's indented sub-items).
+            Level::Indent(level) if h.indent > level => false,
+            // Less indented than the template's own run of headings: an
+            // RFC's unnumbered section title ("Security Considerations"
+            // at column 0) is no field; a heading with a colon is one (a
+            // paste whose first line lost its indentation), said in a
+            // note. Neither moves the others.
+            Level::Indent(level) => {
+                let bare = !(h.colon || h.numbered || h.underlined);
+                if bare && UNNUMBERED_RFC_TITLES.contains(&normalize(&h.written).as_str()) {
+                    continue;
+                }
+                h.outdented = Some(level);
+                true
             }
-        })
-        .collect()
+        };
+        if keep {
+            kept.push(h);
+        } else {
+            set_aside.push(h);
+        }
+    }
+    (kept, set_aside)
 }
+
+/// Where a template's field headings are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    /// Numbered (or underlined) sections, at any indentation.
+    Numbered,
+    /// Lines at this indentation.
+    Indent(usize),
+}
+
+/// The template's own run of headings among `candidates`: the
+/// indentation at which the most different fields are named (the least
+/// indented of equals), or numbered sections when they name as many. One
+/// heading set apart (an RFC's section title at column 0 around a
+/// template indented 3 or 6 columns, a first line that lost its
+/// indentation) never decides where the others are.
+fn template_level(candidates: &[Heading]) -> Option<Level> {
+    use std::collections::{HashMap, HashSet};
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut numbered: HashSet<&str> = HashSet::new();
+    let mut by_indent: HashMap<usize, HashSet<&str>> = HashMap::new();
+    for h in candidates.iter().filter(|h| !h.key.is_empty()) {
+        if h.numbered || h.underlined {
+            numbered.insert(h.key);
+        }
+        if !h.numbered {
+            by_indent.entry(h.indent).or_default().insert(h.key);
+        }
+    }
+    let best = by_indent
+        .iter()
+        .map(|(indent, keys)| (keys.len(), std::cmp::Reverse(*indent)))
+        .max();
+    match best {
+        Some((n, std::cmp::Reverse(indent))) if n > numbered.len() => Some(Level::Indent(indent)),
+        _ if !numbered.is_empty() => Some(Level::Numbered),
+        // Only headings that name no field (RFC 3406 section 4.3's).
+        _ => Some(
+            candidates
+                .iter()
+                .map(|h| h.indent)
+                .min()
+                .map_or(Level::Numbered, Level::Indent),
+        ),
+    }
+}
+
+/// Unnumbered section titles of an RFC (RFC 7322 section 4; RFC 2611-
+/// and RFC 3406-era RFCs number few of them) that are no template field
+/// when they stand alone on a line left of the template's headings: they
+/// end a template they follow, and "Security Considerations" is read as
+/// the RFC's section (see [`security_section`]).
+const UNNUMBERED_RFC_TITLES: &[&str] = &[
+    "abstract",
+    "copyright notice",
+    "iana considerations",
+    "introduction",
+    "security considerations",
+    "status of this memo",
+    "table of contents",
+];
 
 /// Unnumbered section titles of an RFC (RFC 7322 section 4) that follow
 /// its body: a template has ended where one starts.
@@ -1385,6 +1636,17 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     if appendix || BACK_MATTER.contains(&normalize(title).as_str()) {
         return true;
     }
+    // An RFC's unnumbered section title: left of the template's headings;
+    // at their margin too (with or without a colon) when no template field
+    // has that name ("IANA Considerations:" after a template's RFC 3406
+    // section 4.3 sections).
+    let unnumbered = normalize(title.trim_end_matches(':'));
+    if number.is_empty() && UNNUMBERED_RFC_TITLES.contains(&unnumbered.as_str()) {
+        let names_a_field = HEADINGS.iter().any(|(label, _)| *label == unnumbered);
+        if indent < margin || !names_a_field {
+            return true;
+        }
+    }
     !number.is_empty()
         && title.starts_with(|c: char| c.is_alphabetic() || QUOTES.contains(&c) || c == '<')
         && !title.contains(':')
@@ -1399,7 +1661,7 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
 /// and what it is.
 fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)> {
     let first = headings.first()?;
-    let margin = headings.iter().map(|h| h.indent).min().unwrap_or(0);
+    let margin = template_margin(headings);
     let field_lines: std::collections::HashSet<usize> = headings.iter().map(|h| h.line).collect();
     let field_numbers: std::collections::HashSet<&str> = headings
         .iter()
@@ -1439,6 +1701,17 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
     }
     None
+}
+
+/// The indentation of a template's run of headings (those set apart
+/// left of it, [`Heading::outdented`], not counted).
+fn template_margin(headings: &[Heading]) -> usize {
+    headings
+        .iter()
+        .filter(|h| h.outdented.is_none())
+        .map(|h| h.indent)
+        .min()
+        .unwrap_or(0)
 }
 
 /// Whether line `i` is laid out as a heading at the headings' `margin`
@@ -1596,7 +1869,7 @@ pub fn import_text(text: &str) -> ImportReport {
             *line = "";
         }
     }
-    let mut headings = field_headings(&lines, None);
+    let (mut headings, mut set_aside) = field_headings(&lines, None);
     // Headings named after the namespace need its name: read it from the
     // first pass, then look again.
     let nid = headings
@@ -1609,7 +1882,7 @@ pub fn import_text(text: &str) -> ImportReport {
             nid_in(&format!("{}\n{body}", h.rest))
         });
     if nid.is_some() {
-        headings = field_headings(&lines, nid.as_deref());
+        (headings, set_aside) = field_headings(&lines, nid.as_deref());
     }
     if headings.is_empty() {
         if !text.trim().is_empty() {
@@ -1623,6 +1896,7 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     let first = &headings[0];
     let template_start = first.line;
+    let margin = template_margin(&headings);
     let before = dedent(&lines[..first.line]);
     if !before.is_empty() {
         report.notes.push(Note::new(
@@ -1663,12 +1937,29 @@ pub fn import_text(text: &str) -> ImportReport {
                 ));
             }
             after_note = Some(Note::new(NoteKind::Unplaced, Some(end + 1), message));
-            headings.retain(|h| h.line < end);
+            let (inside, after): (Vec<Heading>, Vec<Heading>) =
+                headings.into_iter().partition(|h| h.line < end);
+            headings = inside;
+            set_aside.extend(after);
             end
         }
         None => lines.len(),
     };
     let inside = rfc3406_headings_inside_fields(&mut headings);
+    // RFC 3406 section 4 (and RFC 2611 section 3): "Registration
+    // Information" holds the registration's version number and date.
+    // `Version:` and `Date:` lines right under it (RFC 3187's, RFC 3188's,
+    // urn-6's, at the headings' indentation) are its lines, not RFC 8141
+    // Appendix A's Version and Date fields: the block stays whole, and the
+    // version and date are read from it.
+    if let Some(at) = headings.iter().position(|h| h.key == "registration_information") {
+        while headings
+            .get(at + 1)
+            .is_some_and(|h| matches!(h.key, "version" | "date"))
+        {
+            headings.remove(at + 1);
+        }
+    }
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
     for (n, h) in headings.iter().enumerate() {
@@ -1692,6 +1983,34 @@ pub fn import_text(text: &str) -> ImportReport {
             };
         }
         let line = Some(h.line + 1);
+        // RFC 2611 section 3's heading, renamed by RFC 3406 section 4:
+        // said, so that the RFC 3406 name in the file, its renderings and
+        // lint is no surprise.
+        if normalize(&h.written) == "declaration of structure" {
+            report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' is RFC 2611 section 3's: kept as RFC 3406 section 4's '{}' (RFC \
+                     2611's 'Process of identifier resolution' as '{}'), the names the registration \
+                     file, its renderings and lint use",
+                    h.written,
+                    heading_of(h.key),
+                    heading_of("resolution_process")
+                ),
+            ));
+        }
+        if let Some(level) = h.outdented {
+            report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' is indented {} column(s), left of the template's other headings \
+                     ({level}): read as a heading all the same",
+                    h.written, h.indent
+                ),
+            ));
+        }
         for (k, text) in body.iter().enumerate() {
             let at = body_start + k;
             if let Some(sub) = inside.iter().find(|sub| sub.line == at) {
@@ -1862,7 +2181,7 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     report.notes.extend(after_note);
     if report.fields.security_and_privacy.is_none()
-        && let Some((at, value)) = security_section(&lines, template_start, end)
+        && let Some((at, value)) = security_section(&lines, template_start, end, margin)
     {
         // RFC 3406-era registrations have no security field: the RFC's own
         // Security Considerations section (RFC 7322 section 4.8.5) is their
@@ -1877,6 +2196,7 @@ pub fn import_text(text: &str) -> ImportReport {
         ));
         report.fields.security_and_privacy = Some(value);
     }
+    report.notes.extend(misread(&report.fields, &set_aside));
     if !extra.is_empty() {
         let extra = extra.join("\n\n");
         let slot = &mut report.fields.additional_information;
@@ -1888,11 +2208,51 @@ pub fn import_text(text: &str) -> ImportReport {
     report
 }
 
+/// At most this many fields read, while at least [`MISREAD_UNREAD`]
+/// other fields' headings were taken as text: the template was not read.
+const MISREAD_PLACED: usize = 2;
+/// See [`MISREAD_PLACED`].
+const MISREAD_UNREAD: usize = 4;
+
+/// A [`NoteKind::Misread`] note when `fields` holds (almost) none of the
+/// fields whose headings the text has (`set_aside`: heading lines taken
+/// as text, or left after where the template was found to end). Reading
+/// one or two fields out of a template of a dozen is no import.
+fn misread(fields: &TemplateFields, set_aside: &[Heading]) -> Option<Note> {
+    let placed: Vec<&str> = fields.present().map(|(key, _, _)| key).collect();
+    let mut unread: Vec<&Heading> = Vec::new();
+    for h in set_aside {
+        let counts = (h.colon || h.numbered || h.underlined) && !h.key.is_empty();
+        if counts && !placed.contains(&h.key) && !unread.iter().any(|u| u.key == h.key) {
+            unread.push(h);
+        }
+    }
+    if placed.len() > MISREAD_PLACED || unread.len() < MISREAD_UNREAD {
+        return None;
+    }
+    let named: Vec<String> = unread
+        .iter()
+        .take(6)
+        .map(|h| format!("'{}' at line {}", h.written, h.line + 1))
+        .collect();
+    Some(Note::new(
+        NoteKind::Misread,
+        None,
+        format!(
+            "only {} field(s) read, but {} other template headings were taken as text ({}{}): the \
+             template's layout was not understood; check its headings' indentation and numbering",
+            placed.len(),
+            unread.len(),
+            named.join(", "),
+            if unread.len() > named.len() { ", ..." } else { "" }
+        ),
+    ))
+}
+
 /// The line and text of the RFC's own Security Considerations section,
 /// outside the template (lines `start..end`): before it (RFC 3187 has it
 /// first) or after it, up to the next section title.
-fn security_section(lines: &[&str], start: usize, end: usize) -> Option<(usize, String)> {
-    let margin = lines[start].len() - lines[start].trim_start().len();
+fn security_section(lines: &[&str], start: usize, end: usize, margin: usize) -> Option<(usize, String)> {
     let at = (0..start).chain(end..lines.len()).find(|&i| {
         normalize(strip_numbering(lines[i].trim()).0.trim()) == "security considerations"
             && is_section_title(lines, i, margin)
@@ -2197,6 +2557,22 @@ mod tests {
             date_after("Version 1 / 2014-03-03", "date").as_deref(),
             Some("2014-03-03")
         );
+        // Findings of 2026-11-27 (historic texts), F4: RFC 3406 section
+        // 4's "registration date" in words reads as a Date field's does.
+        for (info, date) in [
+            (
+                "Registration version number: 1\nRegistration date: April 22, 1999",
+                Some("1999-04-22"),
+            ),
+            ("Registration date: 22 April 1999", Some("1999-04-22")),
+            ("Date: February 11, 2002.", Some("2002-02-11")),
+            ("Registration date: TBD", None),
+            ("Registration date: 2006-MM-DD", None),
+            ("Registration date: April 31, 1999", None),
+            ("Updated: April 22, 1999", None),
+        ] {
+            assert_eq!(date_after(info, "date").as_deref(), date, "{info}");
+        }
     }
 
     /// RFC 8141 Appendix A numbers versions 1, 2, ...: a version written
@@ -2264,6 +2640,34 @@ mod tests {
         let (text, note) = decode(&utf16);
         assert_eq!(text, "Scope: é");
         assert!(note.unwrap().message.contains("UTF-16LE"));
+        // Findings of 2026-11-27 (historic texts), F8: UTF-16 without a
+        // byte-order mark (every other byte NUL) is read as UTF-16 too,
+        // with a note saying so; a NUL or two in a UTF-8 text is not.
+        for (bytes, name) in [
+            (
+                "Scope: é"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes)
+                    .collect::<Vec<_>>(),
+                "UTF-16LE",
+            ),
+            (
+                "Scope: é"
+                    .encode_utf16()
+                    .flat_map(u16::to_be_bytes)
+                    .collect::<Vec<_>>(),
+                "UTF-16BE",
+            ),
+        ] {
+            let (text, note) = decode(&bytes);
+            assert_eq!(text, "Scope: é", "{name}");
+            let note = note.unwrap().message;
+            assert!(
+                note.contains(&format!("read as {name} (no byte-order mark")),
+                "{note}"
+            );
+        }
+        assert_eq!(decode(b"Scope: x\0y\n"), ("Scope: x\0y\n".to_string(), None));
         // A lone surrogate and an odd byte are replaced, not a panic.
         let (text, note) = decode(&[0xFE, 0xFF, 0xD8, 0x00, 0x00]);
         assert_eq!(text, "\u{fffd}\u{fffd}");

@@ -7,7 +7,7 @@ pub(crate) mod render;
 
 pub use import::{
     ImportError, ImportReport, MAX_TEXT_BYTES, Note, NoteKind, import_bytes, import_registration,
-    import_registration_bytes, import_text, version_and_date,
+    import_registration_bytes, import_text, is_template_text, version_and_date,
 };
 #[cfg(feature = "templates")]
 pub use render::{Form, RenderError, block, missing_for_rfc8141, render, render_as_written, skeleton};

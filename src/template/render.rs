@@ -391,11 +391,21 @@ fn render_form(
     if let Some(s) = status {
         ctx.insert("status", Value::from(s));
     }
-    let present: BTreeMap<&str, &str> = fields
+    let mut present: BTreeMap<&str, &str> = fields
         .present()
         .filter(|(k, _, _)| !IDENTIFYING.contains(k))
         .map(|(k, _, v)| (k, v))
         .collect();
+    // RFC 3406 section 4 (and RFC 2611 section 3) has no Version or Date
+    // heading: "Registration Information" holds the registration version
+    // number and date. A version or date a text with that block does not
+    // say is written there, never as a heading of its own above it.
+    let information = (form == Form::Rfc3406 && fields.is_legacy_form())
+        .then(|| registration_information(&present, file.version, file.date.as_ref().map(|d| d.as_text())))
+        .flatten();
+    if let Some(info) = &information {
+        present.insert("registration_information", info);
+    }
     ctx.insert("f", Value::from(minijinja::value::Serde(&present)));
     let shown = |appendix_a_first: bool| in_form_order(&present, appendix_a_first);
     let mut rules = rules_of(file)?;
@@ -418,21 +428,14 @@ fn render_form(
         Form::Html | Form::Markdown => (shown(!fields.is_legacy_form()), Vec::new()),
     };
     ctx.insert("mapped", Value::from(mapped));
-    // RFC 3406 has no Version or Date heading: its Registration Information
-    // holds them. They are written apart only when it does not say them
-    // (so that the rendering reads back the same).
-    let info = present.get("registration_information").copied().unwrap_or("");
-    let date_text = file.date.as_ref().map(|d| d.as_text());
+    // A text without Registration Information (urn-4's `Version 1` and
+    // `Date:` lines) shows its version and date as it wrote them.
+    let info = present.get("registration_information").copied();
     ctx.insert(
         "version_line",
-        Value::from(file.version.is_some() && super::import::number_after(info, "version") != file.version),
+        Value::from(file.version.is_some() && info.is_none()),
     );
-    ctx.insert(
-        "date_line",
-        Value::from(
-            date_text.is_some() && super::import::date_after(info, "date").as_deref() != date_text.as_deref(),
-        ),
-    );
+    ctx.insert("date_line", Value::from(file.date.is_some() && info.is_none()));
     ctx.insert("fields", Value::from(minijinja::value::Serde(&fields_list)));
     ctx.insert("others", Value::from(minijinja::value::Serde(&others)));
     if !rules.is_empty() {
@@ -445,6 +448,30 @@ fn render_form(
     let env = environment();
     let template = env.get_template(form.template()).expect("shipped template");
     template.render(ctx).map_err(|e| RenderError(template_error(&e)))
+}
+
+/// An RFC 3406 text's Registration Information with the registration
+/// version number and date it does not say added (the version first, the
+/// date last, as RFC 3406 section 4 lists them); `None` when it says both,
+/// or when the text has no Registration Information.
+fn registration_information(
+    present: &BTreeMap<&str, &str>,
+    version: Option<i64>,
+    date: Option<String>,
+) -> Option<String> {
+    let info = present.get("registration_information").copied()?;
+    let version = version.filter(|v| super::import::number_after(info, "version") != Some(*v));
+    let date = date.filter(|d| super::import::date_after(info, "date").as_deref() != Some(d.as_str()));
+    if version.is_none() && date.is_none() {
+        return None;
+    }
+    let lines: Vec<String> = version
+        .map(|v| format!("Registration version number: {v}"))
+        .into_iter()
+        .chain((!info.trim().is_empty()).then(|| info.to_string()))
+        .chain(date.map(|d| format!("Registration date: {d}")))
+        .collect();
+    Some(lines.join("\n"))
 }
 
 fn is_appendix_a(key: &str) -> bool {
