@@ -48,6 +48,15 @@ fn cut_vectors_appendix_e_and_real_shapes() {
                     "{}",
                     case.why
                 );
+                // ... and it ends where the URN's text does: the
+                // whitespace before a closing `>` is the wrapping's
+                // (Appendix E), not the URN's.
+                assert!(
+                    !f.text.last().is_some_and(u8::is_ascii_whitespace),
+                    "{}: text {:?}",
+                    case.why,
+                    f.text_str()
+                );
             })
             .unwrap();
         assert_eq!(found, case.found, "{}", case.why);
@@ -229,6 +238,40 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
         let id = result["ruleId"].as_str().unwrap();
         assert!(rules.contains(&id), "{id} is no rule of {rules:?}");
     }
+}
+
+/// SARIF 2.1.0 sections 3.30.5 to 3.30.11: a URN wrapped in `<...>` with
+/// whitespace before the `>` (Appendix E) has a region that ends where
+/// the URN's text does, not on the line of the `>` (findings scan3 F4).
+#[test]
+fn scan_sarif_region_of_a_wrapped_urn_ends_with_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("region.txt");
+    fs::write(
+        &file,
+        "<urn:isbn:0451450524\n>\n<urn:isbn:0-395-\n  36341-2 \n >\n",
+    )
+    .unwrap();
+    let out = urnreg(&["scan", "--format", "sarif", file.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let region = |i: usize| {
+        let r = &results[i]["locations"][0]["physicalLocation"]["region"];
+        [
+            &r["byteOffset"],
+            &r["byteLength"],
+            &r["startLine"],
+            &r["startColumn"],
+            &r["endLine"],
+            &r["endColumn"],
+        ]
+        .map(|v| v.as_u64().unwrap())
+    };
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_eq!(region(0), [1, 19, 1, 2, 1, 21]);
+    // Joined across the line break: it ends after `2` on line 4.
+    assert_eq!(region(1), [24, 25, 3, 2, 4, 10]);
 }
 
 /// SARIF 2.1.0 section 3.30.2: text positions do not depend on a

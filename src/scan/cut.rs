@@ -167,14 +167,18 @@ impl Scratch {
             return self.cut_too_long();
         }
         let stop = buf.get(end).copied();
-        if open == Some(b'<')
-            && stop.is_some_and(is_space)
-            && let Some(close) = self.join(buf, end, limit)
-        {
+        if open == Some(b'<') && stop.is_some_and(is_space) && self.join(buf, end, limit) {
             if self.urn.len() > MAX_URN {
                 return self.cut_too_long();
             }
-            return self.has_nid_and_nss().then_some(close);
+            // Its text ends where the URN's last character does, not at
+            // the `>`: the whitespace before it is the wrapping's
+            // (Appendix E), and a region must not run on to the next line.
+            return if self.has_nid_and_nss() {
+                self.ends.last().copied()
+            } else {
+                None
+            };
         }
         // Appendix E: delimiters are not part of the URN; once a pair is
         // closed, everything between them is.
@@ -361,10 +365,10 @@ impl Scratch {
     }
 
     /// Inside `<...>`: the parts between whitespace with a line break are
-    /// one URN, up to the `>` (Appendix E). Returns where the `>` is, or
-    /// `None` (nothing changed) when the brackets do not close over URN
-    /// characters alone.
-    fn join(&mut self, buf: &[u8], mut j: usize, limit: usize) -> Option<usize> {
+    /// one URN, up to the `>` (Appendix E). Returns whether they were
+    /// joined: false (nothing changed) when the brackets do not close over
+    /// URN characters alone or no line break is among them.
+    fn join(&mut self, buf: &[u8], mut j: usize, limit: usize) -> bool {
         let kept = self.urn.len();
         let mut line_break = false;
         let close = loop {
@@ -397,7 +401,7 @@ impl Scratch {
             }
         };
         match close {
-            Some(close) if line_break => {
+            Some(_) if line_break => {
                 self.alt.clear();
                 let mut breaks = self.breaks.iter().peekable();
                 for (i, &b) in self.urn.iter().enumerate() {
@@ -407,14 +411,14 @@ impl Scratch {
                         self.alt.push(b);
                     }
                 }
-                Some(close)
+                true
             }
             _ => {
                 self.urn.truncate(kept);
                 self.ends.truncate(kept);
                 self.breaks.clear();
                 self.too_long = false;
-                None
+                false
             }
         }
     }
