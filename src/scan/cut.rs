@@ -522,24 +522,100 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
 }
 
 /// Whether `urn` holds a printf-style conversion (C, Go, Python, Java's
-/// `String.format`: `%s`, `%d`, `%1$s`, `%-8v`, `%(name)s`) where a
-/// percent-encoding (`%HH`, RFC 3986 section 2.1) is not.
+/// `String.format`: `%s`, `%d`, `%1$s`, `%-8v`, `%*d`, `%.*s`, `%lld`,
+/// `%(name)s`) where a percent-encoding (`%HH`, RFC 3986 section 2.1) is
+/// not.
 fn has_format_conversion(urn: &[u8]) -> bool {
-    memchr::memchr_iter(b'%', urn).any(|i| {
-        let rest = &urn[i + 1..];
-        if rest.len() >= 2 && rest[0].is_ascii_hexdigit() && rest[1].is_ascii_hexdigit() {
-            return false;
+    memchr::memchr_iter(b'%', urn).any(|i| is_conversion(&urn[i + 1..]))
+}
+
+/// A printf conversion specification right after a `%` (C11 7.21.6.1,
+/// POSIX's `%n$` and `*m$`, Go's fmt, Python's `%(name)s`): argument
+/// index, flags, width (digits or `*`), precision (`.` then digits or
+/// `*`), length modifier, conversion. Two hex digits after the `%` are a
+/// percent-encoding (RFC 3986 section 2.1), except `%0` or `%1` and a
+/// decimal digit with a conversion after them: a zero-padded width or a
+/// width of 10 to 19 (`%08x`, `%02d`, `%10s`), read as such rather than as
+/// the encoding of a control character followed by a letter.
+fn is_conversion(rest: &[u8]) -> bool {
+    let hex_pair = rest.len() >= 2 && rest[0].is_ascii_hexdigit() && rest[1].is_ascii_hexdigit();
+    if hex_pair && !(matches!(rest[0], b'0' | b'1') && rest[1].is_ascii_digit()) {
+        return false;
+    }
+    let at = |k: usize| rest.get(k).copied();
+    let digits = |mut k: usize| {
+        while at(k).is_some_and(|b| b.is_ascii_digit()) {
+            k += 1;
         }
-        // Argument index, flags, width and precision, then the conversion.
-        let spec = rest
-            .iter()
-            .take_while(|b| b.is_ascii_digit() || matches!(b, b'$' | b'-' | b'+' | b' ' | b'#' | b'.'))
-            .count();
+        k
+    };
+    // `*` or `*m$`, after which `$` may come.
+    let star = |k: usize| match at(k) {
+        Some(b'*') => {
+            let m = digits(k + 1);
+            if m > k + 1 && at(m) == Some(b'$') {
+                m + 1
+            } else {
+                k + 1
+            }
+        }
+        _ => digits(k),
+    };
+    // POSIX argument index `n$`.
+    let mut k = digits(0);
+    k = if k > 0 && at(k) == Some(b'$') { k + 1 } else { 0 };
+    while matches!(at(k), Some(b'-' | b'+' | b' ' | b'#' | b'0' | b'\'')) {
+        k += 1;
+    }
+    k = star(k);
+    if at(k) == Some(b'.') {
+        k = star(k + 1);
+    }
+    let conversion = |b: Option<u8>| {
         matches!(
-            rest.get(spec),
-            Some(b's' | b'd' | b'i' | b'u' | b'x' | b'X' | b'v' | b'q' | b'(')
+            b,
+            // C and POSIX; Go's v, q, t, T, b, U; Python's r; Python's
+            // mapping key `%(name)s`.
+            Some(
+                b'd' | b'i'
+                    | b'o'
+                    | b'u'
+                    | b'x'
+                    | b'X'
+                    | b'e'
+                    | b'E'
+                    | b'f'
+                    | b'F'
+                    | b'g'
+                    | b'G'
+                    | b'a'
+                    | b'A'
+                    | b'c'
+                    | b's'
+                    | b'p'
+                    | b'n'
+                    | b'%'
+                    | b'v'
+                    | b'q'
+                    | b't'
+                    | b'T'
+                    | b'b'
+                    | b'U'
+                    | b'r'
+                    | b'('
+            )
         )
-    })
+    };
+    if conversion(at(k)) {
+        return true;
+    }
+    // Length modifiers: hh, h, ll, l, L, q, j, z, t.
+    let length = match (at(k), at(k + 1)) {
+        (Some(b'h'), Some(b'h')) | (Some(b'l'), Some(b'l')) => 2,
+        (Some(b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't'), _) => 1,
+        _ => return false,
+    };
+    conversion(at(k + length)) && at(k + length) != Some(b'(')
 }
 
 /// A byte of a query parameter's name.

@@ -25,9 +25,10 @@
 //!   it (`**urn:...**`, `_urn:..._`, `~~urn:...~~`), a footnote `*` on a
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
 //!   of it.
-//! - A string a program fills in (`"urn:uuid:%s"`, `` `urn:x:${id}` ``,
-//!   `{0}`, a literal ending in `:` joined on to: `"urn:x:" + id`) is a
-//!   template of URNs, not one: not reported.
+//! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
+//!   `` `urn:x:${id}` ``, `{0}`, a literal ending in `:`
+//!   joined on to: `"urn:x:" + id`) is a template of URNs, not one: not
+//!   reported.
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
