@@ -137,6 +137,13 @@ impl Scratch {
         if prev.is_some_and(is_word) && !comment && underscores == 0 && !after_escape(buf, start) {
             return None;
         }
+        // A letter, digit or mark of another script before `urn` glues it
+        // to a word (`caféurn:`), as an ASCII one does, and as one written
+        // on to a URN's end is part of it (RFC 8141 section 2: the run is
+        // one word).
+        if glued_before(buf, start) {
+            return None;
+        }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
         self.query = query_value(buf, start);
         self.properties = false;
@@ -512,11 +519,14 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
     {
         return true;
     }
+    // An escaped letter or digit (`\u00e9`, `\x41`) is a word's, as the
+    // character itself is.
     if start >= 6 && buf[start - 5] == b'u' && hex_run(start - 4, 4) && escapes(start - 6) {
-        return true;
+        let unit = u32::from_str_radix(std::str::from_utf8(&buf[start - 4..start]).unwrap_or("0"), 16);
+        return !unit.ok().and_then(char::from_u32).is_some_and(is_glued);
     }
     if start >= 4 && buf[start - 3] == b'x' && hex_run(start - 2, 2) && escapes(start - 4) {
-        return true;
+        return hex2(buf, start - 2, start).is_some_and(|b| !is_word(b));
     }
     start >= 3 && buf[start - 3] == b'%' && hex2(buf, start - 2, start).is_some_and(|b| !is_word(b))
 }
@@ -616,6 +626,26 @@ fn is_conversion(rest: &[u8]) -> bool {
         _ => return false,
     };
     conversion(at(k + length)) && at(k + length) != Some(b'(')
+}
+
+/// The character right before `start` is a letter, digit or combining
+/// mark of another script ([`is_glued`]): the last UTF-8 character ending
+/// there, or a byte that is none read as Latin-1 (a letter: as [`glued`]
+/// reads one after a URN).
+fn glued_before(buf: &[u8], start: usize) -> bool {
+    match start.checked_sub(1).map(|i| buf[i]) {
+        Some(b) if b >= 0x80 => {}
+        _ => return false,
+    }
+    for len in 2..=4.min(start) {
+        if let Ok(text) = std::str::from_utf8(&buf[start - len..start]) {
+            let mut chars = text.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                return is_glued(c);
+            }
+        }
+    }
+    matches!(buf[start - 1], 0xC0..=0xFF) && !matches!(buf[start - 1], 0xD7 | 0xF7)
 }
 
 /// A byte of a query parameter's name.

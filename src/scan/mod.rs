@@ -8,7 +8,8 @@
 //!   after a letter, digit, `_`, `+`, `-` or `.`, unless that letter or
 //!   digit ends a string literal's escape, `\n` or `\u0020`, or a `%20`),
 //!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
-//!   namespace` (a mention) are not URNs.
+//!   namespace` (a mention) are not URNs. A letter, digit or mark of
+//!   another script before it glues it to a word too (`caféurn:`).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
@@ -554,6 +555,22 @@ mod tests {
             b"urn:example:c",
             b"urn:example:x",
         ];
+        assert_eq!(found, want);
+    }
+
+    /// A Latin-1 letter right before `urn` glues it to a word, as the
+    /// same letter after a URN is held (RFC 8141 section 2); Latin-1
+    /// punctuation does not.
+    #[test]
+    fn a_latin_1_letter_before_urn_glues_it_to_a_word() {
+        let mut found = Vec::new();
+        Scanner::new()
+            .scan(
+                &b"caf\xe9urn:example:a \xaburn:example:b\xbb \xd7urn:example:c"[..],
+                |f| found.push(f.urn.to_vec()),
+            )
+            .unwrap();
+        let want: [&[u8]; 2] = [b"urn:example:b", b"urn:example:c"];
         assert_eq!(found, want);
     }
 
