@@ -140,8 +140,9 @@ impl Scratch {
         // A letter, digit or mark of another script before `urn` glues it
         // to a word (`caféurn:`), as an ASCII one does, and as one written
         // on to a URN's end is part of it (RFC 8141 section 2: the run is
-        // one word).
-        if glued_before(buf, start) {
+        // one word). `$urn` is a variable (Kotlin, PHP, Perl, shell): no
+        // URN starts there.
+        if glued_before(buf, start) || prev == Some(b'$') {
             return None;
         }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
@@ -212,6 +213,7 @@ impl Scratch {
         // (`"urn:ietf:params:oauth:" + kind`): a prefix.
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
+            || has_interpolation(&self.urn)
             || closed && open != Some(b'<') && self.urn.ends_with(b":") && joined_on(buf, end + 1)
         {
             return None;
@@ -626,6 +628,22 @@ fn is_conversion(rest: &[u8]) -> bool {
         _ => return false,
     };
     conversion(at(k + length)) && at(k + length) != Some(b'(')
+}
+
+/// Whether `urn` holds a string interpolation `$name` (Kotlin, Groovy,
+/// Scala's `s""`, PHP, Perl, Julia, Dart, shell) or a shell command
+/// substitution `$(...)`: a `$` followed by an identifier's start (a
+/// letter or `_`) or `(`, where no letter or digit is written on to it
+/// before (`urn:uuid:$patientId`, `urn:isbn:$isbn->id`, `urn:x:id-$n`).
+/// `$` is an NSS character (RFC 8141 section 2: sub-delims), so one
+/// after a letter or digit (`urn:example:a$b`, a JVM class name
+/// `Outer$Inner`) or before anything else (`urn:example:a$`) stays the
+/// URN's.
+fn has_interpolation(urn: &[u8]) -> bool {
+    memchr::memchr_iter(b'$', urn).any(|i| {
+        matches!(urn.get(i + 1), Some(&c) if c.is_ascii_alphabetic() || c == b'_' || c == b'(')
+            && !urn[i - 1].is_ascii_alphanumeric()
+    })
 }
 
 /// The character right before `start` is a letter, digit or combining

@@ -9,7 +9,8 @@
 //!   digit ends a string literal's escape, `\n` or `\u0020`, or a `%20`),
 //!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
 //!   namespace` (a mention) are not URNs. A letter, digit or mark of
-//!   another script before it glues it to a word too (`caféurn:`).
+//!   another script before it glues it to a word too (`caféurn:`), and so
+//!   does `$` (`$urn`, a variable).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
@@ -27,7 +28,7 @@
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
-//!   `` `urn:x:${id}` ``, `{0}`, a literal ending in `:`
+//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a literal ending in `:`
 //!   joined on to: `"urn:x:" + id`) is a template of URNs, not one: not
 //!   reported.
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
