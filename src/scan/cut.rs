@@ -140,9 +140,9 @@ impl Scratch {
         // A letter, digit or mark of another script before `urn` glues it
         // to a word (`caféurn:`), as an ASCII one does, and as one written
         // on to a URN's end is part of it (RFC 8141 section 2: the run is
-        // one word). `$urn` is a variable (Kotlin, PHP, Perl, shell): no
-        // URN starts there.
-        if glued_before(buf, start) || prev == Some(b'$') {
+        // one word). `$urn` is a variable (Kotlin, PHP, Perl, shell) and
+        // `^urn` a regular expression's start anchor: no URN starts there.
+        if glued_before(buf, start) || matches!(prev, Some(b'$' | b'^')) {
             return None;
         }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
@@ -214,6 +214,7 @@ impl Scratch {
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
+            || is_pattern(&self.urn, buf, end, limit)
             || closed && open != Some(b'<') && self.urn.ends_with(b":") && joined_on(buf, end + 1)
         {
             return None;
@@ -644,6 +645,74 @@ fn has_interpolation(urn: &[u8]) -> bool {
         matches!(urn.get(i + 1), Some(&c) if c.is_ascii_alphabetic() || c == b'_' || c == b'(')
             && !urn[i - 1].is_ascii_alphanumeric()
     })
+}
+
+/// Whether the URN-like text is a regular expression's (an XSD
+/// `xs:pattern`, a JSON Schema `pattern`, a `/.../` literal): regex syntax
+/// where its run stops, that neither a URN nor prose writes there:
+/// - the run ends in an opening `(`: a group opened and never closed in
+///   it (`urn:uuid:([0-9a-f]{8}...`, `urn:uuid:(?:...`, `(\d+)`);
+/// - it ends in a segment `.*` or `.+`, "any characters" (`urn:ietf:rfc:.*`;
+///   EPC's wildcard, `0614141.*`, follows no `:`);
+/// - it stops at a class escape `\d`, `\D`, `\w`, `\W`, `\s`, `\S`,
+///   `\p`, `\P` or an escaped `\.` (none is an escape of JSON or C
+///   strings, whose `\n` still ends a URN);
+/// - it stops at a bracket expression: `[` up to `]` on the line, whose
+///   content is ranges (`0-9`, `a-f`) and other non-alphanumeric characters
+///   (`[0-9a-f]`, `[A-Za-z0-9._-]`), or followed by a quantifier `{` or `+`
+///   (`[^:]+`). A footnote mark or an index (`[^1]`, `[1]`) is not one.
+///
+/// The text is then not reported, as a template is not, whether the
+/// pattern starts with `(` or `[`.
+fn is_pattern(urn: &[u8], buf: &[u8], end: usize, limit: usize) -> bool {
+    if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b":.+") {
+        return true;
+    }
+    let rest = &buf[end.min(limit)..limit.min(end + 64)];
+    match rest {
+        [
+            b'\\',
+            b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P' | b'.',
+            ..,
+        ] => true,
+        [b'[', ..] => bracket_expression(rest),
+        _ => false,
+    }
+}
+
+/// `rest` starts with a regex bracket expression (POSIX.1 9.3.5): see
+/// [`is_pattern`].
+fn bracket_expression(rest: &[u8]) -> bool {
+    let Some(close) = rest[1..].iter().position(|&b| matches!(b, b']' | b'\n' | b'\r')) else {
+        return false;
+    };
+    let close = close + 1;
+    if rest[close] != b']' || close < 2 {
+        return false;
+    }
+    if matches!(rest.get(close + 1), Some(b'{' | b'+')) {
+        return true;
+    }
+    let inner = rest[1..close].strip_prefix(b"^").unwrap_or(&rest[1..close]);
+    let same_class = |a: u8, b: u8| {
+        a <= b
+            && (a.is_ascii_digit() && b.is_ascii_digit()
+                || a.is_ascii_lowercase() && b.is_ascii_lowercase()
+                || a.is_ascii_uppercase() && b.is_ascii_uppercase())
+    };
+    let (mut i, mut ranges) = (0, 0);
+    while i < inner.len() {
+        match inner[i..] {
+            [a, b'-', b, ..] if same_class(a, b) => {
+                ranges += 1;
+                i += 3;
+            }
+            [b'\\', _, ..] => i += 2,
+            [c, ..] if !c.is_ascii_alphanumeric() => i += 1,
+            _ => return false,
+        }
+    }
+    ranges > 0
 }
 
 /// The character right before `start` is a letter, digit or combining

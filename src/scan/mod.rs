@@ -10,7 +10,7 @@
 //!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
 //!   namespace` (a mention) are not URNs. A letter, digit or mark of
 //!   another script before it glues it to a word too (`caféurn:`), and so
-//!   does `$` (`$urn`, a variable).
+//!   do `$` (`$urn`, a variable) and `^` (a regular expression's anchor).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
@@ -30,7 +30,8 @@
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
 //!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a literal ending in `:`
 //!   joined on to: `"urn:x:" + id`) is a template of URNs, not one: not
-//!   reported.
+//!   reported. So is a regular expression: regex syntax where the run
+//!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
