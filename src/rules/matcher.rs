@@ -10,8 +10,9 @@
 //! the DFA and the work of determinizing have size limits that stop the
 //! build as soon as they are reached.
 
-use std::sync::OnceLock;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson;
@@ -36,7 +37,15 @@ pub struct Matcher {
     fast: OnceLock<Option<Fast>>,
     /// Uses so far, counted until the fast walk is built.
     uses: AtomicU32,
+    /// [`Matcher::admits_in_part`]'s answers by the state a prefix ends
+    /// in, byte and separator (a scan asks again for every URN of a
+    /// namespace; the walk over the states is done once for each state),
+    /// at most [`MOST_ADMITS`] of them.
+    admits: Mutex<HashMap<(StateID, u8, u8), bool>>,
 }
+
+/// The most answers a matcher keeps of [`Matcher::admits_in_part`].
+const MOST_ADMITS: usize = 4096;
 
 /// The uses of a matcher after which its fast walk is built.
 const PAIRS_AFTER: u32 = 64;
@@ -56,6 +65,7 @@ impl Clone for Matcher {
             start: self.start,
             fast: self.fast.clone(),
             uses: AtomicU32::new(self.uses.load(Ordering::Relaxed)),
+            admits: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -82,27 +92,34 @@ fn walk<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, input: &[u8]) -> R
     }
 }
 
+/// Where each byte leads from `state` (`None`: nowhere, the dead state):
+/// one transition per byte class (the bytes of a class all lead to one
+/// state), then each byte takes its class's answer.
+fn next_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, state: StateID) -> [Option<StateID>; 256] {
+    let classes = dfa.byte_classes();
+    let mut by_class = [None; 256];
+    for b in classes.representatives(0..=255u8) {
+        if let Some(b) = b.as_u8() {
+            let next = dfa.next_state(state, b);
+            by_class[usize::from(classes.get(b))] = Some(next).filter(|&s| !dfa.is_dead_state(s));
+        }
+    }
+    let mut next = [None; 256];
+    for (b, slot) in (0..=255u8).zip(next.iter_mut()) {
+        *slot = by_class[usize::from(classes.get(b))];
+    }
+    next
+}
+
 /// [`Matcher::expected_after`]: walks `prefix`, then tries each byte.
 fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> [bool; 256] {
-    let mut state = start;
-    for &b in prefix {
-        state = dfa.next_state(state, b);
-    }
+    let state = state_after(dfa, start, prefix);
     let mut expected = [false; 256];
     if dfa.is_dead_state(state) {
         return expected;
     }
-    // One transition per byte class (the bytes of a class all lead to one
-    // state), then each byte takes its class's answer.
-    let classes = dfa.byte_classes();
-    let mut live = [false; 256];
-    for b in classes.representatives(0..=255u8) {
-        if let Some(b) = b.as_u8() {
-            live[usize::from(classes.get(b))] = !dfa.is_dead_state(dfa.next_state(state, b));
-        }
-    }
-    for (b, slot) in (0..=255u8).zip(expected.iter_mut()) {
-        *slot = live[usize::from(classes.get(b))];
+    for (slot, next) in expected.iter_mut().zip(next_states(dfa, state)) {
+        *slot = next.is_some();
     }
     expected
 }
@@ -111,17 +128,12 @@ fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: 
 /// than most of them do (more of the same characters lead to one state;
 /// a `%HH` escape that gets there too is one of them).
 fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> [bool; 256] {
-    let mut state = start;
-    for &b in prefix {
-        state = dfa.next_state(state, b);
-    }
+    let state = state_after(dfa, start, prefix);
     let mut onward = [false; 256];
     if dfa.is_dead_state(state) {
         return onward;
     }
-    let next: Vec<Option<StateID>> = (0..=255u8)
-        .map(|b| Some(dfa.next_state(state, b)).filter(|&s| !dfa.is_dead_state(s)))
-        .collect();
+    let next = next_states(dfa, state);
     // The state most bytes lead to: more of the same.
     let mut counts: Vec<(StateID, usize)> = Vec::new();
     for s in next.iter().flatten() {
@@ -143,27 +155,22 @@ fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[
     onward
 }
 
-/// [`Matcher::admits_in_part`]: a state reachable from the end of
-/// `prefix` through bytes other than `sep` takes `byte` on the way to a
-/// match.
-fn admits_in_part<T: AsRef<[u32]>>(
-    dfa: &dense::DFA<T>,
-    start: StateID,
-    prefix: &[u8],
-    byte: u8,
-    sep: u8,
-) -> bool {
-    let mut state = start;
-    for &b in prefix {
-        state = dfa.next_state(state, b);
-    }
+/// The state `dfa` is in after `prefix`, from `start`.
+fn state_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> StateID {
+    prefix.iter().fold(start, |state, &b| dfa.next_state(state, b))
+}
+
+/// [`Matcher::admits_in_part`]: a state reachable from `state` through
+/// bytes other than `sep` takes `byte` on the way to a match. Each state
+/// is visited once.
+fn admits_in_part<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, state: StateID, byte: u8, sep: u8) -> bool {
     let classes = dfa.byte_classes();
     let representatives: Vec<u8> = classes
         .representatives(0..=255u8)
         .filter_map(|b| b.as_u8())
         .filter(|&b| classes.get(b) != classes.get(sep))
         .collect();
-    let mut seen = vec![state];
+    let mut seen = HashSet::from([state]);
     let mut todo = vec![state];
     while let Some(state) = todo.pop() {
         if dfa.is_dead_state(state) {
@@ -174,8 +181,7 @@ fn admits_in_part<T: AsRef<[u32]>>(
         }
         for &b in &representatives {
             let next = dfa.next_state(state, b);
-            if !dfa.is_dead_state(next) && !seen.contains(&next) {
-                seen.push(next);
+            if !dfa.is_dead_state(next) && seen.insert(next) {
                 todo.push(next);
             }
         }
@@ -190,21 +196,26 @@ const MOST_FORCED: usize = 24;
 /// choice about (one byte, or one letter in either case: written in lower
 /// case), up to a choice.
 fn forced_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[u8]) -> Vec<u8> {
-    let mut state = start;
-    for &b in prefix {
-        state = dfa.next_state(state, b);
-    }
+    let mut state = state_after(dfa, start, prefix);
     let mut forced = Vec::new();
     let mut chose = false;
     while !dfa.is_dead_state(state) && forced.len() < MOST_FORCED {
-        let live: Vec<u8> = (0..=255u8)
-            .filter(|&b| !dfa.is_dead_state(dfa.next_state(state, b)))
-            .collect();
-        let one = match live[..] {
+        // The live bytes, as far as two of them (more is a choice).
+        let mut live = [0u8; 3];
+        let mut count = 0;
+        for (b, next) in (0..=255u8).zip(next_states(dfa, state)) {
+            if next.is_some() {
+                if count < live.len() {
+                    live[count] = b;
+                }
+                count += 1;
+            }
+        }
+        let one = match live[..count.min(3)] {
             [b] => b,
             [a, b] if a.is_ascii_uppercase() && b == a.to_ascii_lowercase() => b,
             _ => {
-                chose = !live.is_empty();
+                chose = count > 0;
                 break;
             }
         };
@@ -613,6 +624,7 @@ impl Matcher {
             start,
             fast: OnceLock::new(),
             uses: AtomicU32::new(0),
+            admits: Mutex::new(HashMap::new()),
         })
     }
 
@@ -683,10 +695,23 @@ impl Matcher {
     /// when they share a byte class: then it is never taken): can the part
     /// `prefix` ends in hold a '/'?
     pub fn admits_in_part(&self, prefix: &[u8], byte: u8, sep: u8) -> bool {
-        match &self.dfa {
-            Table::Built(d) => admits_in_part(d, self.start, prefix, byte, sep),
-            Table::Shipped(d) => admits_in_part(d, self.start, prefix, byte, sep),
+        let state = match &self.dfa {
+            Table::Built(d) => state_after(d, self.start, prefix),
+            Table::Shipped(d) => state_after(d, self.start, prefix),
+        };
+        let key = (state, byte, sep);
+        if let Some(&known) = self.admits.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return known;
         }
+        let answer = match &self.dfa {
+            Table::Built(d) => admits_in_part(d, state, byte, sep),
+            Table::Shipped(d) => admits_in_part(d, state, byte, sep),
+        };
+        let mut admits = self.admits.lock().unwrap_or_else(|e| e.into_inner());
+        if admits.len() < MOST_ADMITS {
+            admits.insert(key, answer);
+        }
+        answer
     }
 
     /// Matches the whole of `input`.
