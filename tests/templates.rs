@@ -295,6 +295,74 @@ fn snapshots_of_rendered_real_registrations() {
     }
 }
 
+/// Wrapping in `--form rfc3406` (RFC 3406 section 4's template, wrapped
+/// at 72 columns) keeps structure (findings F6): adi's URN pattern line
+/// stays one line, and a wrapped `- ` list item (the WHIP draft's)
+/// hangs its next lines under its text. The renderings read back to
+/// the same registration, and render the same again.
+#[test]
+fn rfc3406_wrapping_keeps_url_patterns_whole_and_list_items_hanging() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/import");
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["markdown-adi-bold-headings", "markdown-whip-subnamespace"] {
+        let path = dir.join(format!("{name}.toml"));
+        let out = urnreg(
+            &["template", "render", path.to_str().unwrap(), "--form", "rfc3406"],
+            b"",
+        );
+        assert_eq!(code(&out), 0, "{name}: {}", stderr(&out));
+        let text = stdout(&out);
+        insta::assert_snapshot!(format!("render_{name}_rfc3406"), text);
+        let again = tmp.path().join(format!("{name}.txt"));
+        std::fs::write(&again, &text).unwrap();
+        let back = urnreg(&["template", "import", again.to_str().unwrap()], b"");
+        assert_eq!(code(&back), 0, "{name}: {}", stderr(&back));
+        let toml_path = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(&toml_path, stdout(&back)).unwrap();
+        let twice = urnreg(
+            &[
+                "template",
+                "render",
+                toml_path.to_str().unwrap(),
+                "--form",
+                "rfc3406",
+            ],
+            b"",
+        );
+        assert_eq!(stdout(&twice), text, "{name}: a second rendering differs");
+    }
+    let adi = stdout(&urnreg(
+        &[
+            "template",
+            "render",
+            dir.join("markdown-adi-bold-headings.toml").to_str().unwrap(),
+            "--form",
+            "rfc3406",
+        ],
+        b"",
+    ));
+    assert!(
+        adi.contains("\n   urn:adi:{Inception Event Fingerprint}:[{Tail Event Sequence No.}:{Tail Event Fingerprint}]\n"),
+        "{adi}"
+    );
+    let whip = stdout(&urnreg(
+        &[
+            "template",
+            "render",
+            dir.join("markdown-whip-subnamespace.toml").to_str().unwrap(),
+            "--form",
+            "rfc3406",
+        ],
+        b"",
+    ));
+    assert!(
+        whip.contains(
+            "   - The Namespace Specific String (NSS) of all URNs that use the \"whip\"\n     Namespace ID"
+        ),
+        "{whip}"
+    );
+}
+
 #[test]
 fn cli_new_edit_lint_render_request_path() {
     let dir = tempfile::tempdir().unwrap();

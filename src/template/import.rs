@@ -1673,6 +1673,14 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .skip(1)
         .position(|h| h.key == "namespace_identifier")
         .map(|n| headings[n + 1].line);
+    let fences = Fences::of(lines, first.line);
+    // The level of the fields' own Markdown headings (`## Purpose`), if
+    // they are written so.
+    let field_level = headings
+        .iter()
+        .filter(|h| !h.key.is_empty())
+        .filter_map(|h| markdown_heading(lines, h.line, usize::MAX))
+        .min();
     for i in first.line + 1..lines.len() {
         if second_nid == Some(i) {
             return Some((
@@ -1699,8 +1707,96 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         if !inside_a_field && is_section_title(lines, i, margin) {
             return Some((i, format!("the RFC section '{}'", line.trim())));
         }
+        if fences.inside(i) {
+            continue;
+        }
+        // A Markdown heading no field is named after (`## Examples` after
+        // a registration written in Markdown): the document's next
+        // section, unless the fields are Markdown headings themselves and
+        // it is a subsection of one (`### ABNF` under `## Syntax`).
+        if let Some(level) = markdown_heading(lines, i, margin.min(3))
+            && field_level.is_none_or(|fields| level <= fields)
+        {
+            return Some((i, format!("the Markdown heading '{}'", line.trim())));
+        }
     }
     None
+}
+
+/// The lines of a text inside Markdown code fences (CommonMark section
+/// 4.5: a run of three or more backticks or tildes, indented three
+/// columns at most, up to a run of the same character at least as long).
+/// An unclosed fence runs to the end of the text.
+struct Fences(Vec<bool>);
+
+impl Fences {
+    fn of(lines: &[&str], from: usize) -> Fences {
+        let mut inside = vec![false; lines.len()];
+        let mut open: Option<(char, usize)> = None;
+        for (i, line) in lines.iter().enumerate().skip(from) {
+            let indent = line.len() - line.trim_start().len();
+            let t = line.trim();
+            let fence = t
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '`' | '~') && indent <= 3)
+                .map(|c| (c, t.chars().take_while(|x| *x == c).count()))
+                .filter(|(_, n)| *n >= 3);
+            match (open, fence) {
+                (None, Some(f)) => {
+                    open = Some(f);
+                    inside[i] = true;
+                }
+                (Some((c, n)), Some((d, m))) if c == d && m >= n && t.chars().all(|x| x == c) => {
+                    open = None;
+                    inside[i] = true;
+                }
+                (Some(_), _) => inside[i] = true,
+                (None, None) => {}
+            }
+        }
+        Fences(inside)
+    }
+
+    fn inside(&self, i: usize) -> bool {
+        self.0.get(i).copied().unwrap_or(false)
+    }
+}
+
+/// The level of the Markdown heading on line `i`, if it is one
+/// (CommonMark sections 4.2 and 4.3), at most `max_indent` columns in: an
+/// ATX heading (`#` to `######`, then a space and a title: 1 to 6), or a
+/// setext heading (one line of text underlined by `===`: 1, or `---`: 2).
+/// Either has a blank line (or nothing) before it, as Markdown texts lay
+/// headings out, so that a line of plain text starting with `#` mid-
+/// paragraph is no heading.
+fn markdown_heading(lines: &[&str], i: usize, max_indent: usize) -> Option<usize> {
+    let line = lines[i];
+    let indent = line.len() - line.trim_start().len();
+    let t = line.trim();
+    if indent > max_indent || t.is_empty() || line == PAGE_BREAK {
+        return None;
+    }
+    let blank_before = lines[..i]
+        .iter()
+        .rev()
+        .find(|l| **l != PAGE_BREAK)
+        .is_none_or(|l| l.trim().is_empty());
+    if !blank_before {
+        return None;
+    }
+    let hashes = t.bytes().take_while(|b| *b == b'#').count();
+    if hashes > 0 {
+        let title = t[hashes..].trim_start_matches('#');
+        let spaced = t[hashes..].starts_with([' ', '\t']);
+        return (hashes <= 6 && spaced && title.chars().any(char::is_alphanumeric)).then_some(hashes);
+    }
+    let under = lines.get(i + 1)?;
+    let under_indent = under.len() - under.trim_start().len();
+    if under_indent > 3 || !is_underline(under) || !t.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    Some(if under.trim().starts_with('=') { 1 } else { 2 })
 }
 
 /// The indentation of a template's run of headings (those set apart
@@ -2430,6 +2526,37 @@ mod tests {
             Some("The NID \"example\".")
         );
         assert_eq!(r.fields.purpose.as_deref(), Some("Testing."));
+    }
+
+    /// CommonMark sections 4.2 and 4.3: what is a Markdown heading after
+    /// a template (F3), and what is text.
+    #[test]
+    fn markdown_headings_after_a_template_end_it_and_text_does_not() {
+        let template = "**Namespace ID:**\n\nexample\n\n**Scope:**\n\nGlobal\n";
+        for (after, ends) in [
+            ("\n## Examples\n\nurn:example:1\n", true),
+            ("\n###### Six\n\nx\n", true),
+            ("\nExamples\n--------\n\nx\n", true),
+            ("\nExamples\n========\n\nx\n", true),
+            // Seven marks, no space after them, a mark mid-paragraph, a
+            // heading indented as code, one inside a code fence.
+            ("\n####### Seven\n", false),
+            ("\n#1 priority\n", false),
+            ("and more\n# of names\n", false),
+            ("\n    ## Code\n", false),
+            ("\n~~~\n\n# comment\n~~~\n", false),
+        ] {
+            let r = import_text(&format!("{template}{after}"));
+            let scope = r.fields.scope.as_deref().unwrap_or_default();
+            assert_eq!(scope == "Global", ends, "{after:?}: {scope:?}");
+        }
+        // Headings that are fields stay fields, at any level.
+        let r = import_text(
+            "## Namespace Identifier\n\nexample\n\n### Purpose\n\nTesting.\n\n# Scope\n\nGlobal\n",
+        );
+        assert_eq!(r.fields.namespace_identifier.as_deref(), Some("example"));
+        assert_eq!(r.fields.purpose.as_deref(), Some("Testing."));
+        assert_eq!(r.fields.scope.as_deref(), Some("Global"));
     }
 
     #[test]

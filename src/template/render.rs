@@ -573,7 +573,9 @@ fn indented(text: &str, indent: usize) -> String {
 /// takes it past (registration texts are 72 columns wide with their own
 /// indent), and two spaces after a full stop stay two. Only prose is
 /// wrapped ([`is_laid_out`] tells what is not): a table, an indented
-/// line, a list item with a hanging indent or a grammar keeps its lines.
+/// line, a list item with a hanging indent, a URN pattern or a grammar
+/// keeps its lines. A list item that is wrapped hangs its next lines
+/// under its text.
 pub fn block(text: &str, indent: usize, width: usize) -> String {
     let lines: Vec<&str> = text.trim_end().lines().map(str::trim_end).collect();
     let mut out = String::new();
@@ -599,11 +601,14 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
         let own_indent = line.len() - body.len();
         let prefix = " ".repeat(indent + own_indent);
         let next = lines.get(i + 1).copied();
-        if line.chars().count() <= width || is_laid_out(line, next) {
+        if line.chars().count() <= width || is_laid_out(line, next, width) {
             out.push_str(&prefix);
             out.push_str(body);
             continue;
         }
+        // A list item's lines after its first hang under its text, not
+        // under its bullet, so that they read as the item's.
+        let hang = list_marker_width(body);
         let mut pieces: Vec<String> = Vec::new();
         let mut current = String::new();
         let mut gap = 0;
@@ -612,7 +617,8 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
                 gap += 1;
                 continue;
             }
-            let len = prefix.len() + current.chars().count();
+            let lead = prefix.len() + if pieces.is_empty() { 0 } else { hang };
+            let len = lead + current.chars().count();
             if !current.is_empty() && len + gap + 1 + word.chars().count() > width {
                 pieces.push(std::mem::take(&mut current));
             } else if !current.is_empty() {
@@ -621,13 +627,26 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
             current.push_str(word);
             gap = 0;
         }
-        let next_continues = next.is_some_and(|next| continues_paragraph(next, lines.get(i + 2).copied()));
-        if next_continues && !pieces.is_empty() {
+        let next_continues =
+            next.is_some_and(|next| continues_paragraph(next, lines.get(i + 2).copied(), width));
+        // A list item's tail is its own: the next line is no part of it.
+        if next_continues && !pieces.is_empty() && hang == 0 {
             carry = current;
         } else {
             pieces.push(current);
         }
-        let wrapped: Vec<String> = pieces.iter().map(|p| format!("{prefix}{p}")).collect();
+        let hanging = " ".repeat(hang);
+        let wrapped: Vec<String> = pieces
+            .iter()
+            .enumerate()
+            .map(|(n, p)| {
+                if n == 0 {
+                    format!("{prefix}{p}")
+                } else {
+                    format!("{prefix}{hanging}{p}")
+                }
+            })
+            .collect();
         out.push_str(&wrapped.join("\n"));
     }
     out
@@ -636,16 +655,76 @@ pub fn block(text: &str, indent: usize, width: usize) -> String {
 /// Whether `line` (followed by `next`) is laid out rather than prose, and
 /// so never wrapped nor joined: an indented line (an example, a list), a
 /// line of grammar (a wrapped comment would become rule elements, RFC
-/// 5234 section 3.1), a table row (columns parted by runs of spaces), or a
-/// list item whose next line hangs indented below it.
-fn is_laid_out(line: &str, next: Option<&str>) -> bool {
+/// 5234 section 3.1; `=` and `=/` rules), a URN pattern ([`is_pattern`]),
+/// a word longer than `width` alone on its line (a URL), a table row
+/// (columns parted by runs of spaces), or a list item whose next line
+/// hangs indented below it.
+fn is_laid_out(line: &str, next: Option<&str>, width: usize) -> bool {
     let body = line.trim_start();
     let own_indent = line.len() - body.len();
     let hanging = next.is_some_and(|n| {
         let n_body = n.trim_start();
         !n_body.is_empty() && n.len() - n_body.len() > own_indent
     });
-    own_indent > 0 || is_grammar(body) || is_table_row(body) || (is_list_item(body) && hanging)
+    own_indent > 0
+        || (!body.contains(' ') && line.chars().count() > width)
+        || is_grammar(body)
+        || is_pattern(body)
+        || is_table_row(body)
+        || (is_list_item(body) && hanging)
+}
+
+/// A line that is a pattern rather than prose: every space in it is
+/// inside brackets (`{}`, `[]`, `<>`), balanced, as in adi's `urn:adi:
+/// {Inception Event Fingerprint}:[{Tail Event Sequence No.}:{Tail Event
+/// Fingerprint}]` (one URN pattern, RFC 8141 section 2, whose placeholders
+/// are named in words). Wrapped, it would be two patterns, neither the
+/// one a reader copies; a sentence naming a placeholder has spaces
+/// outside brackets, and is prose.
+fn is_pattern(body: &str) -> bool {
+    let mut depth = 0usize;
+    let mut spaced = false;
+    for c in body.trim_end().chars() {
+        match c {
+            '{' | '[' | '<' => depth += 1,
+            '}' | ']' | '>' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            ' ' if depth == 0 => return false,
+            ' ' => spaced = true,
+            _ => {}
+        }
+    }
+    spaced && depth == 0
+}
+
+/// The width of a list item's marker and the space after it (`- `: 2,
+/// `12. `: 4, `[3] `: 4), under which its wrapped lines hang; 0 for a
+/// line that is no list item (`**Bold**` starts with no bullet).
+fn list_marker_width(body: &str) -> usize {
+    let marker_end = if body.starts_with(['-', '*', '\u{2022}', 'o']) {
+        body.chars().next().map_or(0, char::len_utf8)
+    } else if body.starts_with('[') {
+        match body.find(']') {
+            Some(close) if close <= 4 && body[1..close].bytes().all(|b| b.is_ascii_alphanumeric()) => {
+                close + 1
+            }
+            _ => return 0,
+        }
+    } else {
+        match body.find(['.', ')']) {
+            Some(at) if (1..=3).contains(&at) && body[..at].bytes().all(|b| b.is_ascii_alphanumeric()) => {
+                at + 1
+            }
+            _ => return 0,
+        }
+    };
+    let spaces = body[marker_end..].bytes().take_while(|b| *b == b' ').count();
+    if spaces == 0 || !is_list_item(body) {
+        return 0;
+    }
+    body[..marker_end].chars().count() + spaces
 }
 
 /// Columns parted by runs of spaces (`DC        Dublin Core  https://...`):
@@ -671,9 +750,9 @@ fn is_list_item(body: &str) -> bool {
 
 /// Whether `line` (followed by `next`) goes on with the paragraph of the
 /// line before it: prose at the margin, not a list item, nothing laid out.
-fn continues_paragraph(line: &str, next: Option<&str>) -> bool {
+fn continues_paragraph(line: &str, next: Option<&str>, width: usize) -> bool {
     let body = line.trim_start();
-    !body.is_empty() && !is_list_item(body) && !is_laid_out(line, next)
+    !body.is_empty() && !is_list_item(body) && !is_laid_out(line, next, width)
 }
 
 /// A line of ABNF (RFC 5234): a comment (`;`), or a rule (`name =` or
@@ -807,6 +886,55 @@ mod tests {
             indented(&format!("{long}\n\n  x"), 3),
             format!("   {}\n\n     x", long.trim_end())
         );
+    }
+
+    /// A URN pattern whose placeholders have spaces (adi's), a word longer
+    /// than the width, and `=`/`=/` rules (RFC 5234 section 3.3) are never
+    /// wrapped; a sentence naming a placeholder is prose (findings F6).
+    #[test]
+    fn patterns_long_words_and_rules_are_never_wrapped() {
+        let pattern =
+            "urn:adi:{Inception Event Fingerprint}:[{Tail Event Sequence No.}:{Tail Event Fingerprint}]";
+        let url = format!("https://example.org/{}", "segment/".repeat(10));
+        let rule = format!("nss =/ {}", "\"x\" DIGIT ".repeat(10).trim_end());
+        let prose = format!(
+            "Where the \"{{Inception Event Fingerprint}}\" is {}",
+            "word ".repeat(12).trim_end()
+        );
+        for line in [pattern, url.as_str(), rule.as_str()] {
+            let out = block(&format!("{}\n{line}\nend.", "lead ".repeat(16).trim_end()), 3, 72);
+            assert!(out.contains(&format!("\n   {line}\n")), "{out}");
+        }
+        assert!(block(&prose, 3, 72).lines().count() > 1);
+        assert!(is_pattern("<a b>:{c d}"));
+        assert!(!is_pattern("{a b} and c"));
+        assert!(!is_pattern("{a b"));
+        assert!(!is_pattern("a -> b"));
+    }
+
+    /// A wrapped list item's next lines hang under its text, whatever its
+    /// marker; its tail is not carried into the next line.
+    #[test]
+    fn wrapped_list_items_hang_under_their_text() {
+        let words = "word ".repeat(20);
+        for (marker, hang) in [("-", 2), ("*", 2), ("1.", 3), ("12)", 4), ("[3]", 4), ("o", 2)] {
+            let out = block(&format!("{marker} {words}\nnext line."), 3, 72);
+            let lines: Vec<&str> = out.lines().collect();
+            assert!(lines.len() >= 3, "{out}");
+            let pad = " ".repeat(3 + hang);
+            for l in &lines[1..lines.len() - 1] {
+                assert!(
+                    l.starts_with(&pad) && !l[pad.len()..].starts_with(' '),
+                    "{marker}: {out}"
+                );
+            }
+            assert_eq!(lines[lines.len() - 1], "   next line.", "{marker}: {out}");
+        }
+        assert_eq!(list_marker_width("**Bold:** text"), 0);
+        assert_eq!(list_marker_width("only words"), 0);
+        assert_eq!(list_marker_width("e.g. this"), 0);
+        assert_eq!(list_marker_width("-   spaced"), 4);
+        assert_eq!(list_marker_width("\u{2022} bullet"), 2);
     }
 
     #[test]
