@@ -834,6 +834,7 @@ impl CompiledRules {
                 // leads on past more of the same characters (a ':').
                 let next = match expected_list(&m.expected_after(nss.as_bytes(), mismatch.offset)) {
                     Some(list) => format!("more: {list} next"),
+                    None if !in_a_part(nss.as_bytes(), mismatch.offset) => "more".to_string(),
                     None => match expected_list(&m.onward_after(nss.as_bytes(), mismatch.offset)) {
                         Some(list) => format!("more: {list} next, or more of the same characters first"),
                         None => "more".to_string(),
@@ -854,10 +855,13 @@ impl CompiledRules {
                         String::from_utf8_lossy(&forced)
                     )
                 } else {
-                    expected_bytes(
-                        &m.expected_after(nss.as_bytes(), mismatch.offset),
-                        &m.onward_after(nss.as_bytes(), mismatch.offset),
-                    )
+                    // "Like those before it" needs some before it, in its part.
+                    let onward = if in_a_part(nss.as_bytes(), mismatch.offset) {
+                        m.onward_after(nss.as_bytes(), mismatch.offset)
+                    } else {
+                        [false; 256]
+                    };
+                    expected_bytes(&m.expected_after(nss.as_bytes(), mismatch.offset), &onward)
                 };
                 format!(
                     "unexpected {} in NSS at byte {}: {expected} ({})",
@@ -980,6 +984,13 @@ fn escaped_char(escape: &str) -> String {
         Ok(b) if b.is_ascii_graphic() => format!(" ('{}')", b as char),
         _ => String::new(),
     }
+}
+
+/// Whether `offset` follows some characters of a ':'-delimited part of
+/// `nss` (not its start, nor right after a ':'): only then can a message
+/// speak of "more of the same characters".
+fn in_a_part(nss: &[u8], offset: usize) -> bool {
+    offset > 0 && nss.get(offset - 1).is_some_and(|&b| b != b':')
 }
 
 /// What a namespace's syntax takes at a byte, for a message: "expected
@@ -1547,6 +1558,28 @@ mod expected_tests {
                 "NSS ends too early at byte {at}: the namespace's syntax expects more: {next} next, or more of the same characters first"
             );
             assert!(message.contains(&said), "{urn}: {message}");
+        }
+    }
+
+    /// "Like those before it" and "more of the same characters" need
+    /// characters before them in their ':'-part: at the NSS's start or
+    /// right after a ':' the plain messages stand (3GPP2 registration).
+    #[test]
+    fn nothing_is_like_the_characters_before_when_there_are_none() {
+        let registry = Registry::embedded();
+        for (urn, said) in [
+            (
+                "urn:3gpp2::x",
+                "unexpected ':' in NSS at byte 10: not allowed by the namespace's syntax (",
+            ),
+            (
+                "urn:3gpp2:a~b",
+                "unexpected '~' in NSS at byte 11: the namespace's syntax expects ':' here, or a character like those before it (",
+            ),
+        ] {
+            let report = Checker::new(registry).check_str(urn);
+            let message = report.errors().next().unwrap().to_string();
+            assert!(message.starts_with(said), "{urn}: {message}");
         }
     }
 
