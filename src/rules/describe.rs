@@ -118,6 +118,14 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          NSS: each takes ':' and its number or name.",
     ),
     (
+        "ietf-params-class",
+        "IETF params classes (RFC 3553 sections 3 and 4): the class after urn:ietf:params: is a name \
+         IANA has registered in the 'IETF URN Sub-namespace for Registered Protocol Parameter \
+         Identifiers' registry (https://www.iana.org/assignments/params/params.xhtml; 23 names as of \
+         its update of 2026-02-02: xml, oauth, acme, scim, netconf, jmap, rtp-hdrext, ...); other IETF \
+         URNs are not checked.",
+    ),
+    (
         "isan",
         "ISAN check characters (ISO 15706, RFC 4246 section 3): the check character after the \
          episode, and the one after the version when there is a version, are ISO 7064 MOD 37,36 over \

@@ -36,7 +36,7 @@ use eidr::check_eidr;
 use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
-use ietf::check_ietf;
+use ietf::{check_ietf, check_ietf_params_class};
 use imei::{check_gsma, normalize_gsma_imei};
 use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
@@ -71,8 +71,26 @@ fn violation(offset: usize, message: impl Into<String>) -> Violation {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
-    "ddi", "eic", "eidr", "epc", "fdc", "gs1", "gsma", "ietf", "isan", "isbn", "isni", "issn", "lei",
-    "nbn-de", "newsml", "pwid", "thread", "trivore", "urn-6",
+    "ddi",
+    "eic",
+    "eidr",
+    "epc",
+    "fdc",
+    "gs1",
+    "gsma",
+    "ietf",
+    "ietf-params-class",
+    "isan",
+    "isbn",
+    "isni",
+    "issn",
+    "lei",
+    "nbn-de",
+    "newsml",
+    "pwid",
+    "thread",
+    "trivore",
+    "urn-6",
 ];
 
 /// The names of the built-in normalizers.
@@ -105,6 +123,7 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "gs1" => check_gs1,
         "gsma" => check_gsma,
         "ietf" => check_ietf,
+        "ietf-params-class" => check_ietf_params_class,
         "isbn" => check_isbn,
         "issn" => check_issn,
         "isni" => check_isni,
