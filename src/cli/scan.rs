@@ -1052,7 +1052,7 @@ fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
     // Written as made, 64 KiB at a time, each result let go once written:
     // the output is never held whole beside the results (MAX_KEPT_BYTES
     // bounds what the scan holds, not twice that).
-    let closed = shared.closed.load(Ordering::Relaxed);
+    let mut closed = shared.closed.load(Ordering::Relaxed);
     let mut out = Vec::with_capacity(OUTPUT_PIECE);
     let mut emit = |out: &mut Vec<u8>, last: bool| -> anyhow::Result<()> {
         if out.len() < OUTPUT_PIECE && !last {
@@ -1062,10 +1062,11 @@ fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
             let written = stream
                 .write_all(out)
                 .and_then(|()| if last { stream.flush() } else { Ok(()) });
-            if let Err(e) = written
-                && e.kind() != io::ErrorKind::BrokenPipe
-            {
-                return Err(anyhow::Error::new(e).context("standard output"));
+            match written {
+                // The reader is gone: nothing more is written.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => closed = true,
+                Err(e) => return Err(anyhow::Error::new(e).context("standard output")),
+                Ok(()) => {}
             }
         }
         out.clear();
