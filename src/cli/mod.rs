@@ -197,9 +197,11 @@ enum Command {
     /// --replace, 2 refused (nothing is changed).
     Import(snapshot::ImportArgs),
     /// Bring the database's shipped namespaces and rules up to the registry
-    /// built into this urnreg: add the NIDs it lacks, rewrite those not
-    /// changed here; namespaces registered here or with versions filed here
-    /// are kept (the plan says why).
+    /// built into this urnreg.
+    ///
+    /// Adds the NIDs the database lacks and rewrites the shipped namespaces
+    /// not changed here; namespaces registered here or with versions filed
+    /// here are kept (the plan says why). Nothing is removed.
     ///
     /// Exit status: 0 updated (or nothing to do), 1 a dry run that would
     /// change something, 2 refused (nothing is changed).
