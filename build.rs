@@ -182,7 +182,29 @@ fn write_out(name: &str, code: &str) {
     fs::write(out, code).unwrap();
 }
 
+/// A fingerprint of the shipped namespace records (`registry/<nid>.toml`,
+/// not the `_` files): FNV-1a (64 bits) over each file's name and text.
+/// A database records the fingerprint of the registry its shipped
+/// namespaces were last brought up to (`urnreg init`, `urnreg update`), so
+/// that a command can tell in one comparison that the binary ships newer
+/// records. Not a security measure: it only has to change when they do.
+fn fingerprint() {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for (name, path) in files("registry", ".toml") {
+        if name.starts_with('_') {
+            continue;
+        }
+        let text = fs::read(&path).unwrap();
+        for b in name.bytes().chain([0]).chain(text).chain([0]) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    write_out("registry_fingerprint.rs", &format!("\"fnv1a64:{hash:016x}\""));
+}
+
 fn main() {
+    fingerprint();
     embed("registry", ".toml", "registry_files.rs");
     embed("migrations", ".sql", "migration_files.rs");
     read_model();

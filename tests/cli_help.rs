@@ -229,6 +229,7 @@ fn color_everywhere_actor_and_db_only_where_they_apply() {
         "amend",
         "withdraw",
         "import",
+        "update",
         "serve",
         "expert add",
         "expert remove",

@@ -12,6 +12,10 @@ mod rules;
 /// experts, carried by snapshots.
 mod subregistries;
 
+/// `urnreg update`: the shipped namespaces brought up to the binary's,
+/// local work kept; the note that says a database is behind.
+mod update;
+
 /// Opening databases: first use by many processes, read-only files and
 /// directories, files that are not urnreg's.
 mod databases;

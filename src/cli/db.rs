@@ -2,6 +2,7 @@
 //! and how commands open it; who makes a change (`--actor`).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use urnreg::Registry;
@@ -178,6 +179,15 @@ impl DbArgs {
     /// (nothing is created). A database with an older schema is opened for
     /// writing once, to migrate it.
     pub fn open_for_read(&self) -> anyhow::Result<Store> {
+        let store = self.open_for_read_quietly()?;
+        self.note_if_behind(&store);
+        Ok(store)
+    }
+
+    /// As [`DbArgs::open_for_read`], without the note on a database whose
+    /// shipped namespaces are behind (for `update --dry-run`, which says
+    /// more).
+    pub fn open_for_read_quietly(&self) -> anyhow::Result<Store> {
         let path = self.path()?;
         if !path.exists() {
             return Ok(Store::open_embedded()?);
@@ -189,6 +199,27 @@ impl DbArgs {
             other => other.map_err(anyhow::Error::new),
         };
         opened.with_context(|| format!("opening {}", path.display()))
+    }
+
+    /// Says once per process, on stderr, when the database's shipped
+    /// namespaces are older than this binary's embedded registry (one
+    /// stored value compared; see [`Store::shipped_state`]), naming the
+    /// command that brings them up to it.
+    fn note_if_behind(&self, store: &Store) {
+        static SAID: AtomicBool = AtomicBool::new(false);
+        let behind = store.shipped_state().is_ok_and(|s| !s.is_current());
+        if !behind || SAID.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let db = self
+            .db
+            .as_ref()
+            .map(|p| format!(" --db {}", super::output::printable(&p.display().to_string())))
+            .unwrap_or_default();
+        eprintln!(
+            "note: this database's shipped namespaces and rules are older than this urnreg's; \
+             `urnreg update{db} --dry-run` shows what `urnreg update{db}` brings in"
+        );
     }
 
     /// The registry to validate against: the database's records in force,

@@ -35,6 +35,7 @@ mod scan;
 mod serve;
 mod snapshot;
 mod template;
+mod update;
 
 use std::process::ExitCode;
 
@@ -195,6 +196,16 @@ enum Command {
     /// Exit status: 0 imported (or nothing to do), 1 a dry run that needs
     /// --replace, 2 refused (nothing is changed).
     Import(snapshot::ImportArgs),
+    /// Bring the database's shipped namespaces and rules up to the registry
+    /// built into this urnreg.
+    ///
+    /// Adds the NIDs the database lacks and rewrites the shipped namespaces
+    /// not changed here; namespaces registered here or with versions filed
+    /// here are kept (the plan says why). Nothing is removed.
+    ///
+    /// Exit status: 0 updated (or nothing to do), 1 a dry run that would
+    /// change something, 2 refused (nothing is changed).
+    Update(update::UpdateArgs),
     /// The Query Keywords sub-registry: keywords of r-component directives
     /// (keywd=value; URN draft 2012, section 9.2.1), with the namespaces
     /// that support each; `add` registers a global one.
@@ -347,6 +358,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Template(cmd) => template::run(cmd),
         Command::Export(args) => snapshot::export(args),
         Command::Import(args) => snapshot::import(args),
+        Command::Update(args) => update::run(args),
         Command::Keywords(args) => query::keywords(args),
         Command::Services(args) => query::services(args),
         Command::Completions(args) => completions::run(args),
@@ -383,6 +395,7 @@ mod tests {
             "amend",
             "withdraw",
             "import",
+            "update",
             "serve",
             "expert add",
             "expert remove",

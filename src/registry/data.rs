@@ -13,6 +13,11 @@ use crate::template::TemplateFields;
 /// The files of `registry/`, embedded at build time: `(file name, text)`.
 pub static EMBEDDED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/registry_files.rs"));
 
+/// The fingerprint of the embedded namespace records (`registry/<nid>.toml`),
+/// computed at build time: a database whose recorded fingerprint differs
+/// holds shipped namespaces of another urnreg (see `Store::shipped_state`).
+pub const EMBEDDED_FINGERPRINT: &str = include!(concat!(env!("OUT_DIR"), "/registry_fingerprint.rs"));
+
 /// The name of the file that holds the registry-wide facts.
 pub const REGISTRY_FILE: &str = "_registry.toml";
 

@@ -26,11 +26,12 @@ pub use error::{Error, Problem, Result};
 pub use registration::{Filing, MAX_REGISTRATION_BYTES, RegistrationFile, Vetted};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
 pub use store::{
-    AuditEvent, DiffSide, FieldChange, History, InForce, ListFilter, ListStatus, MIGRATIONS, NamespaceDetail,
-    NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, Store, Version, VersionDiff,
+    AuditEvent, DiffSide, FieldChange, History, InForce, KeptNamespace, ListFilter, ListStatus, MIGRATIONS,
+    NamespaceDetail, NamespaceSummary, Outcome, PendingRef, QueueEntry, ReplacedText, ShippedState, Store,
+    UpdateChange, UpdatePlan, Version, VersionDiff,
 };
 #[cfg(feature = "snapshots")]
 pub(crate) use store::{
-    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, read_query_registry,
-    replace_query_registry, seed_record, stored_fields,
+    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, mark_if_current,
+    read_query_registry, replace_query_registry, seed_record, stored_fields,
 };

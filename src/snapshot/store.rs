@@ -10,7 +10,7 @@ use super::{ImportPlan, Snapshot};
 use crate::registry::data::{FiledVersion, Person, RecordFile, RegistryFile, ReviewEntry, Xref};
 use crate::registry::{
     Error, Kind, RegistrationRow, Result, Store, UnknownValue, appendix_a_columns, audit, insert_row,
-    read_query_registry, replace_query_registry, seed_record, stored_fields,
+    mark_if_current, read_query_registry, replace_query_registry, seed_record, stored_fields,
 };
 use crate::resolve::QueryRegistry;
 use crate::rules::RulesFile;
@@ -101,6 +101,9 @@ impl Store {
             )));
         }
         write_snapshot(&tx, snapshot)?;
+        // The snapshot's records may be older (or newer) than this
+        // binary's: whether the shipped namespaces are its is found again.
+        mark_if_current(&tx, None)?;
         audit(
             &tx,
             actor,

@@ -17,6 +17,7 @@ use super::super::error::{Error, Result};
 use super::header::{APPLICATION_ID, check_header, read_header};
 use super::params::replace_query_registry;
 use super::rows::{audit, embedded_records, iana_json, informal_number, rules_text, seed_record};
+use super::shipped::{mark_if_current, record_fingerprint};
 
 /// The migrations, `migrations/NNNN-name.sql`, in order: `(file name, SQL)`.
 /// The database's `PRAGMA user_version` is the number applied.
@@ -54,7 +55,7 @@ fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
     tx.pragma_update(None, "user_version", target)?;
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     // The shipped records, parsed once for every step below that needs them.
-    let records = if found < 4 {
+    let records = if found < 10 {
         embedded_records()?
     } else {
         Vec::new()
@@ -79,6 +80,16 @@ fn apply(conn: &mut Connection, actor: &str, target: i64) -> Result<()> {
     // Migration 9: the resolution sub-registries, with the shipped entries.
     if found < 9 && target >= 9 {
         replace_query_registry(&tx, QueryRegistry::shipped())?;
+    }
+    // Migration 10: which embedded registry the shipped namespaces are. A
+    // new database's are this binary's; an older one's are if an update
+    // would change nothing (compared once, here, never on reading).
+    if found < 10 && target >= 10 {
+        if found == 0 {
+            record_fingerprint(&tx)?;
+        } else {
+            mark_if_current(&tx, Some(&records))?;
+        }
     }
     let broken: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0))?;
     if broken > 0 {

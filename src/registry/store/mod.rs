@@ -8,6 +8,8 @@
 //! - [`query`]: list, show, history, queue, diff.
 //! - [`params`]: the resolution query parameters' sub-registries.
 //! - [`rows`]: how rows are written and read back.
+//! - [`shipped`]: the shipped namespaces against the embedded registry
+//!   (`urnreg update`).
 //!
 //! # Locking
 //!
@@ -31,6 +33,7 @@ mod open;
 mod params;
 mod query;
 mod rows;
+mod shipped;
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
@@ -47,6 +50,9 @@ pub use query::{
 pub use rows::Version;
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use rows::informal_number;
+#[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
+pub(crate) use shipped::mark_if_current;
+pub use shipped::{KeptNamespace, ShippedState, UpdateChange, UpdatePlan};
 // For `crate::snapshot`, which reads and writes the whole store.
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use rows::{RegistrationRow, appendix_a_columns, audit, insert_row, seed_record, stored_fields};

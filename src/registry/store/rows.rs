@@ -61,11 +61,6 @@ pub(in crate::registry) fn parse_rules(body: &str, whose: &str) -> Result<RulesF
 /// the version in force. `keep_iana`: the database has migration 4's
 /// `namespaces.iana` column, which keeps the whole record for snapshots.
 pub(crate) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: bool) -> Result<()> {
-    let facts = serde_json::json!({
-        "template": record.template,
-        "references": record.references,
-        "contacts": record.contacts,
-    });
     tx.execute(
         "INSERT INTO namespaces (nid, kind, status, date, updated, current_version, record)
          VALUES (?1, ?2, 'registered', ?3, ?4, ?5, ?6)",
@@ -75,7 +70,7 @@ pub(crate) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: 
             record.date,
             record.updated,
             record.version_in_force(),
-            facts.to_string()
+            record_facts(record)
         ],
     )?;
     if keep_iana {
@@ -84,6 +79,29 @@ pub(crate) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: 
             params![iana_json(record)?, record.nid],
         )?;
     }
+    write_shipped_text(tx, record, None)
+}
+
+/// The IANA record's facts as `namespaces.record` holds them (JSON).
+pub(in crate::registry) fn record_facts(record: &RecordFile) -> String {
+    serde_json::json!({
+        "template": record.template,
+        "references": record.references,
+        "contacts": record.contacts,
+    })
+    .to_string()
+}
+
+/// Writes the shipped registration text of `record` as an approved
+/// version, which holds the record's rules when it is the version in
+/// force: a new row, or, given `rewrite`, over the row of id `rewrite`
+/// (the one that held the same shipped version). Nothing when the record
+/// has no registration text.
+pub(in crate::registry) fn write_shipped_text(
+    tx: &Transaction<'_>,
+    record: &RecordFile,
+    rewrite: Option<i64>,
+) -> Result<()> {
     let Some(reg) = &record.registration else {
         return Ok(());
     };
@@ -99,23 +117,61 @@ pub(crate) fn seed_record(tx: &Transaction<'_>, record: &RecordFile, keep_iana: 
         Some(r) if record.version_in_force() == Some(version) => Some(rules_text(r, &record.nid)?),
         _ => None,
     };
-    insert_row(
-        tx,
-        &RegistrationRow {
-            nid: Some(&record.nid),
-            kind: record.kind,
-            version,
-            status: RequestStatus::Approved,
-            date: &date,
-            fields: f,
-            source: Some(&reg.source),
-            source_text: Some(&reg.text),
-            submitted_at: decided.as_deref().unwrap_or_default(),
-            decided_at: decided.as_deref(),
-            rules: rules.as_deref(),
-        },
+    let row = RegistrationRow {
+        nid: Some(&record.nid),
+        kind: record.kind,
+        version,
+        status: RequestStatus::Approved,
+        date: &date,
+        fields: f,
+        source: Some(&reg.source),
+        source_text: Some(&reg.text),
+        submitted_at: decided.as_deref().unwrap_or_default(),
+        decided_at: decided.as_deref(),
+        rules: rules.as_deref(),
+    };
+    match rewrite {
+        None => insert_row(tx, &row).map(|_| ()),
+        Some(id) => rewrite_row(tx, id, &row),
+    }
+}
+
+/// Rewrites registration `id` with `row` (a shipped text brought up to
+/// the embedded registry's; its id, and what refers to it, stay).
+fn rewrite_row(tx: &Transaction<'_>, id: i64, row: &RegistrationRow<'_>) -> Result<()> {
+    let f = row.fields;
+    let text = |key: &str| f.get(key).cloned().flatten().unwrap_or_default();
+    let body = APPENDIX_A_KEYS.map(text);
+    let legacy = legacy_json(f)?;
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![
+        &id,
+        &row.kind,
+        &row.version,
+        &row.status,
+        &row.date,
+        &legacy,
+        &row.source,
+        &row.source_text,
+        &row.submitted_at,
+        &row.decided_at,
+    ];
+    let first = values.len() + 1;
+    values.extend(body.iter().map(|v| v as &dyn rusqlite::ToSql));
+    let sets: Vec<String> = APPENDIX_A_KEYS
+        .iter()
+        .enumerate()
+        .map(|(i, k)| format!("{k} = ?{}", i + first))
+        .collect();
+    tx.execute(
+        &format!(
+            "UPDATE registrations SET kind = ?2, version = ?3, status = ?4, date = ?5, legacy_fields = ?6,
+                 source = ?7, source_text = ?8, submitted_at = ?9, decided_at = ?10, {}
+             WHERE id = ?1",
+            sets.join(", ")
+        ),
+        rusqlite::params_from_iter(values),
     )?;
-    Ok(())
+    set_rules(tx, id, row.rules)
 }
 
 /// One row of `registrations`, as every writer fills it.
