@@ -214,7 +214,12 @@ impl DbArgs {
         let db = self
             .db
             .as_ref()
-            .map(|p| format!(" --db {}", super::output::printable(&p.display().to_string())))
+            .map(|p| {
+                format!(
+                    " --db {}",
+                    shell_word(&super::output::printable(&p.display().to_string()))
+                )
+            })
             .unwrap_or_default();
         eprintln!(
             "note: this database's shipped namespaces and rules are older than this urnreg's; \
@@ -249,5 +254,37 @@ pub fn suggest_nid(err: RegistryError, store: &Store, nid: &str) -> anyhow::Erro
     match (&err, near_nid(store, nid)) {
         (RegistryError::NotFound(_), Some(near)) => anyhow::anyhow!("{err}; did you mean '{near}'?"),
         _ => err.into(),
+    }
+}
+
+/// `text` as one word for a POSIX shell, to paste as it is shown: as it
+/// is when it holds only characters no shell reads, else in single quotes
+/// (a quote inside written `'\''`).
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:,@%=".contains(&b));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod shell_word_tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_path_is_one_word_to_paste() {
+        assert_eq!(
+            shell_word("/var/lib/urnreg/registry.db"),
+            "/var/lib/urnreg/registry.db"
+        );
+        assert_eq!(shell_word("/tmp/my registry.db"), "'/tmp/my registry.db'");
+        assert_eq!(shell_word("/tmp/ann's.db"), "'/tmp/ann'\\''s.db'");
+        assert_eq!(shell_word("$HOME/x"), "'$HOME/x'");
+        assert_eq!(shell_word(""), "''");
     }
 }
