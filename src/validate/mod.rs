@@ -26,7 +26,6 @@ pub use namespace::{Kind, Namespace, Status};
 use registry::UNREGISTERED_CACHE;
 pub use registry::{NamespaceEntry, Registry};
 pub use report::{Finding, FindingKind, Report, Severity};
-#[cfg(feature = "store")]
 pub(crate) use suggest::edit_distance_within;
 
 use crate::rules::{CompiledRules, Practice, ViolationKind};
