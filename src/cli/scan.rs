@@ -540,7 +540,7 @@ fn cut_at_slash<'a, 'r>(
         && cut.urn().is_some_and(|urn| {
             cut.namespace()
                 .and_then(|ns| ns.rules().ok().flatten())
-                .is_some_and(|rules| !rules.admits_in_part(urn.nss(), b'/'))
+                .is_some_and(|rules| !rules.admits_in_part(urn, b'/'))
         });
     if ends_there {
         (prefix, found.text_of(at), cut)

@@ -758,21 +758,15 @@ impl CompiledRules {
         self.practice.iter().find(|p| p.rules.check(urn).is_none())
     }
 
-    /// Whether an NSS that starts with `prefix` may hold `byte` further
-    /// on in the ':'-delimited part `prefix` ends in, by the namespace's
+    /// Whether a URN that starts with `prefix` may hold `byte` further
+    /// on in the ':'-delimited part of the NSS `prefix` ends in, by the namespace's
     /// syntax or a practice form's (true with no syntax: RFC 8141's, or a
     /// built-in check alone, which no one can look into).
-    pub fn admits_in_part(&self, prefix: &str, byte: u8) -> bool {
-        let upper;
-        let prefix = if prefix.contains('%') {
-            upper = upper_case_hex(prefix);
-            upper.as_str()
-        } else {
-            prefix
-        };
+    pub fn admits_in_part(&self, prefix: &Urn<'_>, byte: u8) -> bool {
+        let nss = rules_nss(prefix);
         self.matcher
             .as_ref()
-            .is_none_or(|m| m.admits_in_part(prefix.as_bytes(), byte, b':'))
+            .is_none_or(|m| m.admits_in_part(nss.as_bytes(), byte, b':'))
             || self.practice.iter().any(|p| p.rules.admits_in_part(prefix, byte))
     }
 
@@ -790,16 +784,8 @@ impl CompiledRules {
     /// [`CompiledRules::check`], with an empty message when `messages` is
     /// false (a caller that only needs validity, kinds and offsets).
     pub(crate) fn check_with(&self, urn: &Urn<'_>, messages: bool) -> Option<RuleViolation> {
-        // The rules see the NSS as the generic key has it (upper-case
-        // `%HH`, RFC 8141 section 3.1): only the hex digits change, so the
-        // length and every offset stay; nothing is copied in the common case.
-        let upper;
-        let nss = if urn.nss_has_lower_hex() {
-            upper = upper_case_hex(urn.nss());
-            upper.as_str()
-        } else {
-            urn.nss()
-        };
+        let nss = rules_nss(urn);
+        let nss: &str = &nss;
         let base = urn.nss_start();
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
@@ -1062,6 +1048,18 @@ fn describe(b: u8) -> String {
 }
 
 /// `nss` with the hex digits of its `%HH` triplets in upper case.
+/// The NSS as the rules see it: as the generic key has it (upper-case
+/// `%HH`, RFC 8141 section 3.1). Only the hex digits change, so the length
+/// and every offset stay; nothing is copied in the common case.
+#[inline]
+fn rules_nss<'u>(urn: &Urn<'u>) -> std::borrow::Cow<'u, str> {
+    if urn.nss_has_lower_hex() {
+        std::borrow::Cow::Owned(upper_case_hex(urn.nss()))
+    } else {
+        std::borrow::Cow::Borrowed(urn.nss())
+    }
+}
+
 fn upper_case_hex(nss: &str) -> String {
     let mut b = nss.as_bytes().to_vec();
     crate::urn::upper_case_hex_in_place(&mut b);

@@ -88,20 +88,18 @@ fn under(name: &str, entry: &str) -> bool {
         && (name.len() == entry.len() || name.as_bytes()[entry.len()] == b':')
 }
 
-/// The registered class nearest to `class` (a typo: at most one edit for a
-/// class of up to four characters, two for longer ones), for "did you mean".
+/// The registered name whose class is nearest to `class` (a typo), as
+/// "did you mean" finds NIDs.
 fn nearest_class(class: &str) -> Option<&'static str> {
-    let limit = if class.len() > 4 { 2 } else { 1 };
+    let first = |entry: &'static str| entry.split(':').next().unwrap_or(entry);
+    let classes = PARAMS_CLASSES
+        .iter()
+        .map(|(entry, _)| (first(entry), crate::validate::letter_mask(first(entry))));
+    let near = crate::validate::nearest(class, classes)?;
     PARAMS_CLASSES
         .iter()
         .map(|(entry, _)| *entry)
-        .map(|entry| {
-            let first = entry.split(':').next().unwrap_or(entry);
-            (crate::validate::edit_distance_within(class, first, limit), entry)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, entry)| entry)
+        .find(|entry| first(entry) == near)
 }
 
 /// IETF params (RFC 3553 sections 3 and 4): the class of a
