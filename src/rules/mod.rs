@@ -1047,11 +1047,11 @@ fn describe(b: u8) -> String {
     }
 }
 
-/// `nss` with the hex digits of its `%HH` triplets in upper case.
 /// The NSS as the rules see it: as the generic key has it (upper-case
 /// `%HH`, RFC 8141 section 3.1). Only the hex digits change, so the length
-/// and every offset stay; nothing is copied in the common case.
-#[inline]
+/// and every offset stay; nothing is copied in the common case. (Always
+/// inlined: outlined, its `Cow` went through memory on every URN.)
+#[inline(always)]
 fn rules_nss<'u>(urn: &Urn<'u>) -> std::borrow::Cow<'u, str> {
     if urn.nss_has_lower_hex() {
         std::borrow::Cow::Owned(upper_case_hex(urn.nss()))
@@ -1060,6 +1060,10 @@ fn rules_nss<'u>(urn: &Urn<'u>) -> std::borrow::Cow<'u, str> {
     }
 }
 
+/// `nss` with the hex digits of its `%HH` triplets in upper case (the
+/// rare case: kept out of line).
+#[cold]
+#[inline(never)]
 fn upper_case_hex(nss: &str) -> String {
     let mut b = nss.as_bytes().to_vec();
     crate::urn::upper_case_hex_in_place(&mut b);
