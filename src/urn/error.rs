@@ -205,14 +205,29 @@ impl ParseError {
     }
 }
 
-/// Describes a byte for a message: `'x'`, or `0x1f` for the invisible ones.
-pub(crate) fn describe_byte(byte: u8) -> String {
-    if byte.is_ascii_graphic() {
-        format!("'{}'", byte as char)
-    } else if byte == b' ' {
-        "' ' (space)".to_string()
-    } else {
-        format!("byte 0x{byte:02x}")
+/// Describes a byte for a message: `'x'`, `' ' (space)`, or `byte 0x1f`
+/// for the other invisible ones. Written where it goes (no `String`: a
+/// stream of invalid lines formats one per line).
+pub(crate) fn describe_byte(byte: u8) -> DescribedByte {
+    DescribedByte(byte)
+}
+
+/// A byte as a message shows it ([`describe_byte`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DescribedByte(u8);
+
+impl fmt::Display for DescribedByte {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let byte = self.0;
+        if byte.is_ascii_graphic() {
+            let quoted = [b'\'', byte, b'\''];
+            // Three ASCII bytes: always UTF-8.
+            f.write_str(std::str::from_utf8(&quoted).unwrap_or("'?'"))
+        } else if byte == b' ' {
+            f.write_str("' ' (space)")
+        } else {
+            write!(f, "byte 0x{byte:02x}")
+        }
     }
 }
 
