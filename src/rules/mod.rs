@@ -1108,72 +1108,105 @@ impl CompiledRules {
         else {
             return;
         };
-        for step in &self.equivalence {
-            let nss = &mut buf[split..];
-            match step {
-                Step::CaseInsensitiveNss => lower_outside_escapes(nss),
-                Step::CaseInsensitiveParts(parts) => {
-                    let mut left = *parts;
-                    for part in nss.split_mut(|&b| b == b':') {
-                        if left == 0 {
-                            break;
-                        }
-                        lower_outside_escapes(part);
-                        left -= 1;
-                    }
+        apply_steps(&self.equivalence, buf, split);
+    }
+
+    /// Appends the key of `urn` under these rules to `out`: the generic
+    /// key refined as [`Self::refine_in_place`] does. A first step that is
+    /// a built-in normalizer reads the NSS where it lies in the URN, not a
+    /// copy of the key's: the two are the same bytes when no `%hh` has a
+    /// lower-case digit (RFC 8141 section 3.1 upper-cases only those), so
+    /// only the key is read still.
+    pub fn push_key(&self, urn: &Urn<'_>, out: &mut Vec<u8>) {
+        let start = out.len();
+        match self.equivalence.split_first() {
+            Some((Step::Builtin(normalize), rest)) if !urn.nss_has_lower_hex() => {
+                // "urn:" NID ":" lower-cased (section 3.1 items 1 and 2).
+                out.extend_from_slice(&urn.as_str().as_bytes()[..urn.nss_start()]);
+                out[start..].make_ascii_lowercase();
+                let split = out.len();
+                if !normalize(urn.nss(), out) {
+                    out.truncate(split);
+                    out.extend_from_slice(urn.nss().as_bytes());
                 }
-                Step::CaseInsensitiveUntil(delimiter) => {
-                    let end = nss
-                        .windows(delimiter.len().max(1))
-                        .position(|w| w == delimiter.as_bytes())
-                        .filter(|_| !delimiter.is_empty());
-                    if let Some(end) = end {
-                        lower_outside_escapes(&mut nss[..end]);
+                apply_steps(rest, out, split);
+            }
+            _ => {
+                urn.push_equivalence_key(out);
+                self.refine_in_place(out, start);
+            }
+        }
+    }
+}
+
+/// Applies `steps` in order to the key in `buf`, whose NSS starts at
+/// `split` and runs to the end.
+fn apply_steps(steps: &[Step], buf: &mut Vec<u8>, split: usize) {
+    for step in steps {
+        let nss = &mut buf[split..];
+        match step {
+            Step::CaseInsensitiveNss => lower_outside_escapes(nss),
+            Step::CaseInsensitiveParts(parts) => {
+                let mut left = *parts;
+                for part in nss.split_mut(|&b| b == b':') {
+                    if left == 0 {
+                        break;
                     }
+                    lower_outside_escapes(part);
+                    left -= 1;
                 }
-                Step::Remove(chars) => {
-                    // The key stays a URN (RFC 8141 section 2: an NSS is
-                    // not empty and does not start with '/'): a removal
-                    // that would leave neither is not made.
-                    let first = nss.iter().find(|&&b| b == b'%' || !chars.as_bytes().contains(&b));
-                    if matches!(first, None | Some(b'/')) {
-                        continue;
-                    }
-                    // Compact in place: `kept` never passes `i`.
-                    let (mut i, mut kept) = (0, 0);
-                    while i < nss.len() {
-                        let take = if nss[i] == b'%' { 3.min(nss.len() - i) } else { 1 };
-                        if take == 3 || !chars.as_bytes().contains(&nss[i]) {
-                            nss.copy_within(i..i + take, kept);
-                            kept += take;
-                        }
-                        i += take;
-                    }
-                    buf.truncate(split + kept);
+            }
+            Step::CaseInsensitiveUntil(delimiter) => {
+                let end = nss
+                    .windows(delimiter.len().max(1))
+                    .position(|w| w == delimiter.as_bytes())
+                    .filter(|_| !delimiter.is_empty());
+                if let Some(end) = end {
+                    lower_outside_escapes(&mut nss[..end]);
                 }
-                Step::Builtin(normalize) => {
-                    // The normalizer reads the NSS and writes the new one
-                    // in its place: it reads a copy, on the stack when
-                    // short (no allocation), else on the heap.
-                    let mut short = [0u8; 64];
-                    let long;
-                    let copy: &[u8] = match short.get_mut(..nss.len()) {
-                        Some(short) => {
-                            short.copy_from_slice(nss);
-                            short
-                        }
-                        None => {
-                            long = nss.to_vec();
-                            &long
-                        }
-                    };
-                    let Ok(text) = std::str::from_utf8(copy) else {
-                        continue;
-                    };
-                    buf.truncate(split);
-                    if !normalize(text, buf) {
-                        buf.extend_from_slice(copy);
+            }
+            Step::Remove(chars) => {
+                // The key stays a URN (RFC 8141 section 2: an NSS is
+                // not empty and does not start with '/'): a removal
+                // that would leave neither is not made.
+                let first = nss.iter().find(|&&b| b == b'%' || !chars.as_bytes().contains(&b));
+                if matches!(first, None | Some(b'/')) {
+                    continue;
+                }
+                // Compact in place: `kept` never passes `i`.
+                let (mut i, mut kept) = (0, 0);
+                while i < nss.len() {
+                    let take = if nss[i] == b'%' { 3.min(nss.len() - i) } else { 1 };
+                    if take == 3 || !chars.as_bytes().contains(&nss[i]) {
+                        nss.copy_within(i..i + take, kept);
+                        kept += take;
                     }
+                    i += take;
+                }
+                buf.truncate(split + kept);
+            }
+            Step::Builtin(normalize) => {
+                // The normalizer reads the NSS and writes the new one
+                // in its place: it reads a copy, on the stack when
+                // short (no allocation), else on the heap.
+                let mut short = [0u8; 64];
+                let long;
+                let copy: &[u8] = match short.get_mut(..nss.len()) {
+                    Some(short) => {
+                        short.copy_from_slice(nss);
+                        short
+                    }
+                    None => {
+                        long = nss.to_vec();
+                        &long
+                    }
+                };
+                let Ok(text) = std::str::from_utf8(copy) else {
+                    continue;
+                };
+                buf.truncate(split);
+                if !normalize(text, buf) {
+                    buf.extend_from_slice(copy);
                 }
             }
         }
@@ -1228,6 +1261,47 @@ mod refine_tests {
         buf.extend_from_slice(key.as_bytes());
         rules.refine_in_place(&mut buf, start);
         String::from_utf8(buf[start..].to_vec()).unwrap()
+    }
+
+    /// `push_key` (which may read the NSS from the URN) writes the key the
+    /// generic key refined in place has, for every kind of first step, a
+    /// built-in normalizer followed by more steps, lower-case `%hh` (read
+    /// from the key then) and NSSs the normalizer does not take.
+    #[test]
+    fn push_key_is_the_refined_generic_key() {
+        let forms = [
+            "[[equivalence]]\nstep = \"builtin\"\nname = \"isbn\"\n",
+            "[[equivalence]]\nstep = \"builtin\"\nname = \"pct-decode-pchar\"\n[[equivalence]]\nstep = \"case-insensitive-nss\"\n",
+            "[[equivalence]]\nstep = \"builtin\"\nname = \"issn\"\n[[equivalence]]\nstep = \"remove\"\nchars = \"-\"\n",
+            "[[equivalence]]\nstep = \"case-insensitive-nss\"\n",
+            "",
+        ];
+        let urns = [
+            "urn:xy:978-0-306-40615-7",
+            "URN:XY:0-306-40615-2",
+            "urn:Xy:0378-5955?+r?=q#f",
+            "urn:xy:a%41b%2cZ",
+            "urn:xy:a%41B%2CZ",
+            "urn:xy:not-an-isbn",
+            "urn:xy:03785955",
+        ];
+        for form in forms {
+            let rules = rules(form);
+            for text in urns {
+                let urn = Urn::parse(text).unwrap();
+                let mut want = b"{\"key\":\"".to_vec();
+                let start = want.len();
+                urn.push_equivalence_key(&mut want);
+                rules.refine_in_place(&mut want, start);
+                let mut got = b"{\"key\":\"".to_vec();
+                rules.push_key(&urn, &mut got);
+                assert_eq!(
+                    String::from_utf8_lossy(&got),
+                    String::from_utf8_lossy(&want),
+                    "{form} {text}"
+                );
+            }
+        }
     }
 
     /// A built-in normalizer rewrites the NSS in place, whether the NSS is

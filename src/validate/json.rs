@@ -136,10 +136,9 @@ impl Report<'_, '_> {
                 // The key is written straight into `out` and refined there.
                 if valid {
                     out.push(b'"');
-                    let start = out.len();
-                    urn.push_equivalence_key(out);
-                    if let Some(rules) = self.rules() {
-                        rules.refine_in_place(out, start);
+                    match self.rules() {
+                        Some(rules) => rules.push_key(urn, out),
+                        None => urn.push_equivalence_key(out),
                     }
                     out.push(b'"');
                 } else {

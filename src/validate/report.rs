@@ -514,10 +514,9 @@ impl<'a, 'r> Report<'a, 'r> {
         let Some(urn) = self.urn.as_ref().filter(|_| self.is_valid()) else {
             return false;
         };
-        let start = out.len();
-        urn.push_equivalence_key(out);
-        if let Some(rules) = self.rules {
-            rules.refine_in_place(out, start);
+        match self.rules {
+            Some(rules) => rules.push_key(urn, out),
+            None => urn.push_equivalence_key(out),
         }
         true
     }
