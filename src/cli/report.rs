@@ -186,7 +186,8 @@ pub fn write_invalid(
         out.write_all(itoa::Buffer::new().format(n).as_bytes())?;
     }
     out.write_all(b" is invalid\n")?;
-    let mut scratch = String::new();
+    // Room for a message at once (grown from empty, it was four copies).
+    let mut scratch = String::with_capacity(256);
     for f in report.errors() {
         let message = f.message_in(&mut scratch);
         write_caret(out, &shown, f.offset(), Level::Error, message, palette)?;

@@ -1132,8 +1132,10 @@ impl CompiledRules {
                 apply_steps(rest, out, split);
             }
             _ => {
+                // The key's NSS starts where the URN's does (only case
+                // changes before it).
                 urn.push_equivalence_key(out);
-                self.refine_in_place(out, start);
+                apply_steps(&self.equivalence, out, start + urn.nss_start());
             }
         }
     }
