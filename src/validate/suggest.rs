@@ -76,11 +76,29 @@ fn same_letters(a: &str, b: &str) -> bool {
     a.len() == b.len() && sorted(a) == sorted(b)
 }
 
-/// The candidate nearest to `nid` within [`suggestion_limit`] edits. Of
+/// The most characters of a NID whose suggestions may not replace one of
+/// its letters: in a name this short a replaced letter leaves too little
+/// of it to tell a typo from another name (`urn:cts:` of Canonical Text
+/// Services, `urn:uid:` and `urn:urn:` are no typos of cta, oid and mrn);
+/// a swap, a letter left out or one too many still is (`xlm` for xml,
+/// `isb` for isbn).
+const SHORT: usize = 3;
+
+/// The most characters of a NID that gets no suggestion: one edit is half
+/// of it (LinkedIn's `urn:li:` is no typo of lei), and no formal NID is
+/// this short (RFC 8141 section 5.1: more than two characters).
+const TOO_SHORT: usize = 2;
+
+/// The candidate nearest to `nid` within [`suggestion_limit`] edits (for a
+/// NID of up to [`SHORT`] characters, not by a replaced letter; none for
+/// one of up to [`TOO_SHORT`]). Of
 /// candidates equally near, one with the same letters (a swap) wins, then
 /// the first in `candidates`' order. Each candidate comes with its
 /// [`letter_mask`], made once by the caller.
 pub(crate) fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = (&'c str, u64)>) -> Option<&'c str> {
+    if nid.len() <= TOO_SHORT {
+        return None;
+    }
     let limit = suggestion_limit(nid);
     let mask = letter_mask(nid);
     let mut best: Option<((usize, bool), &str)> = None;
@@ -94,7 +112,13 @@ pub(crate) fn nearest<'c>(nid: &str, candidates: impl Iterator<Item = (&'c str, 
         if d > limit {
             continue;
         }
-        let rank = (d, !same_letters(nid, c));
+        let swap = same_letters(nid, c);
+        // One edit between names of one length is a swap or a replaced
+        // letter (the limit is one edit for names this short).
+        if nid.len() <= SHORT && c.len() == nid.len() && !swap {
+            continue;
+        }
+        let rank = (d, !swap);
         if best.is_none_or(|(b, _)| rank < b) {
             best = Some((rank, c));
         }
@@ -144,5 +168,26 @@ mod tests {
         );
         assert_eq!(nearest("isnb", nids.iter().copied()), Some("isbn"));
         assert_eq!(nearest("zzzz", nids.iter().copied()), None);
+    }
+
+    #[test]
+    fn a_short_nid_is_no_typo_of_a_name_one_letter_apart() {
+        let nids = [
+            "lei", "cta", "oid", "uci", "mrn", "ddi", "xml", "isbn", "gs1", "ogc",
+        ];
+        let near = |nid| nearest(nid, nids.iter().copied());
+        // Real unregistered NIDs (LinkedIn, Canonical Text Services) and
+        // the doubled prefix urn:urn: are not lei, cta, oid, uci or mrn.
+        for nid in ["li", "gs", "cts", "uid", "sid", "nid", "uri", "urn", "mdn"] {
+            assert_eq!(near(nid), None, "{nid}");
+        }
+        // A swap, a letter left out or one too many is still a typo.
+        assert_eq!(near("xlm"), Some("xml"));
+        assert_eq!(near("did"), Some("ddi"));
+        assert_eq!(near("isb"), Some("isbn"));
+        assert_eq!(near("gs-1"), Some("gs1"));
+        assert_eq!(near("OGC"), Some("ogc"), "case is no edit");
+        // From four characters a replaced letter is a typo again.
+        assert_eq!(near("isbm"), Some("isbn"));
     }
 }
