@@ -71,30 +71,38 @@ pub struct Summary {
 
 impl Summary {
     /// Counts one report; `detailed`: by NID and error kind too.
+    #[inline]
     pub fn add(&mut self, report: &Report<'_, '_>, detailed: bool) {
         self.total += 1;
         if !report.is_valid() {
             self.invalid += 1;
         }
         if detailed {
-            match (report.namespace(), report.urn()) {
-                (Some(ns), _) => {
-                    let i = ns.index();
-                    if i >= self.by_namespace.len() {
-                        self.by_namespace.resize(i + 1, 0);
-                    }
-                    self.by_namespace[i] += 1;
+            self.add_detail(report);
+        }
+    }
+
+    /// The counts by NID and error kind (out of line: most runs count
+    /// only the totals, on every line).
+    #[inline(never)]
+    fn add_detail(&mut self, report: &Report<'_, '_>) {
+        match (report.namespace(), report.urn()) {
+            (Some(ns), _) => {
+                let i = ns.index();
+                if i >= self.by_namespace.len() {
+                    self.by_namespace.resize(i + 1, 0);
                 }
-                // Counted lower-cased (NIDs are case-insensitive).
-                (None, Some(urn)) if urn.nid().bytes().any(|b| b.is_ascii_uppercase()) => {
-                    self.count_other(&urn.nid().to_ascii_lowercase(), 1);
-                }
-                (None, Some(urn)) => self.count_other(urn.nid(), 1),
-                (None, None) => self.not_a_urn += 1,
+                self.by_namespace[i] += 1;
             }
-            for e in report.errors() {
-                self.count_error(e.code(), 1);
+            // Counted lower-cased (NIDs are case-insensitive).
+            (None, Some(urn)) if urn.nid().bytes().any(|b| b.is_ascii_uppercase()) => {
+                self.count_other(&urn.nid().to_ascii_lowercase(), 1);
             }
+            (None, Some(urn)) => self.count_other(urn.nid(), 1),
+            (None, None) => self.not_a_urn += 1,
+        }
+        for e in report.errors() {
+            self.count_error(e.code(), 1);
         }
     }
 

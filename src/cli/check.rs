@@ -95,6 +95,16 @@ struct Text {
     verbose: bool,
 }
 
+impl Text {
+    /// Out of line: `record` stays a test and a call (with `-q` every
+    /// line was paying the writer's frame for nothing).
+    #[inline(never)]
+    fn write(&self, report: &Report<'_, '_>, line: Option<u64>, out: &mut Vec<u8>) {
+        // Writing to a Vec cannot fail.
+        let _ = write_text(report, line, &self.palette, self.verbose, out);
+    }
+}
+
 impl Sink for Text {
     type Out = Vec<u8>;
 
@@ -105,10 +115,10 @@ impl Sink for Text {
         }
     }
 
+    #[inline]
     fn record(&self, report: &Report<'_, '_>, line: Option<u64>, out: &mut Vec<u8>) {
         if self.shown.shows(report) {
-            // Writing to a Vec cannot fail.
-            let _ = write_text(report, line, &self.palette, self.verbose, out);
+            self.write(report, line, out);
         }
     }
 
