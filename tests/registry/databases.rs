@@ -187,6 +187,12 @@ fn read_only_databases_and_directories_can_be_read() {
                 "--out",
                 dir.path().join(format!("snap-{what}")).to_str().unwrap(),
             ],
+            // A dry run only reads (docs/operating.md).
+            &[
+                "import",
+                "--dry-run",
+                dir.path().join(format!("snap-{what}")).to_str().unwrap(),
+            ],
         ] {
             let out = urnreg_db(&db, args);
             assert_eq!(code(&out), 0, "read-only {what}: {args:?}: {}", stderr(&out));
