@@ -511,6 +511,48 @@ fn lint_refuses_a_filing_with_every_finding_and_stores_nothing() {
     assert_eq!(n, 0);
 }
 
+/// A filing and its registrant's token are one write (every write is one
+/// transaction, docs/security.md): when the token cannot be stored, the
+/// filing is not either, so the registrant can file it again. Before, the
+/// filing was committed first and the token after it: a token that failed
+/// left a request nobody held a token for, and filing it again was refused
+/// as "already requested".
+#[test]
+fn a_filing_whose_token_cannot_be_stored_is_not_stored_either() {
+    let server = Server::start();
+    let text = data("formal.toml");
+    let conn = rusqlite::Connection::open(&server.db).unwrap();
+    conn.execute_batch(
+        "CREATE TRIGGER no_tokens BEFORE INSERT ON request_tokens
+         BEGIN SELECT RAISE(ABORT, 'disk full, say'); END;",
+    )
+    .unwrap();
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[("content-type", "application/toml")],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(a.status, 500, "{}", a.body);
+    let filed: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE source = 'api'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(filed, 0, "a filing was stored without its token");
+    conn.execute_batch("DROP TRIGGER no_tokens").unwrap();
+    let (id, token) = file(&server, &text);
+    let a = send(
+        "GET",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &bearer(&token))],
+        None,
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+}
+
 /// Announces a body of `len` bytes on a raw socket, sends none of it,
 /// and returns the whole answer.
 fn announce(server: &Server, path: &str, len: usize) -> String {

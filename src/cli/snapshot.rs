@@ -85,9 +85,10 @@ pub fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let mut loaded = snapshot::read(&args.path)
         .with_context(|| format!("reading the snapshot {}", args.path.display()))?;
     // A dry run changes nothing, and creates no database either: without
-    // one, the plan is made against the built-in registry in memory.
-    let mut store = if args.dry_run && !db.path()?.exists() {
-        urnreg::registry::Store::open_embedded()?
+    // one, the plan is made against the built-in registry in memory; with
+    // one, it is opened as the other reading commands open it (read-only).
+    let mut store = if args.dry_run {
+        db.open_for_read_quietly()?
     } else {
         db.open_for_write(&args.actor, Create::FileOnly)?
     };

@@ -442,11 +442,18 @@ pub(crate) async fn file_text(
             let Some(vetted) = vetted else {
                 return Ok(Lodged::Refused(findings));
             };
-            let outcome = match &filing {
-                Filing::Request => store.request(&vetted, Some(via), "registrant")?,
-                Filing::Revision { nid, .. } => store.revise(nid, &vetted, Some(via), "registrant")?,
+            // The registrant's token is stored with the filing, in its
+            // transaction: a filing whose token failed would be theirs to
+            // manage without a token, and could not be filed again.
+            let token = |conn: &rusqlite::Connection, outcome: &Outcome| {
+                tokens::issue_request_token(conn, outcome.id)
             };
-            let token = tokens::issue_request_token(store.connection(), outcome.id)?;
+            let (outcome, token) = match &filing {
+                Filing::Request => store.request_and(&vetted, Some(via), "registrant", token)?,
+                Filing::Revision { nid, .. } => {
+                    store.revise_and(nid, &vetted, Some(via), "registrant", token)?
+                }
+            };
             Ok(Lodged::Filed(Filed {
                 outcome,
                 token: token.reveal().to_string(),

@@ -65,7 +65,13 @@ impl Store {
         } else {
             snapshot
         };
-        let tx = self.write()?;
+        // A dry run only reads: one read transaction, which works on a
+        // database opened read-only and keeps no writer waiting.
+        let tx = if dry_run {
+            self.conn.unchecked_transaction()?
+        } else {
+            self.write()?
+        };
         let current = read_snapshot(&tx)?;
         let mut plan = compare(&current, snapshot);
         plan.renumbered = taken_ids(&tx, snapshot)?;

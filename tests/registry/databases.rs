@@ -187,6 +187,12 @@ fn read_only_databases_and_directories_can_be_read() {
                 "--out",
                 dir.path().join(format!("snap-{what}")).to_str().unwrap(),
             ],
+            // A dry run only reads (docs/operating.md).
+            &[
+                "import",
+                "--dry-run",
+                dir.path().join(format!("snap-{what}")).to_str().unwrap(),
+            ],
         ] {
             let out = urnreg_db(&db, args);
             assert_eq!(code(&out), 0, "read-only {what}: {args:?}: {}", stderr(&out));
@@ -361,4 +367,95 @@ fn a_read_only_store_refuses_writes() {
     assert!(store.is_read_only());
     let err = store.withdraw("1", None, "t").unwrap_err();
     assert!(matches!(err, Error::ReadOnly(_)), "{err}");
+}
+
+/// A copy of `db` as a writer killed in the middle of a transaction leaves
+/// it: the file with the write half done (pages spilled from a small
+/// cache) and the hot rollback journal beside it, no process holding a
+/// lock. Returns the copy.
+fn killed_mid_write(db: &Path, into: &Path) -> PathBuf {
+    let before = std::fs::read(db).unwrap();
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch(
+        "PRAGMA cache_size = 1; BEGIN IMMEDIATE;
+         UPDATE registrations SET purpose = coalesce(purpose, '') || ' (half-written)';",
+    )
+    .unwrap();
+    let journal = |p: &Path| {
+        let mut j = p.as_os_str().to_owned();
+        j.push("-journal");
+        PathBuf::from(j)
+    };
+    std::fs::create_dir_all(into).unwrap();
+    let copy = into.join("r.db");
+    std::fs::copy(db, &copy).unwrap();
+    std::fs::copy(journal(db), journal(&copy)).unwrap();
+    assert!(
+        std::fs::read(&copy).unwrap() != before,
+        "the file holds the half-done write"
+    );
+    conn.execute_batch("ROLLBACK").unwrap();
+    copy
+}
+
+/// A writer killed mid-write (Ctrl-C, the OOM killer, a power cut) leaves
+/// a hot journal, which only a connection that may write can roll back: a
+/// read-only command rolls it back first and reads the database as its
+/// last commit left it, and where it may not write says what to do, the
+/// file untouched (the atomicity of every write, docs/security.md). Before,
+/// every read-only command failed ("Error code 776: Database has hot
+/// journal that must be rolled back") until a writing command ran.
+#[test]
+fn a_writer_killed_mid_write_leaves_a_journal_that_readers_roll_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let formal = super::data("formal.toml");
+    assert_eq!(code(&urnreg_db(&db, &["request", formal.to_str().unwrap()])), 0);
+    let committed = super::dump(&Store::open_read_only(&db).unwrap());
+    let listed = stdout(&urnreg_db(&db, &["ns", "show", "acme-parts"]));
+
+    let copy = killed_mid_write(&db, &dir.path().join("killed"));
+    for args in [
+        &["ns", "show", "acme-parts"][..],
+        &["check", "urn:isbn:0451450523"],
+    ] {
+        let copy = killed_mid_write(&db, &dir.path().join(format!("killed-{}", args[0])));
+        let out = urnreg_db(&copy, args);
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg_db(&copy, &["ns", "show", "acme-parts"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), listed);
+    assert!(!stdout(&out).contains("half-written"));
+    assert_eq!(super::dump(&Store::open_read_only(&copy).unwrap()), committed);
+    assert_eq!(integrity(&copy), "ok");
+    let names: Vec<_> = std::fs::read_dir(copy.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["r.db"], "the journal was played back and removed");
+
+    // Where it may not write, a clear error, and nothing changes.
+    let sub = dir.path().join("killed-ro");
+    let copy = killed_mid_write(&db, &sub);
+    let mut journal = copy.as_os_str().to_owned();
+    journal.push("-journal");
+    let journal = PathBuf::from(journal);
+    let bytes = (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap());
+    if let Some(_guard) = ReadOnly::make(
+        &[&copy, &journal, &sub],
+        "a_writer_killed_mid_write_leaves_a_journal_that_readers_roll_back",
+    ) {
+        let out = urnreg_db(&copy, &["ns", "list"]);
+        assert_eq!(code(&out), 2);
+        assert!(
+            stderr(&out).contains("stopped half-way") && stderr(&out).contains("where it can be written"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(
+            (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap()),
+            bytes
+        );
+    }
 }

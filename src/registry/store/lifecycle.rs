@@ -425,6 +425,24 @@ impl Store {
     /// force (each naming the other request); [`Error::State`] for a file
     /// vetted as a revision.
     pub fn request(&mut self, vetted: &Vetted<'_>, source: Option<&str>, actor: &str) -> Result<Outcome> {
+        self.request_and(vetted, source, actor, |_, _| Ok(()))
+            .map(|(outcome, ())| outcome)
+    }
+
+    /// As [`Store::request`], with `and` run on the new request in the same
+    /// transaction before it commits: what the service stores with a
+    /// filing (the registrant's token) is stored with it or not at all.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::request`], or the error of `and`; nothing is stored.
+    pub fn request_and<T>(
+        &mut self,
+        vetted: &Vetted<'_>,
+        source: Option<&str>,
+        actor: &str,
+        and: impl FnOnce(&rusqlite::Connection, &Outcome) -> Result<T>,
+    ) -> Result<(Outcome, T)> {
         let file = vetted.file();
         if let Filing::Revision { nid, .. } = vetted.filing() {
             return Err(Error::State(format!(
@@ -491,13 +509,15 @@ impl Store {
             Some(id),
             &format!("{kind} request, version 1"),
         )?;
-        tx.commit()?;
-        Ok(Outcome {
+        let outcome = Outcome {
             id,
             nid,
             status: RequestStatus::Submitted,
             version: 1,
-        })
+        };
+        let more = and(&tx, &outcome)?;
+        tx.commit()?;
+        Ok((outcome, more))
     }
 
     /// Files a revision of a registered namespace: Version must be the
@@ -517,6 +537,24 @@ impl Store {
         source: Option<&str>,
         actor: &str,
     ) -> Result<Outcome> {
+        self.revise_and(nid, vetted, source, actor, |_, _| Ok(()))
+            .map(|(outcome, ())| outcome)
+    }
+
+    /// As [`Store::revise`], with `and` run on the new version in the same
+    /// transaction before it commits (see [`Store::request_and`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::revise`], or the error of `and`; nothing is stored.
+    pub fn revise_and<T>(
+        &mut self,
+        nid: &str,
+        vetted: &Vetted<'_>,
+        source: Option<&str>,
+        actor: &str,
+        and: impl FnOnce(&rusqlite::Connection, &Outcome) -> Result<T>,
+    ) -> Result<(Outcome, T)> {
         let file = vetted.file();
         let tx = self.write()?;
         let ns = revisable(&tx, nid)?;
@@ -565,13 +603,15 @@ impl Store {
             Some(id),
             &format!("version {expected}"),
         )?;
-        tx.commit()?;
-        Ok(Outcome {
+        let outcome = Outcome {
             id,
             nid: Some(nid),
             status: RequestStatus::Submitted,
             version: expected,
-        })
+        };
+        let more = and(&tx, &outcome)?;
+        tx.commit()?;
+        Ok((outcome, more))
     }
 
     /// Replaces the text of a pending request (given by id, or by the NID

@@ -111,6 +111,44 @@ fn is_wal_file(path: &Path) -> bool {
         .is_ok_and(|()| header[18] == 2 && header[19] == 2)
 }
 
+/// Whether opening read-only failed on a hot journal: a writer stopped in
+/// the middle of a transaction (killed, Ctrl-C, a power cut) and left the
+/// rollback journal that gives the database back as it was before that
+/// write. SQLite plays it back on the next read, but only a connection that
+/// may write can (`SQLITE_READONLY_ROLLBACK`).
+fn is_hot_journal(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+            if f.extended_code == rusqlite::ffi::SQLITE_READONLY_ROLLBACK
+    )
+}
+
+/// Plays back the hot journal of the database at `path`, as any SQLite
+/// reader that may write does: the database is as its last commit left it
+/// and the stopped write is undone, as if it had never begun; then
+/// refuses a file that is not urnreg's. Where the file or its directory
+/// may not be written, says what to do.
+fn roll_back_hot_journal(path: &Path) -> Result<()> {
+    let cannot = |e: Error| {
+        Error::ReadOnly(format!(
+            "{} holds the journal of a write that stopped half-way (a process killed mid-write),              which must be rolled back before the database can be read, and this process may not              write there ({e}); run any urnreg command on it once where it can be written",
+            path.display()
+        ))
+    };
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| cannot(e.into()))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // The first read takes the shared lock and plays the journal back.
+    match read_header(&conn) {
+        Err(Error::Sqlite(e)) if e.sqlite_error_code() == Some(ErrorCode::ReadOnly) => Err(cannot(e.into())),
+        header => check_header(&header?, MIGRATIONS.len() as i64).map(drop),
+    }
+}
+
 impl Store {
     /// Opens the database at `path` for writing, migrating it to the
     /// newest schema; creates it from the embedded registry if it does not
@@ -157,7 +195,10 @@ impl Store {
 
     /// Opens the database at `path` for reading only
     /// (`SQLITE_OPEN_READ_ONLY`): it works on a read-only file or in a
-    /// read-only directory, and never changes the file.
+    /// read-only directory, and never changes the file, but for one thing
+    /// any SQLite reader does: the journal of a write that stopped
+    /// half-way (a killed process) is rolled back first, where the file
+    /// may be written.
     ///
     /// # Errors
     ///
@@ -165,8 +206,19 @@ impl Store {
     /// (open it for writing once), the errors of [`Store::open`] for files
     /// that are not urnreg's, [`Error::ReadOnly`] for a WAL-mode database
     /// in a directory where its `-shm` file cannot be made, or the SQLite
-    /// error.
+    /// error; [`Error::ReadOnly`] also for such a journal where the file
+    /// may not be written.
     pub fn open_read_only(path: &Path) -> Result<Store> {
+        match Self::open_read_only_once(path) {
+            Err(e) if is_hot_journal(&e) => {
+                roll_back_hot_journal(path)?;
+                Self::open_read_only_once(path)
+            }
+            opened => opened,
+        }
+    }
+
+    fn open_read_only_once(path: &Path) -> Result<Store> {
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
