@@ -79,6 +79,16 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
     }
 }
 
+/// The quoted text starting at `start` is a markup attribute's value:
+/// `name="` right before it, the `=` written on to the name (XML 1.0
+/// section 3.1, `Attribute ::= Name Eq AttValue`, as markup writes it; an
+/// assignment in a program, `PREFIX = "..."`, has spaces around its `=`).
+fn attribute_value(buf: &[u8], start: usize) -> bool {
+    start >= 3
+        && buf[start - 2] == b'='
+        && (buf[start - 3].is_ascii_alphanumeric() || matches!(buf[start - 3], b'-' | b'_' | b'.' | b':'))
+}
+
 /// The buffers of one cut, reused.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scratch {
@@ -209,13 +219,19 @@ impl Scratch {
         }
         // A string a program fills in (`"urn:isbn:%s"`, `` `urn:x:${id}` ``,
         // `"urn:uuid:{0}"`) is a template of URNs, not one; so is a string
-        // literal ending in `:` that a program joins more on to
-        // (`"urn:ietf:params:oauth:" + kind`): a prefix.
+        // literal ending in `:`: a prefix a program joins more on to, there
+        // (`"urn:ietf:params:oauth:" + kind`) or where it uses the constant
+        // (`REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:"`).
+        // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
+        // as it stands, and stays.
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
             || is_pattern(&self.urn, buf, end, limit)
-            || closed && open != Some(b'<') && self.urn.ends_with(b":") && joined_on(buf, end + 1)
+            || closed
+                && open != Some(b'<')
+                && self.urn.ends_with(b":")
+                && (joined_on(buf, end + 1) || !attribute_value(buf, start))
         {
             return None;
         }

@@ -28,8 +28,9 @@
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
-//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a literal ending in `:`
-//!   joined on to: `"urn:x:" + id`) is a template of URNs, not one: not
+//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a quoted literal ending
+//!   in `:`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`; not a markup
+//!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. So is a regular expression: regex syntax where the run
 //!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
