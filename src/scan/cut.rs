@@ -114,6 +114,8 @@ pub(super) struct Scratch {
     /// The field delimiter of a delimited file (CSV): it ends a URN in a
     /// field that is not quoted (RFC 4180 section 2).
     pub delimiter: Option<u8>,
+    /// The colon after the NID has been taken: the NSS has started.
+    nss: bool,
 }
 
 impl Scratch {
@@ -159,6 +161,7 @@ impl Scratch {
         self.query = query_value(buf, start);
         self.properties = false;
         self.component = false;
+        self.nss = false;
         let limit = buf.len().min(start + KEEP - 64);
         // `urn` as written, then its colon: `:`, or read as one.
         let colon_len = match colon {
@@ -284,6 +287,12 @@ impl Scratch {
                 return i;
             }
             match b {
+                // A NID is letters, digits and hyphens (RFC 8141 section
+                // 2): a `,` or `;` before its colon separates a list, the
+                // `urn` before it a word or a key (`{urn:1,nsmap:1}`, a
+                // Sphinx search index), not a URN's NID.
+                b',' | b';' if !self.nss => return i,
+                b':' => self.nss = true,
                 // RFC 8141 section 2 allows `,` and `;` in an NSS, but one
                 // written right before another URI starts a list of them
                 // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
@@ -306,6 +315,7 @@ impl Scratch {
                 }
                 b'\\' if self.properties => {
                     if let Some(&c @ (b':' | b'=' | b'#' | b'!')) = buf.get(i + 1).filter(|_| i + 1 < limit) {
+                        self.nss |= c == b':';
                         self.push(c, i + 2);
                         i += 2;
                         continue;
@@ -352,6 +362,7 @@ impl Scratch {
                 // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
                 Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
                 Some((Decoded::Ascii(c), len)) if is_urn_char(c) && !(c == b'\'' && open == Some(b'\'')) => {
+                    self.nss |= c == b':';
                     self.push(c, i + len);
                     i += len;
                 }
