@@ -116,6 +116,10 @@ pub(super) struct Scratch {
     pub delimiter: Option<u8>,
     /// The colon after the NID has been taken: the NSS has started.
     nss: bool,
+    /// It is (in) the value of a `name=` pair that no `?` or `&` before
+    /// shows to be a URL's query (a KVP request written without its URL,
+    /// `id=urn:...&request=GetRecordById`): a `&name=` ends it.
+    pairs: bool,
 }
 
 impl Scratch {
@@ -159,6 +163,7 @@ impl Scratch {
         }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
         self.query = query_value(buf, start);
+        self.pairs = !self.query && pair_value(buf, start);
         self.properties = false;
         self.component = false;
         self.nss = false;
@@ -300,6 +305,10 @@ impl Scratch {
                 // A query's value ends at its `&` (or a fragment's `#`).
                 b'#' if self.query => return i,
                 b'&' if self.query && entity(buf, i, limit).is_none() => return i,
+                // Outside a component, `&name=` after a `name=` pair's
+                // value is the next pair (a URN's own `&` is kept:
+                // `urn:example:a&b`, a q-component's `?=a=1&b=2`).
+                b'&' if self.pairs && !self.component && next_pair(buf, i + 1, limit) => return i,
                 // RFC 8141 section 2: `?` starts a component only as `?+`
                 // or `?=`; before one has started, any other `?` is a
                 // URL's query after a URN in its path. Once `?+`, `?=` or
@@ -361,6 +370,11 @@ impl Scratch {
                 None => return i,
                 // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
                 Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
+                Some((Decoded::Ascii(b'&'), len))
+                    if self.pairs && !self.component && next_pair(buf, i + len, limit) =>
+                {
+                    return i;
+                }
                 Some((Decoded::Ascii(c), len)) if is_urn_char(c) && !(c == b'\'' && open == Some(b'\'')) => {
                     self.nss |= c == b':';
                     self.push(c, i + len);
@@ -783,6 +797,39 @@ fn query_value(buf: &[u8], start: usize) -> bool {
         && k > 0
         && matches!(buf[k - 1], b'?' | b'&' | b';')
         && (buf[k - 1] != b';' || buf[..k].ends_with(b"&amp;"))
+}
+
+/// The URN at `start` is a `name=` pair's value, or in one as an item of
+/// a list (`bbox=44.79,-6.17,68.41,17.92,urn:ogc:def:crs:EPSG::4326`):
+/// `name=` before it, the name not glued to a word or path before it.
+fn pair_value(buf: &[u8], start: usize) -> bool {
+    let floor = start.saturating_sub(64);
+    let mut eq = start;
+    while eq > floor
+        && (buf[eq - 1].is_ascii_alphanumeric() || matches!(buf[eq - 1], b'.' | b',' | b'+' | b'-'))
+    {
+        eq -= 1;
+    }
+    if eq == floor || buf[eq - 1] != b'=' || (eq < start && buf[start - 1] != b',') {
+        return false;
+    }
+    let eq = eq - 1;
+    let mut k = eq;
+    while k > floor && is_param_name(buf[k - 1]) {
+        k -= 1;
+    }
+    k < eq
+        && (k == 0
+            || !(is_urn_char(buf[k - 1]) || buf[k - 1] >= 0x80)
+            || matches!(buf[k - 1], b',' | b';' | b'&' | b'?'))
+}
+
+/// A query's next pair starts at `i`: a name (a letter or `_` first) and
+/// its `=`.
+fn next_pair(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 65)];
+    let name = rest.iter().take_while(|&&b| is_param_name(b)).count();
+    name > 0 && (rest[0].is_ascii_alphabetic() || rest[0] == b'_') && rest.get(name) == Some(&b'=')
 }
 
 /// How many `_` open Markdown emphasis right before `start`: a run of one

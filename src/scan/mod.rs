@@ -19,7 +19,9 @@
 //!   it: a list of URIs (a DASH `@profiles`) gives each. A `?` not
 //!   followed by `+` or `=` before any component ends it (RFC 8141
 //!   section 2), so a URL's query after a URN in its path is not taken;
-//!   a URN that is a query value (`?id=urn:...`) ends at the next `&`.
+//!   a URN that is a query value (`?id=urn:...`) ends at the next `&`,
+//!   and one that is a `name=` pair's value elsewhere
+//!   (`id=urn:...&request=x`) at the next `&name=`.
 //!   In a CSV file ([`Scanner::set_csv`]) the delimiter ends a URN in a
 //!   field that is not quoted (RFC 4180 section 2).
 //! - Outside a closed delimiter pair, trailing sentence punctuation
