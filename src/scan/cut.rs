@@ -302,6 +302,10 @@ impl Scratch {
                 // written right before another URI starts a list of them
                 // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
                 b',' | b';' if starts_uri(buf, i + 1, limit) => return i,
+                // An X.509 subject alternative name list (OpenSSL's
+                // `subjectAltName = URI:urn:...,DNS:host,IP:127.0.0.1`, an
+                // OPC UA application's certificate).
+                b',' if general_name(buf, i + 1, limit) => return i,
                 // A query's value ends at its `&` (or a fragment's `#`).
                 b'#' if self.query => return i,
                 b'&' if self.query && entity(buf, i, limit).is_none() => return i,
@@ -861,6 +865,25 @@ fn starts_uri(buf: &[u8], i: usize, limit: usize) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
         .count();
     scheme > 0 && rest[0].is_ascii_alphabetic() && rest[scheme..].starts_with(b"://")
+}
+
+/// An entry of OpenSSL's `subjectAltName` list starts at `i`: a
+/// GeneralName's type and its colon (x509v3_config(5), "Subject
+/// Alternative Name": `email:`, `URI:`, `DNS:`, `RID:`, `IP:`, `dirName:`,
+/// `otherName:`, as OpenSSL spells them).
+fn general_name(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 10)];
+    [
+        &b"email:"[..],
+        b"URI:",
+        b"DNS:",
+        b"RID:",
+        b"IP:",
+        b"dirName:",
+        b"otherName:",
+    ]
+    .iter()
+    .any(|tag| rest.starts_with(tag))
 }
 
 /// `&name;` at `i` with a name of HTML's shape (a letter, then letters

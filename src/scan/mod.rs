@@ -16,7 +16,8 @@
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
 //! - `,` and `;` right before another URI (`urn:NID:`, `scheme://`) end
-//!   it: a list of URIs (a DASH `@profiles`) gives each. A `?` not
+//!   it: a list of URIs (a DASH `@profiles`) gives each; so does a `,`
+//!   before the next entry of OpenSSL's `subjectAltName` (`,DNS:`, `,IP:`). A `?` not
 //!   followed by `+` or `=` before any component ends it (RFC 8141
 //!   section 2), so a URL's query after a URN in its path is not taken;
 //!   a URN that is a query value (`?id=urn:...`) ends at the next `&`,
