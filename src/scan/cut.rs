@@ -79,6 +79,16 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
     }
 }
 
+/// The quoted text starting at `start` is a markup attribute's value:
+/// `name="` right before it, the `=` written on to the name (XML 1.0
+/// section 3.1, `Attribute ::= Name Eq AttValue`, as markup writes it; an
+/// assignment in a program, `PREFIX = "..."`, has spaces around its `=`).
+fn attribute_value(buf: &[u8], start: usize) -> bool {
+    start >= 3
+        && buf[start - 2] == b'='
+        && (buf[start - 3].is_ascii_alphanumeric() || matches!(buf[start - 3], b'-' | b'_' | b'.' | b':'))
+}
+
 /// The buffers of one cut, reused.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scratch {
@@ -104,6 +114,12 @@ pub(super) struct Scratch {
     /// The field delimiter of a delimited file (CSV): it ends a URN in a
     /// field that is not quoted (RFC 4180 section 2).
     pub delimiter: Option<u8>,
+    /// The colon after the NID has been taken: the NSS has started.
+    nss: bool,
+    /// It is (in) the value of a `name=` pair that no `?` or `&` before
+    /// shows to be a URL's query (a KVP request written without its URL,
+    /// `id=urn:...&request=GetRecordById`): a `&name=` ends it.
+    pairs: bool,
 }
 
 impl Scratch {
@@ -147,8 +163,10 @@ impl Scratch {
         }
         let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
         self.query = query_value(buf, start);
+        self.pairs = !self.query && pair_value(buf, start);
         self.properties = false;
         self.component = false;
+        self.nss = false;
         let limit = buf.len().min(start + KEEP - 64);
         // `urn` as written, then its colon: `:`, or read as one.
         let colon_len = match colon {
@@ -209,13 +227,19 @@ impl Scratch {
         }
         // A string a program fills in (`"urn:isbn:%s"`, `` `urn:x:${id}` ``,
         // `"urn:uuid:{0}"`) is a template of URNs, not one; so is a string
-        // literal ending in `:` that a program joins more on to
-        // (`"urn:ietf:params:oauth:" + kind`): a prefix.
+        // literal ending in `:`: a prefix a program joins more on to, there
+        // (`"urn:ietf:params:oauth:" + kind`) or where it uses the constant
+        // (`REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:"`).
+        // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
+        // as it stands, and stays.
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
             || is_pattern(&self.urn, buf, end, limit)
-            || closed && open != Some(b'<') && self.urn.ends_with(b":") && joined_on(buf, end + 1)
+            || closed
+                && open != Some(b'<')
+                && self.urn.ends_with(b":")
+                && (joined_on(buf, end + 1) || !attribute_value(buf, start))
         {
             return None;
         }
@@ -268,13 +292,27 @@ impl Scratch {
                 return i;
             }
             match b {
+                // A NID is letters, digits and hyphens (RFC 8141 section
+                // 2): a `,` or `;` before its colon separates a list, the
+                // `urn` before it a word or a key (`{urn:1,nsmap:1}`, a
+                // Sphinx search index), not a URN's NID.
+                b',' | b';' if !self.nss => return i,
+                b':' => self.nss = true,
                 // RFC 8141 section 2 allows `,` and `;` in an NSS, but one
                 // written right before another URI starts a list of them
                 // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
                 b',' | b';' if starts_uri(buf, i + 1, limit) => return i,
+                // An X.509 subject alternative name list (OpenSSL's
+                // `subjectAltName = URI:urn:...,DNS:host,IP:127.0.0.1`, an
+                // OPC UA application's certificate).
+                b',' if general_name(buf, i + 1, limit) => return i,
                 // A query's value ends at its `&` (or a fragment's `#`).
                 b'#' if self.query => return i,
                 b'&' if self.query && entity(buf, i, limit).is_none() => return i,
+                // Outside a component, `&name=` after a `name=` pair's
+                // value is the next pair (a URN's own `&` is kept:
+                // `urn:example:a&b`, a q-component's `?=a=1&b=2`).
+                b'&' if self.pairs && !self.component && next_pair(buf, i + 1, limit) => return i,
                 // RFC 8141 section 2: `?` starts a component only as `?+`
                 // or `?=`; before one has started, any other `?` is a
                 // URL's query after a URN in its path. Once `?+`, `?=` or
@@ -290,6 +328,7 @@ impl Scratch {
                 }
                 b'\\' if self.properties => {
                     if let Some(&c @ (b':' | b'=' | b'#' | b'!')) = buf.get(i + 1).filter(|_| i + 1 < limit) {
+                        self.nss |= c == b':';
                         self.push(c, i + 2);
                         i += 2;
                         continue;
@@ -335,7 +374,13 @@ impl Scratch {
                 None => return i,
                 // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
                 Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
+                Some((Decoded::Ascii(b'&'), len))
+                    if self.pairs && !self.component && next_pair(buf, i + len, limit) =>
+                {
+                    return i;
+                }
                 Some((Decoded::Ascii(c), len)) if is_urn_char(c) && !(c == b'\'' && open == Some(b'\'')) => {
+                    self.nss |= c == b':';
                     self.push(c, i + len);
                     i += len;
                 }
@@ -758,6 +803,39 @@ fn query_value(buf: &[u8], start: usize) -> bool {
         && (buf[k - 1] != b';' || buf[..k].ends_with(b"&amp;"))
 }
 
+/// The URN at `start` is a `name=` pair's value, or in one as an item of
+/// a list (`bbox=44.79,-6.17,68.41,17.92,urn:ogc:def:crs:EPSG::4326`):
+/// `name=` before it, the name not glued to a word or path before it.
+fn pair_value(buf: &[u8], start: usize) -> bool {
+    let floor = start.saturating_sub(64);
+    let mut eq = start;
+    while eq > floor
+        && (buf[eq - 1].is_ascii_alphanumeric() || matches!(buf[eq - 1], b'.' | b',' | b'+' | b'-'))
+    {
+        eq -= 1;
+    }
+    if eq == floor || buf[eq - 1] != b'=' || (eq < start && buf[start - 1] != b',') {
+        return false;
+    }
+    let eq = eq - 1;
+    let mut k = eq;
+    while k > floor && is_param_name(buf[k - 1]) {
+        k -= 1;
+    }
+    k < eq
+        && (k == 0
+            || !(is_urn_char(buf[k - 1]) || buf[k - 1] >= 0x80)
+            || matches!(buf[k - 1], b',' | b';' | b'&' | b'?'))
+}
+
+/// A query's next pair starts at `i`: a name (a letter or `_` first) and
+/// its `=`.
+fn next_pair(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 65)];
+    let name = rest.iter().take_while(|&&b| is_param_name(b)).count();
+    name > 0 && (rest[0].is_ascii_alphabetic() || rest[0] == b'_') && rest.get(name) == Some(&b'=')
+}
+
 /// How many `_` open Markdown emphasis right before `start`: a run of one
 /// to three not glued to a word before it (CommonMark 6.2: a
 /// left-flanking run; `my_urn:` is a name), else 0.
@@ -787,6 +865,25 @@ fn starts_uri(buf: &[u8], i: usize, limit: usize) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
         .count();
     scheme > 0 && rest[0].is_ascii_alphabetic() && rest[scheme..].starts_with(b"://")
+}
+
+/// An entry of OpenSSL's `subjectAltName` list starts at `i`: a
+/// GeneralName's type and its colon (x509v3_config(5), "Subject
+/// Alternative Name": `email:`, `URI:`, `DNS:`, `RID:`, `IP:`, `dirName:`,
+/// `otherName:`, as OpenSSL spells them).
+fn general_name(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 10)];
+    [
+        &b"email:"[..],
+        b"URI:",
+        b"DNS:",
+        b"RID:",
+        b"IP:",
+        b"dirName:",
+        b"otherName:",
+    ]
+    .iter()
+    .any(|tag| rest.starts_with(tag))
 }
 
 /// `&name;` at `i` with a name of HTML's shape (a letter, then letters

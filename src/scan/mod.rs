@@ -7,18 +7,22 @@
 //! - A URN starts at `urn:` in any letter case at a word boundary (not
 //!   after a letter, digit, `_`, `+`, `-` or `.`, unless that letter or
 //!   digit ends a string literal's escape, `\n` or `\u0020`, or a `%20`),
-//!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label) and `the urn:isbn
-//!   namespace` (a mention) are not URNs. A letter, digit or mark of
+//!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label), `the urn:isbn
+//!   namespace` (a mention) and `{urn:1,nsmap:1}` (a key: a `,` or `;`
+//!   before the NID's colon ends the run) are not URNs. A letter, digit or mark of
 //!   another script before it glues it to a word too (`caféurn:`), and so
 //!   do `$` (`$urn`, a variable) and `^` (a regular expression's anchor).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
 //! - `,` and `;` right before another URI (`urn:NID:`, `scheme://`) end
-//!   it: a list of URIs (a DASH `@profiles`) gives each. A `?` not
+//!   it: a list of URIs (a DASH `@profiles`) gives each; so does a `,`
+//!   before the next entry of OpenSSL's `subjectAltName` (`,DNS:`, `,IP:`). A `?` not
 //!   followed by `+` or `=` before any component ends it (RFC 8141
 //!   section 2), so a URL's query after a URN in its path is not taken;
-//!   a URN that is a query value (`?id=urn:...`) ends at the next `&`.
+//!   a URN that is a query value (`?id=urn:...`) ends at the next `&`,
+//!   and one that is a `name=` pair's value elsewhere
+//!   (`id=urn:...&request=x`) at the next `&name=`.
 //!   In a CSV file ([`Scanner::set_csv`]) the delimiter ends a URN in a
 //!   field that is not quoted (RFC 4180 section 2).
 //! - Outside a closed delimiter pair, trailing sentence punctuation
@@ -28,8 +32,9 @@
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
-//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a literal ending in `:`
-//!   joined on to: `"urn:x:" + id`) is a template of URNs, not one: not
+//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a quoted literal ending
+//!   in `:`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`; not a markup
+//!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. So is a regular expression: regex syntax where the run
 //!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
