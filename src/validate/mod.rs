@@ -254,7 +254,11 @@ impl<'r> Checker<'r> {
             }
         }
         let Some(ns) = registry.namespace(urn.nid()) else {
-            if self.messages {
+            if self.messages
+                && let Some(message) = doubled_scheme(registry, urn)
+            {
+                report.push(Finding::new(FindingKind::UnregisteredNid, 4, message));
+            } else if self.messages {
                 let message = self.unregistered_message(registry, urn.nid());
                 report.push_shared(FindingKind::UnregisteredNid, 4, message);
             } else {
@@ -376,6 +380,20 @@ fn unparsed_hint(registry: &Registry, input: &[u8], e: &ParseError) -> Option<St
     let (nid, nss) = crate::rules::written_nss(std::str::from_utf8(input).ok()?)?;
     let rules = registry.namespace(nid)?.rules().ok()??;
     rules.hint_for_unparsed(nid, nss, e.offset(), input.len() - nss.len())
+}
+
+/// For `urn:urn:NID:...` whose inner NID is registered: the scheme is
+/// written twice (the NID `urn` is reserved, and no NID).
+#[cold]
+fn doubled_scheme(registry: &Registry, urn: &Urn<'_>) -> Option<String> {
+    if !urn.nid().eq_ignore_ascii_case("urn") {
+        return None;
+    }
+    let (inner, _) = urn.nss().split_once(':')?;
+    registry.namespace(inner)?;
+    Some(format!(
+        "the NID 'urn' at byte 4 is reserved: 'urn:' is written twice, the URN starts at byte 4 with 'urn:{inner}:' (RFC 8141 section 2)"
+    ))
 }
 
 /// For an input the generic parser refuses, what is around a URN in it
@@ -714,6 +732,13 @@ mod wrapper_tests {
             let message = report.errors().next().unwrap().to_string();
             assert!(!message.contains("no part of it"), "{input}: {message}");
         }
+        // The scheme twice: the inner NID is registered.
+        let report = Checker::new(registry).check_str("urn:urn:isbn:0451450523");
+        let e = report.errors().next().unwrap();
+        assert_eq!((e.code(), e.offset()), ("unregistered-nid", 4));
+        assert!(e.to_string().contains("'urn:' is written twice"), "{e}");
+        let report = Checker::new(registry).check_str("urn:urn:nonsense:x");
+        assert!(!report.errors().next().unwrap().to_string().contains("twice"));
         // Without messages, nothing is made.
         let report = Checker::new(registry)
             .without_messages()
