@@ -112,8 +112,8 @@ fn read_model() {
     dfas.write();
 }
 
-/// The NSS syntaxes of a `[rules]` table: its own, each practice form's and
-/// each recommendation's, as (abnf, start, regex).
+/// The NSS syntaxes of a `[rules]` table: its own, each practice form's,
+/// each recommendation's and each hint's, as (abnf, start, regex).
 fn syntaxes(rules: &toml::Value) -> Vec<(Option<String>, Option<String>, Option<String>)> {
     let field = |t: &toml::Value, k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
     let of = |t: &toml::Value| (field(t, "abnf"), field(t, "start"), field(t, "regex"));
@@ -121,7 +121,7 @@ fn syntaxes(rules: &toml::Value) -> Vec<(Option<String>, Option<String>, Option<
     if let Some(s) = rules.get("syntax") {
         out.push(of(s));
     }
-    for list in ["practice", "should"] {
+    for list in ["practice", "should", "hint"] {
         for t in rules.get(list).and_then(|v| v.as_array()).into_iter().flatten() {
             out.push(of(t));
         }

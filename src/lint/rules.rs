@@ -68,10 +68,16 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
     let examples = &rules.examples;
     let has_examples =
         !(examples.valid.is_empty() && examples.invalid.is_empty() && examples.equivalent.is_empty());
-    if nid.is_none() && file.kind == Some(Kind::Informal) && has_examples {
+    // A hint's examples name the NID too.
+    let hint_examples = rules.hint.iter().any(|h| !h.examples.is_empty());
+    if nid.is_none() && file.kind == Some(Kind::Informal) && (has_examples || hint_examples) {
         out.error(
             "rules-informal-examples",
-            "rules.examples",
+            if has_examples {
+                "rules.examples"
+            } else {
+                "rules.hint"
+            },
             "RFC 8141 section 5.2",
             "an informal request has no NID until it is approved, so its examples cannot name one: \
              file the rules without examples, and add them in a revision"
@@ -88,7 +94,13 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
                 Some((head, rest)) if head.starts_with("rules for '") => rest.to_string(),
                 _ => text,
             };
-            out.error("rules", "rules", S5, message);
+            // A hint's error is found at its table.
+            let field = if message.starts_with("hint ") {
+                "rules.hint"
+            } else {
+                "rules"
+            };
+            out.error("rules", field, S5, message);
             return;
         }
     };

@@ -59,6 +59,11 @@ pub struct RulesFile {
     /// an `nss-should` warning naming `source`, never an error.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub should: Vec<ShouldRule>,
+    /// What a user is told when an invalid NSS takes a known wrong form
+    /// (an OID arc with a leading zero, a UUID in braces): checked only
+    /// after the NSS has failed, so a valid URN never pays for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hint: Vec<HintRule>,
     /// Where the namespace's URNs lead: URL templates per resolution
     /// service (issue 22; see [`crate::resolve::ResolutionFile`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -140,6 +145,43 @@ pub struct ShouldRule {
 
 /// The most recommendations one namespace may declare.
 pub const MAX_SHOULD: usize = 16;
+
+/// A known wrong form of the NSS and what is wrong with it, in a user's
+/// words: when an NSS fails the namespace's rules (its syntax or its
+/// built-in check) and matches the form, the finding says `note`, citing
+/// `source`, instead of what the syntax expects at the byte. The verdict
+/// and the offset stay; only the message changes. The form is also
+/// tried on the NSS as written when the generic parser refuses a URN of
+/// the namespace (`{` and `}` around a UUID).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HintRule {
+    /// The rule the form breaks (required): the RFC or registration
+    /// section, cited at the end of the message.
+    pub source: String,
+    /// What a user is told (required): "an arc has no leading zeros".
+    pub note: String,
+    /// The wrong form, as ABNF (as in [`SyntaxRule::abnf`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abnf: Option<String>,
+    /// The grammar's rule for the NSS (default: its first rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// The wrong form, as a regular expression over the whole NSS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<String>,
+    /// Invalid URNs (at least one) this hint speaks of: each must be
+    /// refused, by the rules or the generic parser, and take the form.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+}
+
+/// The most hints one namespace may declare.
+pub const MAX_HINTS: usize = 16;
+
+/// The longest `note` of a hint, in bytes: with where and whose rule, a
+/// finding's message stays short (160 characters).
+pub const MAX_HINT_NOTE: usize = 100;
 
 /// How the NSS is checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -293,6 +335,12 @@ pub struct CompiledRules {
     practice: Vec<Practice>,
     /// The registration's recommendations, in order.
     should: Vec<Should>,
+    /// Known wrong forms and what to say of them, in order.
+    hints: Vec<Hint>,
+    /// Whether a failed NSS is also tried for the mistakes of any
+    /// namespace (the NID again, trailing punctuation): the namespace's
+    /// own rules, not a practice form, recommendation or hint.
+    generic_hints: bool,
     /// Where its URNs lead.
     resolution: Option<crate::resolve::Resolution>,
 }
@@ -355,6 +403,46 @@ impl Should {
         match self.rules.check_with(urn, true) {
             Some(v) if v.kind == ViolationKind::Check => format!("{}; {}", v.message, self.note),
             _ => format!("{} ({})", self.note, self.rules.cite),
+        }
+    }
+}
+
+/// A compiled [`HintRule`]: the wrong form's syntax, its citation and
+/// what a user is told.
+#[derive(Clone, Debug)]
+pub struct Hint {
+    rules: CompiledRules,
+    note: String,
+}
+
+impl Hint {
+    /// Whether the NSS `nss` (as the rules see it, or as written) takes
+    /// the wrong form.
+    fn fits(&self, nss: &[u8]) -> bool {
+        self.rules.matcher.as_ref().is_some_and(|m| m.check(nss).is_ok())
+    }
+
+    /// What a user is told.
+    pub fn note(&self) -> &str {
+        &self.note
+    }
+
+    /// Where the rule it speaks of comes from.
+    pub fn source(&self) -> &str {
+        &self.rules.source
+    }
+
+    /// The message of a finding at byte `at` of `nss`, which starts at
+    /// byte `base` of the URN: where, what is wrong, and whose rule.
+    fn message(&self, nss: &[u8], at: usize, base: usize) -> String {
+        let (note, cite) = (&self.note, &self.rules.cite);
+        match nss.get(at) {
+            Some(&b) => format!(
+                "unexpected {} in NSS at byte {}: {note} ({cite})",
+                described(b),
+                base + at
+            ),
+            None => format!("the NSS ends at byte {}: {note} ({cite})", base + at),
         }
     }
 }
@@ -507,6 +595,8 @@ impl RulesFile {
             components: self.components,
             practice: Vec::new(),
             should: Vec::new(),
+            hints: Vec::new(),
+            generic_hints: true,
             resolution: None,
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
@@ -541,6 +631,16 @@ impl RulesFile {
             let should =
                 compile_should(nid, s, &compiled).map_err(|m| err(format!("should {}: {m}", i + 1)))?;
             compiled.should.push(should);
+        }
+        if self.hint.len() > MAX_HINTS {
+            return Err(err(format!(
+                "{} hints, more than the limit of {MAX_HINTS} (MAX_HINTS)",
+                self.hint.len()
+            )));
+        }
+        for (i, h) in self.hint.iter().enumerate() {
+            let hint = compile_hint(nid, h, &compiled).map_err(|m| err(format!("hint {}: {m}", i + 1)))?;
+            compiled.hints.push(hint);
         }
         Ok(compiled)
     }
@@ -577,9 +677,11 @@ impl RulesFile {
             },
             practice: Vec::new(),
             should: Vec::new(),
+            hint: Vec::new(),
             resolution: None,
         };
-        let rules = compile_form(nid, &file)?;
+        let mut rules = compile_form(nid, &file)?;
+        rules.generic_hints = false;
         for s in &p.examples {
             if registered.check(&parse_example(s)?).is_none() {
                 return Err(format!(
@@ -626,7 +728,8 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
         }),
         ..RulesFile::default()
     };
-    let rules = compile_form(nid, &file)?;
+    let mut rules = compile_form(nid, &file)?;
+    rules.generic_hints = false;
     for ex in &s.examples {
         let urn = parse_example(ex)?;
         if !urn.nid().eq_ignore_ascii_case(nid) {
@@ -648,6 +751,86 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
         rules,
         note: s.note.trim().to_string(),
     })
+}
+
+/// Compiles one hint as rules of its own (its syntax only), and checks
+/// that each of its examples is a URN of the namespace that is refused
+/// (by the rules, or by the generic parser) and takes the wrong form.
+fn compile_hint(nid: &str, h: &HintRule, registered: &CompiledRules) -> Result<Hint, String> {
+    if h.source.trim().is_empty() {
+        return Err("'source' is required: the rule the form breaks".into());
+    }
+    let note = h.note.trim();
+    if note.is_empty() {
+        return Err("'note' is required: what a user is told".into());
+    }
+    if note.len() > MAX_HINT_NOTE {
+        return Err(format!(
+            "'note' has {} bytes, more than the limit of {MAX_HINT_NOTE} (MAX_HINT_NOTE)",
+            note.len()
+        ));
+    }
+    if h.abnf.is_none() && h.regex.is_none() {
+        return Err("needs abnf or regex: the wrong form".into());
+    }
+    if h.examples.is_empty() {
+        return Err("needs examples: invalid URNs of the wrong form".into());
+    }
+    let file = RulesFile {
+        source: h.source.clone(),
+        syntax: Some(SyntaxRule {
+            abnf: h.abnf.clone(),
+            start: h.start.clone(),
+            regex: h.regex.clone(),
+            builtin: None,
+        }),
+        ..RulesFile::default()
+    };
+    let mut rules = compile_form(nid, &file)?;
+    rules.generic_hints = false;
+    let hint = Hint {
+        rules,
+        note: note.to_string(),
+    };
+    for ex in &h.examples {
+        match Urn::parse(ex) {
+            Ok(urn) => {
+                if !urn.nid().eq_ignore_ascii_case(nid) {
+                    return Err(format!("example '{ex}' is not in the '{nid}' namespace"));
+                }
+                if registered.check(&urn).is_none() {
+                    return Err(format!(
+                        "example '{ex}' is valid: a hint speaks only of invalid URNs"
+                    ));
+                }
+                if !hint.fits(rules_nss(&urn).as_bytes()) {
+                    return Err(format!("example '{ex}' does not take the hint's form"));
+                }
+            }
+            Err(_) => match written_nss(ex) {
+                Some((of, nss)) if of.eq_ignore_ascii_case(nid) => {
+                    if !hint.fits(nss) {
+                        return Err(format!("example '{ex}' does not take the hint's form"));
+                    }
+                }
+                _ => return Err(format!("example '{ex}' is not in the '{nid}' namespace")),
+            },
+        }
+    }
+    Ok(hint)
+}
+
+/// The NID and the rest of `input` after it (the NSS as written, and
+/// whatever follows) when `input` starts `urn:` NID `:`: for hints on an
+/// input the generic parser refuses.
+pub fn written_nss(input: &str) -> Option<(&str, &[u8])> {
+    let rest = input
+        .get(..4)
+        .filter(|s| s.eq_ignore_ascii_case("urn:"))
+        .map(|_| &input[4..])?;
+    let (nid, nss) = rest.split_once(':')?;
+    (!nid.is_empty() && nid.len() <= 32 && nid.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .then_some((nid, nss.as_bytes()))
 }
 
 fn parse_example(s: &str) -> Result<Urn<'_>, String> {
@@ -797,7 +980,11 @@ impl CompiledRules {
                 && let Some(at) = escape_around(nss.as_bytes(), mismatch.offset)
             {
                 let escape = &nss[at..at + 3];
-                let message = if messages {
+                let message = if messages
+                    && let Some(hinted) = self.hinted(urn.nid(), nss.as_bytes(), at, base)
+                {
+                    hinted
+                } else if messages {
                     format!(
                         "unexpected '{escape}'{} in NSS at byte {}: the namespace's syntax does not take this escape ({})",
                         escaped_char(escape),
@@ -815,6 +1002,8 @@ impl CompiledRules {
             }
             let message = if !messages {
                 String::new()
+            } else if let Some(hinted) = self.hinted(urn.nid(), nss.as_bytes(), mismatch.offset, base) {
+                hinted
             } else if mismatch.at_end {
                 // What may come next, when it can be listed; else what
                 // leads on past more of the same characters (a ':').
@@ -870,6 +1059,8 @@ impl CompiledRules {
                 offset: base + v.offset,
                 message: if !messages {
                     String::new()
+                } else if let Some(hinted) = self.hinted(urn.nid(), nss.as_bytes(), v.offset, base) {
+                    hinted
                 } else {
                     // Appended to the checker's own message: one string.
                     use std::fmt::Write as _;
@@ -880,6 +1071,75 @@ impl CompiledRules {
             });
         }
         None
+    }
+
+    /// The message of the first hint whose wrong form `nss` takes, for a
+    /// finding at byte `at` of `nss`, which starts at byte `base` of the
+    /// URN (only ever called once the NSS has failed, and only for
+    /// messages).
+    #[cold]
+    #[inline(never)]
+    fn hinted(&self, nid: &str, nss: &[u8], at: usize, base: usize) -> Option<String> {
+        if let Some(h) = self.hints.iter().find(|h| h.fits(nss)) {
+            return Some(h.message(nss, at, base));
+        }
+        if !self.generic_hints {
+            return None;
+        }
+        // Mistakes of any namespace, said only when the NSS without them
+        // passes the rules.
+        let head = || match nss.get(at) {
+            Some(&b) => format!("unexpected {} in NSS at byte {}", described(b), base + at),
+            None => format!("the NSS ends at byte {}", base + at),
+        };
+        // The NID again, as a label ("urn:isbn:isbn:", "urn:isbn:ISBN ").
+        if let Some(label) = nss.get(..nid.len() + 1)
+            && label[..nid.len()].eq_ignore_ascii_case(nid.as_bytes())
+            && matches!(label[nid.len()], b':' | b' ')
+            && self.passes(&nss[nid.len() + 1..])
+        {
+            return Some(format!(
+                "{}: '{}' repeats the NID: the NSS starts after 'urn:{nid}:' (RFC 8141 section 2)",
+                head(),
+                String::from_utf8_lossy(label).trim_end()
+            ));
+        }
+        // Punctuation of the text the URN was taken from.
+        if let Some((&last, rest)) = nss.split_last()
+            && b".,;:)]}>'\"!".contains(&last)
+            && !rest.is_empty()
+            && self.passes(rest)
+        {
+            return Some(format!(
+                "{}: the NSS is valid without its last '{}': punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
+                head(),
+                last as char
+            ));
+        }
+        None
+    }
+
+    /// Whether `nss` passes the syntax and the built-in check (for a
+    /// hint: is the NSS valid once a mistake is taken away?).
+    fn passes(&self, nss: &[u8]) -> bool {
+        self.matcher.as_ref().is_none_or(|m| m.check(nss).is_ok())
+            && self
+                .builtin
+                .is_none_or(|check| std::str::from_utf8(nss).is_ok_and(|s| check(s).is_ok()))
+    }
+
+    /// For an input of this namespace that the generic parser refuses at
+    /// byte `at` of the input: the message of the first hint whose wrong
+    /// form the NSS as written takes (`nss`: the input after `urn:` NID
+    /// `:`, which starts at byte `base`).
+    #[cold]
+    pub fn hint_for_unparsed(&self, nid: &str, nss: &[u8], at: usize, base: usize) -> Option<String> {
+        self.hinted(nid, nss, at.checked_sub(base)?, base)
+    }
+
+    /// Known wrong forms and what to say of them.
+    pub fn hints(&self) -> &[Hint] {
+        &self.hints
     }
 
     /// Components that mean nothing in this namespace but are present:
@@ -1037,6 +1297,16 @@ fn expected_list(expected: &[bool; 256]) -> Option<String> {
     } else {
         format!("{} or {last}", rest.join(", "))
     })
+}
+
+/// [`describe`], a space said as the parser says it (a hint's message
+/// may be about a space the generic parser refused).
+fn described(b: u8) -> String {
+    if b == b' ' {
+        "' ' (space)".to_string()
+    } else {
+        describe(b)
+    }
 }
 
 fn describe(b: u8) -> String {
@@ -1694,5 +1964,123 @@ mod expected_tests {
             message.contains("expects '0'-'9', 'A'-'F' or 'a'-'f' here (RFC 4122"),
             "{message}"
         );
+    }
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+
+    /// RFC 3061 section 2's shape: dotted decimal without leading zeros,
+    /// and a hint saying so.
+    const RULES: &str = r#"
+source = "RFC 3061 section 2"
+[syntax]
+regex = '(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*'
+[[hint]]
+source = "RFC 3061 section 2, Declaration of structure"
+note = "an arc has no leading zeros"
+regex = '([0-9.]*\.)?0[0-9].*'
+examples = ["urn:xy:1.03"]
+"#;
+
+    fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
+        toml::from_str::<RulesFile>(text).unwrap().compile("xy")
+    }
+
+    /// A refused NSS of the hint's form is said in the hint's words, at
+    /// the offset the syntax found; without messages, nothing is said.
+    #[test]
+    fn a_hint_says_what_is_wrong_where_the_syntax_fails() {
+        let rules = compiled(RULES).unwrap();
+        let urn = Urn::parse("urn:xy:1.03").unwrap();
+        let v = rules.check(&urn).unwrap();
+        assert_eq!(v.offset, 10);
+        assert_eq!(
+            v.message,
+            "unexpected '3' in NSS at byte 10: an arc has no leading zeros (RFC 3061 §2)"
+        );
+        assert_eq!(rules.check_with(&urn, false).unwrap().message, "");
+        // Not of the form: the syntax's own message.
+        let other = rules.check(&Urn::parse("urn:xy:1.a").unwrap()).unwrap();
+        assert!(other.message.contains("expects"), "{}", other.message);
+        // Valid: no hint is looked at.
+        assert!(rules.check(&Urn::parse("urn:xy:1.30").unwrap()).is_none());
+        // The NSS as written, for an input the parser refuses.
+        assert_eq!(
+            rules.hint_for_unparsed("xy", b"01{", 7, 7).as_deref(),
+            Some("unexpected '0' in NSS at byte 7: an arc has no leading zeros (RFC 3061 §2)")
+        );
+        assert_eq!(rules.hint_for_unparsed("xy", b"01{", 3, 7), None);
+    }
+
+    /// Bad or hostile hint data is refused with a clear error, never a
+    /// panic: no source, no note, a note too long, no form, no examples,
+    /// examples that are valid, of another namespace or not of the form,
+    /// a form that does not compile, too many hints.
+    #[test]
+    fn bad_hints_are_refused_with_a_clear_error() {
+        let with = |from: &str, to: &str| {
+            assert!(RULES.contains(from), "{from}");
+            compiled(&RULES.replacen(from, to, 1)).unwrap_err().to_string()
+        };
+        let source = "source = \"RFC 3061 section 2, Declaration of structure\"";
+        let examples = "examples = [\"urn:xy:1.03\"]";
+        for (from, to, said) in [
+            (source, "source = \" \"", "'source' is required"),
+            (
+                "note = \"an arc has no leading zeros\"",
+                "note = \"\"",
+                "'note' is required",
+            ),
+            ("regex = '([0-9.]*\\.)?0[0-9].*'\n", "", "needs abnf or regex"),
+            (
+                "regex = '([0-9.]*\\.)?0[0-9].*'",
+                "regex = '(('",
+                "does not compile",
+            ),
+            (examples, "examples = []", "needs examples"),
+            (examples, "examples = [\"urn:xy:1.3\"]", "is valid"),
+            (
+                examples,
+                "examples = [\"urn:zz:1.03\"]",
+                "not in the 'xy' namespace",
+            ),
+            (
+                examples,
+                "examples = [\"urn:xy:1.a\"]",
+                "does not take the hint's form",
+            ),
+            (
+                examples,
+                "examples = [\"urn:xy:1{\"]",
+                "does not take the hint's form",
+            ),
+            (examples, "examples = [\"nonsense\"]", "not in the 'xy' namespace"),
+        ] {
+            let e = with(from, to);
+            assert!(e.contains("hint 1") && e.contains(said), "{to}: {e}");
+        }
+        let long = format!("note = \"{}\"", "x".repeat(MAX_HINT_NOTE + 1));
+        let e = with("note = \"an arc has no leading zeros\"", &long);
+        assert!(e.contains("MAX_HINT_NOTE"), "{e}");
+        let many = format!(
+            "{RULES}{}",
+            "[[hint]]\nsource = \"s\"\nnote = \"n\"\nregex = 'x'\nexamples = [\"urn:xy:x\"]\n"
+                .repeat(MAX_HINTS)
+        );
+        let e = compiled(&many).unwrap_err().to_string();
+        assert!(e.contains("MAX_HINTS"), "{e}");
+    }
+
+    /// Only `urn:` NID `:` and what follows is an NSS as written.
+    #[test]
+    fn the_nss_as_written_follows_urn_and_a_nid() {
+        assert_eq!(written_nss("URN:uuid:{x}"), Some(("uuid", &b"{x}"[..])));
+        assert_eq!(written_nss("urn:uuid"), None);
+        assert_eq!(written_nss("urn::x"), None);
+        assert_eq!(written_nss("urn:a b:x"), None);
+        assert_eq!(written_nss("ur"), None);
+        assert_eq!(written_nss("urné:x:y"), None);
     }
 }

@@ -1,5 +1,5 @@
 //! The DFAs of the shipped rules, built once by `build.rs` (which compiles
-//! every NSS syntax, practice form and recommendation of `registry/` with
+//! every NSS syntax, practice form, recommendation and hint of `registry/` with
 //! this crate's own ABNF compiler and matcher) and read here instead of
 //! being built again at run time: determinizing is most of the cost of a
 //! namespace's first use (about 0.3 ms each, 30 ms for the whole registry),

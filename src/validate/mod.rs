@@ -31,7 +31,7 @@ pub(crate) use suggest::edit_distance_within;
 pub(crate) use suggest::{letter_mask, nearest};
 
 use crate::rules::{CompiledRules, Practice, ViolationKind};
-use crate::urn::{Offsets, Syntax, Urn};
+use crate::urn::{Offsets, ParseError, Syntax, Urn};
 
 /// Checks URNs, one after another, against a registry or the generic
 /// syntax only. Cheap to make; make one per thread.
@@ -178,7 +178,7 @@ impl<'r> Checker<'r> {
         let mut report = Report::empty(input);
         match Urn::parse_bytes(input, self.syntax) {
             Ok(urn) => self.check_urn_into(urn.as_str(), urn.offsets(), &mut report),
-            Err(e) => report.reset_unparsed(input, e, self.registry.is_some()),
+            Err(e) => self.unparsed_into(input, e, &mut report),
         }
         report
     }
@@ -203,7 +203,26 @@ impl<'r> Checker<'r> {
         // where a `Urn` goes through memory and its reading stalled.
         match Urn::parse_offsets(input, self.syntax) {
             Ok(offsets) => self.check_urn_into(input, offsets, report),
-            Err(e) => report.reset_unparsed(input.as_bytes(), e, self.registry.is_some()),
+            Err(e) => self.unparsed_into(input.as_bytes(), e, report),
+        }
+    }
+
+    /// Fills `report` for an input the generic parser refuses: its parse
+    /// error, said in the words of a hint of the input's namespace when
+    /// the NSS as written takes a known wrong form (a UUID in braces).
+    #[cold]
+    #[inline(never)]
+    fn unparsed_into<'a>(&self, input: &'a [u8], e: ParseError, report: &mut Report<'a, 'r>) {
+        let hint = match self.registry {
+            _ if !self.messages => None,
+            Some(registry) => {
+                unparsed_hint(registry, input, &e).or_else(|| wrapper_hint(input, &e, self.syntax))
+            }
+            None => wrapper_hint(input, &e, self.syntax),
+        };
+        match hint {
+            Some(message) => report.reset_unparsed_with(input, e, message, self.registry.is_some()),
+            None => report.reset_unparsed(input, e, self.registry.is_some()),
         }
     }
 
@@ -235,7 +254,11 @@ impl<'r> Checker<'r> {
             }
         }
         let Some(ns) = registry.namespace(urn.nid()) else {
-            if self.messages {
+            if self.messages
+                && let Some(message) = doubled_scheme(registry, urn)
+            {
+                report.push(Finding::new(FindingKind::UnregisteredNid, 4, message));
+            } else if self.messages {
                 let message = self.unregistered_message(registry, urn.nid());
                 report.push_shared(FindingKind::UnregisteredNid, 4, message);
             } else {
@@ -348,6 +371,73 @@ impl<'r> Checker<'r> {
         self.unregistered.insert(key, message.clone());
         message
     }
+}
+
+/// The message of a hint of the namespace `input` names, when its NSS as
+/// written takes the hint's wrong form (the generic parser refused it
+/// with `e`).
+fn unparsed_hint(registry: &Registry, input: &[u8], e: &ParseError) -> Option<String> {
+    let (nid, nss) = crate::rules::written_nss(std::str::from_utf8(input).ok()?)?;
+    let rules = registry.namespace(nid)?.rules().ok()??;
+    rules.hint_for_unparsed(nid, nss, e.offset(), input.len() - nss.len())
+}
+
+/// For `urn:urn:NID:...` whose inner NID is registered: the scheme is
+/// written twice (the NID `urn` is reserved, and no NID).
+#[cold]
+fn doubled_scheme(registry: &Registry, urn: &Urn<'_>) -> Option<String> {
+    if !urn.nid().eq_ignore_ascii_case("urn") {
+        return None;
+    }
+    let (inner, _) = urn.nss().split_once(':')?;
+    registry.namespace(inner)?;
+    Some(format!(
+        "the NID 'urn' at byte 4 is reserved: 'urn:' is written twice, the URN starts at byte 4 with 'urn:{inner}:' (RFC 8141 section 2)"
+    ))
+}
+
+/// For an input the generic parser refuses, what is around a URN in it
+/// that is no part of it (RFC 3986 Appendix C: the double quotes, angle
+/// brackets and white space that delimit a URI in text "do not form part
+/// of the URI"): a wrapper before it, or only such characters after it.
+fn wrapper_hint(input: &[u8], e: &ParseError, syntax: Syntax) -> Option<String> {
+    const CITE: &str = "(RFC 3986 Appendix C)";
+    let parses = |text: &[u8]| !text.is_empty() && Urn::parse_bytes(text, syntax).is_ok();
+    let at = e.offset();
+    if at == 0 {
+        let (&open, rest) = input.split_first()?;
+        let close = match open {
+            b'<' => b'>',
+            b'"' | b'\'' => open,
+            b'(' => b')',
+            b'[' => b']',
+            b'{' => b'}',
+            _ => return None,
+        };
+        return match rest.split_last() {
+            Some((&last, inner)) if last == close && parses(inner) => Some(format!(
+                "unexpected '{}' at byte 0: the URN is wrapped in '{}' and '{}', which are no part of it {CITE}",
+                open as char, open as char, close as char
+            )),
+            _ if parses(rest) => Some(format!(
+                "unexpected '{}' at byte 0: the '{}' before the URN is no part of it {CITE}",
+                open as char, open as char
+            )),
+            _ => None,
+        };
+    }
+    let after = input.get(at..)?;
+    if after.iter().all(|b| b" \t\r\n>\"')]}".contains(b)) && parses(&input[..at]) {
+        let what = if after.iter().all(u8::is_ascii_whitespace) {
+            "the white space after it".to_string()
+        } else {
+            format!("the '{}' after it", String::from_utf8_lossy(after.trim_ascii()))
+        };
+        return Some(format!(
+            "the URN ends at byte {at}: {what} is no part of it {CITE}"
+        ));
+    }
+    None
 }
 
 /// The `registration-deviation` message: whose form it is, and whose it
@@ -583,5 +673,76 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod wrapper_tests {
+    use crate::{Checker, Registry};
+
+    /// RFC 3986 Appendix C: quotes, angle brackets and white space that
+    /// delimit a URN in text are no part of it; the finding says so,
+    /// with the parser's verdict, kind and offset; nothing is said of a
+    /// wrapper around what is no URN.
+    #[test]
+    fn what_wraps_a_urn_is_said_to_be_no_part_of_it() {
+        let registry = Registry::embedded();
+        for (input, code, offset, said) in [
+            (
+                "<urn:isbn:0451450523>",
+                "missing-scheme",
+                0,
+                "the URN is wrapped in '<' and '>', which are no part of it (RFC 3986 Appendix C)",
+            ),
+            (
+                "\"urn:isbn:0451450523\"",
+                "missing-scheme",
+                0,
+                "wrapped in '\"' and '\"'",
+            ),
+            (
+                "(urn:isbn:0451450523",
+                "missing-scheme",
+                0,
+                "the '(' before the URN is no part of it",
+            ),
+            (
+                "urn:isbn:0451450523 ",
+                "invalid-char",
+                19,
+                "the white space after it is no part of it",
+            ),
+            (
+                "urn:isbn:0451450523\">",
+                "invalid-char",
+                19,
+                "the '\">' after it is no part of it",
+            ),
+        ] {
+            for checker in [Checker::new(registry), Checker::syntax_only()] {
+                let mut checker = checker;
+                let report = checker.check_str(input);
+                let e = report.errors().next().unwrap();
+                assert_eq!((e.code(), e.offset()), (code, offset), "{input}");
+                assert!(e.to_string().contains(said), "{input}: {e}");
+            }
+        }
+        for input in ["<nonsense>", "urn:isbn:0451450523 x", "<urn:isbn:>"] {
+            let report = Checker::new(registry).check_str(input);
+            let message = report.errors().next().unwrap().to_string();
+            assert!(!message.contains("no part of it"), "{input}: {message}");
+        }
+        // The scheme twice: the inner NID is registered.
+        let report = Checker::new(registry).check_str("urn:urn:isbn:0451450523");
+        let e = report.errors().next().unwrap();
+        assert_eq!((e.code(), e.offset()), ("unregistered-nid", 4));
+        assert!(e.to_string().contains("'urn:' is written twice"), "{e}");
+        let report = Checker::new(registry).check_str("urn:urn:nonsense:x");
+        assert!(!report.errors().next().unwrap().to_string().contains("twice"));
+        // Without messages, nothing is made.
+        let report = Checker::new(registry)
+            .without_messages()
+            .check_str("<urn:isbn:0451450523>");
+        assert!(!report.errors().next().unwrap().to_string().contains("Appendix C"));
     }
 }

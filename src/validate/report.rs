@@ -375,6 +375,23 @@ impl<'a, 'r> Report<'a, 'r> {
         self.push(Finding::from(error));
     }
 
+    /// [`Report::reset_unparsed`], the parse error said as `message` (a
+    /// namespace's hint).
+    pub(crate) fn reset_unparsed_with(
+        &mut self,
+        input: &'a [u8],
+        error: ParseError,
+        message: String,
+        registry_checked: bool,
+    ) {
+        self.reset(input, None, registry_checked);
+        self.push(Finding {
+            kind: FindingKind::Syntax(error.kind()),
+            offset: error.offset(),
+            message: Message::Owned(message),
+        });
+    }
+
     /// A report on an input line that was cut at `limit` bytes by a stream
     /// reader: invalid whatever it holds. `registry_checked` says whether
     /// the stream is checked against a registry (for the JSON form).
