@@ -564,14 +564,8 @@ fn hit(
     format: Format,
 ) -> Hit {
     let length = text.len() as u64;
+    let end = found.end_of(text);
     let text = String::from_utf8_lossy(text).into_owned();
-    let end = match text.rfind('\n') {
-        Some(last) => (
-            found.line + text.matches('\n').count() as u64,
-            1 + text[last + 1..].chars().count() as u64,
-        ),
-        None => (found.line, found.column + text.chars().count() as u64),
-    };
     let mut check = Vec::new();
     if matches!(format, Format::Json | Format::Jsonl) {
         report.write_json(&mut check, None);
