@@ -772,3 +772,42 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
         stdout(&out)
     );
 }
+
+/// A URN ending in ':' (a markup attribute's whole value is one) is
+/// written between '<' and '>' in text output and SARIF messages, so that
+/// its end does not run into the ': ' after it; any other URN is written
+/// as it is.
+#[test]
+fn scan_text_delimits_a_urn_ending_in_a_colon() {
+    let text = b"<m xmlns:yang=\"urn:ietf:params:xml:ns:yang:\"/> urn:isbn:0451450524\n";
+    let out = urnreg(&["scan", "--color", "never", "-"], text);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let got = stdout(&out);
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines.len(), 2, "{got}");
+    assert!(
+        lines[0].starts_with("<stdin>:1:16: invalid <urn:ietf:params:xml:ns:yang:>: nss-syntax: "),
+        "{got}"
+    );
+    assert!(
+        lines[1].starts_with("<stdin>:1:48: invalid urn:isbn:0451450524: nss-check: "),
+        "{got}"
+    );
+    let out = urnreg(&["scan", "--format", "sarif", "-"], text);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let message = &sarif["runs"][0]["results"][0]["message"]["text"];
+    assert!(
+        message
+            .as_str()
+            .unwrap()
+            .starts_with("invalid URN <urn:ietf:params:xml:ns:yang:>: NSS ends too early"),
+        "{message}"
+    );
+    // JSON keeps the URN as it is: its string is delimited already.
+    let out = urnreg(&["scan", "--format", "jsonl", "-"], text);
+    assert!(
+        stdout(&out).contains("\"urn\":\"urn:ietf:params:xml:ns:yang:\""),
+        "{}",
+        stdout(&out)
+    );
+}

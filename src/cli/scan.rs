@@ -5,6 +5,7 @@
 //! `.ignore`, hidden and binary files skipped, every core. UTF-16 files
 //! with a byte-order mark are read as UTF-8 (`encoding_rs_io`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::fs::File;
@@ -597,6 +598,18 @@ fn write_hit(hit: &Hit, format: Format, out: &mut Vec<u8>) {
     }
 }
 
+/// A URN as a line of text shows it: as it is, unless its end would run
+/// into what follows (a last `:` before `: kind`, `urn:x:yang:: nss-syntax`)
+/// or it holds whitespace: then between `<` and `>`, as the URI drafts'
+/// Appendix E delimits a URI in context.
+fn delimited(urn: &str) -> Cow<'_, str> {
+    if urn.is_empty() || urn.ends_with(':') || urn.contains(char::is_whitespace) {
+        Cow::Owned(format!("<{urn}>"))
+    } else {
+        Cow::Borrowed(urn)
+    }
+}
+
 fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
     let p = Palette::stdout();
     let place = format!("{}:{}:{}:", hit.path, hit.line, hit.column);
@@ -613,7 +626,7 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
             "{} {} {}: {kind}: {}{times}",
             paint(p.dim, printable_line(&place)),
             paint(p.error, "invalid"),
-            printable_line(&hit.urn),
+            printable_line(&delimited(&hit.urn)),
             printable_line(message)
         ),
         None => writeln!(
@@ -621,7 +634,7 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
             "{} {} {}{times}",
             paint(p.dim, printable_line(&place)),
             paint(p.good, "valid"),
-            printable_line(&hit.urn)
+            printable_line(&delimited(&hit.urn))
         ),
     };
 }
@@ -757,8 +770,12 @@ fn sarif_head(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
 /// One SARIF result: a reported URN with its region.
 fn sarif_result(hit: &Hit) -> Value {
     let (rule, level, message) = match &hit.error {
-        Some((kind, message)) => (*kind, "error", format!("invalid URN {}: {message}", hit.urn)),
-        None => ("valid", "none", format!("valid URN {}", hit.urn)),
+        Some((kind, message)) => (
+            *kind,
+            "error",
+            format!("invalid URN {}: {message}", delimited(&hit.urn)),
+        ),
+        None => ("valid", "none", format!("valid URN {}", delimited(&hit.urn))),
     };
     let mut region = json!({
         "startLine": hit.line,
