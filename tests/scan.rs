@@ -773,6 +773,100 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
     );
 }
 
+/// A project that knows a namespace it uses is not registered (UPnP's
+/// `urn:schemas-upnp-org:`, OpenID's `urn:openid:`) leaves it out with
+/// `--nid '!NID'`, as `-g '!GLOB'` leaves out files: its URNs are neither
+/// reported nor counted, in every format and in the exit status.
+#[test]
+fn scan_leaves_out_the_nids_it_is_told_to() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files/upnp-device.xml");
+    let path = file.to_str().unwrap();
+    let nids = |args: &[&str]| -> (i32, Vec<String>) {
+        let mut all = vec!["scan", "--all", "--format", "jsonl"];
+        all.extend_from_slice(args);
+        all.push(path);
+        let out = urnreg(&all, b"");
+        let nids = stdout(&out)
+            .lines()
+            .map(|l| {
+                let row: Value = serde_json::from_str(l).unwrap();
+                row["check"]["nid"].as_str().unwrap().to_string()
+            })
+            .collect();
+        (code(&out), nids)
+    };
+    assert_eq!(
+        nids(&[]),
+        (
+            1,
+            [
+                "schemas-upnp-org",
+                "schemas-dlna-org",
+                "schemas-upnp-org",
+                "isbn",
+                "schemas-upnp-org",
+                "upnp-org"
+            ]
+            .map(String::from)
+            .to_vec()
+        )
+    );
+    // Case-insensitive, as NIDs are; `!` before each NID left out.
+    assert_eq!(
+        nids(&[
+            "--nid",
+            "!Schemas-UPnP-org,!schemas-dlna-org",
+            "--nid",
+            "!upnp-org"
+        ]),
+        (0, vec!["isbn".to_string()])
+    );
+    // With NIDs to scan for, those left out are taken from them.
+    assert_eq!(
+        nids(&["--nid", "isbn,!schemas-upnp-org"]),
+        (0, vec!["isbn".to_string()])
+    );
+    // SARIF and the summary: nothing of what was left out.
+    let out = urnreg(
+        &[
+            "scan",
+            "--format",
+            "sarif",
+            "--summary",
+            "--nid",
+            "!schemas-upnp-org,!schemas-dlna-org",
+            path,
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 1, "upnp-org is still reported: {}", stderr(&out));
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(
+        results[0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("urn:upnp-org:"),
+        "{results:?}"
+    );
+    assert!(
+        stderr(&out).starts_with("2 URNs found, 1 valid, 1 invalid\n"),
+        "{}",
+        stderr(&out)
+    );
+    // An empty NID after '!' names nothing, and a NID must be one.
+    for (bad, says) in [
+        ("!", "no NID after '!'"),
+        ("isbn,! ", "no NID after '!'"),
+        ("!is bn", "not a valid NID"),
+    ] {
+        let out = urnreg(&["scan", "--nid", bad, path], b"");
+        assert_eq!(code(&out), 2, "--nid {bad:?}");
+        assert!(stderr(&out).contains(says), "--nid {bad:?}: {}", stderr(&out));
+    }
+}
+
 /// A URN ending in ':' (a markup attribute's whole value is one) is
 /// written between '<' and '>' in text output and SARIF messages, so that
 /// its end does not run into the ': ' after it; any other URN is written

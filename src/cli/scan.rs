@@ -55,7 +55,9 @@ pub struct Args {
     #[arg(long)]
     summary: bool,
 
-    /// Only URNs of these namespaces (comma-separated NIDs).
+    /// Only URNs of these namespaces (comma-separated NIDs); `!NID` leaves
+    /// one out, registered or not (`--nid '!schemas-upnp-org'`), as
+    /// `-g '!GLOB'` leaves out files.
     #[arg(long, value_name = "NID", value_delimiter = ',')]
     nid: Vec<String>,
 
@@ -167,6 +169,9 @@ struct Shared<'a> {
     args: &'a Args,
     registry: Option<&'a Registry>,
     nids: Vec<String>,
+    /// The NIDs of `--nid '!NID'`: their URNs are neither reported nor
+    /// counted.
+    skipped_nids: Vec<String>,
     /// Written as found (text, jsonl without --unique).
     stream: Mutex<Box<dyn Write + Send + 'a>>,
     /// Kept to the end (json, sarif, --unique).
@@ -373,6 +378,9 @@ impl<'s, 'a> Worker<'s, 'a> {
                 return;
             }
             if !shared.nids.is_empty() && !nid_is_one_of(found.urn, &shared.nids) {
+                return;
+            }
+            if !shared.skipped_nids.is_empty() && nid_is_one_of(found.urn, &shared.skipped_nids) {
                 return;
             }
             for (urn, text, report) in judge(checker, found, shared.registry.is_some()) {
@@ -931,12 +939,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         walk.overrides(globs.build().context("--glob")?);
     }
-    let nids = checked_nids(&args.nid, registry.as_ref())?;
+    let (nids, skipped_nids) = checked_nids(&args.nid, registry.as_ref())?;
     let jobs = args.jobs.unwrap_or_else(cores);
     let shared = Shared {
         args: &args,
         registry: registry.as_ref(),
         nids,
+        skipped_nids,
         stream: Mutex::new(Box::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()))),
         kept: Mutex::new(Vec::new()),
         unique: Mutex::new(HashMap::new()),
@@ -1002,11 +1011,15 @@ fn stdout_file_id() -> Option<(u64, u64)> {
     None
 }
 
-/// The NIDs of `--nid`: each must be one (RFC 8141 section 2) and, with a
-/// registry, registered; a typo would otherwise filter out everything and
-/// pass. An unregistered namespace is scanned for with `--syntax-only`.
-fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result<Vec<String>> {
-    let mut nids = Vec::new();
+/// The NIDs of `--nid`, those to scan for and those left out (`!NID`):
+/// each must be one (RFC 8141 section 2) and, with a registry, one scanned
+/// for must be registered; a typo would otherwise filter out everything
+/// and pass. An unregistered namespace is scanned for with
+/// `--syntax-only`; one left out need not be registered (leaving out a
+/// namespace a project knows is unregistered, `schemas-upnp-org`, is what
+/// it is for), and a typo there leaves its URNs reported, not hidden.
+fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let (mut nids, mut skipped) = (Vec::new(), Vec::new());
     // `--nid ''` or `--nid ,` names nothing: filtering by it would scan
     // for every NID while the user asked for some.
     if !given.is_empty() && given.iter().all(|n| n.trim().is_empty()) {
@@ -1015,15 +1028,30 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
         )
         .into());
     }
-    for nid in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+    for entry in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        let (nid, skip) = match entry.strip_prefix('!') {
+            Some(nid) => (nid.trim(), true),
+            None => (entry, false),
+        };
+        if nid.is_empty() {
+            return Err(super::UsageError(
+                "--nid '!': no NID after '!': name the namespace to leave out (--nid '!schemas-upnp-org')"
+                    .to_string(),
+            )
+            .into());
+        }
         if let Err(kind) = urnreg::check_nid(nid) {
             let (what, section) = kind.nid_rule();
             return Err(super::UsageError(format!(
                 "--nid {}: not a valid NID ({}): {what} ({section})",
-                printable(nid),
+                printable(entry),
                 kind.code()
             ))
             .into());
+        }
+        if skip {
+            skipped.push(nid.to_owned());
+            continue;
         }
         if let Some(registry) = registry
             && registry.namespace(nid).is_none()
@@ -1040,7 +1068,7 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
         }
         nids.push(nid.to_owned());
     }
-    Ok(nids)
+    Ok((nids, skipped))
 }
 
 /// Writes what was kept to the end, the closing of the output and the
@@ -1191,6 +1219,7 @@ mod tests {
             args: &args,
             registry: None,
             nids: Vec::new(),
+            skipped_nids: Vec::new(),
             stream: Mutex::new(Box::new(io::sink())),
             kept: Mutex::new(Vec::new()),
             unique: Mutex::new(HashMap::new()),
