@@ -905,3 +905,63 @@ fn scan_text_delimits_a_urn_ending_in_a_colon() {
         stdout(&out)
     );
 }
+
+/// UTF-16 without a byte-order mark, as a Windows tool or an XML writer
+/// may leave it (XML 1.0 Appendix F: `<\0?\0`), is read as UTF-16 as one
+/// with a mark is, not skipped as binary; a binary file stays skipped.
+#[test]
+fn scan_reads_utf16_without_a_byte_order_mark() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files");
+    let run = |name: &str| {
+        let path = dir.join(name);
+        let out = urnreg(
+            &["scan", "--all", "--format", "jsonl", path.to_str().unwrap()],
+            b"",
+        );
+        assert!(stderr(&out).is_empty(), "{name}: {}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| {
+                let row: Value = serde_json::from_str(l).unwrap();
+                (
+                    row["line"].as_u64().unwrap(),
+                    row["column"].as_u64().unwrap(),
+                    row["urn"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run("utf16le-no-bom.xml"),
+        [
+            (3, 13, "urn:isbn:0451450524".to_string()),
+            (4, 13, "urn:issn:0167-6423".to_string())
+        ]
+    );
+    assert_eq!(
+        run("utf16be-no-bom.txt"),
+        [(2, 5, "urn:isbn:0451450524".to_string())]
+    );
+    // SARIF gives no byte offsets of text decoded from UTF-16.
+    let path = dir.join("utf16be-no-bom.txt");
+    let out = urnreg(&["scan", "--format", "sarif", path.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 1);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (&region["startLine"], &region["startColumn"]),
+        (&2.into(), &5.into())
+    );
+    assert!(region.get("byteOffset").is_none(), "{region}");
+    // Binary, with a NUL: still skipped, with a note when named.
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("tool.bin");
+    fs::write(
+        &bin,
+        b"\x7fELF\x02\x01\x01\x00\x00\x00u\x00r\x00n\x00:\x00a\x00:\x00b\x00",
+    )
+    .unwrap();
+    let out = urnreg(&["scan", "--all", bin.to_str().unwrap()], b"");
+    assert!(stderr(&out).contains("tool.bin: binary"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+}

@@ -3,7 +3,9 @@
 //!
 //! Walking is ripgrep's own walker (the `ignore` crate): `.gitignore`,
 //! `.ignore`, hidden and binary files skipped, every core. UTF-16 files
-//! with a byte-order mark are read as UTF-8 (`encoding_rs_io`).
+//! with a byte-order mark, or without one when their first bytes read as
+//! UTF-16 text (`utf16_without_bom`), are read as UTF-8
+//! (`encoding_rs_io`).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -228,6 +230,8 @@ struct Worker<'s, 'a> {
     out: Vec<u8>,
     hits: Vec<Hit>,
     summary: Summary,
+    /// A file's first bytes, read to tell its encoding.
+    head: Vec<u8>,
 }
 
 impl Drop for Worker<'_, '_> {
@@ -252,6 +256,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             out: Vec::new(),
             hits: Vec::new(),
             summary: Summary::default(),
+            head: Vec::new(),
         }
     }
 
@@ -337,25 +342,34 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// a note when it was `named` on the command line.
     fn file(&mut self, mut input: impl Read, mut source: Source, named: bool) {
         let name = &source.name[..];
-        // A UTF-16 byte-order mark: read the text as UTF-8.
-        let mut head = [0u8; 2];
+        // UTF-16, with a byte-order mark or told from its first bytes: read
+        // the text as UTF-8.
+        let head = &mut self.head;
+        head.resize(HEAD, 0);
         let mut got = 0;
-        while got < 2 {
+        let mut eof = false;
+        while got < HEAD && !eof {
             match input.read(&mut head[got..]) {
-                Ok(0) => break,
+                Ok(0) => eof = true,
                 Ok(n) => got += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return self.shared.error(&format!("{name}: {e}")),
             }
         }
-        let head = io::Cursor::new(head[..got].to_vec());
-        let utf16 = matches!(head.get_ref()[..], [0xFF, 0xFE] | [0xFE, 0xFF]);
-        source.transcoded = utf16;
+        let bom = matches!(head[..got], [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..]);
+        let guessed = if bom {
+            None
+        } else {
+            utf16_without_bom(&head[..got], eof)
+        };
+        source.transcoded = bom || guessed.is_some();
         let source = &source;
         let name = &source.name[..];
-        let reader: Box<dyn Read> = if utf16 {
+        let head = io::Cursor::new(&head[..got]);
+        let reader: Box<dyn Read + '_> = if source.transcoded {
             Box::new(
                 encoding_rs_io::DecodeReaderBytesBuilder::new()
+                    .encoding(guessed)
                     .bom_sniffing(true)
                     .build(head.chain(input)),
             )
@@ -429,6 +443,59 @@ impl<'s, 'a> Worker<'s, 'a> {
             return;
         }
         keep(self.shared, &mut self.hits);
+    }
+}
+
+/// The bytes read first, to tell a file's encoding: as many as the scan
+/// looks at to tell a binary file.
+const HEAD: usize = 8192;
+
+/// UTF-16 without a byte-order mark, told from a file's first bytes
+/// (`complete`: the whole file), or `None`. Only a text that holds a NUL
+/// byte is looked at (any other is read as bytes, as before), and it must
+/// read as UTF-16 text from end to end in one byte order: every whole code
+/// unit a character (no U+0000, no control character but tab, line feed,
+/// form feed and carriage return, no noncharacter U+FFFE or U+FFFF, no
+/// unpaired surrogate), and at least half of them ASCII, so that the NULs
+/// stand at every other position (XML 1.0 Appendix F: `<\0?\0`, `\0<\0?`).
+/// A binary file seldom reads so; a UTF-16 text of few ASCII characters
+/// is left as binary.
+fn utf16_without_bom(head: &[u8], complete: bool) -> Option<&'static encoding_rs::Encoding> {
+    if head.len() < 4 || !head.contains(&0) || (complete && head.len() % 2 == 1) {
+        return None;
+    }
+    let reads_as = |big_endian: bool| {
+        let units = head.chunks_exact(2).map(|pair| {
+            if big_endian {
+                u16::from_be_bytes([pair[0], pair[1]])
+            } else {
+                u16::from_le_bytes([pair[0], pair[1]])
+            }
+        });
+        let (mut total, mut ascii) = (0usize, 0usize);
+        let mut high = false; // the unit before was a high surrogate
+        for unit in units {
+            total += 1;
+            if high != (0xDC00..0xE000).contains(&unit) {
+                return false;
+            }
+            high = (0xD800..0xDC00).contains(&unit);
+            match unit {
+                0x09 | 0x0A | 0x0C | 0x0D => ascii += 1,
+                0x00..0x20 | 0x7F | 0xFFFE | 0xFFFF => return false,
+                0x20..0x7F => ascii += 1,
+                _ => {}
+            }
+        }
+        // A pair cut by the end of what was read is whole in the file.
+        (!high || !complete) && 2 * ascii >= total
+    };
+    if reads_as(false) {
+        Some(encoding_rs::UTF_16LE)
+    } else if reads_as(true) {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
     }
 }
 
@@ -1206,6 +1273,50 @@ mod tests {
             error: None,
             check: Vec::new(),
             count: 1,
+        }
+    }
+
+    /// UTF-16 without a byte-order mark is told only from text that reads
+    /// as UTF-16 from end to end, mostly ASCII; never from text without a
+    /// NUL byte, nor from a binary file's bytes.
+    #[test]
+    fn utf16_without_a_bom_is_told_only_from_text_that_reads_so() {
+        let le = |text: &str| {
+            text.encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>()
+        };
+        let be = |text: &str| {
+            text.encode_utf16()
+                .flat_map(u16::to_be_bytes)
+                .collect::<Vec<u8>>()
+        };
+        let xml = "<?xml version=\"1.0\"?>\r\n<a>urn:a:b 書 😀</a>\n";
+        assert_eq!(utf16_without_bom(&le(xml), true), Some(encoding_rs::UTF_16LE));
+        assert_eq!(utf16_without_bom(&be(xml), true), Some(encoding_rs::UTF_16BE));
+        // Cut by the end of what was read, inside a surrogate pair: a file
+        // longer than that; the whole file would have it whole.
+        let cut = le("urn:a:b 😀");
+        assert_eq!(
+            utf16_without_bom(&cut[..cut.len() - 2], false),
+            Some(encoding_rs::UTF_16LE)
+        );
+        assert_eq!(utf16_without_bom(&cut[..cut.len() - 2], true), None);
+        // Odd, when it is the whole file.
+        assert_eq!(utf16_without_bom(&le(xml)[1..], true), None);
+        for bytes in [
+            // No NUL: 8-bit text, read as bytes.
+            &b"urn:a:b caf\xe9 and more"[..],
+            // A U+0000, a control character, an unpaired surrogate.
+            &le("urn:a:b\0x")[..],
+            &le("urn:a:b\x01x")[..],
+            &[b'a', 0, 0x00, 0xDC, b'b', 0][..],
+            // Mostly not ASCII.
+            &le("書書書書書書書書 urn")[..],
+            b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        ] {
+            assert_eq!(utf16_without_bom(bytes, true), None, "{bytes:?}");
         }
     }
 
