@@ -772,3 +772,196 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
         stdout(&out)
     );
 }
+
+/// A project that knows a namespace it uses is not registered (UPnP's
+/// `urn:schemas-upnp-org:`, OpenID's `urn:openid:`) leaves it out with
+/// `--nid '!NID'`, as `-g '!GLOB'` leaves out files: its URNs are neither
+/// reported nor counted, in every format and in the exit status.
+#[test]
+fn scan_leaves_out_the_nids_it_is_told_to() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files/upnp-device.xml");
+    let path = file.to_str().unwrap();
+    let nids = |args: &[&str]| -> (i32, Vec<String>) {
+        let mut all = vec!["scan", "--all", "--format", "jsonl"];
+        all.extend_from_slice(args);
+        all.push(path);
+        let out = urnreg(&all, b"");
+        let nids = stdout(&out)
+            .lines()
+            .map(|l| {
+                let row: Value = serde_json::from_str(l).unwrap();
+                row["check"]["nid"].as_str().unwrap().to_string()
+            })
+            .collect();
+        (code(&out), nids)
+    };
+    assert_eq!(
+        nids(&[]),
+        (
+            1,
+            [
+                "schemas-upnp-org",
+                "schemas-dlna-org",
+                "schemas-upnp-org",
+                "isbn",
+                "schemas-upnp-org",
+                "upnp-org"
+            ]
+            .map(String::from)
+            .to_vec()
+        )
+    );
+    // Case-insensitive, as NIDs are; `!` before each NID left out.
+    assert_eq!(
+        nids(&[
+            "--nid",
+            "!Schemas-UPnP-org,!schemas-dlna-org",
+            "--nid",
+            "!upnp-org"
+        ]),
+        (0, vec!["isbn".to_string()])
+    );
+    // With NIDs to scan for, those left out are taken from them.
+    assert_eq!(
+        nids(&["--nid", "isbn,!schemas-upnp-org"]),
+        (0, vec!["isbn".to_string()])
+    );
+    // SARIF and the summary: nothing of what was left out.
+    let out = urnreg(
+        &[
+            "scan",
+            "--format",
+            "sarif",
+            "--summary",
+            "--nid",
+            "!schemas-upnp-org,!schemas-dlna-org",
+            path,
+        ],
+        b"",
+    );
+    assert_eq!(code(&out), 1, "upnp-org is still reported: {}", stderr(&out));
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert!(
+        results[0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("urn:upnp-org:"),
+        "{results:?}"
+    );
+    assert!(
+        stderr(&out).starts_with("2 URNs found, 1 valid, 1 invalid\n"),
+        "{}",
+        stderr(&out)
+    );
+    // An empty NID after '!' names nothing, and a NID must be one.
+    for (bad, says) in [
+        ("!", "no NID after '!'"),
+        ("isbn,! ", "no NID after '!'"),
+        ("!is bn", "not a valid NID"),
+    ] {
+        let out = urnreg(&["scan", "--nid", bad, path], b"");
+        assert_eq!(code(&out), 2, "--nid {bad:?}");
+        assert!(stderr(&out).contains(says), "--nid {bad:?}: {}", stderr(&out));
+    }
+}
+
+/// A URN ending in ':' (a markup attribute's whole value is one) is
+/// written between '<' and '>' in text output and SARIF messages, so that
+/// its end does not run into the ': ' after it; any other URN is written
+/// as it is.
+#[test]
+fn scan_text_delimits_a_urn_ending_in_a_colon() {
+    let text = b"<m xmlns:yang=\"urn:ietf:params:xml:ns:yang:\"/> urn:isbn:0451450524\n";
+    let out = urnreg(&["scan", "--color", "never", "-"], text);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let got = stdout(&out);
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines.len(), 2, "{got}");
+    assert!(
+        lines[0].starts_with("<stdin>:1:16: invalid <urn:ietf:params:xml:ns:yang:>: nss-syntax: "),
+        "{got}"
+    );
+    assert!(
+        lines[1].starts_with("<stdin>:1:48: invalid urn:isbn:0451450524: nss-check: "),
+        "{got}"
+    );
+    let out = urnreg(&["scan", "--format", "sarif", "-"], text);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let message = &sarif["runs"][0]["results"][0]["message"]["text"];
+    assert!(
+        message
+            .as_str()
+            .unwrap()
+            .starts_with("invalid URN <urn:ietf:params:xml:ns:yang:>: NSS ends too early"),
+        "{message}"
+    );
+    // JSON keeps the URN as it is: its string is delimited already.
+    let out = urnreg(&["scan", "--format", "jsonl", "-"], text);
+    assert!(
+        stdout(&out).contains("\"urn\":\"urn:ietf:params:xml:ns:yang:\""),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// UTF-16 without a byte-order mark, as a Windows tool or an XML writer
+/// may leave it (XML 1.0 Appendix F: `<\0?\0`), is read as UTF-16 as one
+/// with a mark is, not skipped as binary; a binary file stays skipped.
+#[test]
+fn scan_reads_utf16_without_a_byte_order_mark() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files");
+    let run = |name: &str| {
+        let path = dir.join(name);
+        let out = urnreg(
+            &["scan", "--all", "--format", "jsonl", path.to_str().unwrap()],
+            b"",
+        );
+        assert!(stderr(&out).is_empty(), "{name}: {}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| {
+                let row: Value = serde_json::from_str(l).unwrap();
+                (
+                    row["line"].as_u64().unwrap(),
+                    row["column"].as_u64().unwrap(),
+                    row["urn"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run("utf16le-no-bom.xml"),
+        [
+            (3, 13, "urn:isbn:0451450524".to_string()),
+            (4, 13, "urn:issn:0167-6423".to_string())
+        ]
+    );
+    assert_eq!(
+        run("utf16be-no-bom.txt"),
+        [(2, 5, "urn:isbn:0451450524".to_string())]
+    );
+    // SARIF gives no byte offsets of text decoded from UTF-16.
+    let path = dir.join("utf16be-no-bom.txt");
+    let out = urnreg(&["scan", "--format", "sarif", path.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 1);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (&region["startLine"], &region["startColumn"]),
+        (&2.into(), &5.into())
+    );
+    assert!(region.get("byteOffset").is_none(), "{region}");
+    // Binary, with a NUL: still skipped, with a note when named.
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("tool.bin");
+    fs::write(
+        &bin,
+        b"\x7fELF\x02\x01\x01\x00\x00\x00u\x00r\x00n\x00:\x00a\x00:\x00b\x00",
+    )
+    .unwrap();
+    let out = urnreg(&["scan", "--all", bin.to_str().unwrap()], b"");
+    assert!(stderr(&out).contains("tool.bin: binary"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+}

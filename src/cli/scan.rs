@@ -3,8 +3,11 @@
 //!
 //! Walking is ripgrep's own walker (the `ignore` crate): `.gitignore`,
 //! `.ignore`, hidden and binary files skipped, every core. UTF-16 files
-//! with a byte-order mark are read as UTF-8 (`encoding_rs_io`).
+//! with a byte-order mark, or without one when their first bytes read as
+//! UTF-16 text (`utf16_without_bom`), are read as UTF-8
+//! (`encoding_rs_io`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::fs::File;
@@ -54,7 +57,9 @@ pub struct Args {
     #[arg(long)]
     summary: bool,
 
-    /// Only URNs of these namespaces (comma-separated NIDs).
+    /// Only URNs of these namespaces (comma-separated NIDs); `!NID` leaves
+    /// one out, registered or not (`--nid '!schemas-upnp-org'`), as
+    /// `-g '!GLOB'` leaves out files.
     #[arg(long, value_name = "NID", value_delimiter = ',')]
     nid: Vec<String>,
 
@@ -166,6 +171,9 @@ struct Shared<'a> {
     args: &'a Args,
     registry: Option<&'a Registry>,
     nids: Vec<String>,
+    /// The NIDs of `--nid '!NID'`: their URNs are neither reported nor
+    /// counted.
+    skipped_nids: Vec<String>,
     /// Written as found (text, jsonl without --unique).
     stream: Mutex<Box<dyn Write + Send + 'a>>,
     /// Kept to the end (json, sarif, --unique).
@@ -222,6 +230,8 @@ struct Worker<'s, 'a> {
     out: Vec<u8>,
     hits: Vec<Hit>,
     summary: Summary,
+    /// A file's first bytes, read to tell its encoding.
+    head: Vec<u8>,
 }
 
 impl Drop for Worker<'_, '_> {
@@ -246,6 +256,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             out: Vec::new(),
             hits: Vec::new(),
             summary: Summary::default(),
+            head: Vec::new(),
         }
     }
 
@@ -331,25 +342,34 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// a note when it was `named` on the command line.
     fn file(&mut self, mut input: impl Read, mut source: Source, named: bool) {
         let name = &source.name[..];
-        // A UTF-16 byte-order mark: read the text as UTF-8.
-        let mut head = [0u8; 2];
+        // UTF-16, with a byte-order mark or told from its first bytes: read
+        // the text as UTF-8.
+        let head = &mut self.head;
+        head.resize(HEAD, 0);
         let mut got = 0;
-        while got < 2 {
+        let mut eof = false;
+        while got < HEAD && !eof {
             match input.read(&mut head[got..]) {
-                Ok(0) => break,
+                Ok(0) => eof = true,
                 Ok(n) => got += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return self.shared.error(&format!("{name}: {e}")),
             }
         }
-        let head = io::Cursor::new(head[..got].to_vec());
-        let utf16 = matches!(head.get_ref()[..], [0xFF, 0xFE] | [0xFE, 0xFF]);
-        source.transcoded = utf16;
+        let bom = matches!(head[..got], [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..]);
+        let guessed = if bom {
+            None
+        } else {
+            utf16_without_bom(&head[..got], eof)
+        };
+        source.transcoded = bom || guessed.is_some();
         let source = &source;
         let name = &source.name[..];
-        let reader: Box<dyn Read> = if utf16 {
+        let head = io::Cursor::new(&head[..got]);
+        let reader: Box<dyn Read + '_> = if source.transcoded {
             Box::new(
                 encoding_rs_io::DecodeReaderBytesBuilder::new()
+                    .encoding(guessed)
                     .bom_sniffing(true)
                     .build(head.chain(input)),
             )
@@ -372,6 +392,9 @@ impl<'s, 'a> Worker<'s, 'a> {
                 return;
             }
             if !shared.nids.is_empty() && !nid_is_one_of(found.urn, &shared.nids) {
+                return;
+            }
+            if !shared.skipped_nids.is_empty() && nid_is_one_of(found.urn, &shared.skipped_nids) {
                 return;
             }
             for (urn, text, report) in judge(checker, found, shared.registry.is_some()) {
@@ -420,6 +443,59 @@ impl<'s, 'a> Worker<'s, 'a> {
             return;
         }
         keep(self.shared, &mut self.hits);
+    }
+}
+
+/// The bytes read first, to tell a file's encoding: as many as the scan
+/// looks at to tell a binary file.
+const HEAD: usize = 8192;
+
+/// UTF-16 without a byte-order mark, told from a file's first bytes
+/// (`complete`: the whole file), or `None`. Only a text that holds a NUL
+/// byte is looked at (any other is read as bytes, as before), and it must
+/// read as UTF-16 text from end to end in one byte order: every whole code
+/// unit a character (no U+0000, no control character but tab, line feed,
+/// form feed and carriage return, no noncharacter U+FFFE or U+FFFF, no
+/// unpaired surrogate), and at least half of them ASCII, so that the NULs
+/// stand at every other position (XML 1.0 Appendix F: `<\0?\0`, `\0<\0?`).
+/// A binary file seldom reads so; a UTF-16 text of few ASCII characters
+/// is left as binary.
+fn utf16_without_bom(head: &[u8], complete: bool) -> Option<&'static encoding_rs::Encoding> {
+    if head.len() < 4 || !head.contains(&0) || (complete && head.len() % 2 == 1) {
+        return None;
+    }
+    let reads_as = |big_endian: bool| {
+        let units = head.chunks_exact(2).map(|pair| {
+            if big_endian {
+                u16::from_be_bytes([pair[0], pair[1]])
+            } else {
+                u16::from_le_bytes([pair[0], pair[1]])
+            }
+        });
+        let (mut total, mut ascii) = (0usize, 0usize);
+        let mut high = false; // the unit before was a high surrogate
+        for unit in units {
+            total += 1;
+            if high != (0xDC00..0xE000).contains(&unit) {
+                return false;
+            }
+            high = (0xD800..0xDC00).contains(&unit);
+            match unit {
+                0x09 | 0x0A | 0x0C | 0x0D => ascii += 1,
+                0x00..0x20 | 0x7F | 0xFFFE | 0xFFFF => return false,
+                0x20..0x7F => ascii += 1,
+                _ => {}
+            }
+        }
+        // A pair cut by the end of what was read is whole in the file.
+        (!high || !complete) && 2 * ascii >= total
+    };
+    if reads_as(false) {
+        Some(encoding_rs::UTF_16LE)
+    } else if reads_as(true) {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
     }
 }
 
@@ -564,14 +640,8 @@ fn hit(
     format: Format,
 ) -> Hit {
     let length = text.len() as u64;
+    let end = found.end_of(text);
     let text = String::from_utf8_lossy(text).into_owned();
-    let end = match text.rfind('\n') {
-        Some(last) => (
-            found.line + text.matches('\n').count() as u64,
-            1 + text[last + 1..].chars().count() as u64,
-        ),
-        None => (found.line, found.column + text.chars().count() as u64),
-    };
     let mut check = Vec::new();
     if matches!(format, Format::Json | Format::Jsonl) {
         report.write_json(&mut check, None);
@@ -603,6 +673,18 @@ fn write_hit(hit: &Hit, format: Format, out: &mut Vec<u8>) {
     }
 }
 
+/// A URN as a line of text shows it: as it is, unless its end would run
+/// into what follows (a last `:` before `: kind`, `urn:x:yang:: nss-syntax`)
+/// or it holds whitespace: then between `<` and `>`, as the URI drafts'
+/// Appendix E delimits a URI in context.
+fn delimited(urn: &str) -> Cow<'_, str> {
+    if urn.is_empty() || urn.ends_with(':') || urn.contains(char::is_whitespace) {
+        Cow::Owned(format!("<{urn}>"))
+    } else {
+        Cow::Borrowed(urn)
+    }
+}
+
 fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
     let p = Palette::stdout();
     let place = format!("{}:{}:{}:", hit.path, hit.line, hit.column);
@@ -619,7 +701,7 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
             "{} {} {}: {kind}: {}{times}",
             paint(p.dim, printable_line(&place)),
             paint(p.error, "invalid"),
-            printable_line(&hit.urn),
+            printable_line(&delimited(&hit.urn)),
             printable_line(message)
         ),
         None => writeln!(
@@ -627,7 +709,7 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
             "{} {} {}{times}",
             paint(p.dim, printable_line(&place)),
             paint(p.good, "valid"),
-            printable_line(&hit.urn)
+            printable_line(&delimited(&hit.urn))
         ),
     };
 }
@@ -763,8 +845,12 @@ fn sarif_head(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
 /// One SARIF result: a reported URN with its region.
 fn sarif_result(hit: &Hit) -> Value {
     let (rule, level, message) = match &hit.error {
-        Some((kind, message)) => (*kind, "error", format!("invalid URN {}: {message}", hit.urn)),
-        None => ("valid", "none", format!("valid URN {}", hit.urn)),
+        Some((kind, message)) => (
+            *kind,
+            "error",
+            format!("invalid URN {}: {message}", delimited(&hit.urn)),
+        ),
+        None => ("valid", "none", format!("valid URN {}", delimited(&hit.urn))),
     };
     let mut region = json!({
         "startLine": hit.line,
@@ -920,12 +1006,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         walk.overrides(globs.build().context("--glob")?);
     }
-    let nids = checked_nids(&args.nid, registry.as_ref())?;
+    let (nids, skipped_nids) = checked_nids(&args.nid, registry.as_ref())?;
     let jobs = args.jobs.unwrap_or_else(cores);
     let shared = Shared {
         args: &args,
         registry: registry.as_ref(),
         nids,
+        skipped_nids,
         stream: Mutex::new(Box::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()))),
         kept: Mutex::new(Vec::new()),
         unique: Mutex::new(HashMap::new()),
@@ -991,11 +1078,15 @@ fn stdout_file_id() -> Option<(u64, u64)> {
     None
 }
 
-/// The NIDs of `--nid`: each must be one (RFC 8141 section 2) and, with a
-/// registry, registered; a typo would otherwise filter out everything and
-/// pass. An unregistered namespace is scanned for with `--syntax-only`.
-fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result<Vec<String>> {
-    let mut nids = Vec::new();
+/// The NIDs of `--nid`, those to scan for and those left out (`!NID`):
+/// each must be one (RFC 8141 section 2) and, with a registry, one scanned
+/// for must be registered; a typo would otherwise filter out everything
+/// and pass. An unregistered namespace is scanned for with
+/// `--syntax-only`; one left out need not be registered (leaving out a
+/// namespace a project knows is unregistered, `schemas-upnp-org`, is what
+/// it is for), and a typo there leaves its URNs reported, not hidden.
+fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let (mut nids, mut skipped) = (Vec::new(), Vec::new());
     // `--nid ''` or `--nid ,` names nothing: filtering by it would scan
     // for every NID while the user asked for some.
     if !given.is_empty() && given.iter().all(|n| n.trim().is_empty()) {
@@ -1004,15 +1095,30 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
         )
         .into());
     }
-    for nid in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+    for entry in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        let (nid, skip) = match entry.strip_prefix('!') {
+            Some(nid) => (nid.trim(), true),
+            None => (entry, false),
+        };
+        if nid.is_empty() {
+            return Err(super::UsageError(
+                "--nid '!': no NID after '!': name the namespace to leave out (--nid '!schemas-upnp-org')"
+                    .to_string(),
+            )
+            .into());
+        }
         if let Err(kind) = urnreg::check_nid(nid) {
             let (what, section) = kind.nid_rule();
             return Err(super::UsageError(format!(
                 "--nid {}: not a valid NID ({}): {what} ({section})",
-                printable(nid),
+                printable(entry),
                 kind.code()
             ))
             .into());
+        }
+        if skip {
+            skipped.push(nid.to_owned());
+            continue;
         }
         if let Some(registry) = registry
             && registry.namespace(nid).is_none()
@@ -1029,7 +1135,7 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
         }
         nids.push(nid.to_owned());
     }
-    Ok(nids)
+    Ok((nids, skipped))
 }
 
 /// Writes what was kept to the end, the closing of the output and the
@@ -1170,6 +1276,50 @@ mod tests {
         }
     }
 
+    /// UTF-16 without a byte-order mark is told only from text that reads
+    /// as UTF-16 from end to end, mostly ASCII; never from text without a
+    /// NUL byte, nor from a binary file's bytes.
+    #[test]
+    fn utf16_without_a_bom_is_told_only_from_text_that_reads_so() {
+        let le = |text: &str| {
+            text.encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>()
+        };
+        let be = |text: &str| {
+            text.encode_utf16()
+                .flat_map(u16::to_be_bytes)
+                .collect::<Vec<u8>>()
+        };
+        let xml = "<?xml version=\"1.0\"?>\r\n<a>urn:a:b 書 😀</a>\n";
+        assert_eq!(utf16_without_bom(&le(xml), true), Some(encoding_rs::UTF_16LE));
+        assert_eq!(utf16_without_bom(&be(xml), true), Some(encoding_rs::UTF_16BE));
+        // Cut by the end of what was read, inside a surrogate pair: a file
+        // longer than that; the whole file would have it whole.
+        let cut = le("urn:a:b 😀");
+        assert_eq!(
+            utf16_without_bom(&cut[..cut.len() - 2], false),
+            Some(encoding_rs::UTF_16LE)
+        );
+        assert_eq!(utf16_without_bom(&cut[..cut.len() - 2], true), None);
+        // Odd, when it is the whole file.
+        assert_eq!(utf16_without_bom(&le(xml)[1..], true), None);
+        for bytes in [
+            // No NUL: 8-bit text, read as bytes.
+            &b"urn:a:b caf\xe9 and more"[..],
+            // A U+0000, a control character, an unpaired surrogate.
+            &le("urn:a:b\0x")[..],
+            &le("urn:a:b\x01x")[..],
+            &[b'a', 0, 0x00, 0xDC, b'b', 0][..],
+            // Mostly not ASCII.
+            &le("書書書書書書書書 urn")[..],
+            b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        ] {
+            assert_eq!(utf16_without_bom(bytes, true), None, "{bytes:?}");
+        }
+    }
+
     /// `--unique` counts each distinct URN once against the limit; past
     /// it nothing more is held and the scan stops (bounded memory).
     #[test]
@@ -1180,6 +1330,7 @@ mod tests {
             args: &args,
             registry: None,
             nids: Vec::new(),
+            skipped_nids: Vec::new(),
             stream: Mutex::new(Box::new(io::sink())),
             kept: Mutex::new(Vec::new()),
             unique: Mutex::new(HashMap::new()),

@@ -434,7 +434,8 @@ impl Scratch {
             if j >= limit {
                 break None;
             }
-            let newline = buf[gap..j].contains(&b'\n');
+            // A LF, a CRLF or a CR alone (classic Mac OS text).
+            let newline = buf[gap..j].iter().any(|&b| b == b'\n' || b == b'\r');
             line_break |= newline;
             if buf[j] == b'>' {
                 break Some(j);

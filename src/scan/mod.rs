@@ -100,7 +100,7 @@ const BINARY_PROBE: usize = 8192;
 pub struct Found<'a> {
     /// Byte offset of its first byte (`u` of `urn`) in the text read.
     pub offset: u64,
-    /// Its line, from 1.
+    /// Its line, from 1: a line ends at a LF, a CRLF or a CR alone.
     pub line: u64,
     /// Its column, from 1, in characters (UTF-8; any other byte counts as
     /// one; a UTF-8 byte-order mark at the start counts as none).
@@ -130,6 +130,13 @@ impl<'a> Found<'a> {
             Some(&end) if len < self.urn.len() => &self.text[..(end - self.start).min(self.text.len())],
             _ => self.text,
         }
+    }
+
+    /// The line and column just after `text`, a start of [`Found::text`]
+    /// (all of it, or [`Found::text_of`]): where a URN written across
+    /// lines ends. Line breaks are counted as for its start.
+    pub fn end_of(&self, text: &[u8]) -> (u64, u64) {
+        step(self.line, self.column, text, false)
     }
 
     /// [`Found::urn`] as text.
@@ -328,6 +335,9 @@ struct Lines {
     pos: usize,
     line: u64,
     column: u64,
+    /// The last byte counted was a CR: a LF right after it ends the same
+    /// line (CRLF), wherever the window split them.
+    cr: bool,
 }
 
 impl Default for Lines {
@@ -336,6 +346,7 @@ impl Default for Lines {
             pos: 0,
             line: 1,
             column: 1,
+            cr: false,
         }
     }
 }
@@ -346,14 +357,27 @@ impl Lines {
             return;
         }
         let span = &buf[self.pos..to];
-        match memchr::memrchr(b'\n', span) {
-            Some(last) => {
-                self.line += memchr::memchr_iter(b'\n', span).count() as u64;
-                self.column = 1 + chars(&span[last + 1..]);
-            }
-            None => self.column += chars(span),
-        }
+        (self.line, self.column) = step(self.line, self.column, span, self.cr);
+        self.cr = span.last() == Some(&b'\r');
         self.pos = to;
+    }
+}
+
+/// Line and column after `span`, from those before it. A line ends at a
+/// LF, a CRLF or a CR alone (classic Mac OS text); `cr`: the byte before
+/// `span` was a CR, so a LF first in it is that CRLF's.
+fn step(mut line: u64, column: u64, span: &[u8], cr: bool) -> (u64, u64) {
+    let mut start = None;
+    for i in memchr::memchr2_iter(b'\n', b'\r', span) {
+        let after_cr = if i == 0 { cr } else { span[i - 1] == b'\r' };
+        if !(span[i] == b'\n' && after_cr) {
+            line += 1;
+        }
+        start = Some(i + 1);
+    }
+    match start {
+        Some(start) => (line, 1 + chars(&span[start..])),
+        None => (line, column + chars(span)),
     }
 }
 
@@ -617,6 +641,49 @@ mod tests {
             })
             .unwrap();
         assert_eq!(found, [(3, 1, 1), (23, 1, 21), (31, 2, 1)]);
+    }
+
+    /// A CR alone is a line break and a CRLF one, also where the window
+    /// moves on between them (the scan counts lines up to a point short of
+    /// what it has read, `LOOK_BACK` before it) and where one read ends at
+    /// the CR and the next starts at the LF.
+    #[test]
+    fn a_cr_is_a_line_break_and_a_crlf_one_across_the_window() {
+        /// Hands the input over in pieces cut at `cut`.
+        struct Split<'a>(&'a [u8], usize);
+        impl Read for Split<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let take = if self.1 > 0 { self.1 } else { self.0.len() };
+                let n = take.min(buf.len()).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                self.1 = self.1.saturating_sub(n);
+                Ok(n)
+            }
+        }
+        let edge = WINDOW - LOOK_BACK;
+        for cr_at in edge - 3..edge + 3 {
+            for (breaks, cut) in [("\r\n", 0), ("\r", 0), ("\r\n", cr_at + 1), ("\r", cr_at + 1)] {
+                // The first URN past the window's first safe end, so that
+                // the lines are first counted up to `edge`, and the input
+                // longer than one window.
+                let text = format!(
+                    "{}{breaks}{} urn:a:b\rz urn:c:d\r\n\r\nurn:e:f\n{}",
+                    "x".repeat(cr_at),
+                    "y".repeat(100),
+                    " ".repeat(KEEP)
+                );
+                let mut found = Vec::new();
+                Scanner::new()
+                    .scan(Split(text.as_bytes(), cut), |f| found.push((f.line, f.column)))
+                    .unwrap();
+                assert_eq!(
+                    found,
+                    [(2, 102), (3, 3), (5, 1)],
+                    "CR at {cr_at}, {breaks:?}, cut {cut}"
+                );
+            }
+        }
     }
 
     #[test]
