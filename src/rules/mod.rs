@@ -1104,9 +1104,11 @@ impl CompiledRules {
                 String::from_utf8_lossy(label).trim_end()
             ));
         }
-        // Punctuation of the text the URN was taken from.
+        // Punctuation of the text the URN was taken from. (Not ':': an
+        // NSS ending in one is a prefix waiting for a name, which the
+        // syntax's own "ends too early" says better.)
         if let Some((&last, rest)) = nss.split_last()
-            && b".,;:)]}>'\"!".contains(&last)
+            && b".,;)]}>'\"!".contains(&last)
             && !rest.is_empty()
             && self.passes(rest)
         {
