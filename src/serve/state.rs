@@ -2,13 +2,19 @@
 //! checks run against, the caches of rendered snapshots and pages, the
 //! filing rate limit and the browser sessions.
 //!
-//! Connections: one writer and a few readers, each a [`Store`] (WAL, a busy
-//! timeout, foreign keys on). Every write goes through the one writer, so
-//! the server's own writes never wait on each other inside SQLite; writes
-//! of other processes (`urnreg review` on the server host) wait on SQLite's
-//! lock with the store's busy timeout. Readers never wait for the writer
-//! (WAL). Store calls block, so they run on tokio's blocking pool, never on
-//! the threads that serve connections.
+//! Connections: one writer and a few readers, each a [`Store`] (SQLite's
+//! rollback journal, a busy timeout, foreign keys on). Every write goes
+//! through the one writer, so the server's own writes never wait on each
+//! other inside SQLite; writes of other processes (`urnreg review` on the
+//! server host) wait on SQLite's lock. The store uses the rollback
+//! journal (`store::open` switches databases of older urnreg versions out
+//! of WAL), so readers and writers do wait for each other
+//! (https://sqlite.org/lockingv3.html): a writer's transaction takes the
+//! RESERVED lock, which readers ignore, but its COMMIT takes the EXCLUSIVE
+//! lock, waiting until no reader is in the middle of a read, and a reader
+//! waits (with its busy timeout) while a commit holds it.
+//! Store calls block, so they run on tokio's blocking pool, never on the
+//! threads that serve connections.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
