@@ -459,3 +459,48 @@ fn a_writer_killed_mid_write_leaves_a_journal_that_readers_roll_back() {
         );
     }
 }
+
+/// A writing command on a read-only database a writer killed mid-write
+/// left with its hot journal gives the clear error a read-only command
+/// gives (what happened, what to do), never SQLite's bare code; the file
+/// and the journal untouched. Before, `Store::open` (every writing
+/// command, `urnreg serve` too) failed with "Error code 776: Database has
+/// hot journal that must be rolled back" (SQLITE_READONLY_ROLLBACK).
+#[test]
+fn a_writing_command_on_a_read_only_database_with_a_hot_journal_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let formal = super::data("formal.toml");
+    assert_eq!(code(&urnreg_db(&db, &["request", formal.to_str().unwrap()])), 0);
+    let sub = dir.path().join("killed-ro");
+    let copy = killed_mid_write(&db, &sub);
+    let mut journal = copy.as_os_str().to_owned();
+    journal.push("-journal");
+    let journal = PathBuf::from(journal);
+    let bytes = (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap());
+    let Some(_guard) = ReadOnly::make(
+        &[&copy, &journal],
+        "a_writing_command_on_a_read_only_database_with_a_hot_journal_says_what_to_do",
+    ) else {
+        return;
+    };
+    let err = Store::open(&copy, "t")
+        .err()
+        .expect("a read-only file cannot be opened to write");
+    let message = err.to_string();
+    assert!(matches!(err, Error::ReadOnly(_)), "{message}");
+    assert!(
+        message.contains("stopped half-way") && message.contains("where it can be written"),
+        "{message}"
+    );
+    assert!(!message.contains("776") && !message.contains("  "), "{message}");
+    let informal = super::data("informal.toml");
+    let out = urnreg_db(&copy, &["request", informal.to_str().unwrap()]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("stopped half-way"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("776"), "{}", stderr(&out));
+    assert_eq!(
+        (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap()),
+        bytes
+    );
+}

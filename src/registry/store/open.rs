@@ -124,18 +124,31 @@ fn is_hot_journal(e: &Error) -> bool {
     )
 }
 
+/// The error for a hot journal this process may not roll back (the file
+/// or its directory may not be written): what happened and what to do,
+/// instead of SQLite's bare `SQLITE_READONLY_ROLLBACK` (776).
+fn journal_not_writable(path: &Path, e: &Error) -> Error {
+    // SQLite's own words, unless they are only its code.
+    let why = if is_hot_journal(e) {
+        String::new()
+    } else {
+        format!(" ({e})")
+    };
+    Error::ReadOnly(format!(
+        "{} holds the journal of a write that stopped half-way (a process killed mid-write), \
+         which must be rolled back before the database can be read, and this process may not \
+         write there{why}; run any urnreg command on it once where it can be written",
+        path.display()
+    ))
+}
+
 /// Plays back the hot journal of the database at `path`, as any SQLite
 /// reader that may write does: the database is as its last commit left it
 /// and the stopped write is undone, as if it had never begun; then
 /// refuses a file that is not urnreg's. Where the file or its directory
 /// may not be written, says what to do.
 fn roll_back_hot_journal(path: &Path) -> Result<()> {
-    let cannot = |e: Error| {
-        Error::ReadOnly(format!(
-            "{} holds the journal of a write that stopped half-way (a process killed mid-write),              which must be rolled back before the database can be read, and this process may not              write there ({e}); run any urnreg command on it once where it can be written",
-            path.display()
-        ))
-    };
+    let cannot = |e: Error| journal_not_writable(path, &e);
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -178,8 +191,19 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         configure(&conn)?;
-        // Refuse a foreign file before anything, even the journal mode, is written.
-        check_header(&read_header(&conn)?, MIGRATIONS.len() as i64)?;
+        // Refuse a foreign file before anything, even the journal mode, is
+        // written. SQLite opens a file the system will not let it write
+        // read-only, and the first read of such a file with a hot journal
+        // fails (`SQLITE_READONLY_ROLLBACK`, https://sqlite.org/rescode.html#readonly_rollback):
+        // the same clear error as a read-only open gives.
+        let header = read_header(&conn).map_err(|e| {
+            if is_hot_journal(&e) {
+                journal_not_writable(path, &e)
+            } else {
+                e
+            }
+        })?;
+        check_header(&header, MIGRATIONS.len() as i64)?;
         // SQLite opens a file the system will not let it write read-only.
         let read_only = conn.is_readonly(rusqlite::MAIN_DB)?;
         if !read_only {
