@@ -504,3 +504,61 @@ fn a_writing_command_on_a_read_only_database_with_a_hot_journal_says_what_to_do(
         bytes
     );
 }
+
+/// A process killed (`kill -9`) while it created a missing database
+/// leaves its temporary database `.NAME.PID-....new` and its
+/// `.new-journal` beside it, its guard never run: the next creation
+/// removes those of a process that is gone, and nothing else (a live
+/// process's, a fresh one's, another database's, a name not ours).
+/// Before, they stayed for good.
+#[test]
+fn the_next_creation_removes_what_a_killed_creation_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let alive = std::process::id();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let make = |name: &str, old: bool| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, b"SQLite format 3\0 half made").unwrap();
+        if old {
+            std::fs::File::options()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+    };
+    let gone = [
+        format!(".r.db.{dead}-123456-0.new"),
+        format!(".r.db.{dead}-123456-0.new-journal"),
+    ];
+    let kept = [
+        format!(".r.db.{alive}-1-0.new"),
+        format!(".r.db.{dead}-2-0.new"),
+        format!(".other.db.{dead}-3-0.new"),
+        ".r.db.notes.new".to_string(),
+        format!(".r.db.{dead}-4-0.new.bak"),
+    ];
+    for name in &gone {
+        make(name, true);
+    }
+    for (i, name) in kept.iter().enumerate() {
+        make(name, i != 1);
+    }
+    let store = Store::open(&db, "t").unwrap();
+    assert!(store.was_created());
+    drop(store);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = kept.to_vec();
+    expected.push("r.db".into());
+    expected.sort();
+    assert_eq!(names, expected);
+}

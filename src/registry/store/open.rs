@@ -6,6 +6,8 @@
 //! in a temporary file beside the target and linked into place atomically
 //! (`link(2)` fails if the target exists), so no process ever sees a
 //! half-made database; the ones that lose the race open the winner's.
+//! What a creation killed half-way (`kill -9`) left is removed by the
+//! next creation (`remove_stale_temporaries`).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -52,12 +54,80 @@ fn temporary_beside(path: &Path) -> Result<PathBuf> {
     Ok(path.with_file_name(unique))
 }
 
+/// How long a temporary database of a process that is gone must have
+/// been left alone before it is removed: a PID namespace other than ours
+/// (a container sharing the directory) may hold a live process we cannot
+/// see, and no creation takes this long.
+const STALE_AFTER: Duration = Duration::from_secs(600);
+
+/// The process id in the name of a temporary database (or its journal)
+/// that [`temporary_beside`] made for `name`:
+/// `.NAME.PID-NANOS-COUNTER.new` or `.NAME.PID-NANOS-COUNTER.new-journal`.
+fn temporary_pid(file: &str, name: &str) -> Option<u32> {
+    let rest = file.strip_prefix('.')?.strip_prefix(name)?.strip_prefix('.')?;
+    let rest = rest
+        .strip_suffix(".new-journal")
+        .or_else(|| rest.strip_suffix(".new"))?;
+    let mut parts = rest.split('-');
+    let pid = parts.next()?;
+    let numbers = [pid, parts.next()?, parts.next()?];
+    if parts.next().is_some()
+        || numbers
+            .iter()
+            .any(|n| n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may be alive: only where `/proc` says it is not
+/// (Linux) is it known to be gone.
+fn may_be_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// Removes the temporary databases (and journals) a process killed while
+/// creating the database at `path` left beside it (`kill -9`, a power cut:
+/// its guard never ran): only files named as [`temporary_beside`] names
+/// them for this database, of a process that is gone, untouched for
+/// [`STALE_AFTER`]. Best effort: what cannot be read or removed stays.
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let name = name.to_string_lossy();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = temporary_pid(&file.to_string_lossy(), &name) else {
+            continue;
+        };
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= STALE_AFTER));
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) && !may_be_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Creates the database at `path` from the embedded registry unless
 /// another process does first; returns true if and only if this one did.
 fn create_new(path: &Path, actor: &str, target: usize) -> Result<bool> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
+    remove_stale_temporaries(path);
     let tmp = temporary_beside(path)?;
     let guard = TempDatabase(tmp);
     {
