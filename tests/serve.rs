@@ -874,6 +874,136 @@ fn a_slow_request_is_cut_at_the_time_limit() {
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
+/// What a write of the service could change: the rows of every table a
+/// filing, an amendment, a withdrawal or a review writes, and each
+/// request's state.
+fn registry_rows(db: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut rows = Vec::new();
+    for table in [
+        "namespaces",
+        "registrations",
+        "reviews",
+        "amendments",
+        "request_tokens",
+        "audit_log",
+        "informal_sequence",
+        "service_sessions",
+    ] {
+        let n: i64 = conn
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap();
+        rows.push(format!("{table}: {n}"));
+    }
+    let states: String = conn
+        .query_row(
+            "SELECT coalesce(group_concat(id || ' ' || status || ' ' || coalesce(decided_at, '-') || ' ' || length(purpose), ', '), '')
+             FROM registrations WHERE source IN ('api', 'web')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    rows.push(format!("requests: {states}"));
+    let sequence: String = conn
+        .query_row(
+            "SELECT coalesce(group_concat(last, ','), '') FROM informal_sequence",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    rows.push(format!("informal sequence: {sequence}"));
+    rows
+}
+
+/// A request to send: method, path, headers and body.
+type WriteCase = (&'static str, String, Vec<(&'static str, String)>, Vec<u8>);
+
+/// A write cut at the time limit is never stored afterwards: the client
+/// told 503 must be able to trust that nothing was stored (every write is
+/// one transaction, docs/security.md). Another process holds the
+/// database's write lock past the limit; each service write (a filing
+/// with its token, an amendment, a withdrawal, an expert's approval of an
+/// informal request, which assigns its `urn-N`) is answered 503, and once
+/// the lock is released and time has passed, the database is as it was.
+/// Before, the handler was dropped at the limit but its blocking task
+/// waited on the lock (a minute's busy timeout) and committed after the
+/// 503: a filing with a token nobody ever saw, which could neither be
+/// amended nor filed again ("already requested").
+#[test]
+fn a_write_cut_at_the_time_limit_is_never_stored_afterwards() {
+    let limit = Duration::from_secs(1);
+    let server = Server::start_with(|c| c.request_timeout = limit);
+    let expert = server.expert("ada");
+    let (id, token) = file(&server, &data("informal.toml"));
+    let formal = data("formal.toml");
+    let amended =
+        data("informal.toml").replacen("purpose = \"Identifiers", "purpose = \"Amended: identifiers", 1);
+    assert_ne!(amended, data("informal.toml"), "the amendment changes the text");
+    let review_body = serde_json::json!({ "decision": "approve", "note": "fine" }).to_string();
+    let cases: Vec<WriteCase> = vec![
+        (
+            "POST",
+            "/api/requests".into(),
+            vec![("content-type", "application/toml".into())],
+            formal.clone().into_bytes(),
+        ),
+        (
+            "PUT",
+            format!("/api/requests/{id}"),
+            vec![("authorization", bearer(&token))],
+            amended.into_bytes(),
+        ),
+        (
+            "DELETE",
+            format!("/api/requests/{id}"),
+            vec![("authorization", bearer(&token))],
+            br#"{"note": "no"}"#.to_vec(),
+        ),
+        (
+            "POST",
+            format!("/api/requests/{id}/review"),
+            vec![
+                ("authorization", bearer(&expert)),
+                ("content-type", "application/json".into()),
+            ],
+            review_body.into_bytes(),
+        ),
+    ];
+    for (method, path, headers, body) in cases {
+        let before = registry_rows(&server.db);
+        let lock = rusqlite::Connection::open(&server.db).unwrap();
+        lock.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let started = std::time::Instant::now();
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let a = send(method, &server.url(&path), &headers, Some(&body));
+        let took = started.elapsed();
+        assert_eq!(a.status, 503, "{method} {path}: {}", a.body);
+        assert!(
+            a.body.contains("nothing was stored"),
+            "{method} {path}: {}",
+            a.body
+        );
+        assert!(a.header("retry-after").is_some(), "{method} {path}");
+        assert!(
+            took < limit + Duration::from_millis(500),
+            "{method} {path}: {took:?}"
+        );
+        // The lock is held past the limit, then released.
+        std::thread::sleep((limit + Duration::from_millis(500)).saturating_sub(took));
+        lock.execute_batch("COMMIT").unwrap();
+        drop(lock);
+        std::thread::sleep(Duration::from_millis(1500));
+        assert_eq!(
+            registry_rows(&server.db),
+            before,
+            "{method} {path} was stored after its 503"
+        );
+    }
+    // Nothing half-done is in the way: each write goes through now.
+    let (_, _) = file(&server, &formal);
+    assert_eq!(review(&server, &expert, id, "approve", "fine").status, 200);
+}
+
 #[test]
 fn approval_puts_the_new_rules_in_force_for_check_at_once() {
     let server = Server::start();

@@ -461,7 +461,9 @@ pub(crate) async fn file_text(
             }))
         })
         .await?;
-    state.refresh().await?;
+    // The write is committed: its answer is the truth whatever the read
+    // model does (a failed refresh is tried again within a second).
+    let _ = state.refresh().await;
     Ok(lodged)
 }
 
@@ -492,7 +494,9 @@ pub(crate) async fn amend_text(
             Ok(Lodged::Amended(outcome, findings))
         })
         .await?;
-    state.refresh().await?;
+    // The write is committed: its answer is the truth whatever the read
+    // model does (a failed refresh is tried again within a second).
+    let _ = state.refresh().await;
     Ok(lodged)
 }
 
@@ -506,7 +510,9 @@ pub(crate) async fn withdraw_request(
         .writer
         .run(move |store| store.withdraw(&id.to_string(), note.as_deref(), "registrant"))
         .await?;
-    state.refresh().await?;
+    // The write is committed: its answer is the truth whatever the read
+    // model does (a failed refresh is tried again within a second).
+    let _ = state.refresh().await;
     Ok(outcome)
 }
 
@@ -674,7 +680,9 @@ pub(crate) async fn decide(
         .writer
         .run(move |store| store.review(&id.to_string(), decision, &note, &expert))
         .await?;
-    state.refresh().await?;
+    // The write is committed: its answer is the truth whatever the read
+    // model does (a failed refresh is tried again within a second).
+    let _ = state.refresh().await;
     Ok(outcome)
 }
 

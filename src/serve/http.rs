@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::AccessLogLine;
 use super::answer::CHECK_ANSWER_BYTES;
-use super::state::AppState;
+use super::state::{AppState, GATE, Gate, TIMED_OUT};
 use crate::registry::{Error, Problem};
 
 /// The Content-Security-Policy of every answer that sets none of its own:
@@ -146,7 +146,28 @@ impl From<Error> for ApiError {
         match e {
             Error::Invalid(problems) => refused(&problems),
             Error::NotFound(what) => ApiError::new(StatusCode::NOT_FOUND, what),
+            Error::State(what) if what == TIMED_OUT => {
+                let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, what);
+                e.retry_after = Some(1);
+                e
+            }
             Error::State(what) => ApiError::new(StatusCode::CONFLICT, what),
+            // The writer's busy timeout (shorter than the time limit) ran
+            // out on another process's lock: the write did not begin, or
+            // was rolled back (https://sqlite.org/rescode.html#busy).
+            Error::Sqlite(ref s)
+                if matches!(
+                    s.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+                ) =>
+            {
+                let mut e = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the database is busy (another process is writing to it): nothing was stored; try again",
+                );
+                e.retry_after = Some(1);
+                e
+            }
             // A database or I/O failure: the details are the operator's.
             _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
         }
@@ -287,17 +308,21 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
         }
         permit
     };
-    let response = match tokio::time::timeout(state.config.request_timeout, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the request took longer than the server's limit of {} s",
-                state.config.request_timeout.as_secs()
-            ),
-        )
-        .into_response(),
-    };
+    // The time limit. A write the handler has begun may still be running
+    // on the blocking pool when the limit drops its future: the request's
+    // gate keeps it from committing after a 503, and once a write of it
+    // has been let commit, the handler's own answer is awaited instead, so
+    // a 503 always means nothing was stored (`state::Gate`).
+    let limit = state.config.request_timeout;
+    let gate = Gate::new(started + limit);
+    let handler = GATE.scope(Arc::clone(&gate), next.run(request));
+    tokio::pin!(handler);
+    let response =
+        match tokio::time::timeout_at(tokio::time::Instant::from_std(started + limit), &mut handler).await {
+            Ok(response) => response,
+            Err(_) if gate.cancel() => timed_out(limit),
+            Err(_) => handler.await,
+        };
     let response = match reserved {
         Some(share) if is_check && response.status() == StatusCode::OK => {
             response.map(|body| Body::new(Holding { body, _share: share }))
@@ -305,6 +330,19 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
         _ => response,
     };
     finish(&state, response, peer, method, path, started).await
+}
+
+/// The answer to a request cut at the time limit.
+fn timed_out(limit: std::time::Duration) -> Response {
+    let mut e = ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "the request took longer than the server's limit of {} s: nothing was stored; try again",
+            limit.as_secs_f64()
+        ),
+    );
+    e.retry_after = Some(1);
+    e.into_response()
 }
 
 /// An answer's body that holds its request's share of the memory budget

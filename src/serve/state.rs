@@ -2,19 +2,40 @@
 //! checks run against, the caches of rendered snapshots and pages, the
 //! filing rate limit and the browser sessions.
 //!
-//! Connections: one writer and a few readers, each a [`Store`] (WAL, a busy
-//! timeout, foreign keys on). Every write goes through the one writer, so
-//! the server's own writes never wait on each other inside SQLite; writes
-//! of other processes (`urnreg review` on the server host) wait on SQLite's
-//! lock with the store's busy timeout. Readers never wait for the writer
-//! (WAL). Store calls block, so they run on tokio's blocking pool, never on
-//! the threads that serve connections.
+//! Connections: one writer and a few readers, each a [`Store`] (SQLite's
+//! rollback journal, a busy timeout, foreign keys on). Every write goes
+//! through the one writer, so the server's own writes never wait on each
+//! other inside SQLite; writes of other processes (`urnreg review` on the
+//! server host) wait on SQLite's lock. The store uses the rollback
+//! journal (`store::open` switches databases of older urnreg versions out
+//! of WAL), so readers and writers do wait for each other
+//! (https://sqlite.org/lockingv3.html): a writer's transaction takes the
+//! RESERVED lock, which readers ignore, but its COMMIT takes the EXCLUSIVE
+//! lock, waiting until no reader is in the middle of a read, and a reader
+//! waits (with its busy timeout) while a commit holds it.
+//! Store calls block, so they run on tokio's blocking pool, never on the
+//! threads that serve connections.
+//!
+//! The time limit ([`Config::request_timeout`]) and writes: a blocking
+//! task cannot be stopped, so dropping a request's future at its limit
+//! would leave its write running, to commit after the client was told 503.
+//! Each request therefore carries a [`Gate`], and the writer's connection
+//! a commit hook (https://sqlite.org/c3ref/commit_hook.html: a hook that
+//! returns non-zero turns the COMMIT into a ROLLBACK) that lets a write
+//! commit only before the request's deadline and while the request has
+//! not been answered 503; once a write is let commit, the time limit waits
+//! for the handler's own answer instead. The writer's busy timeout is half
+//! the time limit, so a lock another process holds ends in a 503 "busy,
+//! retry" in time rather than in a late commit. So a client told 503 can
+//! trust that its request stored nothing (only the filing rate limit
+//! counts the attempt, see [`AppState::take_filing`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use tokio::sync::Semaphore;
@@ -25,10 +46,95 @@ use crate::snapshot::ExportFormat;
 
 use super::Config;
 
+/// The fate of one request's writes, shared by the time limit (which
+/// cancels it) and the writer's commit hook (which asks it).
+pub(crate) struct Gate {
+    deadline: Instant,
+    state: AtomicU8,
+}
+
+/// No write of the request has been let commit, and it has not timed out.
+const OPEN: u8 = 0;
+/// The request was (or is being) answered 503: no write of it commits.
+const CANCELLED: u8 = 1;
+/// A write of the request has been let commit: its handler answers.
+const COMMITTING: u8 = 2;
+
+tokio::task_local! {
+    /// The gate of the request this task serves (set by the time limit,
+    /// `http::guard`).
+    pub(crate) static GATE: Arc<Gate>;
+}
+
+impl Gate {
+    /// The gate of a request that must be answered by `deadline`.
+    pub(crate) fn new(deadline: Instant) -> Arc<Gate> {
+        Arc::new(Gate {
+            deadline,
+            state: AtomicU8::new(OPEN),
+        })
+    }
+
+    /// The time limit passed: true if no write of the request will commit
+    /// (none had been let), so it may be answered 503; false if one has
+    /// been let commit, so its handler must answer.
+    pub(crate) fn cancel(&self) -> bool {
+        match self
+            .state
+            .compare_exchange(OPEN, CANCELLED, Ordering::SeqCst, Ordering::SeqCst)
+        {
+            Ok(_) => true,
+            Err(state) => state == CANCELLED,
+        }
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.state.load(Ordering::SeqCst) == CANCELLED || Instant::now() >= self.deadline
+    }
+
+    /// Asked by the commit hook, right before COMMIT: may this write
+    /// commit? Not after the deadline, nor once the request was answered
+    /// 503. A write that `binds` the answer (the request's own change)
+    /// makes the time limit wait for the handler from then on; bookkeeping
+    /// (the filing rate limit) does not.
+    fn may_commit(&self, binds: bool) -> bool {
+        if Instant::now() >= self.deadline {
+            self.cancel();
+            return false;
+        }
+        if !binds {
+            return self.state.load(Ordering::SeqCst) != CANCELLED;
+        }
+        match self
+            .state
+            .compare_exchange(OPEN, COMMITTING, Ordering::SeqCst, Ordering::SeqCst)
+        {
+            Ok(_) => true,
+            Err(state) => state == COMMITTING,
+        }
+    }
+}
+
+/// The gate the writer's commit hook asks, and whether the write binds
+/// the answer ([`Gate::may_commit`]); none outside a request.
+type GateSlot = Arc<Mutex<Option<(Arc<Gate>, bool)>>>;
+
+/// The error a write refused by its gate gives (the commit hook's
+/// rollback, `SQLITE_CONSTRAINT_COMMITHOOK`, or a write that had not begun).
+fn past_deadline() -> Error {
+    Error::State(TIMED_OUT.into())
+}
+
+/// What a write refused at the time limit says ([`super::http`] answers
+/// it with 503).
+pub(crate) const TIMED_OUT: &str = "the request reached the server's time limit: nothing was stored";
+
 /// A few connections of one kind, handed out one closure at a time.
 pub(crate) struct Pool {
     stores: Mutex<Vec<Store>>,
     permits: Semaphore,
+    /// The writer's: what its commit hook asks.
+    gate: Option<GateSlot>,
 }
 
 impl Pool {
@@ -36,14 +142,57 @@ impl Pool {
         Pool {
             permits: Semaphore::new(stores.len()),
             stores: Mutex::new(stores),
+            gate: None,
         }
     }
 
-    /// Runs `f` with a connection of this pool on the blocking pool.
+    /// The writer: one connection whose commits ask the gate of the
+    /// request that runs it, and whose busy timeout is `busy`.
+    fn writer(store: Store, busy: Duration) -> Result<Pool> {
+        let slot: GateSlot = Arc::new(Mutex::new(None));
+        let hook = Arc::clone(&slot);
+        // SQLite's busy handler: a write waiting for another process's
+        // lock gives up with SQLITE_BUSY after `busy`
+        // (https://sqlite.org/c3ref/busy_timeout.html).
+        store.connection().busy_timeout(busy)?;
+        // Returning true turns the COMMIT into a ROLLBACK
+        // (https://sqlite.org/c3ref/commit_hook.html).
+        store.connection().commit_hook(Some(move || {
+            let gate = hook.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            gate.is_some_and(|(gate, binds)| !gate.may_commit(binds))
+        }));
+        Ok(Pool {
+            gate: Some(slot),
+            ..Pool::new(vec![store])
+        })
+    }
+
+    /// Runs `f` with a connection of this pool on the blocking pool. On
+    /// the writer, within a request, `f`'s commits are the request's
+    /// change ([`Gate::may_commit`]).
     pub(crate) async fn run<T: Send + 'static>(
         self: &Arc<Self>,
         f: impl FnOnce(&mut Store) -> Result<T> + Send + 'static,
     ) -> Result<T> {
+        self.run_gated(true, f).await
+    }
+
+    /// As [`Pool::run`], for bookkeeping that does not bind the answer
+    /// (the filing rate limit): it commits only before the deadline too,
+    /// but a 503 may still follow it.
+    pub(crate) async fn run_bookkeeping<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut Store) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        self.run_gated(false, f).await
+    }
+
+    async fn run_gated<T: Send + 'static>(
+        self: &Arc<Self>,
+        binds: bool,
+        f: impl FnOnce(&mut Store) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let gate = GATE.try_with(Arc::clone).ok();
         let permit = self
             .permits
             .acquire()
@@ -51,15 +200,32 @@ impl Pool {
             .map_err(|_| Error::State("the server is shutting down".into()))?;
         let pool = Arc::clone(self);
         let out = tokio::task::spawn_blocking(move || {
+            // A write whose request was answered 503 while it waited for
+            // the connection does not begin.
+            if pool.gate.is_some() && gate.as_ref().is_some_and(|g| g.is_cancelled()) {
+                return Ok(Err(past_deadline()));
+            }
             let mut store = pool
                 .stores
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .pop()
                 .expect("a permit stands for a free connection");
+            if let Some(slot) = &pool.gate {
+                *slot.lock().unwrap_or_else(|p| p.into_inner()) = gate.clone().map(|g| (g, binds));
+            }
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut store)));
+            if let Some(slot) = &pool.gate {
+                *slot.lock().unwrap_or_else(|p| p.into_inner()) = None;
+            }
             pool.stores.lock().unwrap_or_else(|p| p.into_inner()).push(store);
-            out
+            // The commit hook's rollback (or a refusal after it) as what it is.
+            match out {
+                Ok(Err(_)) if pool.gate.is_some() && gate.as_ref().is_some_and(|g| g.is_cancelled()) => {
+                    Ok(Err(past_deadline()))
+                }
+                out => out,
+            }
         })
         .await;
         drop(permit);
@@ -160,11 +326,14 @@ impl AppState {
             .collect::<Result<Vec<_>>>()?;
         let watcher = open_watcher(&path)?;
         let version = data_version(&watcher)?;
+        // Shorter than the time limit, so a held lock ends in a clean 503
+        // within it (the store's own busy timeout is a minute).
+        let busy = config.request_timeout / 2;
         let budget = config.max_body_memory.min(Semaphore::MAX_PERMITS);
         Ok(Arc::new(AppState {
             config,
             body_budget: Arc::new(Semaphore::new(budget)),
-            writer: Arc::new(Pool::new(vec![writer])),
+            writer: Arc::new(Pool::writer(writer, busy)?),
             readers: Arc::new(Pool::new(readers)),
             watcher: Mutex::new((watcher, version)),
             model: RwLock::new(Arc::new(Model::new(0, registry))),
@@ -186,12 +355,10 @@ impl AppState {
     /// The SQLite error.
     pub(crate) async fn refresh(self: &Arc<Self>) -> Result<()> {
         let state = Arc::clone(self);
-        let changed = tokio::task::spawn_blocking(move || -> Result<bool> {
-            let mut watcher = state.watcher.lock().unwrap_or_else(|p| p.into_inner());
+        let (now, changed) = tokio::task::spawn_blocking(move || -> Result<(i64, bool)> {
+            let watcher = state.watcher.lock().unwrap_or_else(|p| p.into_inner());
             let now = data_version(&watcher.0)?;
-            let changed = now != watcher.1;
-            watcher.1 = now;
-            Ok(changed)
+            Ok((now, now != watcher.1))
         })
         .await
         .map_err(|_| Error::Data("a database task failed".into()))??;
@@ -199,6 +366,10 @@ impl AppState {
             return Ok(());
         }
         let registry = self.readers.run(|store| Registry::from_store(store)).await?;
+        // The change counts as seen only once the model has it, so a
+        // refresh that failed (or was dropped at a time limit) is made
+        // again at the next look.
+        self.watcher.lock().unwrap_or_else(|p| p.into_inner()).1 = now;
         let mut model = self.model.write().unwrap_or_else(|p| p.into_inner());
         let generation = model.generation + 1;
         *model = Arc::new(Model::new(generation, registry));
@@ -211,8 +382,11 @@ impl AppState {
     pub(crate) async fn take_filing(&self, ip: IpAddr) -> Result<std::result::Result<(), u64>> {
         let burst = f64::from(self.config.filing_burst.max(1));
         let per_second = f64::from(self.config.filings_per_hour.max(1)) / 3600.0;
+        // Bookkeeping: a filing cut at the time limit still counts.
         self.writer
-            .run(move |store| super::sessions::take_filing(store.connection(), ip, burst, per_second))
+            .run_bookkeeping(move |store| {
+                super::sessions::take_filing(store.connection(), ip, burst, per_second)
+            })
             .await
     }
 }
@@ -242,5 +416,88 @@ pub(crate) fn export_format(name: &str) -> Option<(&'static str, ExportFormat, &
             "text/csv; charset=utf-8; header=present",
         )),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn writer(dir: &Path) -> Arc<Pool> {
+        let store = Store::open(&dir.join("registry.db"), "test").unwrap();
+        Arc::new(Pool::writer(store, Duration::from_secs(5)).unwrap())
+    }
+
+    /// A write that takes `work` inside its transaction, run under `gate`.
+    fn slow_write(pool: &Arc<Pool>, gate: &Arc<Gate>, work: Duration) -> Result<()> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let pool = Arc::clone(pool);
+        rt.block_on(GATE.scope(
+            Arc::clone(gate),
+            pool.run(move |store| {
+                let tx = store.write()?;
+                tx.execute(
+                    "INSERT INTO filing_limits (client, tokens, updated_at) VALUES ('x', 1, 0)",
+                    [],
+                )?;
+                std::thread::sleep(work);
+                tx.commit()?;
+                Ok(())
+            }),
+        ))
+    }
+
+    fn stored(dir: &Path) -> i64 {
+        let conn = Connection::open(dir.join("registry.db")).unwrap();
+        conn.query_row("SELECT count(*) FROM filing_limits", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_write_that_reaches_its_deadline_is_rolled_back_at_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = writer(dir.path());
+        let gate = Gate::new(Instant::now() + Duration::from_millis(100));
+        let out = slow_write(&pool, &gate, Duration::from_millis(300));
+        assert!(matches!(&out, Err(Error::State(m)) if m == TIMED_OUT), "{out:?}");
+        assert_eq!(stored(dir.path()), 0);
+        // Nothing was let commit: the request may be answered 503.
+        assert!(gate.cancel());
+    }
+
+    #[test]
+    fn a_write_of_a_request_answered_503_is_rolled_back_at_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = writer(dir.path());
+        let gate = Gate::new(Instant::now() + Duration::from_secs(60));
+        let cancel = {
+            let gate = Arc::clone(&gate);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                gate.cancel()
+            })
+        };
+        let out = slow_write(&pool, &gate, Duration::from_millis(300));
+        assert!(cancel.join().unwrap());
+        assert!(matches!(&out, Err(Error::State(m)) if m == TIMED_OUT), "{out:?}");
+        assert_eq!(stored(dir.path()), 0);
+        // Nor does a write begin once the request was answered.
+        let out = slow_write(&pool, &gate, Duration::ZERO);
+        assert!(matches!(&out, Err(Error::State(m)) if m == TIMED_OUT), "{out:?}");
+        assert_eq!(stored(dir.path()), 0);
+    }
+
+    #[test]
+    fn a_write_let_commit_binds_the_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = writer(dir.path());
+        let gate = Gate::new(Instant::now() + Duration::from_secs(60));
+        slow_write(&pool, &gate, Duration::ZERO).unwrap();
+        assert_eq!(stored(dir.path()), 1);
+        // The time limit must now wait for the handler's answer.
+        assert!(!gate.cancel());
     }
 }

@@ -459,3 +459,106 @@ fn a_writer_killed_mid_write_leaves_a_journal_that_readers_roll_back() {
         );
     }
 }
+
+/// A writing command on a read-only database a writer killed mid-write
+/// left with its hot journal gives the clear error a read-only command
+/// gives (what happened, what to do), never SQLite's bare code; the file
+/// and the journal untouched. Before, `Store::open` (every writing
+/// command, `urnreg serve` too) failed with "Error code 776: Database has
+/// hot journal that must be rolled back" (SQLITE_READONLY_ROLLBACK).
+#[test]
+fn a_writing_command_on_a_read_only_database_with_a_hot_journal_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let formal = super::data("formal.toml");
+    assert_eq!(code(&urnreg_db(&db, &["request", formal.to_str().unwrap()])), 0);
+    let sub = dir.path().join("killed-ro");
+    let copy = killed_mid_write(&db, &sub);
+    let mut journal = copy.as_os_str().to_owned();
+    journal.push("-journal");
+    let journal = PathBuf::from(journal);
+    let bytes = (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap());
+    let Some(_guard) = ReadOnly::make(
+        &[&copy, &journal],
+        "a_writing_command_on_a_read_only_database_with_a_hot_journal_says_what_to_do",
+    ) else {
+        return;
+    };
+    let err = Store::open(&copy, "t")
+        .err()
+        .expect("a read-only file cannot be opened to write");
+    let message = err.to_string();
+    assert!(matches!(err, Error::ReadOnly(_)), "{message}");
+    assert!(
+        message.contains("stopped half-way") && message.contains("where it can be written"),
+        "{message}"
+    );
+    assert!(!message.contains("776") && !message.contains("  "), "{message}");
+    let informal = super::data("informal.toml");
+    let out = urnreg_db(&copy, &["request", informal.to_str().unwrap()]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("stopped half-way"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("776"), "{}", stderr(&out));
+    assert_eq!(
+        (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap()),
+        bytes
+    );
+}
+
+/// A process killed (`kill -9`) while it created a missing database
+/// leaves its temporary database `.NAME.PID-....new` and its
+/// `.new-journal` beside it, its guard never run: the next creation
+/// removes those of a process that is gone, and nothing else (a live
+/// process's, a fresh one's, another database's, a name not ours).
+/// Before, they stayed for good.
+#[test]
+fn the_next_creation_removes_what_a_killed_creation_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let alive = std::process::id();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let make = |name: &str, old: bool| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, b"SQLite format 3\0 half made").unwrap();
+        if old {
+            std::fs::File::options()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+    };
+    let gone = [
+        format!(".r.db.{dead}-123456-0.new"),
+        format!(".r.db.{dead}-123456-0.new-journal"),
+    ];
+    let kept = [
+        format!(".r.db.{alive}-1-0.new"),
+        format!(".r.db.{dead}-2-0.new"),
+        format!(".other.db.{dead}-3-0.new"),
+        ".r.db.notes.new".to_string(),
+        format!(".r.db.{dead}-4-0.new.bak"),
+    ];
+    for name in &gone {
+        make(name, true);
+    }
+    for (i, name) in kept.iter().enumerate() {
+        make(name, i != 1);
+    }
+    let store = Store::open(&db, "t").unwrap();
+    assert!(store.was_created());
+    drop(store);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = kept.to_vec();
+    expected.push("r.db".into());
+    expected.sort();
+    assert_eq!(names, expected);
+}

@@ -6,6 +6,8 @@
 //! in a temporary file beside the target and linked into place atomically
 //! (`link(2)` fails if the target exists), so no process ever sees a
 //! half-made database; the ones that lose the race open the winner's.
+//! What a creation killed half-way (`kill -9`) left is removed by the
+//! next creation (`remove_stale_temporaries`).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -52,12 +54,80 @@ fn temporary_beside(path: &Path) -> Result<PathBuf> {
     Ok(path.with_file_name(unique))
 }
 
+/// How long a temporary database of a process that is gone must have
+/// been left alone before it is removed: a PID namespace other than ours
+/// (a container sharing the directory) may hold a live process we cannot
+/// see, and no creation takes this long.
+const STALE_AFTER: Duration = Duration::from_secs(600);
+
+/// The process id in the name of a temporary database (or its journal)
+/// that [`temporary_beside`] made for `name`:
+/// `.NAME.PID-NANOS-COUNTER.new` or `.NAME.PID-NANOS-COUNTER.new-journal`.
+fn temporary_pid(file: &str, name: &str) -> Option<u32> {
+    let rest = file.strip_prefix('.')?.strip_prefix(name)?.strip_prefix('.')?;
+    let rest = rest
+        .strip_suffix(".new-journal")
+        .or_else(|| rest.strip_suffix(".new"))?;
+    let mut parts = rest.split('-');
+    let pid = parts.next()?;
+    let numbers = [pid, parts.next()?, parts.next()?];
+    if parts.next().is_some()
+        || numbers
+            .iter()
+            .any(|n| n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may be alive: only where `/proc` says it is not
+/// (Linux) is it known to be gone.
+fn may_be_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// Removes the temporary databases (and journals) a process killed while
+/// creating the database at `path` left beside it (`kill -9`, a power cut:
+/// its guard never ran): only files named as [`temporary_beside`] names
+/// them for this database, of a process that is gone, untouched for
+/// [`STALE_AFTER`]. Best effort: what cannot be read or removed stays.
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let name = name.to_string_lossy();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = temporary_pid(&file.to_string_lossy(), &name) else {
+            continue;
+        };
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= STALE_AFTER));
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) && !may_be_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Creates the database at `path` from the embedded registry unless
 /// another process does first; returns true if and only if this one did.
 fn create_new(path: &Path, actor: &str, target: usize) -> Result<bool> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
+    remove_stale_temporaries(path);
     let tmp = temporary_beside(path)?;
     let guard = TempDatabase(tmp);
     {
@@ -124,18 +194,31 @@ fn is_hot_journal(e: &Error) -> bool {
     )
 }
 
+/// The error for a hot journal this process may not roll back (the file
+/// or its directory may not be written): what happened and what to do,
+/// instead of SQLite's bare `SQLITE_READONLY_ROLLBACK` (776).
+fn journal_not_writable(path: &Path, e: &Error) -> Error {
+    // SQLite's own words, unless they are only its code.
+    let why = if is_hot_journal(e) {
+        String::new()
+    } else {
+        format!(" ({e})")
+    };
+    Error::ReadOnly(format!(
+        "{} holds the journal of a write that stopped half-way (a process killed mid-write), \
+         which must be rolled back before the database can be read, and this process may not \
+         write there{why}; run any urnreg command on it once where it can be written",
+        path.display()
+    ))
+}
+
 /// Plays back the hot journal of the database at `path`, as any SQLite
 /// reader that may write does: the database is as its last commit left it
 /// and the stopped write is undone, as if it had never begun; then
 /// refuses a file that is not urnreg's. Where the file or its directory
 /// may not be written, says what to do.
 fn roll_back_hot_journal(path: &Path) -> Result<()> {
-    let cannot = |e: Error| {
-        Error::ReadOnly(format!(
-            "{} holds the journal of a write that stopped half-way (a process killed mid-write),              which must be rolled back before the database can be read, and this process may not              write there ({e}); run any urnreg command on it once where it can be written",
-            path.display()
-        ))
-    };
+    let cannot = |e: Error| journal_not_writable(path, &e);
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -178,8 +261,19 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         configure(&conn)?;
-        // Refuse a foreign file before anything, even the journal mode, is written.
-        check_header(&read_header(&conn)?, MIGRATIONS.len() as i64)?;
+        // Refuse a foreign file before anything, even the journal mode, is
+        // written. SQLite opens a file the system will not let it write
+        // read-only, and the first read of such a file with a hot journal
+        // fails (`SQLITE_READONLY_ROLLBACK`, https://sqlite.org/rescode.html#readonly_rollback):
+        // the same clear error as a read-only open gives.
+        let header = read_header(&conn).map_err(|e| {
+            if is_hot_journal(&e) {
+                journal_not_writable(path, &e)
+            } else {
+                e
+            }
+        })?;
+        check_header(&header, MIGRATIONS.len() as i64)?;
         // SQLite opens a file the system will not let it write read-only.
         let read_only = conn.is_readonly(rusqlite::MAIN_DB)?;
         if !read_only {
