@@ -680,8 +680,7 @@ impl RulesFile {
             hint: Vec::new(),
             resolution: None,
         };
-        let mut rules = compile_form(nid, &file)?;
-        rules.generic_hints = false;
+        let rules = compile_form(nid, &file)?;
         for s in &p.examples {
             if registered.check(&parse_example(s)?).is_none() {
                 return Err(format!(
@@ -696,13 +695,16 @@ impl RulesFile {
     }
 }
 
-/// Compiles a practice form or a recommendation as rules of its own; its
-/// error without the NID the caller's error names already.
+/// Compiles a practice form, a recommendation or a hint as rules of its
+/// own, without the generic hints (those are the namespace's own rules'
+/// to give); its error without the NID the caller's error names already.
 fn compile_form(nid: &str, file: &RulesFile) -> Result<CompiledRules, String> {
-    file.compile(nid).map_err(|e| match e.0.split_once("': ") {
+    let mut rules = file.compile(nid).map_err(|e| match e.0.split_once("': ") {
         Some((_, rest)) => rest.to_string(),
         None => e.0,
-    })
+    })?;
+    rules.generic_hints = false;
+    Ok(rules)
 }
 
 /// Compiles one recommendation as rules of its own (its syntax only), and
@@ -728,8 +730,7 @@ fn compile_should(nid: &str, s: &ShouldRule, registered: &CompiledRules) -> Resu
         }),
         ..RulesFile::default()
     };
-    let mut rules = compile_form(nid, &file)?;
-    rules.generic_hints = false;
+    let rules = compile_form(nid, &file)?;
     for ex in &s.examples {
         let urn = parse_example(ex)?;
         if !urn.nid().eq_ignore_ascii_case(nid) {
@@ -786,8 +787,7 @@ fn compile_hint(nid: &str, h: &HintRule, registered: &CompiledRules) -> Result<H
         }),
         ..RulesFile::default()
     };
-    let mut rules = compile_form(nid, &file)?;
-    rules.generic_hints = false;
+    let rules = compile_form(nid, &file)?;
     let hint = Hint {
         rules,
         note: note.to_string(),
