@@ -163,7 +163,7 @@ impl Chunk {
                 let far = (start + TEXT_STRETCH).max(next).min(bytes.len());
                 text_end = memchr::memchr(b'\n', &bytes[far..]).map_or(bytes.len(), |i| far + i + 1);
                 text_at = start;
-                text = std::str::from_utf8(&bytes[start..text_end]).ok();
+                text = utf8(&bytes[start..text_end]);
             }
             let truncated = end - start > MAX_LINE;
             let end = if truncated { start + MAX_LINE } else { end };
@@ -476,6 +476,13 @@ impl<R: Read> ChunkReader<R> {
         }
         Ok(!bytes.is_empty())
     }
+}
+
+/// `bytes` as text when it is all UTF-8: checked with SIMD (a stretch of
+/// URNs is mostly ASCII, which std's check walks a word at a time).
+#[inline]
+pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
+    simdutf8::basic::from_utf8(bytes).ok()
 }
 
 #[cfg(test)]

@@ -479,9 +479,13 @@ pub(super) fn check_rows_reusing<'t, 'r, S: Sink, T: Rows + ?Sized>(
     let block = rows
         .block(range.clone())
         .filter(|b| b.len() / range.len().max(1) <= BLOCK_ROW_BYTES)
-        .map(|b| match std::str::from_utf8(b) {
-            Ok(text) => text,
-            Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or_default(),
+        .map(|b| match super::chunks::utf8(b) {
+            Some(text) => text,
+            // Not all of it: std's check finds where it stops being so.
+            None => match std::str::from_utf8(b) {
+                Ok(text) => text,
+                Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap_or_default(),
+            },
         });
     rows.each_row(range.clone(), |i, row| {
         let line = i as u64 + 1;
