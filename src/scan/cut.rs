@@ -235,7 +235,7 @@ impl Scratch {
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
-            || is_pattern(&self.urn, buf, end, limit)
+            || is_pattern(&self.urn, buf, start, end, limit)
             || closed
                 && open != Some(b'<')
                 && self.urn.ends_with(b":")
@@ -703,6 +703,10 @@ fn has_interpolation(urn: &[u8]) -> bool {
 /// - it stops at a class escape `\d`, `\D`, `\w`, `\W`, `\s`, `\S`,
 ///   `\p`, `\P` or an escaped `\.` (none is an escape of JSON or C
 ///   strings, whose `\n` still ends a URN);
+/// - it stops at an alternation `|` inside a group: one opened right
+///   before `urn` (`(urn:epcglobal:cbv|https?:...)`; `(?:`, `(?=`, `(?!`,
+///   `(?<=`, `(?<!`, `(?>`: `(?:urn:...|...)`)
+///   or in it and not closed (`urn:x:(a|b)`);
 /// - it stops at a bracket expression: `[` up to `]` on the line, whose
 ///   content is ranges (`0-9`, `a-f`) and other non-alphanumeric characters
 ///   (`[0-9a-f]`, `[A-Za-z0-9._-]`), or followed by a quantifier `{` or `+`
@@ -710,11 +714,17 @@ fn has_interpolation(urn: &[u8]) -> bool {
 ///
 /// The text is then not reported, as a template is not, whether the
 /// pattern starts with `(` or `[`.
-fn is_pattern(urn: &[u8], buf: &[u8], end: usize, limit: usize) -> bool {
+fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) -> bool {
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b":.+") {
         return true;
     }
     let rest = &buf[end.min(limit)..limit.min(end + 64)];
+    if rest.first() == Some(&b'|')
+        && (group_opened(&buf[..start])
+            || memchr::memchr_iter(b'(', urn).count() > memchr::memchr_iter(b')', urn).count())
+    {
+        return true;
+    }
     match rest {
         [
             b'\\',
@@ -724,6 +734,14 @@ fn is_pattern(urn: &[u8], buf: &[u8], end: usize, limit: usize) -> bool {
         [b'[', ..] => bracket_expression(rest),
         _ => false,
     }
+}
+
+/// `before` ends with a regex group's opening: `(`, or `(?` and one of
+/// `:`, `=`, `!`, `>`, `<=`, `<!`.
+fn group_opened(before: &[u8]) -> bool {
+    [&b"("[..], b"(?:", b"(?=", b"(?!", b"(?>", b"(?<=", b"(?<!"]
+        .iter()
+        .any(|opening| before.ends_with(opening))
 }
 
 /// `rest` starts with a regex bracket expression (POSIX.1 9.3.5): see

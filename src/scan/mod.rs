@@ -36,7 +36,8 @@
 //!   in `:`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. So is a regular expression: regex syntax where the run
-//!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`).
+//!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
+//!   `(urn:epcglobal:cbv|...)`).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
