@@ -227,7 +227,8 @@ impl Scratch {
         }
         // A string a program fills in (`"urn:isbn:%s"`, `` `urn:x:${id}` ``,
         // `"urn:uuid:{0}"`) is a template of URNs, not one; so is a string
-        // literal ending in `:`: a prefix a program joins more on to, there
+        // literal ending in `:` (or `.`, an OID's arcs: `"urn:oid:2.5.4."`):
+        // a prefix a program joins more on to, there
         // (`"urn:ietf:params:oauth:" + kind`) or where it uses the constant
         // (`REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:"`).
         // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
@@ -238,7 +239,7 @@ impl Scratch {
             || is_pattern(&self.urn, buf, start, end, limit)
             || closed
                 && open != Some(b'<')
-                && self.urn.ends_with(b":")
+                && matches!(self.urn.last(), Some(b':' | b'.'))
                 && (joined_on(buf, end + 1) || !attribute_value(buf, start))
         {
             return None;

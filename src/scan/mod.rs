@@ -33,7 +33,8 @@
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
 //!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a quoted literal ending
-//!   in `:`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`; not a markup
+//!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
+//!   `"urn:oid:2.5.4."`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. So is a regular expression: regex syntax where the run
 //!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
