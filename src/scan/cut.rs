@@ -79,6 +79,24 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
     }
 }
 
+/// The string literal whose closing quote ends right before `i` goes on
+/// in the next one: adjacent literals are one string (C11 6.4.5, C++,
+/// Python's string literal concatenation), and the next, after spaces or
+/// line breaks, starts with a separator of URN parts (`:`, `.`, `/`, `#`):
+/// `"urn:oasis:names:tc:SAML:metadata" ":dynamicsaml"`. One that starts
+/// otherwise (`"urn:x:a" "urn:x:b"`, `"urn:x:a" "-v"`) may be the next
+/// argument of a shell command, and leaves it whole.
+fn continued(buf: &[u8], mut i: usize, limit: usize) -> bool {
+    let stop = limit.min(i + 64);
+    while i < stop && is_space(buf[i]) {
+        i += 1;
+    }
+    matches!(
+        buf.get(i..limit.min(i + 2)).unwrap_or_default(),
+        [b'"' | b'\'', b':' | b'.' | b'/' | b'#']
+    )
+}
+
 /// The quoted text starting at `start` is a markup attribute's value:
 /// `name="` right before it, the `=` written on to the name (XML 1.0
 /// section 3.1, `Attribute ::= Name Eq AttValue`, as markup writes it; an
@@ -232,7 +250,8 @@ impl Scratch {
         // (`"urn:ietf:params:oauth:" + kind`) or where it uses the constant
         // (`REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:"`).
         // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
-        // as it stands, and stays.
+        // as it stands, and stays. A quoted URN that the next literal goes
+        // on from is part of a string as well.
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
@@ -241,6 +260,7 @@ impl Scratch {
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
                 && (joined_on(buf, end + 1) || !attribute_value(buf, start))
+            || closed && matches!(open, Some(b'"' | b'\'')) && continued(buf, end + 1, limit)
         {
             return None;
         }
