@@ -323,6 +323,10 @@ impl Scratch {
                 // written right before another URI starts a list of them
                 // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
                 b',' | b';' if starts_uri(buf, i + 1, limit) => return i,
+                // A YANG module on one line (`module a {namespace
+                // urn:tests:a;prefix a;...}`, a test's module text): the
+                // `;` ending the namespace statement before the next one.
+                b';' if yang_statement(buf, i + 1, limit) => return i,
                 // An X.509 subject alternative name list (OpenSSL's
                 // `subjectAltName = URI:urn:...,DNS:host,IP:127.0.0.1`, an
                 // OPC UA application's certificate).
@@ -905,6 +909,47 @@ fn starts_uri(buf: &[u8], i: usize, limit: usize) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
         .count();
     scheme > 0 && rest[0].is_ascii_alphabetic() && rest[scheme..].starts_with(b"://")
+}
+
+/// A YANG statement starts at `i`: a keyword of those that follow a
+/// module's `namespace` (RFC 7950 section 7.1: its header, linkage, meta,
+/// revision and body statements), then whitespace, `{` or `"`.
+fn yang_statement(buf: &[u8], i: usize, limit: usize) -> bool {
+    const KEYWORDS: [&[u8]; 26] = [
+        b"prefix",
+        b"yang-version",
+        b"import",
+        b"include",
+        b"organization",
+        b"contact",
+        b"description",
+        b"reference",
+        b"revision",
+        b"extension",
+        b"feature",
+        b"identity",
+        b"typedef",
+        b"grouping",
+        b"container",
+        b"leaf",
+        b"leaf-list",
+        b"list",
+        b"choice",
+        b"anydata",
+        b"anyxml",
+        b"uses",
+        b"augment",
+        b"rpc",
+        b"notification",
+        b"deviation",
+    ];
+    let rest = &buf[i.min(limit)..limit.min(i + 14)];
+    let word = rest
+        .iter()
+        .take_while(|b| b.is_ascii_lowercase() || **b == b'-')
+        .count();
+    matches!(rest.get(word), Some(&b) if is_space(b) || matches!(b, b'{' | b'"'))
+        && KEYWORDS.contains(&&rest[..word])
 }
 
 /// An entry of OpenSSL's `subjectAltName` list starts at `i`: a

@@ -17,7 +17,9 @@
 //!   delimit it; so does an apostrophe when one opened it.
 //! - `,` and `;` right before another URI (`urn:NID:`, `scheme://`) end
 //!   it: a list of URIs (a DASH `@profiles`) gives each; so does a `,`
-//!   before the next entry of OpenSSL's `subjectAltName` (`,DNS:`, `,IP:`). A `?` not
+//!   before the next entry of OpenSSL's `subjectAltName` (`,DNS:`, `,IP:`),
+//!   and a `;` before a YANG statement's keyword (`namespace
+//!   urn:tests:a;prefix a;`, a module on one line). A `?` not
 //!   followed by `+` or `=` before any component ends it (RFC 8141
 //!   section 2), so a URL's query after a URN in its path is not taken;
 //!   a URN that is a query value (`?id=urn:...`) ends at the next `&`,
