@@ -319,10 +319,11 @@ impl Scratch {
                 // Sphinx search index), not a URN's NID.
                 b',' | b';' if !self.nss => return i,
                 b':' => self.nss = true,
-                // RFC 8141 section 2 allows `,` and `;` in an NSS, but one
-                // written right before another URI starts a list of them
-                // (ISO/IEC 23009-1 `@profiles`: URIs separated by commas).
-                b',' | b';' if starts_uri(buf, i + 1, limit) => return i,
+                // RFC 8141 section 2 allows `,`, `;` and `&` in an NSS, but
+                // one written right before another URI starts a list of
+                // them (ISO/IEC 23009-1 `@profiles`: URIs separated by
+                // commas; RFC 6750 section 3's `scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"`).
+                b',' | b';' | b'&' if starts_uri(buf, i + 1, limit) => return i,
                 // A YANG module on one line (`module a {namespace
                 // urn:tests:a;prefix a;...}`, a test's module text): the
                 // `;` ending the namespace statement before the next one.
@@ -399,6 +400,7 @@ impl Scratch {
                 None => return i,
                 // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
                 Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
+                Some((Decoded::Ascii(b'&'), len)) if starts_uri(buf, i + len, limit) => return i,
                 Some((Decoded::Ascii(b'&'), len))
                     if self.pairs && !self.component && next_pair(buf, i + len, limit) =>
                 {

@@ -15,7 +15,7 @@
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it.
-//! - `,` and `;` right before another URI (`urn:NID:`, `scheme://`) end
+//! - `,`, `;` and `&` right before another URI (`urn:NID:`, `scheme://`) end
 //!   it: a list of URIs (a DASH `@profiles`) gives each; so does a `,`
 //!   before the next entry of OpenSSL's `subjectAltName` (`,DNS:`, `,IP:`),
 //!   and a `;` before a YANG statement's keyword (`namespace
