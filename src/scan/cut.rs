@@ -249,12 +249,14 @@ impl Scratch {
         // a prefix a program joins more on to, there
         // (`"urn:ietf:params:oauth:" + kind`) or where it uses the constant
         // (`REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:"`).
+        // So is one with an ellipsis for a part (`"urn:uuid:..."`).
         // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
         // as it stands, and stays. A quoted URN that the next literal goes
         // on from is part of a string as well.
         if stop == Some(b'{')
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
+            || has_elision(&self.urn)
             || is_pattern(&self.urn, buf, start, end, limit)
             || closed
                 && open != Some(b'<')
@@ -718,6 +720,13 @@ fn has_interpolation(urn: &[u8]) -> bool {
         matches!(urn.get(i + 1), Some(&c) if c.is_ascii_alphabetic() || c == b'_' || c == b'(')
             && !urn[i - 1].is_ascii_alphanumeric()
     })
+}
+
+/// Whether `urn` has an ellipsis for a part: `...` after a `:` and before
+/// a `:`, a `/` or its end (`urn:uuid:...`, `urn:oasis:names:...:Assertion`),
+/// what a writer left out, not what a URN holds.
+fn has_elision(urn: &[u8]) -> bool {
+    memchr::memmem::find_iter(urn, b":...").any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/')))
 }
 
 /// Whether the URN-like text is a regular expression's (an XSD

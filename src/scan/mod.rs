@@ -34,7 +34,8 @@
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
-//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, a quoted literal ending
+//!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, an ellipsis for a part,
+//!   `urn:oasis:names:...:Assertion`, a quoted literal ending
 //!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
 //!   `"urn:oid:2.5.4."`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
