@@ -318,8 +318,9 @@ impl Scratch {
                 // A NID is letters, digits and hyphens (RFC 8141 section
                 // 2): a `,` or `;` before its colon separates a list, the
                 // `urn` before it a word or a key (`{urn:1,nsmap:1}`, a
-                // Sphinx search index), not a URN's NID.
-                b',' | b';' if !self.nss => return i,
+                // Sphinx search index), not a URN's NID; a `*` there is a
+                // glob's wildcard (`"*urn:invalid*urn:oasis:...*"`).
+                b',' | b';' | b'*' if !self.nss => return i,
                 b':' => self.nss = true,
                 // RFC 8141 section 2 allows `,`, `;` and `&` in an NSS, but
                 // one written right before another URI starts a list of

@@ -8,8 +8,8 @@
 //!   after a letter, digit, `_`, `+`, `-` or `.`, unless that letter or
 //!   digit ends a string literal's escape, `\n` or `\u0020`, or a `%20`),
 //!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label), `the urn:isbn
-//!   namespace` (a mention) and `{urn:1,nsmap:1}` (a key: a `,` or `;`
-//!   before the NID's colon ends the run) are not URNs. A letter, digit or mark of
+//!   namespace` (a mention) and `{urn:1,nsmap:1}` (a key: a `,`, `;` or
+//!   `*` before the NID's colon ends the run) are not URNs. A letter, digit or mark of
 //!   another script before it glues it to a word too (`caféurn:`), and so
 //!   do `$` (`$urn`, a variable) and `^` (a regular expression's anchor).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
