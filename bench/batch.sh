@@ -7,8 +7,10 @@
 #   bash bench/batch.sh [LINES]      (default 1000000)
 #
 # Generates a deterministic corpus (examples/gen_corpus.rs), then times each
-# run (best of 5, wall clock; peak memory from GNU time) and prints its
-# throughput as a multiple of urn-rs's: per core (--jobs 1) and at the
+# run in 5 rounds, each round running every command once in turn (wall
+# clock; peak memory from GNU time), and prints its best time and its
+# throughput as a multiple of urn-rs's (the median of the rounds' ratios,
+# each taken within one round): per core (--jobs 1) and at the
 # default jobs (one per core), for check (jsonl, counts only, syntax only)
 # and normalize. Then the start-up cost of one `urnreg check URN` with no
 # database against /bin/true, and the peak memory of a stream of 300 lines
@@ -25,41 +27,72 @@ bin=target/release-lto
 echo "corpus: $lines lines, $(wc -c < "$work/corpus.txt") bytes; $(nproc) cores"
 export URNREG_DB="$work/none.db"   # no database: the embedded registry
 
-# measure NAME INPUT COMMAND...: the best wall time of 5 runs, read with a
-# nanosecond clock (GNU time's own is in hundredths of a second, too
-# coarse for runs of a tenth of a second), and the peak RSS of that run.
-measure() {
+# once NAME INPUT COMMAND...: one timed run, read with a nanosecond clock
+# (GNU time's own is in hundredths of a second, too coarse for runs of a
+# tenth of a second); NAME keeps its best wall time and that run's peak RSS.
+once() {
   local name=$1 input=$2; shift 2
-  local best="" rss="" start end ns
-  for _ in 1 2 3 4 5; do
-    start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$work/time" "$@" < "$input" > /dev/null 2>"$work/err" || true
-    end=$(date +%s%N)
-    ns=$((end - start))
-    if [[ -z $best ]] || (( ns < best )); then best=$ns; rss=$(tail -n 1 "$work/time"); fi
-  done
-  awk -v ns="$best" -v kb="$rss" 'BEGIN{ printf "%.4f %s\n", ns / 1e9, kb }' > "$work/result-$name"
+  local start end ns best=""
+  [[ -f $work/best-$name ]] && read -r best _ < "$work/best-$name"
+  start=$(date +%s%N)
+  /usr/bin/time -f "%M" -o "$work/time" "$@" < "$input" > /dev/null 2>"$work/err" || true
+  end=$(date +%s%N)
+  ns=$((end - start))
+  echo "$ns" >> "$work/times-$name"
+  if [[ -z $best ]] || (( ns < best )); then echo "$ns $(tail -n 1 "$work/time")" > "$work/best-$name"; fi
 }
 
-measure peer "$work/corpus.txt" "$bin/examples/peer_parse"
-measure urnrs "$work/corpus.txt" "$bin/examples/peer_urn_rs"
-u="$bin/urnreg"
-measure q1 "$work/corpus.txt" "$u" check -q --jobs 1 -
-measure n1 "$work/corpus.txt" "$u" normalize --jobs 1 -
-measure j1 "$work/corpus.txt" "$u" check --format jsonl --jobs 1 -
-measure s1 "$work/corpus.txt" "$u" check --syntax-only -q --jobs 1 -
-measure ns1 "$work/corpus.txt" "$u" normalize --syntax-only --jobs 1 -
-measure jsonl "$work/corpus.txt" "$u" check --format jsonl -
-measure quiet "$work/corpus.txt" "$u" check -q --summary -
-measure syntax "$work/corpus.txt" "$u" check --syntax-only --format jsonl -
-measure norm "$work/corpus.txt" "$u" normalize -
+# result NAME: NAME's best run as "seconds peak-KB", then the median over
+# the rounds of urn-rs's time in a round over NAME's in the same round (the
+# pairs of one round ran seconds apart: the ratio the drift moves least).
+result() {
+  local ns kb ratio
+  read -r ns kb < "$work/best-$1"
+  ratio=$(paste "$work/times-urnrs" "$work/times-$1" 2>/dev/null \
+    | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' | sort -g \
+    | awk '{ r[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print r[(NR + 1) / 2]; else print (r[NR / 2] + r[NR / 2 + 1]) / 2 }')
+  awk -v ns="$ns" -v kb="$kb" -v r="$ratio" 'BEGIN{ printf "%.4f %s %s\n", ns / 1e9, kb, r }' > "$work/result-$1"
+}
 
-read -r peer_s peer_kb < "$work/result-urnrs"
+# measure NAME INPUT COMMAND...: the best of 5 runs of one command.
+measure() {
+  for _ in 1 2 3 4 5; do once "$@"; done
+  result "$1"
+}
+
+# The runs of the table, by name.
+u="$bin/urnreg"
+cmd_peer=("$bin/examples/peer_parse")
+cmd_urnrs=("$bin/examples/peer_urn_rs")
+cmd_q1=("$u" check -q --jobs 1 -)
+cmd_n1=("$u" normalize --jobs 1 -)
+cmd_j1=("$u" check --format jsonl --jobs 1 -)
+cmd_s1=("$u" check --syntax-only -q --jobs 1 -)
+cmd_ns1=("$u" normalize --syntax-only --jobs 1 -)
+cmd_jsonl=("$u" check --format jsonl -)
+cmd_quiet=("$u" check -q --summary -)
+cmd_syntax=("$u" check --syntax-only --format jsonl -)
+cmd_norm=("$u" normalize -)
+
+# Five rounds, each running every command once, in turn: a drift of the
+# machine's speed during the benchmark (a shared machine's moves by tens
+# of percent within a minute) then reaches the peers and urnreg alike, and
+# the ratios stay side by side. Each keeps its best round.
+names=(peer urnrs q1 n1 j1 s1 ns1 jsonl quiet syntax norm)
+for _ in 1 2 3 4 5; do
+  for name in "${names[@]}"; do
+    declare -n command="cmd_$name"
+    once "$name" "$work/corpus.txt" "${command[@]}"
+    unset -n command
+  done
+done
+for name in "${names[@]}"; do result "$name"; done
+
 printf '%-48s %8s %12s %9s %9s %8s\n' run seconds lines/s "x urn-rs" "max RSS" target
 row() { # key label target
-  read -r s kb < "$work/result-$1"
-  awk -v n="$lines" -v s="$s" -v p="$peer_s" -v kb="$kb" -v label="$2" -v target="$3" 'BEGIN{
-    printf "%-48s %8.3f %12.0f %8.2fx %6.1f MB %8s\n", label, s, (s>0?n/s:0), (s>0?p/s:0), kb/1024, target }'
+  read -r s kb ratio < "$work/result-$1"
+  awk -v n="$lines" -v s="$s" -v r="$ratio" -v kb="$kb" -v label="$2" -v target="$3" 'BEGIN{
+    printf "%-48s %8.3f %12.0f %8.2fx %6.1f MB %8s\n", label, s, (s>0?n/s:0), r, kb/1024, target }'
 }
 row peer "urn crate, parse only (peer 1)" ""
 row urnrs "urn-rs, valid<TAB>key (peer 2)" ""
@@ -92,5 +125,5 @@ awk -v t="$true_ns" -v c="$check_ns" 'BEGIN{
 # Long lines: 300 lines of 1 MB each, memory stays bounded.
 awk 'BEGIN{ s = "urn:example:"; while (length(s) < 1000000) s = s "a"; for (i = 0; i < 300; i++) print s }' > "$work/long.txt"
 measure long "$work/long.txt" "$bin/urnreg" check --format jsonl -
-read -r s kb < "$work/result-long"
+read -r s kb _ < "$work/result-long"
 awk -v s="$s" -v kb="$kb" 'BEGIN{ printf "300 lines of 1 MB, check --format jsonl: %.2f s, %.1f MB max RSS\n", s, kb/1024 }'
