@@ -824,13 +824,11 @@ fn compile_hint(nid: &str, h: &HintRule, registered: &CompiledRules) -> Result<H
 /// whatever follows) when `input` starts `urn:` NID `:`: for hints on an
 /// input the generic parser refuses.
 pub fn written_nss(input: &str) -> Option<(&str, &[u8])> {
-    let rest = input
-        .get(..4)
-        .filter(|s| s.eq_ignore_ascii_case("urn:"))
-        .map(|_| &input[4..])?;
-    let (nid, nss) = rest.split_once(':')?;
-    (!nid.is_empty() && nid.len() <= 32 && nid.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
-        .then_some((nid, nss.as_bytes()))
+    // The parser's own NID check; the NID follows the four bytes of
+    // `urn:` and ends at an ASCII `:`, so both slices fall on character
+    // boundaries.
+    let end = crate::urn::written_nid_end(input.as_bytes())?;
+    Some((&input[4..end], &input.as_bytes()[end + 1..]))
 }
 
 fn parse_example(s: &str) -> Result<Urn<'_>, String> {

@@ -16,8 +16,8 @@ pub use error::{Component, ParseError, ParseErrorKind, Warning, WarningKind};
 
 pub(crate) use equiv::upper_case_hex_in_place;
 pub(crate) use error::describe_byte;
-pub(crate) use parse::Offsets;
 use parse::{Components, NID_START, NSS_LOWER_HEX, PCT_AFTER_NID, RQ_COMPONENTS};
+pub(crate) use parse::{Offsets, written_nid_end};
 
 /// Which grammar to parse with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -187,9 +187,23 @@ fn starts_with_scheme(bytes: &[u8]) -> bool {
     }
 }
 
+/// The offset of the `:` ending the NID when `bytes` starts `urn:` (any
+/// case) and an RFC 8141 NID, whatever follows: the namespace an input
+/// names even where the rest of the parse refuses it.
+pub(crate) fn written_nid_end(bytes: &[u8]) -> Option<usize> {
+    if !starts_with_scheme(bytes) {
+        return None;
+    }
+    parse_nid(bytes, Syntax::Rfc8141).ok()
+}
+
 /// RFC 8141: NID = (alphanum) 0*30(ldh) (alphanum), then ":".
 /// RFC 2141: NID = let-num [ 1*31let-num-hyp ], then ":".
-/// Returns the offset of the `:` that ends the NID.
+/// Returns the offset of the `:` that ends the NID. Always inlined: with
+/// [`written_nid_end`] as a second caller it became a call of its own on
+/// every URN `parse` reads (callgrind, 200k lines: 49.7M -> 53.8M in
+/// `parse`).
+#[inline(always)]
 fn parse_nid(bytes: &[u8], syntax: Syntax) -> Result<usize, ParseError> {
     let start = NID_START;
     let mut end = start;
