@@ -254,13 +254,14 @@ impl<'r> Checker<'r> {
             }
         }
         let Some(ns) = registry.namespace(urn.nid()) else {
-            if self.messages
-                && let Some(message) = doubled_scheme(registry, urn)
-            {
-                report.push(Finding::new(FindingKind::UnregisteredNid, 4, message));
-            } else if self.messages {
-                let message = self.unregistered_message(registry, urn.nid());
-                report.push_shared(FindingKind::UnregisteredNid, 4, message);
+            if self.messages {
+                match doubled_scheme(registry, urn) {
+                    Some(message) => report.push(Finding::new(FindingKind::UnregisteredNid, 4, message)),
+                    None => {
+                        let message = self.unregistered_message(registry, urn.nid());
+                        report.push_shared(FindingKind::UnregisteredNid, 4, message);
+                    }
+                }
             } else {
                 report.push(Finding::new(FindingKind::UnregisteredNid, 4, String::new()));
             }
