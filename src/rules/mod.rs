@@ -1187,6 +1187,13 @@ pub fn cite(source: &str) -> String {
     }
 }
 
+/// The rules of a test namespace `xy`, from a rules file's text (the
+/// practice, recommendation and hint tests).
+#[cfg(test)]
+fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
+    toml::from_str::<RulesFile>(text).unwrap().compile("xy")
+}
+
 #[cfg(test)]
 mod cite_tests {
     use super::cite;
@@ -1678,10 +1685,6 @@ regex = '[a-z.]+:[0-9]{8}:[A-Za-z0-9]+'
 examples = ["urn:xy:iptc.org:20081007:Tutorial"]
 "#;
 
-    fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
-        toml::from_str::<RulesFile>(text).unwrap().compile("xy")
-    }
-
     /// A form the registration refuses but the owner's practice writes is
     /// found, with its source and its keys made by the namespace's steps.
     #[test]
@@ -1749,10 +1752,6 @@ note = "hex digits should be lower case"
 regex = '[0-9a-f]{8}'
 examples = ["urn:xy:ABCDEF01"]
 "#;
-
-    fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
-        toml::from_str::<RulesFile>(text).unwrap().compile("xy")
-    }
 
     /// A `remove` step never leaves a key that is no URN (RFC 8141
     /// section 2: an NSS is not empty and does not start with '/'): such a
@@ -1983,10 +1982,6 @@ note = "an arc has no leading zeros"
 regex = '([0-9.]*\.)?0[0-9].*'
 examples = ["urn:xy:1.03"]
 "#;
-
-    fn compiled(text: &str) -> Result<CompiledRules, RuleError> {
-        toml::from_str::<RulesFile>(text).unwrap().compile("xy")
-    }
 
     /// A refused NSS of the hint's form is said in the hint's words, at
     /// the offset the syntax found; without messages, nothing is said.

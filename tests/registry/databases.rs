@@ -369,6 +369,13 @@ fn a_read_only_store_refuses_writes() {
     assert!(matches!(err, Error::ReadOnly(_)), "{err}");
 }
 
+/// The rollback journal SQLite keeps beside the database `db`.
+fn journal_of(db: &Path) -> PathBuf {
+    let mut journal = db.as_os_str().to_owned();
+    journal.push("-journal");
+    PathBuf::from(journal)
+}
+
 /// A copy of `db` as a writer killed in the middle of a transaction leaves
 /// it: the file with the write half done (pages spilled from a small
 /// cache) and the hot rollback journal beside it, no process holding a
@@ -381,15 +388,10 @@ fn killed_mid_write(db: &Path, into: &Path) -> PathBuf {
          UPDATE registrations SET purpose = coalesce(purpose, '') || ' (half-written)';",
     )
     .unwrap();
-    let journal = |p: &Path| {
-        let mut j = p.as_os_str().to_owned();
-        j.push("-journal");
-        PathBuf::from(j)
-    };
     std::fs::create_dir_all(into).unwrap();
     let copy = into.join("r.db");
     std::fs::copy(db, &copy).unwrap();
-    std::fs::copy(journal(db), journal(&copy)).unwrap();
+    std::fs::copy(journal_of(db), journal_of(&copy)).unwrap();
     assert!(
         std::fs::read(&copy).unwrap() != before,
         "the file holds the half-done write"
@@ -438,9 +440,7 @@ fn a_writer_killed_mid_write_leaves_a_journal_that_readers_roll_back() {
     // Where it may not write, a clear error, and nothing changes.
     let sub = dir.path().join("killed-ro");
     let copy = killed_mid_write(&db, &sub);
-    let mut journal = copy.as_os_str().to_owned();
-    journal.push("-journal");
-    let journal = PathBuf::from(journal);
+    let journal = journal_of(&copy);
     let bytes = (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap());
     if let Some(_guard) = ReadOnly::make(
         &[&copy, &journal, &sub],
@@ -474,9 +474,7 @@ fn a_writing_command_on_a_read_only_database_with_a_hot_journal_says_what_to_do(
     assert_eq!(code(&urnreg_db(&db, &["request", formal.to_str().unwrap()])), 0);
     let sub = dir.path().join("killed-ro");
     let copy = killed_mid_write(&db, &sub);
-    let mut journal = copy.as_os_str().to_owned();
-    journal.push("-journal");
-    let journal = PathBuf::from(journal);
+    let journal = journal_of(&copy);
     let bytes = (std::fs::read(&copy).unwrap(), std::fs::read(&journal).unwrap());
     let Some(_guard) = ReadOnly::make(
         &[&copy, &journal],
