@@ -123,9 +123,28 @@ pub(crate) fn json_string(s: &str) -> Box<str> {
     String::from_utf8(out).unwrap_or_default().into_boxed_str()
 }
 
+/// Returns true if some byte of `bytes` is one JSON escapes
+/// ([`NEEDS_ESCAPE`]), eight bytes at a time.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Each is exact for whether some byte of the word is one (not for
+    // which): a byte below `n` (n <= 0x80), a byte equal to `b`.
+    let below = |w: u64, n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
+    let equal = |w: u64, b: u8| below(w ^ (ONES * u64::from(b)), 1);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        if below(w, 0x20) | equal(w, b'"') | equal(w, b'\\') | equal(w, 0x7f) != 0 {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| NEEDS_ESCAPE[usize::from(b)])
+}
+
 /// Text that may need escaping: copied as it is when it does not.
 pub(crate) fn push_text(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]) {
+    if needs_escape(s.as_bytes()) {
         push_escaped(out, s);
     } else {
         push_plain(out, s);
@@ -135,6 +154,26 @@ pub(crate) fn push_text(out: &mut Vec<u8>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::{push_base64, push_u64};
+
+    /// The word-wise test says what the byte table says, wherever in a
+    /// word the byte is, next to any other byte.
+    #[test]
+    fn needs_escape_agrees_with_the_table() {
+        for b in 0..=255u8 {
+            for other in [b'a', 0x00, 0x80, 0xff, 0x1f, 0x21] {
+                for at in 0..11 {
+                    let mut text = vec![other; 11];
+                    text[at] = b;
+                    let want = text.iter().any(|&c| super::NEEDS_ESCAPE[usize::from(c)]);
+                    assert_eq!(
+                        super::needs_escape(&text),
+                        want,
+                        "{b:#x} at {at} among {other:#x}"
+                    );
+                }
+            }
+        }
+    }
 
     /// RFC 4648 section 10's test vectors.
     #[test]

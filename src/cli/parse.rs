@@ -182,6 +182,5 @@ fn directives_of<'u>(urn: &urnreg::Urn<'u>) -> Vec<urnreg::resolve::Directive<'u
     let Some(r) = urn.r_component() else {
         return Vec::new();
     };
-    let nid = urn.nid().to_ascii_lowercase();
-    urnreg::resolve::directives(r, &nid, urnreg::resolve::QueryRegistry::shipped()).0
+    urnreg::resolve::written_directives(r).map_or_else(Vec::new, Iterator::collect)
 }

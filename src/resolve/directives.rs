@@ -63,8 +63,39 @@ pub(crate) fn is_keyword(s: &str) -> bool {
     !rest.windows(2).any(|w| w == b"--") && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
 }
 
+/// Returns true if `piece` is `keywd "=" value` (section 2.3).
+fn is_directive(piece: &str) -> bool {
+    piece
+        .split_once('=')
+        .is_some_and(|(keyword, _)| is_keyword(keyword))
+}
+
+/// The directives of r-component `r` (without its `?+`) as written, when
+/// it is in directive form (section 2.3), else `None`; no issue is looked
+/// for (what a writer of a URN's parts needs, at no cost of its own).
+pub fn written_directives(r: &str) -> Option<impl Iterator<Item = Directive<'_>>> {
+    let pieces = move || {
+        let mut offset = 0;
+        r.split('&').map(move |piece| {
+            let at = offset;
+            offset += piece.len() + 1;
+            (piece, at)
+        })
+    };
+    pieces().all(|(piece, _)| is_directive(piece)).then(move || {
+        pieces().map(|(piece, offset)| {
+            let (keyword, value) = piece.split_once('=').unwrap_or_default();
+            Directive {
+                keyword,
+                value,
+                offset,
+            }
+        })
+    })
+}
+
 /// The directives of r-component `r` (without its `?+`), with the issues
-/// found against `registry` for a URN of namespace `nid` (lower case).
+/// found against `registry` for a URN of namespace `nid` (any case).
 /// An r-component that is not in directive form gives no directives and
 /// one `Syntax` issue.
 pub fn directives<'a>(
@@ -72,32 +103,31 @@ pub fn directives<'a>(
     nid: &str,
     registry: &QueryRegistry,
 ) -> (Vec<Directive<'a>>, Vec<DirectiveIssue>) {
-    let mut found = Vec::new();
-    let mut issues = Vec::new();
-    let mut offset = 0;
-    for piece in r.split('&') {
-        match piece.split_once('=') {
-            Some((keyword, value)) if is_keyword(keyword) => found.push(Directive {
-                keyword,
-                value,
-                offset,
-            }),
-            _ => {
-                let shown: String = piece.chars().take(24).collect();
-                let more = if shown.len() < piece.len() { "…" } else { "" };
-                issues.push(DirectiveIssue {
-                    kind: DirectiveIssueKind::Syntax,
-                    offset,
-                    message: format!(
-                        "r-component is not of the form keywd=value joined by '&' at '{shown}{more}' \
-                         (URN draft 2012 §2.3)"
-                    ),
-                });
-                return (Vec::new(), issues);
+    let Some(written) = written_directives(r) else {
+        // The first piece out of form, said.
+        let mut offset = 0;
+        let mut piece = r;
+        for p in r.split('&') {
+            if !is_directive(p) {
+                piece = p;
+                break;
             }
+            offset += p.len() + 1;
         }
-        offset += piece.len() + 1;
-    }
+        let shown: String = piece.chars().take(24).collect();
+        let more = if shown.len() < piece.len() { "…" } else { "" };
+        let issue = DirectiveIssue {
+            kind: DirectiveIssueKind::Syntax,
+            offset,
+            message: format!(
+                "r-component is not of the form keywd=value joined by '&' at '{shown}{more}' \
+                 (URN draft 2012 §2.3)"
+            ),
+        };
+        return (Vec::new(), vec![issue]);
+    };
+    let found: Vec<Directive<'a>> = written.collect();
+    let mut issues = Vec::new();
     // How often each keyword has appeared before: the few directives of a
     // real r-component are looked at again, many are counted in a map (a
     // scan of those before for each was quadratic).
@@ -148,8 +178,9 @@ pub fn directives<'a>(
                 kind: DirectiveIssueKind::KeywordNotSupported,
                 offset: d.offset,
                 message: format!(
-                    "keyword '{}' is not supported by the '{nid}' namespace (URN draft 2012 §9.2.1)",
-                    d.keyword
+                    "keyword '{}' is not supported by the '{}' namespace (URN draft 2012 §9.2.1)",
+                    d.keyword,
+                    nid.to_ascii_lowercase()
                 ),
             });
         }

@@ -18,7 +18,7 @@ mod resolution;
 mod resolver;
 mod subregistries;
 
-pub use directives::{Directive, DirectiveIssue, DirectiveIssueKind, directives};
+pub use directives::{Directive, DirectiveIssue, DirectiveIssueKind, directives, written_directives};
 pub use resolution::{
     MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URLS, NewKeyword, Resolution, ResolutionExample, ResolutionFile,
     ResolutionRule, Unresolved, service_name,

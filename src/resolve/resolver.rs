@@ -165,7 +165,7 @@ impl Registry {
                     // keywd=value): the default, and said.
                     let r = urn.r_component().unwrap_or("");
                     let issues = match urn.r_component() {
-                        Some(r) => directives(r, &ns.nid().to_ascii_lowercase(), query).1,
+                        Some(r) => directives(r, ns.nid(), query).1,
                         None => Vec::new(),
                     };
                     // Only what kept an s= from being read: not another
@@ -244,7 +244,7 @@ fn with_query(urls: &mut [String], q: &str) -> bool {
 /// The value of the one `s=` directive of r-component `r`, if there is
 /// exactly one (a repeated keyword is ignored whole: section 2.3).
 fn directive_service<'a>(r: Option<&'a str>, nid: &str, query: &QueryRegistry) -> Option<&'a str> {
-    let (found, _) = directives(r?, &nid.to_ascii_lowercase(), query);
+    let (found, _) = directives(r?, nid, query);
     let mut services = found.iter().filter(|d| d.keyword == "s");
     let first = services.next()?;
     services.next().is_none().then_some(first.value)

@@ -67,14 +67,12 @@ fn push_findings<'f>(
 /// `,"directives":[{"keyword":..,"value":..},...]` when the r-component
 /// is in the directive form of the 2012 URN draft (section 2.3). Its
 /// characters need no escaping (RFC 8141 section 2).
-fn push_directives(out: &mut Vec<u8>, r: &str, nid: &str) {
-    let registry = crate::resolve::QueryRegistry::shipped();
-    let (found, _) = crate::resolve::directives(r, &nid.to_ascii_lowercase(), registry);
-    if found.is_empty() {
+fn push_directives(out: &mut Vec<u8>, r: &str) {
+    let Some(found) = crate::resolve::written_directives(r) else {
         return;
-    }
+    };
     out.extend_from_slice(b",\"directives\":[");
-    for (i, d) in found.iter().enumerate() {
+    for (i, d) in found.enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -129,7 +127,7 @@ impl Report<'_, '_> {
                     out.extend_from_slice(b",\"f\":");
                     push_plain_opt(out, text(c.f));
                     if let Some(r) = text(c.r) {
-                        push_directives(out, r, urn.nid());
+                        push_directives(out, r);
                     }
                     out.extend_from_slice(b",\"key\":");
                 }

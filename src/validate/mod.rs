@@ -243,9 +243,8 @@ impl<'r> Checker<'r> {
         {
             // Directives in the r-component: warnings only (2012 URN draft
             // section 2.3; RFC 8141 section 2.3.1 defines only its syntax).
-            let nid = urn.nid().to_ascii_lowercase();
             let text = &urn.as_str()[r.clone()];
-            for issue in crate::resolve::directives(text, &nid, registry.query()).1 {
+            for issue in crate::resolve::directives(text, urn.nid(), registry.query()).1 {
                 report.push(Finding::new(
                     FindingKind::Directive(issue.kind),
                     r.start + issue.offset,
