@@ -47,6 +47,11 @@ struct Escaping<'o>(&'o mut Vec<u8>);
 impl fmt::Write for Escaping<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let out = &mut *self.0;
+        if !needs_escape(s.as_bytes()) {
+            // Nearly every piece of a message.
+            out.extend_from_slice(s.as_bytes());
+            return Ok(());
+        }
         let mut rest = s.as_bytes();
         while let Some(i) = rest.iter().position(|&b| NEEDS_ESCAPE[usize::from(b)]) {
             out.extend_from_slice(&rest[..i]);
