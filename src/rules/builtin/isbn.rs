@@ -237,6 +237,12 @@ fn hyphens_between_parts(nss: &str, count: usize) -> Result<(), Violation> {
 /// remove hyphens; an ISBN-10 becomes its ISBN-13 (978 + first nine digits
 /// + new mod-10 check digit).
 pub(super) fn normalize_isbn(nss: &str, out: &mut Vec<u8>) -> bool {
+    // Thirteen digits are their own ISBN-13 form (the usual way ISBNs
+    // are written in URNs): no need to read them one by one.
+    if nss.len() == 13 && nss.bytes().all(|b| b.is_ascii_digit()) {
+        out.extend_from_slice(nss.as_bytes());
+        return true;
+    }
     // Only an NSS of the shape check_isbn accepts has an ISBN-13 form; any
     // other keeps its generic key (so the key stays its own key).
     let Some(read) = read_isbn(nss.as_bytes(), true) else {

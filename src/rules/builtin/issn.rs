@@ -67,7 +67,12 @@ pub(super) fn normalize_issn(nss: &str, out: &mut Vec<u8>) -> bool {
     if check_issn(nss).is_err() {
         return false;
     }
-    // check_issn let through 4 characters, an optional hyphen, 4 more.
+    // check_issn let through 4 characters, an optional hyphen, 4 more:
+    // written with the hyphen and an upper-case X, they are the key.
+    if nss.len() == 9 && !nss.ends_with('x') {
+        out.extend_from_slice(nss.as_bytes());
+        return true;
+    }
     let mut key = *b"0000-0000";
     let (head, tail) = key.split_at_mut(4);
     for (slot, b) in head
