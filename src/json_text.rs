@@ -74,6 +74,17 @@ impl fmt::Write for Escaping<'_> {
     }
 }
 
+/// A message's pieces written into a JSON string body, escaped where
+/// they must be.
+pub(crate) struct JsonText<'o>(pub(crate) &'o mut Vec<u8>);
+
+impl crate::urn::MessageOut for JsonText<'_> {
+    fn text(&mut self, s: &str) {
+        // Writing to a Vec cannot fail.
+        let _ = Escaping(self.0).write_str(s);
+    }
+}
+
 /// Writes text known to need no JSON escaping.
 pub(crate) struct Plain<'o>(pub(crate) &'o mut Vec<u8>);
 

@@ -218,16 +218,9 @@ pub(crate) struct DescribedByte(u8);
 
 impl fmt::Display for DescribedByte {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let byte = self.0;
-        if byte.is_ascii_graphic() {
-            let quoted = [b'\'', byte, b'\''];
-            // Three ASCII bytes: always UTF-8.
-            f.write_str(std::str::from_utf8(&quoted).unwrap_or("'?'"))
-        } else if byte == b' ' {
-            f.write_str("' ' (space)")
-        } else {
-            write!(f, "byte 0x{byte:02x}")
-        }
+        let mut out = ToFormatter { f, result: Ok(()) };
+        out.byte(self.0);
+        out.result
     }
 }
 
@@ -242,92 +235,185 @@ fn expected_in(component: Component) -> &'static str {
     }
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// Where the pieces of a message go: text, and numbers written without
+/// `fmt` (a stream of invalid lines writes one message per line: written
+/// piece by piece, a parse error's message costs a sixth of formatting it).
+pub(crate) trait MessageOut {
+    /// Appends `s`.
+    fn text(&mut self, s: &str);
+
+    /// Appends the decimal digits of `n`.
+    fn number(&mut self, n: usize) {
+        self.text(itoa::Buffer::new().format(n));
+    }
+
+    /// Appends `byte` as [`describe_byte`] shows it.
+    fn byte(&mut self, byte: u8) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        if byte.is_ascii_graphic() {
+            let quoted = [b'\'', byte, b'\''];
+            // Three ASCII bytes: always UTF-8.
+            self.text(std::str::from_utf8(&quoted).unwrap_or("'?'"));
+        } else if byte == b' ' {
+            self.text("' ' (space)");
+        } else {
+            let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]];
+            self.text("byte 0x");
+            self.text(std::str::from_utf8(&hex).unwrap_or("??"));
+        }
+    }
+}
+
+impl MessageOut for String {
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// A message's pieces written to a formatter, the first error kept.
+struct ToFormatter<'f, 'a> {
+    f: &'f mut fmt::Formatter<'a>,
+    result: fmt::Result,
+}
+
+impl MessageOut for ToFormatter<'_, '_> {
+    fn text(&mut self, s: &str) {
+        if self.result.is_ok() {
+            self.result = self.f.write_str(s);
+        }
+    }
+}
+
+impl ParseError {
+    /// Writes the message (what `Display` shows) to `out`, piece by piece.
+    pub(crate) fn write_message(&self, out: &mut impl MessageOut) {
         let at = self.offset;
         let comp = self.component.name();
         match self.kind {
-            ParseErrorKind::MissingScheme if self.leading_space => write!(
-                f,
-                "expected the scheme 'urn:' at byte {at}: leading white space (a URN starts with 'urn:')"
-            ),
             ParseErrorKind::MissingScheme => {
-                write!(
-                    f,
-                    "expected the scheme 'urn:' at byte {at}: a URN starts with 'urn:'"
-                )
+                out.text("expected the scheme 'urn:' at byte ");
+                out.number(at);
+                out.text(if self.leading_space {
+                    ": leading white space (a URN starts with 'urn:')"
+                } else {
+                    ": a URN starts with 'urn:'"
+                });
             }
-            ParseErrorKind::NidLength => write!(
-                f,
-                "expected a NID of 2 to 32 letters, digits or hyphens at byte {at}"
-            ),
-            ParseErrorKind::NidHyphen => write!(
-                f,
-                "expected a letter or digit at byte {at}: a NID must not start or end with '-'"
-            ),
-            ParseErrorKind::NidChar { found } => write!(
-                f,
-                "unexpected {} in NID at byte {at}: expected {}",
-                describe_byte(found),
-                expected_in(Component::Nid)
-            ),
-            ParseErrorKind::MissingColon => write!(f, "expected ':' after NID at byte {at}"),
-            ParseErrorKind::InformalNid => write!(
-                f,
-                "expected a positive number without leading zeros after 'urn-' at byte {at} (RFC 8141 section 5.2)"
-            ),
+            ParseErrorKind::NidLength => {
+                out.text("expected a NID of 2 to 32 letters, digits or hyphens at byte ");
+                out.number(at);
+            }
+            ParseErrorKind::NidHyphen => {
+                out.text("expected a letter or digit at byte ");
+                out.number(at);
+                out.text(": a NID must not start or end with '-'");
+            }
+            ParseErrorKind::NidChar { found } => {
+                out.text("unexpected ");
+                out.byte(found);
+                out.text(" in NID at byte ");
+                out.number(at);
+                out.text(": expected ");
+                out.text(expected_in(Component::Nid));
+            }
+            ParseErrorKind::MissingColon => {
+                out.text("expected ':' after NID at byte ");
+                out.number(at);
+            }
+            ParseErrorKind::InformalNid => {
+                out.text("expected a positive number without leading zeros after 'urn-' at byte ");
+                out.number(at);
+                out.text(" (RFC 8141 section 5.2)");
+            }
             ParseErrorKind::ReservedNid => {
-                write!(f, "the NID 'urn' is reserved (RFC 2141 section 2) at byte {at}")
+                out.text("the NID 'urn' is reserved (RFC 2141 section 2) at byte ");
+                out.number(at);
             }
-            ParseErrorKind::EmptyNss => write!(f, "expected NSS at byte {at}"),
+            ParseErrorKind::EmptyNss => {
+                out.text("expected NSS at byte ");
+                out.number(at);
+            }
             ParseErrorKind::EmptyComponent => {
-                write!(f, "expected a non-empty {comp} starting with pchar at byte {at}")
+                out.text("expected a non-empty ");
+                out.text(comp);
+                out.text(" starting with pchar at byte ");
+                out.number(at);
             }
             // RFC 8141 section 2: NSS = pchar *(pchar / "/"), r-component
             // and q-component = pchar *( pchar / "/" / "?" ).
-            ParseErrorKind::InvalidChar { found } if self.first_of_component => write!(
-                f,
-                "unexpected {} in {comp} at byte {at}: {} {comp} starts with pchar or '%HH'{} (RFC 8141 section 2)",
-                describe_byte(found),
-                if self.component == Component::Nss {
-                    "an"
+            ParseErrorKind::InvalidChar { found } if self.first_of_component => {
+                out.text("unexpected ");
+                out.byte(found);
+                out.text(" in ");
+                out.text(comp);
+                out.text(" at byte ");
+                out.number(at);
+                out.text(if self.component == Component::Nss {
+                    ": an "
                 } else {
-                    "the"
-                },
-                match found {
-                    b'/' | b'?' => format!(", not {}", describe_byte(found)),
-                    _ => String::new(),
+                    ": the "
+                });
+                out.text(comp);
+                out.text(" starts with pchar or '%HH'");
+                if matches!(found, b'/' | b'?') {
+                    out.text(", not ");
+                    out.byte(found);
                 }
-            ),
-            ParseErrorKind::InvalidChar { found } => write!(
-                f,
-                "unexpected {} in {comp} at byte {at}: expected {}",
-                describe_byte(found),
-                if self.rfc2141 {
+                out.text(" (RFC 8141 section 2)");
+            }
+            ParseErrorKind::InvalidChar { found } => {
+                out.text("unexpected ");
+                out.byte(found);
+                out.text(" in ");
+                out.text(comp);
+                out.text(" at byte ");
+                out.number(at);
+                out.text(": expected ");
+                out.text(if self.rfc2141 {
                     // RFC 2141 section 2.2: <trans> and "%" <hex> <hex>.
                     "a letter, a digit, one of ( ) + , - . : = @ ; $ _ ! * ' or '%HH' (RFC 2141 section 2.2)"
                 } else {
                     expected_in(self.component)
-                }
-            ),
-            ParseErrorKind::NonAscii { found } => write!(
-                f,
-                "unexpected non-ASCII byte 0x{found:02x} in {comp} at byte {at}: expected UTF-8 percent-encoded as %HH"
-            ),
-            ParseErrorKind::BadPercent => {
-                write!(f, "expected two hex digits after '%' at byte {at}")
+                });
             }
-            ParseErrorKind::StrayQuestionMark => write!(
-                f,
-                "unexpected '?' in NSS at byte {at}: expected '?+' (r-component) or '?=' (q-component)"
-            ),
-            ParseErrorKind::ReservedChar { found } => write!(
-                f,
-                "unexpected reserved {} at byte {at}: RFC 2141 section 2.3.2 wants it percent-encoded",
-                describe_byte(found)
-            ),
-            ParseErrorKind::TooLong => write!(f, "input too long at byte {at}"),
+            ParseErrorKind::NonAscii { found } => {
+                out.text("unexpected non-ASCII ");
+                out.byte(found);
+                out.text(" in ");
+                out.text(comp);
+                out.text(" at byte ");
+                out.number(at);
+                out.text(": expected UTF-8 percent-encoded as %HH");
+            }
+            ParseErrorKind::BadPercent => {
+                out.text("expected two hex digits after '%' at byte ");
+                out.number(at);
+            }
+            ParseErrorKind::StrayQuestionMark => {
+                out.text("unexpected '?' in NSS at byte ");
+                out.number(at);
+                out.text(": expected '?+' (r-component) or '?=' (q-component)");
+            }
+            ParseErrorKind::ReservedChar { found } => {
+                out.text("unexpected reserved ");
+                out.byte(found);
+                out.text(" at byte ");
+                out.number(at);
+                out.text(": RFC 2141 section 2.3.2 wants it percent-encoded");
+            }
+            ParseErrorKind::TooLong => {
+                out.text("input too long at byte ");
+                out.number(at);
+            }
         }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = ToFormatter { f, result: Ok(()) };
+        self.write_message(&mut out);
+        out.result
     }
 }
 

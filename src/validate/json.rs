@@ -13,7 +13,9 @@
 use std::fmt::Write as _;
 
 use super::report::{Finding, Report};
-use crate::json_text::{Plain, push_base64, push_escaped, push_plain, push_plain_opt, push_text, push_u64};
+use crate::json_text::{
+    JsonText, Plain, push_base64, push_escaped, push_plain, push_plain_opt, push_text, push_u64,
+};
 use crate::rules::CompiledRules;
 
 /// A finding's message as a JSON string, formatted only when it has to be.
@@ -28,6 +30,10 @@ fn push_message(out: &mut Vec<u8>, f: &Finding) {
         out.push(b'"');
     } else if let Some(text) = f.text() {
         push_text(out, text);
+    } else if let Some(e) = f.parse_error() {
+        out.push(b'"');
+        e.write_message(&mut JsonText(out));
+        out.push(b'"');
     } else if f.is_plain_text() {
         out.push(b'"');
         let _ = write!(Plain(out), "{f}");
@@ -188,7 +194,7 @@ mod tests {
     /// The hand-written JSON parses, and says what the report says.
     #[test]
     fn json_is_valid_and_complete() {
-        let inputs: [&[u8]; 7] = [
+        let inputs: [&[u8]; 9] = [
             b"urn:isbn:951-0-18435-7#x",
             b"urn:ex:\"q\\",
             b"bad\x00\x1f\xff\x7f",
@@ -196,6 +202,8 @@ mod tests {
             b"",
             b"URN:ISBN:0451450524",
             b"urn:isnb:0451450523?=a",
+            b"urn:ab:c?+a\"b",
+            b"urn:ab:c#a\\b\x01",
         ];
         for raw in inputs {
             for registry in [None, Some(Registry::embedded())] {
@@ -218,6 +226,11 @@ mod tests {
                 assert_eq!(v["valid"], report.is_valid());
                 assert_eq!(v["key"].as_str(), report.key().as_deref());
                 assert_eq!(v["errors"].as_array().unwrap().len(), report.errors().count());
+                for (json, f) in v["errors"].as_array().unwrap().iter().zip(report.errors()) {
+                    assert_eq!(json["message"], f.to_string(), "{raw:?}");
+                    let mut scratch = String::new();
+                    assert_eq!(f.message_in(&mut scratch), f.to_string(), "{raw:?}");
+                }
                 for (json, f) in v["warnings"].as_array().unwrap().iter().zip(report.warnings()) {
                     assert_eq!(json["message"], f.to_string());
                     assert_eq!(json["kind"], f.code());

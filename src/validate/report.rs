@@ -200,10 +200,22 @@ impl Finding {
         if let Some(text) = self.text() {
             return text;
         }
-        use fmt::Write as _;
         scratch.clear();
-        let _ = write!(scratch, "{self}");
+        if let Some(e) = self.parse_error() {
+            e.write_message(scratch);
+        } else {
+            use fmt::Write as _;
+            let _ = write!(scratch, "{self}");
+        }
         scratch
+    }
+
+    /// The parse error it is, if any.
+    pub(crate) fn parse_error(&self) -> Option<&ParseError> {
+        match &self.message {
+            Message::Parse(e) => Some(e),
+            _ => None,
+        }
     }
 
     /// The message when it is held as text already.
