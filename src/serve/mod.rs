@@ -39,6 +39,7 @@
 mod answer;
 mod api;
 mod conn;
+mod extract;
 mod http;
 mod pages;
 pub mod requests;
