@@ -424,6 +424,17 @@ fn cli_new_edit_lint_render_request_path() {
             && err.contains("RFC 8141 section 5.2"),
         "{err}"
     );
+    // No registered urn-N is offered instead (another registrant's
+    // namespace, one edit away): --informal is the way.
+    for nid in ["urn-999", "urn-99", "urn-x"] {
+        let out = urnreg(&["template", "new", "--nid", nid, "--db", db], b"");
+        assert_eq!(code(&out), 2);
+        let err = stderr(&out);
+        assert!(
+            err.contains("--informal") && !err.contains("did you mean"),
+            "{nid}: {err}"
+        );
+    }
     let out = urnreg(&["template", "new", "--nid", "a b", "--db", db], b"");
     assert_eq!(code(&out), 2);
     assert!(
