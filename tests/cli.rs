@@ -1048,6 +1048,61 @@ fn import_dry_run_creates_no_database_and_names_what_changed() {
     assert!(stdout(&out).contains("would import: 0 added, 1 changed, 0 removed"));
 }
 
+/// The text plan of `import --dry-run` says everything the JSON plan
+/// says (docs/operating.md): each namespace, and each keyword and service
+/// of the resolution sub-registries (URN draft 2012 section 9.2) added,
+/// changed or removed.
+#[test]
+fn the_text_plan_of_an_import_says_what_the_json_plan_says() {
+    use urnreg::registry::Store;
+    use urnreg::snapshot::{ExportFormat, export};
+    let dir = tempfile::tempdir().unwrap();
+    let mut snap = Store::open_embedded().unwrap().snapshot().unwrap();
+    snap.records.retain(|r| r.nid != "3gpp2");
+    let query = snap.query.as_mut().expect("the shipped sub-registries");
+    let keyword = query.keywords.remove(0).keyword;
+    let service = query.services.remove(0).name;
+    let snap_dir = dir.path().join("snap");
+    export(&snap, ExportFormat::Toml, &snap_dir, false, None).unwrap();
+    let db = dir.path().join("never.db");
+    let args = |format: &'static str| {
+        let (snap, db) = (snap_dir.to_str().unwrap(), db.to_str().unwrap());
+        urnreg(
+            &["import", snap, "--dry-run", "--format", format, "--db", db],
+            b"",
+        )
+    };
+    let (text, json) = (args("text"), args("json"));
+    assert_eq!((code(&text), code(&json)), (1, 1), "{}", stderr(&text));
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let text = stdout(&text);
+    let query: Vec<&str> = plan["query"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        query,
+        [
+            format!("keyword '{keyword}' removed"),
+            format!("service '{service}' removed")
+        ]
+    );
+    for line in query {
+        assert!(text.contains(&format!("- {line}\n")), "{line}: {text}");
+    }
+    assert_eq!(plan["removed"], serde_json::json!(["3gpp2"]));
+    assert!(text.contains("- 3gpp2\n"), "{text}");
+    assert!(
+        text.contains(
+            "would import: 0 added, 0 changed, 1 removed, 2 keyword(s) or service(s) added, \
+             changed or removed (changes what the database holds: needs --replace)"
+        ),
+        "{text}"
+    );
+}
+
 /// Every command that writes to standard output says so when it cannot
 /// (a full disk: /dev/full), and exits 2.
 #[test]
