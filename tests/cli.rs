@@ -1048,6 +1048,50 @@ fn import_dry_run_creates_no_database_and_names_what_changed() {
     assert!(stdout(&out).contains("would import: 0 added, 1 changed, 0 removed"));
 }
 
+/// `ns history` of a shipped namespace says where its record and text
+/// came from (the IANA registry, as urnreg ships it: RFC 8141 section
+/// 6.4's registration), never an empty "filed" or an empty heading.
+#[test]
+fn ns_history_of_a_shipped_namespace_says_where_it_came_from() {
+    // (Request ids are given in the order the registry is loaded.)
+    let without_id = |text: String| {
+        text.lines()
+            .map(|l| match (l.find(" (request "), l.find("): ")) {
+                (Some(a), Some(b)) if a < b => format!("{}{}", &l[..a], &l[b + 1..]),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let out = urnreg(&["ns", "history", "isbn"], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        without_id(stdout(&out)),
+        "isbn (registered)\n\
+         shipped with urnreg from the IANA registry (references: International ISBN Agency)\n\
+         versions:\n  \
+         version 2: approved, dated 2017-06-12, shipped with urnreg, \
+         the text from https://www.iana.org/assignments/urn-formal/isbn"
+    );
+    // No text held: no versions heading either.
+    let out = urnreg(&["ns", "history", "3gpp"], b"");
+    assert_eq!(
+        stdout(&out),
+        "3gpp (registered)\n\
+         shipped with urnreg from the IANA registry (references: RFC 5279); \
+         no registration text is held\n"
+    );
+    // The IANA record's dates where it has them; a text taken from an RFC.
+    let out = without_id(stdout(&urnreg(&["ns", "history", "uuid"], b"")));
+    assert!(
+        out.contains(
+            "(updated 2023-11-17; references: RFC 9562)\nversions:\n  version 1: \
+             approved, dated 2003-10-01, shipped with urnreg, the text from RFC 4122 Section 3"
+        ),
+        "{out}"
+    );
+}
+
 /// The text plan of `import --dry-run` says everything the JSON plan
 /// says (docs/operating.md): each namespace, and each keyword and service
 /// of the resolution sub-registries (URN draft 2012 section 9.2) added,
