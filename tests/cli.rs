@@ -1048,6 +1048,105 @@ fn import_dry_run_creates_no_database_and_names_what_changed() {
     assert!(stdout(&out).contains("would import: 0 added, 1 changed, 0 removed"));
 }
 
+/// `ns history` of a shipped namespace says where its record and text
+/// came from (the IANA registry, as urnreg ships it: RFC 8141 section
+/// 6.4's registration), never an empty "filed" or an empty heading.
+#[test]
+fn ns_history_of_a_shipped_namespace_says_where_it_came_from() {
+    // (Request ids are given in the order the registry is loaded.)
+    let without_id = |text: String| {
+        text.lines()
+            .map(|l| match (l.find(" (request "), l.find("): ")) {
+                (Some(a), Some(b)) if a < b => format!("{}{}", &l[..a], &l[b + 1..]),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let out = urnreg(&["ns", "history", "isbn"], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        without_id(stdout(&out)),
+        "isbn (registered)\n\
+         shipped with urnreg from the IANA registry (references: International ISBN Agency)\n\
+         versions:\n  \
+         version 2: approved, dated 2017-06-12, shipped with urnreg, \
+         the text from https://www.iana.org/assignments/urn-formal/isbn"
+    );
+    // No text held: no versions heading either.
+    let out = urnreg(&["ns", "history", "3gpp"], b"");
+    assert_eq!(
+        stdout(&out),
+        "3gpp (registered)\n\
+         shipped with urnreg from the IANA registry (references: RFC 5279); \
+         no registration text is held\n"
+    );
+    // The IANA record's dates where it has them; a text taken from an RFC.
+    let out = without_id(stdout(&urnreg(&["ns", "history", "uuid"], b"")));
+    assert!(
+        out.contains(
+            "(updated 2023-11-17; references: RFC 9562)\nversions:\n  version 1: \
+             approved, dated 2003-10-01, shipped with urnreg, the text from RFC 4122 Section 3"
+        ),
+        "{out}"
+    );
+}
+
+/// The text plan of `import --dry-run` says everything the JSON plan
+/// says (docs/operating.md): each namespace, and each keyword and service
+/// of the resolution sub-registries (URN draft 2012 section 9.2) added,
+/// changed or removed.
+#[test]
+fn the_text_plan_of_an_import_says_what_the_json_plan_says() {
+    use urnreg::registry::Store;
+    use urnreg::snapshot::{ExportFormat, export};
+    let dir = tempfile::tempdir().unwrap();
+    let mut snap = Store::open_embedded().unwrap().snapshot().unwrap();
+    snap.records.retain(|r| r.nid != "3gpp2");
+    let query = snap.query.as_mut().expect("the shipped sub-registries");
+    let keyword = query.keywords.remove(0).keyword;
+    let service = query.services.remove(0).name;
+    let snap_dir = dir.path().join("snap");
+    export(&snap, ExportFormat::Toml, &snap_dir, false, None).unwrap();
+    let db = dir.path().join("never.db");
+    let args = |format: &'static str| {
+        let (snap, db) = (snap_dir.to_str().unwrap(), db.to_str().unwrap());
+        urnreg(
+            &["import", snap, "--dry-run", "--format", format, "--db", db],
+            b"",
+        )
+    };
+    let (text, json) = (args("text"), args("json"));
+    assert_eq!((code(&text), code(&json)), (1, 1), "{}", stderr(&text));
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let text = stdout(&text);
+    let query: Vec<&str> = plan["query"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        query,
+        [
+            format!("keyword '{keyword}' removed"),
+            format!("service '{service}' removed")
+        ]
+    );
+    for line in query {
+        assert!(text.contains(&format!("- {line}\n")), "{line}: {text}");
+    }
+    assert_eq!(plan["removed"], serde_json::json!(["3gpp2"]));
+    assert!(text.contains("- 3gpp2\n"), "{text}");
+    assert!(
+        text.contains(
+            "would import: 0 added, 0 changed, 1 removed, 2 keyword(s) or service(s) added, \
+             changed or removed (changes what the database holds: needs --replace)"
+        ),
+        "{text}"
+    );
+}
+
 /// Every command that writes to standard output says so when it cannot
 /// (a full disk: /dev/full), and exits 2.
 #[test]

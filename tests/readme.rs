@@ -1,4 +1,5 @@
-//! docs/rules.md against the code it describes.
+//! docs against the code they describe: docs/rules.md's table, the
+//! architecture map, docs/operating.md's snapshot commands.
 
 use std::path::Path;
 
@@ -64,4 +65,41 @@ fn architecture_map_names_every_module_and_nothing_gone() {
             "ARCHITECTURE.md does not map {path}"
         );
     }
+}
+
+/// The commands of docs/operating.md's snapshot example run one after
+/// another as written, each with exit 0 (each export to a directory of its
+/// own: a non-empty `--out` is refused without `--force`).
+#[test]
+fn operating_snapshot_example_runs_as_written() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/operating.md")).unwrap();
+    let section = doc.split("## Snapshots").nth(1).expect("a Snapshots section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("its first sh block");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("registry.db");
+    let mut ran = 0;
+    for line in block.lines() {
+        let command = line.split('#').next().unwrap_or("").trim();
+        let Some(args) = command.strip_prefix("urnreg ") else {
+            continue;
+        };
+        let out = crate::util::urnreg_command()
+            .args(args.split_whitespace())
+            .env("URNREG_DB", &db)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 6, "{block}");
 }

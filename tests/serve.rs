@@ -607,6 +607,126 @@ fn oversized_bodies_are_refused_with_413() {
     );
 }
 
+/// Each refusal of tests/data/serve/refusals.toml is ours: JSON under the
+/// API, a page in the site's layout elsewhere, in our words.
+#[test]
+fn malformed_requests_and_unknown_paths_are_refused_in_our_words() {
+    let server = Server::start();
+    let table: toml::Table = toml::from_str(&data("refusals.toml")).unwrap();
+    let cases = table["case"].as_array().unwrap();
+    for case in cases {
+        let (method, path) = (case["method"].as_str().unwrap(), case["path"].as_str().unwrap());
+        let mut headers = vec![];
+        if let Some(content_type) = case.get("content_type") {
+            headers.push(("content-type", content_type.as_str().unwrap()));
+        }
+        let body = case.get("body").map(|b| b.as_str().unwrap().as_bytes());
+        let a = send(method, &server.url(path), &headers, body);
+        let want = case["status"].as_integer().unwrap() as u16;
+        assert_eq!(a.status, want, "{method} {path}: {}", a.body);
+        let text = match case["as"].as_str().unwrap() {
+            "json" => {
+                let v = a.json();
+                assert_eq!(v["error"]["status"], want, "{method} {path}");
+                v["error"]["message"].as_str().unwrap().to_string()
+            }
+            "page" => {
+                assert_eq!(
+                    a.header("content-type"),
+                    Some("text/html; charset=utf-8"),
+                    "{method} {path}"
+                );
+                assert!(
+                    a.body.contains("<nav class=\"site\">"),
+                    "{method} {path}: {}",
+                    a.body
+                );
+                a.body
+                    .replace("&#x2f;", "/")
+                    .replace("&#x27;", "'")
+                    .replace("&quot;", "\"")
+                    .replace("&amp;", "&")
+            }
+            other => panic!("unknown 'as' {other}"),
+        };
+        let contains = case["contains"].as_str().unwrap();
+        assert!(
+            text.contains(contains),
+            "{method} {path}: {contains:?} not in {text}"
+        );
+        for theirs in ["Failed to", "Invalid URL"] {
+            assert!(!a.body.contains(theirs), "{method} {path}: {}", a.body);
+        }
+    }
+}
+
+/// Sends `len` bytes as a chunked body (no `Content-Length`) on a raw
+/// socket and returns the whole answer.
+fn chunked(server: &Server, path: &str, content_type: &str, len: usize) -> String {
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let chunk = vec![b'a'; 16 * 1024];
+    let mut sent = 0;
+    // The server may answer and close before the whole body is sent.
+    while sent < len {
+        let n = chunk.len().min(len - sent);
+        if write!(stream, "{n:x}\r\n").is_err()
+            || stream.write_all(&chunk[..n]).is_err()
+            || stream.write_all(b"\r\n").is_err()
+        {
+            break;
+        }
+        sent += n;
+    }
+    let _ = stream.write_all(b"0\r\n\r\n");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A chunked body over its route's limit is refused as one announced over
+/// it is: 413 naming the limit, JSON under the API, a page elsewhere.
+#[test]
+fn a_chunked_body_over_the_limit_gets_the_same_refusal_as_an_announced_one() {
+    let server = Server::start_with(|c| c.max_check_body = 64 * 1024);
+    let a = chunked(&server, "/api/check", "text/plain", 100 * 1024);
+    assert!(a.starts_with("HTTP/1.1 413"), "{a}");
+    let message = "the body is larger than the server's limit of 65536 bytes for /api/check";
+    assert!(
+        a.contains(&format!(
+            "{{\"error\":{{\"status\":413,\"message\":\"{message}\"}}}}"
+        )),
+        "{a}"
+    );
+    assert!(announce(&server, "/api/check", 100 * 1024).contains(message));
+    let a = chunked(
+        &server,
+        "/signin",
+        "application/x-www-form-urlencoded",
+        300 * 1024,
+    );
+    assert!(a.starts_with("HTTP/1.1 413"), "{a}");
+    assert!(a.contains("text/html"), "{a}");
+    assert!(
+        a.contains("the body is larger than the server&#x27;s limit of 262144 bytes"),
+        "{a}"
+    );
+    let a = chunked(&server, "/api/requests/1/review", "application/json", 300 * 1024);
+    assert!(a.starts_with("HTTP/1.1 413"), "{a}");
+    assert!(
+        a.contains("limit of 262144 bytes for /api/requests/1/review"),
+        "{a}"
+    );
+    assert!(!a.contains("Failed to"), "{a}");
+}
+
 /// A request's head and the start of its body on a raw socket, left
 /// open (the rest of the body never comes).
 fn stalled_body(addr: &str, path: &str, len: usize, sent: usize) -> std::net::TcpStream {

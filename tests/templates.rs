@@ -295,6 +295,75 @@ fn snapshots_of_rendered_real_registrations() {
     }
 }
 
+/// A registration missing required fields (RFC 8141 section 6.4,
+/// Appendix A) is refused with exit 2, each field named, in the form it
+/// was written in as in `--form rfc8141`: nothing at all, the skeleton of
+/// `template new` as it is (a blank field is not filled in), one required
+/// field left blank. Every shipped registration still renders as written,
+/// a field its text leaves out left out (cdx has no Resolution section).
+#[test]
+fn render_refuses_a_registration_missing_required_fields() {
+    let all = "registrant, purpose, syntax, assignment, security_and_privacy, \
+               interoperability, resolution and documentation (Appendix A); fill them in";
+    let out = urnreg(&["template", "render", "-"], b"");
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stdout(&out).is_empty());
+    assert_eq!(
+        stderr(&out),
+        format!("error: the registration needs nid, version, date, {all}\n")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let skeleton = stdout(&urnreg(&["template", "new", "--db", db], b""));
+    let path = dir.path().join("request.toml");
+    std::fs::write(&path, &skeleton).unwrap();
+    let p = path.to_str().unwrap();
+    for (args, what) in [
+        (vec!["template", "render", p], "the registration"),
+        (
+            vec!["template", "render", p, "--form", "rfc8141"],
+            "the RFC 8141 form",
+        ),
+    ] {
+        let out = urnreg(&args, b"");
+        assert_eq!(code(&out), 2, "{args:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("error: {what} needs nid, date, {all}")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // One required field written blank: named alone.
+    let mut file: toml::Table = toml::from_str(include_str!("data/registrations/formal.toml")).unwrap();
+    file.insert("syntax".into(), toml::Value::String(" ".into()));
+    std::fs::write(&path, toml::to_string(&file).unwrap()).unwrap();
+    let out = urnreg(&["template", "render", p], b"");
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "error: the registration needs syntax (Appendix A); fill it in\n"
+    );
+    // One field missing for the RFC 8141 form: "it", not "them".
+    let out = urnreg(&["template", "render", "cdx", "--form", "rfc8141"], b"");
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "error: the RFC 8141 form needs resolution (Appendix A); fill it in, \
+         or use --form rfc3406 for an older registration\n"
+    );
+    for (nid, text) in registration_texts() {
+        let (file, _) = import_registration(&text);
+        assert!(urnreg::template::missing_as_written(&file).is_empty(), "{nid}");
+    }
+    // Few fields (urn-4), no Resolution (cdx), the older form without a
+    // version heading (iso), and the whole (isbn).
+    for nid in ["urn-4", "cdx", "iso", "isbn"] {
+        let out = urnreg(&["template", "render", nid], b"");
+        assert_eq!(code(&out), 0, "{nid}: {}", stderr(&out));
+    }
+}
+
 /// Wrapping in `--form rfc3406` (RFC 3406 section 4's template, wrapped
 /// at 72 columns) keeps structure (findings F6): adi's URN pattern line
 /// stays one line, and a wrapped `- ` list item (the WHIP draft's)
@@ -424,6 +493,17 @@ fn cli_new_edit_lint_render_request_path() {
             && err.contains("RFC 8141 section 5.2"),
         "{err}"
     );
+    // No registered urn-N is offered instead (another registrant's
+    // namespace, one edit away): --informal is the way.
+    for nid in ["urn-999", "urn-99", "urn-x"] {
+        let out = urnreg(&["template", "new", "--nid", nid, "--db", db], b"");
+        assert_eq!(code(&out), 2);
+        let err = stderr(&out);
+        assert!(
+            err.contains("--informal") && !err.contains("did you mean"),
+            "{nid}: {err}"
+        );
+    }
     let out = urnreg(&["template", "new", "--nid", "a b", "--db", db], b"");
     assert_eq!(code(&out), 2);
     assert!(

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Subcommand, ValueEnum};
+use urnreg::registry::data::{EMBEDDED, RecordFile};
 use urnreg::registry::{
     History, Kind, ListFilter, ListStatus, NamespaceDetail, NamespaceSummary, PendingRef, RegistrationFile,
     Version, VersionDiff,
@@ -181,7 +182,13 @@ pub fn run(cmd: NsCommand) -> anyhow::Result<ExitCode> {
             if format == Format::Json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&history)?)?;
             } else {
-                write_history(&mut out, &history)?;
+                // A namespace urnreg ships: where its record and text
+                // came from, which no filing or event here says.
+                let shipped = shipped_record(&history.nid).map(|record| {
+                    let summary = store.show(&history.nid, None).ok().map(|d| d.summary);
+                    (record, summary)
+                });
+                write_history(&mut out, &history, shipped.as_ref())?;
             }
         }
         NsCommand::Diff(DiffArgs {
@@ -322,21 +329,81 @@ fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
+/// The record of `nid` in the registry urnreg ships (IANA's, with the
+/// registration text found for it), if it ships one.
+fn shipped_record(nid: &str) -> Option<RecordFile> {
+    let name = format!("{}.toml", nid.to_ascii_lowercase());
+    let (_, text) = EMBEDDED.iter().find(|(file, _)| *file == name)?;
+    toml::from_str(text).ok()
+}
+
+/// `ns history` as text; `shipped`: the record urnreg ships for the NID
+/// and the database's summary of it.
+fn write_history(
+    out: &mut impl Write,
+    history: &History,
+    shipped: Option<&(RecordFile, Option<NamespaceSummary>)>,
+) -> io::Result<()> {
     writeln!(out, "{} ({})", printable(&history.nid), history.status)?;
-    writeln!(out, "versions:")?;
+    if let Some((record, summary)) = shipped {
+        let mut facts = Vec::new();
+        if let Some(date) = summary.as_ref().and_then(|s| s.date.as_deref()) {
+            facts.push(format!("registered {}", printable(date)));
+        }
+        if let Some(updated) = &record.updated {
+            facts.push(format!("updated {}", printable(updated)));
+        }
+        if let Some(references) = summary.as_ref().filter(|s| !s.references.is_empty()) {
+            facts.push(format!(
+                "references: {}",
+                printable(&references.references.join(", "))
+            ));
+        }
+        let facts = if facts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", facts.join("; "))
+        };
+        let text = if record.registration.is_none() {
+            "; no registration text is held"
+        } else {
+            ""
+        };
+        writeln!(out, "shipped with urnreg from the IANA registry{facts}{text}")?;
+    }
+    // The version of the shipped text, and where it was taken from.
+    let shipped_text = shipped
+        .and_then(|(record, _)| record.registration.as_ref())
+        .map(|text| (text.version(), text.source.as_str()));
+    if !history.versions.is_empty() {
+        writeln!(out, "versions:")?;
+    }
     for v in &history.versions {
+        let origin = if shipped_text == Some((v.version, v.source.as_deref().unwrap_or(""))) {
+            format!(
+                "shipped with urnreg, the text from {}",
+                printable(v.source.as_deref().unwrap_or(""))
+            )
+        } else if v.submitted_at.is_empty() {
+            v.source
+                .as_ref()
+                .map_or("not filed here".into(), |s| format!("from {}", printable(s)))
+        } else {
+            format!(
+                "filed {}{}",
+                printable(&v.submitted_at),
+                v.decided_at
+                    .as_ref()
+                    .map_or(String::new(), |d| format!(", decided {}", printable(d)))
+            )
+        };
         writeln!(
             out,
-            "  version {} (request {}): {}, dated {}, filed {}{}",
+            "  version {} (request {}): {}, dated {}, {origin}",
             v.version,
             v.id,
             v.status,
             printable(if v.date.is_empty() { "-" } else { &v.date }),
-            printable(&v.submitted_at),
-            v.decided_at
-                .as_ref()
-                .map_or(String::new(), |d| format!(", decided {}", printable(d)))
         )?;
     }
     if !history.amended.is_empty() {
@@ -358,7 +425,9 @@ fn write_history(out: &mut impl Write, history: &History) -> io::Result<()> {
             }
         }
     }
-    writeln!(out, "events:")?;
+    if !history.events.is_empty() {
+        writeln!(out, "events:")?;
+    }
     // One line per event: a line break in a note or an actor is written
     // `\n`, or a note could write a line that reads as another event.
     let one_line = |text: &str| printable(text).replace('\n', "\\n");

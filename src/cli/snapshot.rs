@@ -130,6 +130,18 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     for nid in &plan.removed {
         writeln!(out, "{} {}", paint(p.error, "-"), printable(nid))?;
     }
+    // The resolution sub-registries' keywords and services, each line
+    // saying what becomes of it ("keyword 'lang' removed").
+    for line in &plan.query {
+        let sign = if line.ends_with(" added") {
+            paint(p.good, "+")
+        } else if line.ends_with(" removed") {
+            paint(p.error, "-")
+        } else {
+            paint(p.warning, "~")
+        };
+        writeln!(out, "{sign} {}", printable(line))?;
+    }
     if plan.requests.0 != plan.requests.1 {
         writeln!(out, "requests: {} -> {}", plan.requests.0, plan.requests.1)?;
     }
@@ -157,9 +169,13 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
         0 => String::new(),
         n => format!(", {n} request(s) changed"),
     };
+    let query = match plan.query.len() {
+        0 => String::new(),
+        n => format!(", {n} keyword(s) or service(s) added, changed or removed"),
+    };
     writeln!(
         out,
-        "{verb}: {} added, {} changed, {} removed{requests}{}",
+        "{verb}: {} added, {} changed, {} removed{requests}{query}{}",
         plan.added.len(),
         plan.changed.len(),
         plan.removed.len(),

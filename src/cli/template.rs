@@ -159,13 +159,16 @@ fn first_request_nid(nid: &str, near: Option<&str>) -> anyhow::Result<()> {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ");
-    if problems.iter().any(|p| p.rule == "nid-urn-prefix") {
+    let informal = problems.iter().any(|p| p.rule == "nid-urn-prefix");
+    if informal {
         message.push_str(
             "; for an informal namespace, `urnreg template new --informal` (the registry assigns its \
              urn-N on approval, RFC 8141 section 5.2)",
         );
     }
-    if let Some(near) = near {
+    // A urn-N near an informal-looking NID is another registrant's
+    // namespace, not what was meant: --informal is the way.
+    if let Some(near) = near.filter(|_| !informal) {
         message.push_str(&format!(" (did you mean '{near}'?)"));
     }
     Err(UsageError(format!("--nid: {}", printable(&message))).into())

@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, Path, Query, RawQuery, State};
+use axum::extract::{ConnectInfo, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::answer::{BodyLines, CheckAnswer};
+use super::extract::{self, Path, Query};
 use super::http::{ApiError, bearer, client_ip, path_request_id, path_version};
 use super::requests;
 use super::state::{AppState, Rendered, export_format};
@@ -174,7 +175,8 @@ pub(crate) async fn version(
 
 #[derive(Deserialize)]
 pub(crate) struct SnapshotQuery {
-    format: String,
+    #[serde(default)]
+    format: Option<String>,
 }
 
 /// `GET /api/snapshot?format=json|xml|csv`: the registry as `urnreg
@@ -184,10 +186,16 @@ pub(crate) async fn snapshot(
     Query(q): Query<SnapshotQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let Some((name, format, content_type)) = export_format(&q.format) else {
+    let Some(asked) = q.format else {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            format!("format '{}' is not one of json, xml, csv", q.format),
+            "GET /api/snapshot takes the format as ?format=json, xml or csv",
+        ));
+    };
+    let Some((name, format, content_type)) = export_format(&asked) else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("format '{asked}' is not one of json, xml, csv"),
         ));
     };
     let r = cached_json(&state, format!("snapshot:{name}"), move |store| {
@@ -309,7 +317,7 @@ pub(crate) async fn check_one(
 pub(crate) async fn check_many(
     State(state): State<Arc<AppState>>,
     Query(q): Query<StrictQuery>,
-    body: Bytes,
+    extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
     let strict = is_strict(q.strict.as_deref())?;
     let max = state.config.max_check_lines;
@@ -541,7 +549,7 @@ pub(crate) async fn amend(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
     let id = path_request_id(&id)?;
     registrant_of(&state, &headers, id).await?;
@@ -571,7 +579,7 @@ pub(crate) async fn withdraw(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
     let id = path_request_id(&id)?;
     registrant_of(&state, &headers, id).await?;
@@ -594,7 +602,7 @@ pub(crate) async fn file(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    body: Bytes,
+    extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
     if let Err(wait) = state.take_filing(client_ip(&state, &headers, peer)).await? {
         let mut e = ApiError::new(
@@ -691,7 +699,7 @@ pub(crate) async fn review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
     let id = path_request_id(&id)?;
     let name = expert(&state, &headers).await?;

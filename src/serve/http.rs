@@ -11,7 +11,7 @@ use std::time::Instant;
 use axum::Json;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper::body::{Frame, SizeHint};
@@ -181,9 +181,44 @@ pub(crate) fn refused(problems: &[Problem]) -> ApiError {
     e
 }
 
-/// The answer to a path no route knows.
-pub(crate) async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "no such page")
+/// The paths that answer JSON, their refusals included: the API and
+/// resolution (RFC 2169). Every other path is a browser's, answered with
+/// pages.
+pub(crate) fn answers_json(path: &str) -> bool {
+    ["/api", "/uri-res", "/resolve"].iter().any(|prefix| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
+/// A refusal as `path` answers: JSON, or a page in the site's layout.
+pub(crate) fn refusal(path: &str, e: ApiError) -> Response {
+    if answers_json(path) {
+        e.into_response()
+    } else {
+        Response::from(e)
+    }
+}
+
+/// The answer to a path no route knows: JSON for the API, a page in the
+/// site's layout for a browser.
+pub(crate) async fn not_found(uri: Uri) -> Response {
+    let path = uri.path();
+    let what = if answers_json(path) { "resource" } else { "page" };
+    refusal(
+        path,
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no such {what}: {}", quoted_path(path)),
+        ),
+    )
+}
+
+/// A path as a message quotes it: its first 80 characters, escaped.
+fn quoted_path(path: &str) -> String {
+    let head: String = path.chars().take(80).collect();
+    let more = if path.chars().count() > 80 { "..." } else { "" };
+    format!("{}{more}", head.escape_debug())
 }
 
 /// The client's address: the peer, or behind a trusted proxy the last
@@ -216,6 +251,27 @@ pub(crate) fn is_filing(path: &str) -> bool {
     path == "/file" || api_request || amend
 }
 
+/// The largest body a request to `path` may send: a check's, a filing's
+/// or any other's.
+pub(crate) fn body_limit(config: &super::Config, path: &str) -> usize {
+    if path == "/api/check" {
+        config.max_check_body
+    } else if is_filing(path) {
+        config.max_filing_body
+    } else {
+        config.max_body
+    }
+}
+
+/// 413 for a body over `limit`, whether its length was announced or found
+/// as it was read.
+pub(crate) fn too_large(limit: usize, path: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the body is larger than the server's limit of {limit} bytes for {path}"),
+    )
+}
+
 /// The `Retry-After` (seconds) of a request refused because the bodies in
 /// flight take the memory limit.
 const BODY_BUDGET_RETRY_AFTER: u64 = 5;
@@ -236,29 +292,21 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
         } else {
             "an HTTP/1.1 request without a Host header field"
         };
-        let response =
-            ApiError::new(StatusCode::BAD_REQUEST, format!("{why} (RFC 9112 section 3.2)")).into_response();
+        let response = refusal(
+            &path,
+            ApiError::new(StatusCode::BAD_REQUEST, format!("{why} (RFC 9112 section 3.2)")),
+        );
         return finish(&state, response, peer, method, path, started).await;
     }
     // A body announced over the limit is refused before any of it is read.
-    let limit = if path == "/api/check" {
-        state.config.max_check_body
-    } else if is_filing(&path) {
-        state.config.max_filing_body
-    } else {
-        state.config.max_body
-    };
+    let limit = body_limit(&state.config, &path);
     let announced = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if announced.is_some_and(|n| n > limit as u64) {
-        let mut response = ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the body is larger than the server's limit of {limit} bytes for {path}"),
-        )
-        .into_response();
+        let mut response = refusal(&path, too_large(limit, &path));
         response
             .headers_mut()
             .insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -291,15 +339,15 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
             .ok()
             .and_then(|n| Arc::clone(&state.body_budget).try_acquire_many_owned(n).ok());
         if permit.is_none() {
-            let mut refusal = ApiError::new(
+            let mut refused = ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
                     "the server is busy: request bodies and check answers in flight take its memory limit of {} bytes; try again later",
                     state.config.max_body_memory
                 ),
             );
-            refusal.retry_after = Some(BODY_BUDGET_RETRY_AFTER);
-            let mut response = refusal.into_response();
+            refused.retry_after = Some(BODY_BUDGET_RETRY_AFTER);
+            let mut response = refusal(&path, refused);
             // The body is left unread: the connection cannot go on.
             response
                 .headers_mut()
@@ -320,7 +368,7 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
     let response =
         match tokio::time::timeout_at(tokio::time::Instant::from_std(started + limit), &mut handler).await {
             Ok(response) => response,
-            Err(_) if gate.cancel() => timed_out(limit),
+            Err(_) if gate.cancel() => timed_out(&path, limit),
             Err(_) => handler.await,
         };
     let response = match reserved {
@@ -333,7 +381,7 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
 }
 
 /// The answer to a request cut at the time limit.
-fn timed_out(limit: std::time::Duration) -> Response {
+fn timed_out(path: &str, limit: std::time::Duration) -> Response {
     let mut e = ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
         format!(
@@ -342,7 +390,7 @@ fn timed_out(limit: std::time::Duration) -> Response {
         ),
     );
     e.retry_after = Some(1);
-    e.into_response()
+    refusal(path, e)
 }
 
 /// An answer's body that holds its request's share of the memory budget
@@ -381,27 +429,18 @@ async fn finish(
     path: String,
     started: Instant,
 ) -> Response {
-    // Every refusal of the API is JSON, the extractors' (a malformed query
-    // or path, a body over the limit) too.
-    if path.starts_with("/api/")
-        && response.status().as_u16() >= 400
-        && response
+    // Every refusal is ours: JSON for the API, a page for a browser. The
+    // extractors' refusals are (`extract`); what the router answers itself
+    // (405, without a body) is put in our words here.
+    if response.status().as_u16() >= 400 {
+        let kind = response
             .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            != Some("application/json")
-    {
-        let status = response.status();
-        let text = axum::body::to_bytes(response.into_body(), 64 * 1024)
-            .await
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
-        let message = if text.is_empty() {
-            status.canonical_reason().unwrap_or("error").to_ascii_lowercase()
-        } else {
-            text
-        };
-        response = ApiError::new(status, message).into_response();
+            .unwrap_or("");
+        if kind != "application/json" && !kind.starts_with("text/html") {
+            response = in_our_words(response, &method, &path).await;
+        }
     }
     let headers = response.headers_mut();
     headers.insert(
@@ -426,6 +465,27 @@ async fn finish(
         });
     }
     response
+}
+
+/// A refusal made by the framework (a 405, or a text we did not write)
+/// as our own: JSON or a page, saying what was wrong.
+async fn in_our_words(response: Response, method: &str, path: &str) -> Response {
+    let status = response.status();
+    let message = if status == StatusCode::METHOD_NOT_ALLOWED {
+        // The router adds the `Allow` header once this answer is made.
+        format!("{path} does not take {method}: the answer's Allow header lists what it takes")
+    } else {
+        let text = axum::body::to_bytes(response.into_body(), 64 * 1024)
+            .await
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        if text.is_empty() {
+            status.canonical_reason().unwrap_or("error").to_ascii_lowercase()
+        } else {
+            text
+        }
+    };
+    refusal(path, ApiError::new(status, message))
 }
 
 /// The bearer token of a request, if it sends one.

@@ -21,6 +21,11 @@
 //!   SameSite=Strict session cookie), the queue and review pages; every
 //!   form carries a CSRF token.
 //!
+//! Refusals are ours, never the framework's text: JSON under `/api/`,
+//! `/uri-res/` and `/resolve/`, a page in the site's layout elsewhere (a
+//! path no route knows included); the extractors (`extract`) say what in
+//! a query, a path, a form or a body could not be read.
+//!
 //! Handlers are thin: they parse, call the library (the [`Store`], the
 //! [`Registry`] read model, lint, snapshots, the site), and serialize.
 //!
@@ -39,6 +44,7 @@
 mod answer;
 mod api;
 mod conn;
+mod extract;
 mod http;
 mod pages;
 pub mod requests;

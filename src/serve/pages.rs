@@ -17,7 +17,7 @@
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::{ConnectInfo, Form, FromRequest, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::{Environment, context};
@@ -26,6 +26,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::api::{self, Lodged};
+use super::extract::{Form, Path, Query};
 use super::http::{ApiError, client_ip, cookie, path_request_id, set_cookie};
 use super::requests::{self, RequestView};
 use super::sessions::{self, Session};
@@ -158,7 +159,7 @@ fn page(
 }
 
 /// An error as a page.
-fn error_page(status: StatusCode, message: &str) -> Response {
+pub(crate) fn error_page(status: StatusCode, message: &str) -> Response {
     let csrf = Csrf {
         token: String::new(),
         set: None,
@@ -172,49 +173,14 @@ fn error_page(status: StatusCode, message: &str) -> Response {
     )
 }
 
-/// A web form's fields; a form that is not as our pages send it (a field
-/// missing or malformed) gets our own 400 page naming what is wrong, not
-/// the framework's bare text.
-pub(crate) struct PageForm<T>(T);
-
-impl<T, S> FromRequest<S> for PageForm<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = Response;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        use axum::extract::rejection::FormRejection;
-        match Form::<T>::from_request(req, state).await {
-            Ok(Form(fields)) => Ok(PageForm(fields)),
-            Err(
-                e @ (FormRejection::FailedToDeserializeForm(_)
-                | FormRejection::FailedToDeserializeFormBody(_)),
-            ) => {
-                // "Failed to deserialize form body: missing field `csrf`":
-                // what is wrong is after the first colon.
-                let text = e.body_text();
-                let why = text.split_once(": ").map_or(text.as_str(), |(_, why)| why);
-                Err(error_page(
-                    StatusCode::BAD_REQUEST,
-                    &format!(
-                        "this form is not as the page sends it ({why}): reload the page and send it again"
-                    ),
-                ))
-            }
-            Err(FormRejection::InvalidFormContentType(_)) => Err(error_page(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "a form is sent as application/x-www-form-urlencoded",
-            )),
-            Err(e) => Err(error_page(e.status(), &e.body_text())),
-        }
-    }
-}
-
 impl From<ApiError> for Response {
     fn from(e: ApiError) -> Response {
-        error_page(e.status, &e.message)
+        let mut page = error_page(e.status, &e.message);
+        if let Some(seconds) = e.retry_after {
+            page.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        page
     }
 }
 
@@ -436,7 +402,7 @@ pub(crate) struct CheckForm {
 pub(crate) async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    PageForm(form): PageForm<CheckForm>,
+    Form(form): Form<CheckForm>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
@@ -480,7 +446,7 @@ pub(crate) async fn file(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    PageForm(form): PageForm<FileForm>,
+    Form(form): Form<FileForm>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
@@ -549,7 +515,7 @@ pub(crate) struct SigninForm {
 pub(crate) async fn signin(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    PageForm(form): PageForm<SigninForm>,
+    Form(form): Form<SigninForm>,
 ) -> Result<Response, Response> {
     check_csrf(&headers, &form.csrf, None)?;
     let token = form.token.trim().to_string();
@@ -617,7 +583,7 @@ pub(crate) struct CsrfForm {
 pub(crate) async fn signout(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    PageForm(form): PageForm<CsrfForm>,
+    Form(form): Form<CsrfForm>,
 ) -> Result<Response, Response> {
     let who = session(&state, &headers).await?;
     check_csrf(&headers, &form.csrf, who.as_ref())?;
@@ -782,7 +748,7 @@ pub(crate) async fn review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    PageForm(form): PageForm<ReviewForm>,
+    Form(form): Form<ReviewForm>,
 ) -> Result<Response, Response> {
     let id = path_request_id(&id)?;
     let who = expert_session(&state, &headers).await?;
@@ -921,7 +887,7 @@ pub(crate) async fn amend(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    PageForm(form): PageForm<AmendForm>,
+    Form(form): Form<AmendForm>,
 ) -> Result<Response, Response> {
     let id = path_request_id(&id)?;
     let who = registrant_session(&state, &headers, id).await?;
@@ -956,7 +922,7 @@ pub(crate) async fn withdraw(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    PageForm(form): PageForm<WithdrawForm>,
+    Form(form): Form<WithdrawForm>,
 ) -> Result<Response, Response> {
     let id = path_request_id(&id)?;
     let who = registrant_session(&state, &headers, id).await?;

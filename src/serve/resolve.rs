@@ -44,7 +44,7 @@ pub(crate) async fn services(State(state): State<Arc<AppState>>) -> Response {
 /// `GET /uri-res/{SERVICE}?{URN}`.
 pub(crate) async fn uri_res(
     State(state): State<Arc<AppState>>,
-    axum::extract::Path(service): axum::extract::Path<String>,
+    super::extract::Path(service): super::extract::Path<String>,
     RawQuery(query): RawQuery,
     version: Version,
 ) -> Result<Response, ApiError> {

@@ -10,7 +10,9 @@ pub use import::{
     import_registration_bytes, import_text, is_template_text, version_and_date,
 };
 #[cfg(feature = "templates")]
-pub use render::{Form, RenderError, block, missing_for_rfc8141, render, render_as_written, skeleton};
+pub use render::{
+    Form, RenderError, block, missing_as_written, missing_for_rfc8141, render, render_as_written, skeleton,
+};
 
 /// The heading under which the text forms describe a registration's
 /// rules; the importer knows it ([`crate::template::import_text`]) and reads nothing

@@ -13,6 +13,7 @@ use minijinja::{Environment, UndefinedBehavior, Value};
 use serde::Serialize;
 
 use super::{FIELDS, TemplateFields};
+use crate::registry::registration::DateValue;
 use crate::registry::{Kind, RegistrationFile};
 use crate::rules::RulesFile;
 use crate::rules::describe::{Statement, describe, to_text};
@@ -117,27 +118,75 @@ const IDENTIFYING: &[&str] = &["namespace_identifier", "version", "date"];
 
 pub use super::RULES_HEADING;
 
-/// Appendix A fields `rfc8141` cannot render without (the required ones,
-/// and NID, version and date).
-pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
+/// Whether `value` is filled in: given, and not blank (a skeleton's
+/// `""` is a field still to fill).
+fn filled(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !v.trim().is_empty())
+}
+
+/// The identifying fields `file` lacks or leaves blank: the NID (an
+/// informal request has none until IANA assigns it, RFC 8141 section
+/// 5.2) and, when they are headings of the form (`headed`, RFC 8141
+/// Appendix A; an RFC 3406 text says them inside "Registration
+/// Information"), the version and the date.
+fn missing_identifying(file: &RegistrationFile, headed: bool) -> Vec<&'static str> {
     let mut missing: Vec<&'static str> = Vec::new();
-    // RFC 8141 section 5.2: an informal request has no NID until IANA
-    // assigns one; its Namespace Identifier says so (INFORMAL_NID_TEXT).
-    if file.nid.is_none() && file.kind != Some(Kind::Informal) {
+    if !filled(file.nid.as_deref()) && file.kind != Some(Kind::Informal) {
         missing.push("nid");
     }
-    if file.version.is_none() {
+    if headed && file.version.is_none() {
         missing.push("version");
     }
-    if file.date.is_none() {
+    if headed && !filled(file.date.as_ref().map(DateValue::as_text).as_deref()) {
         missing.push("date");
     }
+    missing
+}
+
+/// Appendix A fields `rfc8141` cannot render without (the required ones,
+/// and NID, version and date), given or left blank.
+pub fn missing_for_rfc8141(file: &RegistrationFile) -> Vec<&'static str> {
+    let mut missing = missing_identifying(file, true);
     for key in crate::registry::registration::REQUIRED_FIELDS {
-        if file.field(key).is_none() {
+        if !filled(file.field(key)) {
             missing.push(key);
         }
     }
     missing
+}
+
+/// The fields [`render_as_written`] cannot render without: the NID (and
+/// the version and date, headings of RFC 8141 Appendix A; an RFC 3406
+/// text says them inside "Registration Information"), each required
+/// field written but left blank, and, when no field of the template is
+/// filled in at all, every required one. A required field a text leaves
+/// out stays out, as the text left it (the cdx texts of 2022 and 2023 have
+/// no Resolution section).
+pub fn missing_as_written(file: &RegistrationFile) -> Vec<&'static str> {
+    let form = Form::text_form_for(file);
+    let mut missing = missing_identifying(file, form == Form::Rfc8141);
+    let fields = file.template_fields();
+    let any = fields
+        .present()
+        .any(|(key, _, value)| !IDENTIFYING.contains(&key) && filled(Some(value)));
+    for key in crate::registry::registration::REQUIRED_FIELDS {
+        let value = file.field(key);
+        if (!any && !filled(value)) || value.is_some_and(|v| v.trim().is_empty()) {
+            missing.push(key);
+        }
+    }
+    missing
+}
+
+/// The refusal of a rendering that lacks `missing`: each named, and
+/// worded for one field or several.
+fn needs(what: &str, missing: &[&str], hint: &str) -> RenderError {
+    let (names, them) = match missing {
+        [one] => ((*one).to_string(), "it"),
+        [rest @ .., last] => (format!("{} and {last}", rest.join(", ")), "them"),
+        [] => (String::new(), "them"),
+    };
+    RenderError(format!("{what} needs {names} (Appendix A); fill {them} in{hint}"))
 }
 
 /// Every field `fields` fills, in the order of its form: RFC 8141
@@ -304,8 +353,13 @@ fn rules_of(file: &RegistrationFile) -> Result<Vec<Statement>, RenderError> {
 ///
 /// # Errors
 ///
-/// Template errors.
+/// The fields it cannot render without ([`missing_as_written`]);
+/// template errors.
 pub fn render_as_written(file: &RegistrationFile, status: Option<&str>) -> Result<String, RenderError> {
+    let missing = missing_as_written(file);
+    if !missing.is_empty() {
+        return Err(needs("the registration", &missing, ""));
+    }
     render_form(file, Form::text_form_for(file), status, false)
 }
 
@@ -355,10 +409,11 @@ pub fn render(file: &RegistrationFile, form: Form, status: Option<&str>) -> Resu
     if form == Form::Rfc8141 {
         let missing = missing_for_rfc8141(file);
         if !missing.is_empty() {
-            return Err(RenderError(format!(
-                "the RFC 8141 form needs {} (Appendix A); fill them in, or use --form rfc3406 for an older registration",
-                missing.join(", ")
-            )));
+            return Err(needs(
+                "the RFC 8141 form",
+                &missing,
+                ", or use --form rfc3406 for an older registration",
+            ));
         }
     }
     render_form(file, form, status, true)
