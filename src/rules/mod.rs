@@ -400,8 +400,8 @@ impl Should {
     /// The warning's message for `urn`: what is recommended, and where;
     /// when a built-in check is what `urn` fails, what that check found.
     pub fn message(&self, urn: &Urn<'_>) -> String {
-        match self.rules.check_with(urn, true) {
-            Some(v) if v.kind == ViolationKind::Check => format!("{}; {}", v.message, self.note),
+        match self.rules.check_noted(urn, true, Some(&self.note)) {
+            Some(v) if v.kind == ViolationKind::Check => v.message,
             _ => format!("{} ({})", self.note, self.rules.cite),
         }
     }
@@ -965,6 +965,12 @@ impl CompiledRules {
     /// [`CompiledRules::check`], with an empty message when `messages` is
     /// false (a caller that only needs validity, kinds and offsets).
     pub(crate) fn check_with(&self, urn: &Urn<'_>, messages: bool) -> Option<RuleViolation> {
+        self.check_noted(urn, messages, None)
+    }
+
+    /// [`CompiledRules::check_with`], with `note` said after what a
+    /// built-in check found and before the citation (a recommendation's).
+    fn check_noted(&self, urn: &Urn<'_>, messages: bool, note: Option<&str>) -> Option<RuleViolation> {
         let nss = rules_nss(urn);
         let nss: &str = &nss;
         let base = urn.nss_start();
@@ -1060,10 +1066,15 @@ impl CompiledRules {
                 } else if let Some(hinted) = self.hinted(urn.nid(), nss.as_bytes(), v.offset, base) {
                     hinted
                 } else {
-                    // Appended to the checker's own message: one string.
+                    // Appended to the checker's own message: one string,
+                    // the citation last.
                     use std::fmt::Write as _;
                     let mut message = v.message;
-                    let _ = write!(message, " at byte {} ({})", base + v.offset, self.cite);
+                    let _ = write!(message, " at byte {}", base + v.offset);
+                    if let Some(note) = note {
+                        let _ = write!(message, "; {note}");
+                    }
+                    let _ = write!(message, " ({})", self.cite);
                     message
                 },
             });
