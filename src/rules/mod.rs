@@ -1095,8 +1095,8 @@ impl CompiledRules {
         if !self.generic_hints {
             return None;
         }
-        // Mistakes of any namespace, said only when the NSS without them
-        // passes the rules.
+        // Mistakes of any namespace, said only when the URN without them
+        // is valid: it parses, and its NSS passes the rules.
         let head = || match nss.get(at) {
             Some(&b) => format!("unexpected {} in NSS at byte {}", described(b), base + at),
             None => format!("the NSS ends at byte {}", base + at),
@@ -1105,7 +1105,7 @@ impl CompiledRules {
         if let Some(label) = nss.get(..nid.len() + 1)
             && label[..nid.len()].eq_ignore_ascii_case(nid.as_bytes())
             && matches!(label[nid.len()], b':' | b' ')
-            && self.passes(&nss[nid.len() + 1..])
+            && self.valid_with_nss(nid, &nss[nid.len() + 1..])
         {
             return Some(format!(
                 "{}: '{}' repeats the NID: the NSS starts after 'urn:{nid}:' (RFC 8141 section 2)",
@@ -1119,7 +1119,7 @@ impl CompiledRules {
         if let Some((&last, rest)) = nss.split_last()
             && b".,;)]}>'\"!".contains(&last)
             && !rest.is_empty()
-            && self.passes(rest)
+            && self.valid_with_nss(nid, rest)
         {
             return Some(format!(
                 "{}: the NSS is valid without its last '{}': punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
@@ -1130,13 +1130,16 @@ impl CompiledRules {
         None
     }
 
-    /// Whether `nss` passes the syntax and the built-in check (for a
-    /// hint: is the NSS valid once a mistake is taken away?).
-    fn passes(&self, nss: &[u8]) -> bool {
-        self.matcher.as_ref().is_none_or(|m| m.check(nss).is_ok())
-            && self
-                .builtin
-                .is_none_or(|check| std::str::from_utf8(nss).is_ok_and(|s| check(s).is_ok()))
+    /// Whether `urn:` `nid` `:` `nss` is a valid URN of these rules: it
+    /// parses (RFC 8141 section 2) and its NSS passes the syntax and the
+    /// built-in check (for a hint: is the URN valid once a mistake is taken
+    /// away? Not only its NSS's characters: `10.1/a?b` is no DOI URN's).
+    fn valid_with_nss(&self, nid: &str, nss: &[u8]) -> bool {
+        let Ok(nss) = std::str::from_utf8(nss) else {
+            return false;
+        };
+        let text = format!("urn:{nid}:{nss}");
+        Urn::parse(&text).is_ok_and(|urn| self.check_with(&urn, false).is_none())
     }
 
     /// For an input of this namespace that the generic parser refuses at
