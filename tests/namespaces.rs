@@ -328,6 +328,18 @@ fn every_message_over_the_vectors_is_short() {
         }
     }
     assert!(with_source > 100, "{with_source}");
+    // The stream reader's and the scanner's own findings.
+    for report in [
+        urnreg::Report::line_too_long(b"urn:x", 1 << 20, true),
+        urnreg::Report::urn_too_long(b"urn:x", 1 << 16, true),
+    ] {
+        for f in report.findings() {
+            let message = f.to_string();
+            if message.chars().count() > MAX_MESSAGE || !ends_with_citation(&message) {
+                bad.push(format!("{}: {message}", f.code()));
+            }
+        }
+    }
     bad.sort();
     bad.dedup();
     assert!(
