@@ -49,7 +49,7 @@
 //! assert_eq!(err.offset(), 13);
 //! assert_eq!(
 //!     err.to_string(),
-//!     "unexpected ' ' (space) in NSS at byte 13: expected pchar, '/', '%HH', '?+', '?=' or '#'"
+//!     "unexpected ' ' (space) in NSS at byte 13: expected pchar, '/', '%HH', '?+', '?=' or '#' (RFC 8141 section 2)"
 //! );
 //! # Ok::<(), urnreg::ParseError>(())
 //! ```

@@ -119,7 +119,7 @@ fn check_text_draws_a_caret_under_the_byte() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "invalid urn:example:a b\n  urn:example:a b\n               ^ error: unexpected ' ' (space) in NSS at byte 13: expected pchar, '/', '%HH', '?+', '?=' or '#'\n"
+        "invalid urn:example:a b\n  urn:example:a b\n               ^ error: unexpected ' ' (space) in NSS at byte 13: expected pchar, '/', '%HH', '?+', '?=' or '#' (RFC 8141 section 2)\n"
     );
 }
 
@@ -151,7 +151,7 @@ fn check_messages_say_what_the_rule_wants() {
     said(
         3,
         "missing-scheme",
-        "leading white space (a URN starts with 'urn:')",
+        "leading white space; a URN starts with 'urn:'",
     );
     // RFC 4198 section 2: DateId "MUST correspond to a specific day".
     said(4, "nss-check", "20060231 is not a day: February 2006 has 28 days");
@@ -162,7 +162,10 @@ fn check_json_is_one_array() {
     let out = urnreg(&["check", "--format", "json", "urn:example:a", "urn:x"], b"");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 2);
-    assert_eq!(v[1]["errors"][0]["message"], "expected ':' after NID at byte 5");
+    assert_eq!(
+        v[1]["errors"][0]["message"],
+        "expected ':' after NID at byte 5 (RFC 8141 section 2)"
+    );
     let empty = urnreg(&["check", "--format", "json", "-"], b"");
     let v: Value = serde_json::from_slice(&empty.stdout).unwrap();
     assert_eq!(v, json!([]));

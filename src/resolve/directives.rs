@@ -9,6 +9,7 @@
 //! ```
 
 use super::subregistries::{QueryRegistry, Scope};
+use crate::urn::shortened;
 
 /// One directive, as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,14 +115,13 @@ pub fn directives<'a>(
             }
             offset += p.len() + 1;
         }
-        let shown: String = piece.chars().take(24).collect();
-        let more = if shown.len() < piece.len() { "…" } else { "" };
         let issue = DirectiveIssue {
             kind: DirectiveIssueKind::Syntax,
             offset,
             message: format!(
-                "r-component is not of the form keywd=value joined by '&' at '{shown}{more}' \
-                 (URN draft 2012 §2.3)"
+                "r-component is not of the form keywd=value joined by '&' at '{}' \
+                 (URN draft 2012 §2.3)",
+                shortened(piece)
             ),
         };
         return (Vec::new(), vec![issue]);
@@ -151,7 +151,7 @@ pub fn directives<'a>(
                 offset: d.offset,
                 message: format!(
                     "keyword '{}' is not registered: a resolver ignores it (URN draft 2012 §2.3)",
-                    d.keyword
+                    shortened(d.keyword)
                 ),
             });
             continue;
@@ -165,7 +165,7 @@ pub fn directives<'a>(
                     message: format!(
                         "keyword '{}' appears more than once: a resolver ignores all its directives \
                          (URN draft 2012 §2.3)",
-                        d.keyword
+                        shortened(d.keyword)
                     ),
                 });
             }
@@ -179,7 +179,7 @@ pub fn directives<'a>(
                 offset: d.offset,
                 message: format!(
                     "keyword '{}' is not supported by the '{}' namespace (URN draft 2012 §9.2.1)",
-                    d.keyword,
+                    shortened(d.keyword),
                     nid.to_ascii_lowercase()
                 ),
             });
@@ -191,7 +191,7 @@ pub fn directives<'a>(
                 message: format!(
                     "'{}' is not a registered resolution service: a resolver falls back to the \
                      namespace's default (URN draft 2012 §2.3.1)",
-                    d.value
+                    shortened(d.value)
                 ),
             });
         }
@@ -205,7 +205,9 @@ pub fn directives<'a>(
         issues.push(DirectiveIssue {
             kind,
             offset,
-            message: format!("more directive issues follow, not listed (at most {MAX_ISSUES} are)"),
+            message: format!(
+                "more directive issues follow, not listed: at most {MAX_ISSUES} are (URN draft 2012 §2.3)"
+            ),
         });
     }
     (found, issues)

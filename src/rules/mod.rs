@@ -400,8 +400,8 @@ impl Should {
     /// The warning's message for `urn`: what is recommended, and where;
     /// when a built-in check is what `urn` fails, what that check found.
     pub fn message(&self, urn: &Urn<'_>) -> String {
-        match self.rules.check_with(urn, true) {
-            Some(v) if v.kind == ViolationKind::Check => format!("{}; {}", v.message, self.note),
+        match self.rules.check_noted(urn, true, Some(&self.note)) {
+            Some(v) if v.kind == ViolationKind::Check => v.message,
             _ => format!("{} ({})", self.note, self.rules.cite),
         }
     }
@@ -965,6 +965,12 @@ impl CompiledRules {
     /// [`CompiledRules::check`], with an empty message when `messages` is
     /// false (a caller that only needs validity, kinds and offsets).
     pub(crate) fn check_with(&self, urn: &Urn<'_>, messages: bool) -> Option<RuleViolation> {
+        self.check_noted(urn, messages, None)
+    }
+
+    /// [`CompiledRules::check_with`], with `note` said after what a
+    /// built-in check found and before the citation (a recommendation's).
+    fn check_noted(&self, urn: &Urn<'_>, messages: bool, note: Option<&str>) -> Option<RuleViolation> {
         let nss = rules_nss(urn);
         let nss: &str = &nss;
         let base = urn.nss_start();
@@ -1060,10 +1066,15 @@ impl CompiledRules {
                 } else if let Some(hinted) = self.hinted(urn.nid(), nss.as_bytes(), v.offset, base) {
                     hinted
                 } else {
-                    // Appended to the checker's own message: one string.
+                    // Appended to the checker's own message: one string,
+                    // the citation last.
                     use std::fmt::Write as _;
                     let mut message = v.message;
-                    let _ = write!(message, " at byte {} ({})", base + v.offset, self.cite);
+                    let _ = write!(message, " at byte {}", base + v.offset);
+                    if let Some(note) = note {
+                        let _ = write!(message, "; {note}");
+                    }
+                    let _ = write!(message, " ({})", self.cite);
                     message
                 },
             });
@@ -1084,8 +1095,8 @@ impl CompiledRules {
         if !self.generic_hints {
             return None;
         }
-        // Mistakes of any namespace, said only when the NSS without them
-        // passes the rules.
+        // Mistakes of any namespace, said only when the URN without them
+        // is valid: it parses, and its NSS passes the rules.
         let head = || match nss.get(at) {
             Some(&b) => format!("unexpected {} in NSS at byte {}", described(b), base + at),
             None => format!("the NSS ends at byte {}", base + at),
@@ -1094,7 +1105,7 @@ impl CompiledRules {
         if let Some(label) = nss.get(..nid.len() + 1)
             && label[..nid.len()].eq_ignore_ascii_case(nid.as_bytes())
             && matches!(label[nid.len()], b':' | b' ')
-            && self.passes(&nss[nid.len() + 1..])
+            && self.valid_with_nss(nid, &nss[nid.len() + 1..])
         {
             return Some(format!(
                 "{}: '{}' repeats the NID: the NSS starts after 'urn:{nid}:' (RFC 8141 section 2)",
@@ -1108,7 +1119,7 @@ impl CompiledRules {
         if let Some((&last, rest)) = nss.split_last()
             && b".,;)]}>'\"!".contains(&last)
             && !rest.is_empty()
-            && self.passes(rest)
+            && self.valid_with_nss(nid, rest)
         {
             return Some(format!(
                 "{}: the NSS is valid without its last '{}': punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
@@ -1119,13 +1130,16 @@ impl CompiledRules {
         None
     }
 
-    /// Whether `nss` passes the syntax and the built-in check (for a
-    /// hint: is the NSS valid once a mistake is taken away?).
-    fn passes(&self, nss: &[u8]) -> bool {
-        self.matcher.as_ref().is_none_or(|m| m.check(nss).is_ok())
-            && self
-                .builtin
-                .is_none_or(|check| std::str::from_utf8(nss).is_ok_and(|s| check(s).is_ok()))
+    /// Whether `urn:` `nid` `:` `nss` is a valid URN of these rules: it
+    /// parses (RFC 8141 section 2) and its NSS passes the syntax and the
+    /// built-in check (for a hint: is the URN valid once a mistake is taken
+    /// away? Not only its NSS's characters: `10.1/a?b` is no DOI URN's).
+    fn valid_with_nss(&self, nid: &str, nss: &[u8]) -> bool {
+        let Ok(nss) = std::str::from_utf8(nss) else {
+            return false;
+        };
+        let text = format!("urn:{nid}:{nss}");
+        Urn::parse(&text).is_ok_and(|urn| self.check_with(&urn, false).is_none())
     }
 
     /// For an input of this namespace that the generic parser refuses at

@@ -205,6 +205,32 @@ impl ParseError {
     }
 }
 
+/// The most characters of input text a message quotes.
+pub(crate) const MAX_QUOTED: usize = 24;
+
+/// Input text as a message quotes it: at most [`MAX_QUOTED`] characters,
+/// then `…` when there is more (a finding's message stays short whatever
+/// the input). Written where it goes.
+pub(crate) fn shortened(text: &str) -> Shortened<'_> {
+    Shortened(text)
+}
+
+/// Text as a message quotes it ([`shortened`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shortened<'a>(&'a str);
+
+impl fmt::Display for Shortened<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(MAX_QUOTED) {
+            Some((cut, _)) => {
+                f.write_str(&self.0[..cut])?;
+                f.write_str("…")
+            }
+            None => f.write_str(self.0),
+        }
+    }
+}
+
 /// Describes a byte for a message: `'x'`, `' ' (space)`, or `byte 0x1f`
 /// for the other invisible ones. Written where it goes (no `String`: a
 /// stream of invalid lines formats one per line).
@@ -224,14 +250,15 @@ impl fmt::Display for DescribedByte {
     }
 }
 
+/// What a component takes, and the rule that says so.
 fn expected_in(component: Component) -> &'static str {
     match component {
-        Component::Scheme => "'urn:'",
-        Component::Nid => "a letter, digit or '-', or ':' after the NID",
-        Component::Nss => "pchar, '/', '%HH', '?+', '?=' or '#'",
-        Component::RComponent => "pchar, '/', '?', '%HH', '?=' or '#'",
-        Component::QComponent => "pchar, '/', '?', '%HH' or '#'",
-        Component::FComponent => "pchar, '/', '?' or '%HH'",
+        Component::Scheme => "'urn:' (RFC 8141 section 2)",
+        Component::Nid => "a letter, digit or '-', or ':' after the NID (RFC 8141 section 2)",
+        Component::Nss => "pchar, '/', '%HH', '?+', '?=' or '#' (RFC 8141 section 2)",
+        Component::RComponent => "pchar, '/', '?', '%HH', '?=' or '#' (RFC 8141 section 2)",
+        Component::QComponent => "pchar, '/', '?', '%HH' or '#' (RFC 8141 section 2)",
+        Component::FComponent => "pchar, '/', '?' or '%HH' (RFC 8141 section 2)",
     }
 }
 
@@ -294,19 +321,20 @@ impl ParseError {
                 out.text("expected the scheme 'urn:' at byte ");
                 out.number(at);
                 out.text(if self.leading_space {
-                    ": leading white space (a URN starts with 'urn:')"
+                    ": leading white space; a URN starts with 'urn:' (RFC 8141 section 2)"
                 } else {
-                    ": a URN starts with 'urn:'"
+                    ": a URN starts with 'urn:' (RFC 8141 section 2)"
                 });
             }
             ParseErrorKind::NidLength => {
                 out.text("expected a NID of 2 to 32 letters, digits or hyphens at byte ");
                 out.number(at);
+                out.text(" (RFC 8141 section 2)");
             }
             ParseErrorKind::NidHyphen => {
                 out.text("expected a letter or digit at byte ");
                 out.number(at);
-                out.text(": a NID must not start or end with '-'");
+                out.text(": a NID must not start or end with '-' (RFC 8141 section 2)");
             }
             ParseErrorKind::NidChar { found } => {
                 out.text("unexpected ");
@@ -319,6 +347,7 @@ impl ParseError {
             ParseErrorKind::MissingColon => {
                 out.text("expected ':' after NID at byte ");
                 out.number(at);
+                out.text(" (RFC 8141 section 2)");
             }
             ParseErrorKind::InformalNid => {
                 out.text("expected a positive number without leading zeros after 'urn-' at byte ");
@@ -326,18 +355,21 @@ impl ParseError {
                 out.text(" (RFC 8141 section 5.2)");
             }
             ParseErrorKind::ReservedNid => {
-                out.text("the NID 'urn' is reserved (RFC 2141 section 2) at byte ");
+                out.text("the NID 'urn' at byte ");
                 out.number(at);
+                out.text(" is reserved (RFC 2141 section 2)");
             }
             ParseErrorKind::EmptyNss => {
                 out.text("expected NSS at byte ");
                 out.number(at);
+                out.text(" (RFC 8141 section 2)");
             }
             ParseErrorKind::EmptyComponent => {
                 out.text("expected a non-empty ");
                 out.text(comp);
                 out.text(" starting with pchar at byte ");
                 out.number(at);
+                out.text(" (RFC 8141 section 2)");
             }
             // RFC 8141 section 2: NSS = pchar *(pchar / "/"), r-component
             // and q-component = pchar *( pchar / "/" / "?" ).
@@ -383,27 +415,29 @@ impl ParseError {
                 out.text(comp);
                 out.text(" at byte ");
                 out.number(at);
-                out.text(": expected UTF-8 percent-encoded as %HH");
+                out.text(": expected UTF-8 percent-encoded as %HH (RFC 8141 section 2)");
             }
             ParseErrorKind::BadPercent => {
                 out.text("expected two hex digits after '%' at byte ");
                 out.number(at);
+                out.text(" (RFC 3986 section 2.1)");
             }
             ParseErrorKind::StrayQuestionMark => {
                 out.text("unexpected '?' in NSS at byte ");
                 out.number(at);
-                out.text(": expected '?+' (r-component) or '?=' (q-component)");
+                out.text(": expected '?+' (r-component) or '?=' (q-component) (RFC 8141 section 2)");
             }
             ParseErrorKind::ReservedChar { found } => {
                 out.text("unexpected reserved ");
                 out.byte(found);
                 out.text(" at byte ");
                 out.number(at);
-                out.text(": RFC 2141 section 2.3.2 wants it percent-encoded");
+                out.text(": it must be percent-encoded (RFC 2141 section 2.3.2)");
             }
             ParseErrorKind::TooLong => {
                 out.text("input too long at byte ");
                 out.number(at);
+                out.text(" (urnreg's limit: 4 GiB)");
             }
         }
     }
@@ -479,10 +513,13 @@ impl Warning {
     /// that a writer can put the number in between without formatting.
     pub(crate) fn message_parts(&self) -> (&'static str, &'static str) {
         match self.kind {
-            WarningKind::SchemeCase => ("scheme not in lower case at byte ", ": 'urn:' is canonical"),
+            WarningKind::SchemeCase => (
+                "scheme not in lower case at byte ",
+                ": 'urn:' is canonical (RFC 8141 section 3.1)",
+            ),
             WarningKind::NidCase => (
                 "NID not in lower case at byte ",
-                ": NIDs are case-insensitive and lower case is canonical",
+                ": NIDs are case-insensitive and lower case is canonical (RFC 8141 section 3.1)",
             ),
             WarningKind::HexCase => (
                 "lower-case hex digits in percent-encoding at byte ",
@@ -524,5 +561,23 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (before, after) = self.message_parts();
         write!(f, "{before}{}{after}", self.offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Quoted input is cut at `MAX_QUOTED` characters (not bytes), with
+    /// `…`; shorter text is quoted whole.
+    #[test]
+    fn quoted_input_is_cut_at_24_characters() {
+        assert_eq!(shortened("I2L").to_string(), "I2L");
+        let exact = "x".repeat(MAX_QUOTED);
+        assert_eq!(shortened(&exact).to_string(), exact);
+        assert_eq!(
+            shortened(&"é".repeat(5000)).to_string(),
+            format!("{}…", "é".repeat(MAX_QUOTED))
+        );
     }
 }

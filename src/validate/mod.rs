@@ -270,7 +270,11 @@ impl<'r> Checker<'r> {
             report.push(Finding::new(
                 FindingKind::WithdrawnNid,
                 4,
-                format!("the namespace '{}' is {}", ns.nid(), ns.status().as_str()),
+                format!(
+                    "the namespace '{}' is {} (IANA URN Namespaces registry)",
+                    ns.nid(),
+                    ns.status().as_str()
+                ),
             ));
         }
         match ns.rules() {
@@ -431,7 +435,10 @@ fn wrapper_hint(input: &[u8], e: &ParseError, syntax: Syntax) -> Option<String> 
         let what = if after.iter().all(u8::is_ascii_whitespace) {
             "the white space after it".to_string()
         } else {
-            format!("the '{}' after it", String::from_utf8_lossy(after.trim_ascii()))
+            format!(
+                "the '{}' after it",
+                crate::urn::shortened(&String::from_utf8_lossy(after.trim_ascii()))
+            )
         };
         return Some(format!(
             "the URN ends at byte {at}: {what} is no part of it {CITE}"
@@ -451,7 +458,7 @@ fn deviation_message(practice: &Practice, registered: &CompiledRules) -> String 
         return format!("a form of the owner's practice ({by}), not of the registration ({of})");
     }
     match practice.note().filter(|n| !n.is_empty()) {
-        Some(note) => format!("a form of the registration's text, not of its syntax ({of}): {note}"),
+        Some(note) => format!("a form of the registration's text, not of its syntax: {note} ({of})"),
         None => format!("a form of the registration's text, not of its syntax ({of})"),
     }
 }
@@ -505,9 +512,9 @@ mod tests {
         assert!(report.is_valid());
         let messages: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
         assert!(
-            messages.iter().any(|m| m.starts_with(
-                "a form of the registration's text, not of its syntax (ISNI registration 2025): a lower-case"
-            )),
+            messages.iter().any(|m| m
+                .starts_with("a form of the registration's text, not of its syntax: a lower-case")
+                && m.ends_with(" (ISNI registration 2025)")),
             "{messages:?}"
         );
         // And a form of an owner's other document names both.

@@ -162,7 +162,7 @@ impl Namespace {
         self.generic_note
             .get_or_init(|| {
                 format!(
-                    "the '{}' namespace has no precise NSS syntax here: only the generic RFC 8141 rules were checked",
+                    "the '{}' namespace has no precise NSS syntax here: only the generic rules were checked (RFC 8141 section 2)",
                     self.nid
                 )
                 .into()

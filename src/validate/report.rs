@@ -413,7 +413,9 @@ impl<'a, 'r> Report<'a, 'r> {
         report.push(Finding::new(
             FindingKind::LineTooLong,
             limit,
-            format!("line longer than {limit} bytes at byte {limit}: expected a line break"),
+            format!(
+                "line longer than {limit} bytes at byte {limit}: expected a line break (urnreg's line limit)"
+            ),
         ));
         report
     }
@@ -426,7 +428,7 @@ impl<'a, 'r> Report<'a, 'r> {
         report.push(Finding::new(
             FindingKind::UrnTooLong,
             limit,
-            format!("URN longer than {limit} bytes (the scan limit): not checked"),
+            format!("URN longer than {limit} bytes: not checked (urnreg's scan limit)"),
         ));
         report
     }

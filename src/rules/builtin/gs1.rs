@@ -59,7 +59,10 @@ pub(super) fn check_gs1(nss: &str) -> Result<(), Violation> {
                     "AI ({key}) is not a GS1 primary identification key, which the first pair must hold \
                      (such as (00) SSCC, (01) GTIN, (414) GLN)"
                 ),
-                None => format!("({key}) is not a GS1 Application Identifier"),
+                None => format!(
+                    "({}) is not a GS1 Application Identifier",
+                    crate::urn::shortened(key)
+                ),
             },
         ));
     };
@@ -72,7 +75,10 @@ pub(super) fn check_gs1(nss: &str) -> Result<(), Violation> {
         let Some(entry) = gs1_ai::find(ai) else {
             return Err(violation(
                 ai_at,
-                format!("({ai}) is not a GS1 Application Identifier"),
+                format!(
+                    "({}) is not a GS1 Application Identifier",
+                    crate::urn::shortened(ai)
+                ),
             ));
         };
         let occurs_before = || nss[..ai_at].split(':').step_by(2).any(|earlier| earlier == ai);

@@ -126,9 +126,7 @@ pub(super) fn check_ietf_params_class(nss: &str) -> Result<(), Violation> {
     if let Some((entry, reference)) = whole {
         return Err(violation(
             7 + class.len(),
-            format!(
-                "'{name}' is not in IANA's params registry: its only name of class '{class}' is '{entry}' ({reference})"
-            ),
+            format!("of class '{class}', IANA's params registry has only '{entry}' ({reference})"),
         ));
     }
     let hint = nearest_class(class)
@@ -136,7 +134,10 @@ pub(super) fn check_ietf_params_class(nss: &str) -> Result<(), Violation> {
         .unwrap_or_default();
     Err(violation(
         7,
-        format!("'{class}' is not in IANA's params registry{hint}, so it names nothing yet"),
+        format!(
+            "'{}' is not in IANA's params registry{hint}",
+            crate::urn::shortened(class)
+        ),
     ))
 }
 
@@ -200,7 +201,11 @@ mod tests {
     fn a_class_registered_as_one_whole_name_has_only_that_name() {
         let e = check_ietf_params_class("params:capport:restricted").unwrap_err();
         assert_eq!(e.offset, "params:capport".len());
-        assert!(e.message.contains("'capport:unrestricted'"), "{}", e.message);
+        assert!(
+            e.message.contains("has only 'capport:unrestricted'"),
+            "{}",
+            e.message
+        );
         assert_eq!(check_ietf_params_class("params:capport:unrestricted:x"), Ok(()));
         // The class alone is no registered name either.
         let e = check_ietf_params_class("params:capport").unwrap_err();
