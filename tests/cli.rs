@@ -352,6 +352,24 @@ fn check_reads_a_file() {
     assert_eq!(code(&missing), 2);
 }
 
+/// `--generic` is the old name of `--syntax-only` (docs/validating.md),
+/// on every command that has it: old scripts keep working.
+#[test]
+fn generic_is_the_old_name_of_syntax_only() {
+    // An unregistered NID: refused against the registry, valid by RFC 8141.
+    for args in [
+        &["check", "--generic", "urn:ab:c"][..],
+        &["parse", "--generic", "urn:ab:c"],
+        &["normalize", "--generic", "urn:ab:c"],
+        &["eq", "--generic", "urn:ab:c", "URN:AB:c"],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg(&["scan", "--generic", "-"], b"see urn:ab:c here\n");
+    assert_eq!(code(&out), 0, "scan: {}", stderr(&out));
+}
+
 #[test]
 fn eq_and_normalize_use_namespace_rules_unless_generic() {
     let out = urnreg(

@@ -31,7 +31,7 @@ pub struct Args {
     format: Format,
 
     /// Check the generic RFC 8141 syntax only, without the registry.
-    #[arg(long)]
+    #[arg(long, alias = "generic")]
     syntax_only: bool,
 
     #[command(flatten)]

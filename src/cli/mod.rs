@@ -421,6 +421,26 @@ mod tests {
         }
     }
 
+    /// `--generic`, the old name of `--syntax-only`, still works wherever
+    /// `--syntax-only` does (scripts written for it).
+    #[test]
+    fn syntax_only_answers_to_its_old_name_everywhere() {
+        let mut cmd = super::Cli::command();
+        cmd.build();
+        let mut leaves = Vec::new();
+        collect_leaves(&cmd, String::new(), &mut leaves);
+        let mut seen = 0;
+        for (path, sub) in &leaves {
+            let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some("syntax-only")) else {
+                continue;
+            };
+            seen += 1;
+            let aliases = arg.get_all_aliases().unwrap_or_default();
+            assert!(aliases.contains(&"generic"), "--generic on '{path}': {aliases:?}");
+        }
+        assert_eq!(seen, 5, "check, parse, normalize, scan, eq");
+    }
+
     fn collect_leaves(cmd: &clap::Command, prefix: String, out: &mut Vec<(String, clap::Command)>) {
         for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
             let path = if prefix.is_empty() {

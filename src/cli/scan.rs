@@ -64,7 +64,7 @@ pub struct Args {
     nid: Vec<String>,
 
     /// Check the generic RFC 8141 syntax only, without the registry.
-    #[arg(long)]
+    #[arg(long, alias = "generic")]
     syntax_only: bool,
 
     #[command(flatten)]
