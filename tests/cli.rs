@@ -1510,6 +1510,38 @@ fn resolve_reports_a_line_too_long_and_goes_on() {
     }
 }
 
+/// An argument that is not UTF-8 is checked as the bytes it is: the
+/// error names the byte given (RFC 8141 section 2: ASCII only) and shows
+/// it as `\xff`, as `check` does, not a replacement character's bytes.
+#[test]
+#[cfg(unix)]
+fn resolve_names_the_byte_an_argument_holds() {
+    use std::os::unix::ffi::OsStrExt;
+    let urn = std::ffi::OsStr::from_bytes(b"urn:ietf:rfc:\xff");
+    for format in ["text", "jsonl"] {
+        let out = crate::util::urnreg_command()
+            .args(["resolve", "--format", format])
+            .arg(urn)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 2, "{format}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("error: urn:ietf:rfc:\\xff: invalid URN: non-ascii: unexpected non-ASCII byte 0xff in NSS at byte 13"),
+            "{format}: {err}"
+        );
+        assert!(
+            !err.contains('\u{fffd}') && !err.contains("0xef"),
+            "{format}: {err}"
+        );
+        if format == "jsonl" {
+            let rows = jsonl(&out);
+            let message = rows[0]["error"]["message"].as_str().unwrap();
+            assert!(message.contains("byte 0xff"), "{message}");
+        }
+    }
+}
+
 /// Issue 22: `urnreg resolve`: the URLs, one per line for one URN; `URN
 /// URL` when streamed; exit 1 for a valid URN without a resolver, 2 for
 /// bad input; JSON lines with the service and how it was chosen.

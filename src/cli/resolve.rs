@@ -11,7 +11,7 @@ use urnreg::resolve::{ResolveError, Resolved};
 
 use super::db::DbArgs;
 use super::input::wants_stdin;
-use super::output::{self, Palette, paint, printable};
+use super::output::{self, Palette, paint, printable, printable_bytes};
 use super::{Format, FormatParser};
 
 #[derive(clap::Args, Debug)]
@@ -69,9 +69,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.write_all(&line)?;
         Ok(())
     };
-    // `line`: the line of standard input it was read from.
-    let mut one = |urn: &str, line: Option<u64>, out: &mut output::Stdout| -> anyhow::Result<()> {
-        let result = registry.resolve(urn, args.service.as_deref());
+    // `line`: the line of standard input it was read from. An argument
+    // is taken as the bytes it is (it need not be UTF-8), so that an error
+    // names the byte that was given.
+    let mut one = |urn: &[u8], line: Option<u64>, out: &mut output::Stdout| -> anyhow::Result<()> {
+        let result = registry.resolve_bytes(urn, args.service.as_deref());
+        let shown = printable_bytes(urn);
         if let Err(e) = &result {
             if e.is_bad_input() {
                 outcome.bad_input = true;
@@ -82,17 +85,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "{}: {}: {}",
                 paint(p.error, "error"),
-                printable(urn),
+                shown,
                 printable(&e.to_string())
             );
         }
         if let Ok(Resolved { note: Some(note), .. }) = &result {
             let p = Palette::stderr();
-            eprintln!("{}: {}: {}", paint(p.warning, "note"), printable(urn), note);
+            eprintln!("{}: {}: {}", paint(p.warning, "note"), shown, note);
         }
         match args.format {
             Format::Json | Format::Jsonl => {
-                let mut object = to_json(urn, &result);
+                // JSON strings are Unicode: bytes that are not UTF-8 are
+                // replaced there (the error names them).
+                let mut object = to_json(&String::from_utf8_lossy(urn), &result);
                 if let Some(line) = line {
                     object["line"] = json!(line);
                 }
@@ -102,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if let Ok(resolved) = &result {
                     for url in &resolved.urls {
                         if several {
-                            writeln!(out, "{}\t{url}", printable(urn))?;
+                            writeln!(out, "{shown}\t{url}")?;
                         } else {
                             writeln!(out, "{url}")?;
                         }
@@ -169,7 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             match std::str::from_utf8(text) {
                 Ok("") => {}
-                Ok(urn) => one(urn, Some(n), &mut out)?,
+                Ok(urn) => one(urn.as_bytes(), Some(n), &mut out)?,
                 Err(_) => {
                     bad_line = true;
                     let p = Palette::stderr();
@@ -180,7 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     } else {
         for urn in &args.urns {
-            one(&urn.to_string_lossy(), None, &mut out)?;
+            one(urn.as_encoded_bytes(), None, &mut out)?;
         }
     }
     outcome.bad_input |= bad_line;
