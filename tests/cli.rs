@@ -1510,6 +1510,23 @@ fn resolve_reports_a_line_too_long_and_goes_on() {
     }
 }
 
+/// No URN and a pipe on stdin: `resolve` reads it as `-`, as `check`
+/// and `normalize` do (`echo URN | urnreg resolve`).
+#[test]
+fn resolve_reads_a_pipe_when_given_no_urn() {
+    let input = b"urn:ietf:rfc:8141\nurn:ietf:rfc:80x\n";
+    let piped = urnreg(&["resolve"], input);
+    let dash = urnreg(&["resolve", "-"], input);
+    assert_eq!(code(&piped), 2, "{}", stderr(&piped));
+    assert_eq!(
+        stdout(&piped),
+        "urn:ietf:rfc:8141\thttps://www.rfc-editor.org/rfc/rfc8141\n"
+    );
+    assert_eq!((stdout(&piped), stderr(&piped)), (stdout(&dash), stderr(&dash)));
+    let out = urnreg(&["resolve", "--format", "jsonl"], b"urn:ietf:rfc:8141\n");
+    assert_eq!(jsonl(&out)[0]["line"], 1);
+}
+
 /// An argument that is not UTF-8 is checked as the bytes it is: the
 /// error names the byte given (RFC 8141 section 2: ASCII only) and shows
 /// it as `\xff`, as `check` does, not a replacement character's bytes.

@@ -143,7 +143,8 @@ enum Command {
     /// error (an unreadable path is reported and the scan goes on).
     Scan(scan::Args),
     /// Where each URN leads: the URL(s) of its namespace's resolution
-    /// service (RFC 2483), with `-` one URN per line.
+    /// service (RFC 2483); with `-` (or no URN and a pipe on stdin) one URN
+    /// per line.
     ///
     /// Exit status: 0 all resolved, 1 a valid URN without a resolver for
     /// the service, 2 an invalid URN, an unregistered NID or an unknown

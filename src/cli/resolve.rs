@@ -12,7 +12,7 @@ use urnreg::resolve::{ResolveError, Resolved};
 use super::db::DbArgs;
 use super::input::wants_stdin;
 use super::output::{self, Palette, paint, printable, printable_bytes};
-use super::{Format, FormatParser};
+use super::{Format, FormatParser, UsageError};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -34,7 +34,7 @@ pub struct Args {
     db: DbArgs,
 
     /// URNs to resolve, or `-` to read one per line from stdin.
-    #[arg(value_name = "URN", required = true)]
+    #[arg(value_name = "URN")]
     urns: Vec<OsString>,
 }
 
@@ -46,8 +46,14 @@ struct Outcome {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let registry = args.db.registry()?;
     let streamed = wants_stdin(&args.urns);
+    if !streamed && args.urns.is_empty() {
+        return Err(UsageError(
+            "no URN given: pass URNs as arguments, or '-' to read them from stdin".into(),
+        )
+        .into());
+    }
+    let registry = args.db.registry()?;
     let several = streamed || args.urns.len() > 1;
     let mut out = output::stdout();
     let mut outcome = Outcome::default();
