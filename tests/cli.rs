@@ -95,6 +95,66 @@ fn check_reports_a_huge_line_and_goes_on() {
     assert_eq!(rows[1]["valid"], true);
 }
 
+/// The character above the caret of each caret line of `text` (a caret
+/// line is the one under `  <input>`, starting `  ` and ending with `^
+/// error: ...`), and the lengths of the lines.
+fn carets(text: &str) -> Vec<(char, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for pair in lines.windows(2) {
+        let (shown, under) = (pair[0], pair[1]);
+        if let Some(at) = under
+            .find("^ error:")
+            .filter(|_| under.trim_start().starts_with('^'))
+        {
+            let column = under[..at].chars().count();
+            let above = shown.chars().nth(column).unwrap_or('$');
+            found.push((above, shown.len().max(under.len())));
+        }
+    }
+    found
+}
+
+/// A line of up to 1 MiB (and one longer, cut there) is not shown whole:
+/// at most `SHOWN_BYTES` (512) bytes of it around each finding, saying how
+/// many were left out, with the caret under the offending byte; `check`'s
+/// text and `normalize`'s errors alike (docs/validating.md).
+#[test]
+fn long_lines_are_shown_as_a_window_around_the_finding() {
+    // A bad %-escape deep in a line of 600 KB (RFC 8141 section 2).
+    let mut bad = b"urn:example:".to_vec();
+    bad.extend(std::iter::repeat_n(b'a', 300_000));
+    bad.extend_from_slice(b"%zz");
+    bad.extend(std::iter::repeat_n(b'b', 300_000));
+    bad.push(b'\n');
+    // A line of 2 MB: too long, cut at 1 MiB, the caret at the cut.
+    let mut huge = b"urn:example:".to_vec();
+    huge.extend(std::iter::repeat_n(b'c', 2_000_000));
+    huge.push(b'\n');
+    for (input, above, left_out) in [
+        (&bad, '%', "[299884 bytes left out]"),
+        (&huge, '$', "[1048064 bytes left out]"),
+    ] {
+        for args in [&["check", "-"][..], &["normalize", "-"]] {
+            let out = urnreg(args, input);
+            assert_eq!(code(&out), 1, "{args:?}");
+            let text = if args[0] == "check" {
+                stdout(&out)
+            } else {
+                stderr(&out)
+            };
+            assert!(text.len() < 2048, "{args:?}: {} bytes written", text.len());
+            assert!(text.contains(left_out), "{args:?}: {text}");
+            let found = carets(&text);
+            assert_eq!(found.len(), 1, "{args:?}: {text}");
+            // Past the end of the shown text for the cut line: its byte
+            // is the first not read.
+            assert_eq!(found[0].0, above, "{args:?}: {text}");
+            assert!(found[0].1 < 700, "{args:?}: {text}");
+        }
+    }
+}
+
 #[test]
 fn check_exit_codes() {
     assert_eq!(code(&urnreg(&["check", "urn:example:a"], b"")), 0);
