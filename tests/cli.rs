@@ -762,38 +762,81 @@ fn check_line_limit_is_the_same_for_lf_and_crlf() {
 /// With input that comes slowly (a pipe kept open), a closed stdout still
 /// ends every `--jobs` setting at once: idle workers do not wait for input
 /// that may never come.
-#[test]
-fn check_stops_when_stdout_closes_while_input_waits() {
-    use std::io::Write;
+/// Runs `urnreg args` with one line on stdin, which stays open; reads
+/// `read` lines of its output, then closes it, and returns its exit status
+/// once it ends: it fails the test if it is still running 10 s later.
+fn status_after_stdout_closes(args: &[&str], line: &str, read: usize) -> std::process::ExitStatus {
+    use std::io::{BufRead, Write};
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
+    let mut child = urnreg_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut reader = std::io::BufReader::new(stdout);
+    for _ in 0..read {
+        let mut first = String::new();
+        reader.read_line(&mut first).unwrap();
+        assert!(first.ends_with('\n'), "{args:?}: {first:?}");
+    }
+    drop(reader); // the reader goes; the input stays open and silent
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("{args:?}: still running 10 s after stdout closed, input still open");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    status
+}
+
+#[test]
+fn check_stops_when_stdout_closes_while_input_waits() {
     for jobs in ["1", "4"] {
-        let mut child = urnreg_command()
-            .args(["check", "--jobs", jobs, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take()); // stdout closed before anything is written
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"urn:isbn:0451450523\n").unwrap();
-        stdin.flush().unwrap();
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > Duration::from_secs(10) {
-                child.kill().unwrap();
-                panic!("--jobs {jobs}: still running 10 s after stdout closed, input still open");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        drop(stdin);
+        // stdout closed before anything is written
+        let status = status_after_stdout_closes(&["check", "--jobs", jobs, "-"], "urn:isbn:0451450523", 0);
         assert_eq!(status.code(), Some(0), "--jobs {jobs}");
     }
+}
+
+/// Every stream that reads stdin ends quietly (0, as a closed pipe does)
+/// when the reader of its output goes, even after that reader has read
+/// what was written so far (`check - | head -1`), so that no write is left
+/// to find out: standard output is watched (docs/validating.md).
+#[test]
+#[cfg(target_os = "linux")]
+fn streams_stop_when_the_reader_leaves_after_reading() {
+    let urn = "urn:ietf:rfc:8141";
+    for args in [
+        &["check", "--jobs", "1", "-"][..],
+        &["check", "--jobs", "4", "-"],
+        &["check", "--jobs", "1", "--format", "jsonl", "-"],
+        &["check"],
+        &["normalize", "-"],
+        &["normalize", "--jobs", "4", "-"],
+        &["resolve", "-"],
+        &["resolve", "--format", "jsonl"],
+    ] {
+        let status = status_after_stdout_closes(args, urn, 1);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+    }
+    // `scan` writes what it found in stdin once stdin ends: its reader
+    // leaves before.
+    let status = status_after_stdout_closes(&["scan", "-"], "see urn:ietf:rfc:80x", 0);
+    assert_eq!(status.code(), Some(0), "scan -");
 }
 
 // --- Command-line conventions (issue 13) ---

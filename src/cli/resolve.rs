@@ -2,7 +2,7 @@
 //! ([`urnreg::Registry::resolve`]).
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
 
 use serde_json::json;
@@ -10,7 +10,7 @@ use urnreg::batch::MAX_LINE;
 use urnreg::resolve::{ResolveError, Resolved};
 
 use super::db::DbArgs;
-use super::input::wants_stdin;
+use super::input::{self, wants_stdin};
 use super::output::{self, Palette, paint, printable, printable_bytes};
 use super::{Format, FormatParser, UsageError};
 
@@ -138,11 +138,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(())
     };
     if streamed {
-        let stdin = io::stdin();
-        let mut reader = stdin.lock();
+        let _watch = input::watch_stdout();
+        // Read past std's own buffer (as large reads are), so that an
+        // empty one here means the input has nothing more yet.
+        let mut reader = BufReader::with_capacity(64 * 1024, io::stdin().lock());
         let mut line = Vec::new();
         let mut n = 0u64;
         loop {
+            // Caught up with the input (the next read may wait for it):
+            // let a slow producer see the results so far.
+            if reader.buffer().is_empty() {
+                out.flush()?;
+            }
             line.clear();
             // A line and its break, or enough of a longer line to say so
             // (the first may start with a byte-order mark).
