@@ -95,6 +95,66 @@ fn check_reports_a_huge_line_and_goes_on() {
     assert_eq!(rows[1]["valid"], true);
 }
 
+/// The character above the caret of each caret line of `text` (a caret
+/// line is the one under `  <input>`, starting `  ` and ending with `^
+/// error: ...`), and the lengths of the lines.
+fn carets(text: &str) -> Vec<(char, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for pair in lines.windows(2) {
+        let (shown, under) = (pair[0], pair[1]);
+        if let Some(at) = under
+            .find("^ error:")
+            .filter(|_| under.trim_start().starts_with('^'))
+        {
+            let column = under[..at].chars().count();
+            let above = shown.chars().nth(column).unwrap_or('$');
+            found.push((above, shown.len().max(under.len())));
+        }
+    }
+    found
+}
+
+/// A line of up to 1 MiB (and one longer, cut there) is not shown whole:
+/// at most `SHOWN_BYTES` (512) bytes of it around each finding, saying how
+/// many were left out, with the caret under the offending byte; `check`'s
+/// text and `normalize`'s errors alike (docs/validating.md).
+#[test]
+fn long_lines_are_shown_as_a_window_around_the_finding() {
+    // A bad %-escape deep in a line of 600 KB (RFC 8141 section 2).
+    let mut bad = b"urn:example:".to_vec();
+    bad.extend(std::iter::repeat_n(b'a', 300_000));
+    bad.extend_from_slice(b"%zz");
+    bad.extend(std::iter::repeat_n(b'b', 300_000));
+    bad.push(b'\n');
+    // A line of 2 MB: too long, cut at 1 MiB, the caret at the cut.
+    let mut huge = b"urn:example:".to_vec();
+    huge.extend(std::iter::repeat_n(b'c', 2_000_000));
+    huge.push(b'\n');
+    for (input, above, left_out) in [
+        (&bad, '%', "[299884 bytes left out]"),
+        (&huge, '$', "[1048064 bytes left out]"),
+    ] {
+        for args in [&["check", "-"][..], &["normalize", "-"]] {
+            let out = urnreg(args, input);
+            assert_eq!(code(&out), 1, "{args:?}");
+            let text = if args[0] == "check" {
+                stdout(&out)
+            } else {
+                stderr(&out)
+            };
+            assert!(text.len() < 2048, "{args:?}: {} bytes written", text.len());
+            assert!(text.contains(left_out), "{args:?}: {text}");
+            let found = carets(&text);
+            assert_eq!(found.len(), 1, "{args:?}: {text}");
+            // Past the end of the shown text for the cut line: its byte
+            // is the first not read.
+            assert_eq!(found[0].0, above, "{args:?}: {text}");
+            assert!(found[0].1 < 700, "{args:?}: {text}");
+        }
+    }
+}
+
 #[test]
 fn check_exit_codes() {
     assert_eq!(code(&urnreg(&["check", "urn:example:a"], b"")), 0);
@@ -353,6 +413,24 @@ fn check_reads_a_file() {
     assert_eq!(rows[1]["errors"][0]["offset"], 9);
     let missing = urnreg(&["check", "--file", "/no/such/file"], b"");
     assert_eq!(code(&missing), 2);
+}
+
+/// `--generic` is the old name of `--syntax-only` (docs/validating.md),
+/// on every command that has it: old scripts keep working.
+#[test]
+fn generic_is_the_old_name_of_syntax_only() {
+    // An unregistered NID: refused against the registry, valid by RFC 8141.
+    for args in [
+        &["check", "--generic", "urn:ab:c"][..],
+        &["parse", "--generic", "urn:ab:c"],
+        &["normalize", "--generic", "urn:ab:c"],
+        &["eq", "--generic", "urn:ab:c", "URN:AB:c"],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    }
+    let out = urnreg(&["scan", "--generic", "-"], b"see urn:ab:c here\n");
+    assert_eq!(code(&out), 0, "scan: {}", stderr(&out));
 }
 
 #[test]
@@ -687,38 +765,81 @@ fn check_line_limit_is_the_same_for_lf_and_crlf() {
 /// With input that comes slowly (a pipe kept open), a closed stdout still
 /// ends every `--jobs` setting at once: idle workers do not wait for input
 /// that may never come.
-#[test]
-fn check_stops_when_stdout_closes_while_input_waits() {
-    use std::io::Write;
+/// Runs `urnreg args` with one line on stdin, which stays open; reads
+/// `read` lines of its output, then closes it, and returns its exit status
+/// once it ends: it fails the test if it is still running 10 s later.
+fn status_after_stdout_closes(args: &[&str], line: &str, read: usize) -> std::process::ExitStatus {
+    use std::io::{BufRead, Write};
     use std::process::Stdio;
     use std::time::{Duration, Instant};
 
+    let mut child = urnreg_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut reader = std::io::BufReader::new(stdout);
+    for _ in 0..read {
+        let mut first = String::new();
+        reader.read_line(&mut first).unwrap();
+        assert!(first.ends_with('\n'), "{args:?}: {first:?}");
+    }
+    drop(reader); // the reader goes; the input stays open and silent
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("{args:?}: still running 10 s after stdout closed, input still open");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    status
+}
+
+#[test]
+fn check_stops_when_stdout_closes_while_input_waits() {
     for jobs in ["1", "4"] {
-        let mut child = urnreg_command()
-            .args(["check", "--jobs", jobs, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take()); // stdout closed before anything is written
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"urn:isbn:0451450523\n").unwrap();
-        stdin.flush().unwrap();
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > Duration::from_secs(10) {
-                child.kill().unwrap();
-                panic!("--jobs {jobs}: still running 10 s after stdout closed, input still open");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        drop(stdin);
+        // stdout closed before anything is written
+        let status = status_after_stdout_closes(&["check", "--jobs", jobs, "-"], "urn:isbn:0451450523", 0);
         assert_eq!(status.code(), Some(0), "--jobs {jobs}");
     }
+}
+
+/// Every stream that reads stdin ends quietly (0, as a closed pipe does)
+/// when the reader of its output goes, even after that reader has read
+/// what was written so far (`check - | head -1`), so that no write is left
+/// to find out: standard output is watched (docs/validating.md).
+#[test]
+#[cfg(target_os = "linux")]
+fn streams_stop_when_the_reader_leaves_after_reading() {
+    let urn = "urn:ietf:rfc:8141";
+    for args in [
+        &["check", "--jobs", "1", "-"][..],
+        &["check", "--jobs", "4", "-"],
+        &["check", "--jobs", "1", "--format", "jsonl", "-"],
+        &["check"],
+        &["normalize", "-"],
+        &["normalize", "--jobs", "4", "-"],
+        &["resolve", "-"],
+        &["resolve", "--format", "jsonl"],
+    ] {
+        let status = status_after_stdout_closes(args, urn, 1);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+    }
+    // `scan` writes what it found in stdin once stdin ends: its reader
+    // leaves before.
+    let status = status_after_stdout_closes(&["scan", "-"], "see urn:ietf:rfc:80x", 0);
+    assert_eq!(status.code(), Some(0), "scan -");
 }
 
 // --- Command-line conventions (issue 13) ---
@@ -1590,6 +1711,55 @@ fn resolve_reports_a_line_too_long_and_goes_on() {
                 assert_eq!(rows[1]["error"]["kind"], "line-too-long");
                 assert_eq!(rows[1]["urn"], serde_json::Value::Null);
             }
+        }
+    }
+}
+
+/// No URN and a pipe on stdin: `resolve` reads it as `-`, as `check`
+/// and `normalize` do (`echo URN | urnreg resolve`).
+#[test]
+fn resolve_reads_a_pipe_when_given_no_urn() {
+    let input = b"urn:ietf:rfc:8141\nurn:ietf:rfc:80x\n";
+    let piped = urnreg(&["resolve"], input);
+    let dash = urnreg(&["resolve", "-"], input);
+    assert_eq!(code(&piped), 2, "{}", stderr(&piped));
+    assert_eq!(
+        stdout(&piped),
+        "urn:ietf:rfc:8141\thttps://www.rfc-editor.org/rfc/rfc8141\n"
+    );
+    assert_eq!((stdout(&piped), stderr(&piped)), (stdout(&dash), stderr(&dash)));
+    let out = urnreg(&["resolve", "--format", "jsonl"], b"urn:ietf:rfc:8141\n");
+    assert_eq!(jsonl(&out)[0]["line"], 1);
+}
+
+/// An argument that is not UTF-8 is checked as the bytes it is: the
+/// error names the byte given (RFC 8141 section 2: ASCII only) and shows
+/// it as `\xff`, as `check` does, not a replacement character's bytes.
+#[test]
+#[cfg(unix)]
+fn resolve_names_the_byte_an_argument_holds() {
+    use std::os::unix::ffi::OsStrExt;
+    let urn = std::ffi::OsStr::from_bytes(b"urn:ietf:rfc:\xff");
+    for format in ["text", "jsonl"] {
+        let out = crate::util::urnreg_command()
+            .args(["resolve", "--format", format])
+            .arg(urn)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 2, "{format}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("error: urn:ietf:rfc:\\xff: invalid URN: non-ascii: unexpected non-ASCII byte 0xff in NSS at byte 13"),
+            "{format}: {err}"
+        );
+        assert!(
+            !err.contains('\u{fffd}') && !err.contains("0xef"),
+            "{format}: {err}"
+        );
+        if format == "jsonl" {
+            let rows = jsonl(&out);
+            let message = rows[0]["error"]["message"].as_str().unwrap();
+            assert!(message.contains("byte 0xff"), "{message}");
         }
     }
 }

@@ -31,7 +31,7 @@ pub struct Args {
     format: Format,
 
     /// Check the generic RFC 8141 syntax only, without the registry.
-    #[arg(long)]
+    #[arg(long, alias = "generic")]
     syntax_only: bool,
 
     #[command(flatten)]
@@ -261,6 +261,7 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
             );
             bar
         });
+        let _watch = input::watch_stdout();
         let summary = batch
             .stream(file, |out, p| {
                 output.write(out)?;
@@ -275,6 +276,7 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
         }
         summary
     } else if input::wants_stdin(&args.urns) {
+        let _watch = input::watch_stdout();
         batch
             .stream(io::stdin(), |out, p| {
                 output.write(out)?;

@@ -143,7 +143,8 @@ enum Command {
     /// error (an unreadable path is reported and the scan goes on).
     Scan(scan::Args),
     /// Where each URN leads: the URL(s) of its namespace's resolution
-    /// service (RFC 2483), with `-` one URN per line.
+    /// service (RFC 2483); with `-` (or no URN and a pipe on stdin) one URN
+    /// per line.
     ///
     /// Exit status: 0 all resolved, 1 a valid URN without a resolver for
     /// the service, 2 an invalid URN, an unregistered NID or an unknown
@@ -419,6 +420,26 @@ mod tests {
             assert_eq!(has("db"), !no_db.contains(&path.as_str()), "--db on '{path}'");
             assert!(has("color"), "--color on '{path}'");
         }
+    }
+
+    /// `--generic`, the old name of `--syntax-only`, still works wherever
+    /// `--syntax-only` does (scripts written for it).
+    #[test]
+    fn syntax_only_answers_to_its_old_name_everywhere() {
+        let mut cmd = super::Cli::command();
+        cmd.build();
+        let mut leaves = Vec::new();
+        collect_leaves(&cmd, String::new(), &mut leaves);
+        let mut seen = 0;
+        for (path, sub) in &leaves {
+            let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some("syntax-only")) else {
+                continue;
+            };
+            seen += 1;
+            let aliases = arg.get_all_aliases().unwrap_or_default();
+            assert!(aliases.contains(&"generic"), "--generic on '{path}': {aliases:?}");
+        }
+        assert_eq!(seen, 5, "check, parse, normalize, scan, eq");
     }
 
     fn collect_leaves(cmd: &clap::Command, prefix: String, out: &mut Vec<(String, clap::Command)>) {

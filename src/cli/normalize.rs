@@ -120,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let summary = if input::wants_stdin(&args.urns) {
         // A chunk ends where the input paused: answer at once (a
         // co-process waits for it).
+        let _watch = input::watch_stdout();
         batch
             .stream(io::stdin(), |chunk, p| write(chunk, p.caught_up))
             .map_err(batch_error)?

@@ -25,7 +25,7 @@ pub struct Args {
     syntax: SyntaxArgs,
 
     /// Check the generic RFC 8141 syntax only, without the registry.
-    #[arg(long)]
+    #[arg(long, alias = "generic")]
     syntax_only: bool,
 
     #[command(flatten)]

@@ -63,16 +63,39 @@ pub enum Level {
     Warning,
 }
 
+/// The most bytes of one input shown on a line: a longer input (a line
+/// can be 1 MiB) is shown as this many bytes around each finding, and its
+/// first ones on its status line, with `[N bytes left out]` where it was
+/// cut (docs/validating.md).
+pub const SHOWN_BYTES: usize = 512;
+
+/// Of a window around a finding in a long input, the bytes shown before
+/// the finding's own.
+const BEFORE: usize = 128;
+
 /// Input made printable: control characters and bytes that are not UTF-8
-/// are shown as `\xNN`; `columns[i]` is the screen column of byte `i`
-/// (empty when every byte is printable ASCII: then byte `i` is column `i`).
+/// are shown as `\xNN`; `columns[i]` is the screen column of byte
+/// `start + i` (empty when every byte is printable ASCII and none is left
+/// out: then byte `i` is column `i`). An input longer than [`SHOWN_BYTES`]
+/// is cut: `text` is its start, and [`Shown::around`] a window around an
+/// offset.
+#[derive(Clone)]
 pub struct Shown<'a> {
     pub text: std::borrow::Cow<'a, str>,
     columns: Vec<usize>,
+    /// The whole input.
+    raw: &'a [u8],
+    /// The first byte of `raw` that `text` shows.
+    start: usize,
+    /// Whether bytes were left out.
+    cut: bool,
 }
 
 impl<'a> Shown<'a> {
     pub fn new(raw: &'a [u8]) -> Self {
+        if raw.len() > SHOWN_BYTES {
+            return Self::window(raw, 0);
+        }
         // Printable ASCII (nearly every URN) is shown as it is, one column
         // per byte: borrowed, nothing to map.
         if super::output::printable_ascii(raw)
@@ -81,11 +104,74 @@ impl<'a> Shown<'a> {
             return Shown {
                 text: std::borrow::Cow::Borrowed(text),
                 columns: Vec::new(),
+                raw,
+                start: 0,
+                cut: false,
             };
         }
-        let mut text = String::with_capacity(raw.len());
-        let mut columns = Vec::with_capacity(raw.len() + 1);
-        let mut col = 0;
+        let mut shown = Shown {
+            text: std::borrow::Cow::Owned(String::with_capacity(raw.len())),
+            columns: Vec::with_capacity(raw.len() + 1),
+            raw,
+            start: 0,
+            cut: false,
+        };
+        shown.push_from(raw, 0);
+        shown
+    }
+
+    /// The input as shown under a finding at byte `offset`: all of it when
+    /// it is short, else a window of [`SHOWN_BYTES`] around `offset`.
+    pub fn around(&self, offset: usize) -> std::borrow::Cow<'_, Shown<'a>> {
+        if !self.cut {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let start = offset
+            .saturating_sub(BEFORE)
+            .min(self.raw.len().saturating_sub(SHOWN_BYTES));
+        std::borrow::Cow::Owned(Self::window(self.raw, start))
+    }
+
+    /// At most [`SHOWN_BYTES`] of `raw` from about `start` (moved back to
+    /// the start of a character), each end that leaves bytes out marked.
+    fn window(raw: &'a [u8], start: usize) -> Self {
+        let starts_char = |i: usize| raw.get(i).is_none_or(|&b| b & 0xC0 != 0x80);
+        let mut start = start.min(raw.len());
+        for _ in 0..3 {
+            if start > 0 && !starts_char(start) {
+                start -= 1;
+            }
+        }
+        let mut end = (start + SHOWN_BYTES).min(raw.len());
+        for _ in 0..3 {
+            if end > start && !starts_char(end) {
+                end -= 1;
+            }
+        }
+        let mut shown = Shown {
+            text: std::borrow::Cow::Owned(String::with_capacity(SHOWN_BYTES + 64)),
+            columns: Vec::with_capacity(end - start + 1),
+            raw,
+            start,
+            cut: true,
+        };
+        let text = shown.text.to_mut();
+        if start > 0 {
+            left_out(text, start);
+        }
+        let lead = text.len();
+        shown.push_from(&raw[start..end], lead);
+        if end < raw.len() {
+            left_out(shown.text.to_mut(), raw.len() - end);
+        }
+        shown
+    }
+
+    /// Appends `raw` made printable, mapping each of its bytes to a
+    /// column, the first to `col`.
+    fn push_from(&mut self, raw: &[u8], mut col: usize) {
+        let text = self.text.to_mut();
+        let columns = &mut self.columns;
         for chunk in raw.utf8_chunks() {
             for c in chunk.valid().chars() {
                 for _ in 0..c.len_utf8() {
@@ -108,10 +194,6 @@ impl<'a> Shown<'a> {
             }
         }
         columns.push(col);
-        Shown {
-            text: std::borrow::Cow::Owned(text),
-            columns,
-        }
     }
 
     pub fn column(&self, offset: usize) -> usize {
@@ -119,10 +201,17 @@ impl<'a> Shown<'a> {
             return offset.min(self.text.len());
         }
         self.columns
-            .get(offset)
+            .get(offset.saturating_sub(self.start))
             .copied()
             .unwrap_or_else(|| *self.columns.last().unwrap_or(&0))
     }
+}
+
+/// Writes the mark of `n` bytes left out of a long input.
+fn left_out(text: &mut String, n: usize) {
+    text.push('[');
+    text.push_str(itoa::Buffer::new().format(n));
+    text.push_str(" bytes left out]");
 }
 
 /// Writes `  <input>` and a caret line under byte `offset`. Written in
@@ -140,6 +229,7 @@ pub fn write_caret(
         Level::Error => (palette.error, "error"),
         Level::Warning => (palette.warning, "warning"),
     };
+    let shown = shown.around(offset);
     out.write_all(b"  ")?;
     out.write_all(shown.text.as_bytes())?;
     out.write_all(b"\n  ")?;
@@ -213,5 +303,42 @@ mod tests {
         assert_eq!(tab.column(13), 24);
         assert_eq!(tab.column(99), 25, "past the end: the end");
         assert_eq!(Shown::new(b"").column(0), 0);
+    }
+
+    /// A long input is shown as a window of at most `SHOWN_BYTES` around
+    /// an offset, cut between characters, its caret column still that of
+    /// its byte.
+    #[test]
+    fn long_input_is_shown_around_the_offset() {
+        let mut raw = b"urn:a:".to_vec();
+        raw.extend("é".repeat(1000).bytes());
+        raw.push(0xff);
+        raw.extend(b"\tz".repeat(1000));
+        let shown = Shown::new(&raw);
+        assert!(shown.text.ends_with("[3495 bytes left out]"), "{}", shown.text);
+        assert!(
+            !shown.text.contains("\\x"),
+            "whole characters only: {}",
+            shown.text
+        );
+        let at = 6 + 2000; // the 0xff
+        let window = shown.around(at);
+        // Columns count characters.
+        let column = window.column(at);
+        let before: String = window.text.chars().take(column).collect();
+        let after: String = window.text.chars().skip(column).collect();
+        assert!(before.starts_with("[1878 bytes left out]é"), "{before}");
+        assert!(after.starts_with("\\xff\\x09z\\x09z"), "{after}");
+        assert!(after.ends_with(" bytes left out]"), "{after}");
+        // The byte after an escape is still under its own character.
+        assert_eq!(window.column(at + 2) - window.column(at), 8);
+        // At the very end: the last bytes, nothing left out after them.
+        let end = shown.around(raw.len());
+        assert!(end.text.ends_with("\\x09z"), "{}", end.text);
+        assert_eq!(end.column(raw.len()), end.text.chars().count());
+        // Short inputs are shown whole.
+        let short = Shown::new(&raw[..super::SHOWN_BYTES]);
+        assert!(!short.text.contains("left out"));
+        assert_eq!(short.around(300).text, short.text);
     }
 }

@@ -2,7 +2,7 @@
 //! ([`urnreg::Registry::resolve`]).
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
 
 use serde_json::json;
@@ -10,9 +10,9 @@ use urnreg::batch::MAX_LINE;
 use urnreg::resolve::{ResolveError, Resolved};
 
 use super::db::DbArgs;
-use super::input::wants_stdin;
-use super::output::{self, Palette, paint, printable};
-use super::{Format, FormatParser};
+use super::input::{self, wants_stdin};
+use super::output::{self, Palette, paint, printable, printable_bytes};
+use super::{Format, FormatParser, UsageError};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -34,7 +34,7 @@ pub struct Args {
     db: DbArgs,
 
     /// URNs to resolve, or `-` to read one per line from stdin.
-    #[arg(value_name = "URN", required = true)]
+    #[arg(value_name = "URN")]
     urns: Vec<OsString>,
 }
 
@@ -46,8 +46,14 @@ struct Outcome {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let registry = args.db.registry()?;
     let streamed = wants_stdin(&args.urns);
+    if !streamed && args.urns.is_empty() {
+        return Err(UsageError(
+            "no URN given: pass URNs as arguments, or '-' to read them from stdin".into(),
+        )
+        .into());
+    }
+    let registry = args.db.registry()?;
     let several = streamed || args.urns.len() > 1;
     let mut out = output::stdout();
     let mut outcome = Outcome::default();
@@ -69,9 +75,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.write_all(&line)?;
         Ok(())
     };
-    // `line`: the line of standard input it was read from.
-    let mut one = |urn: &str, line: Option<u64>, out: &mut output::Stdout| -> anyhow::Result<()> {
-        let result = registry.resolve(urn, args.service.as_deref());
+    // `line`: the line of standard input it was read from. An argument
+    // is taken as the bytes it is (it need not be UTF-8), so that an error
+    // names the byte that was given.
+    let mut one = |urn: &[u8], line: Option<u64>, out: &mut output::Stdout| -> anyhow::Result<()> {
+        let result = registry.resolve_bytes(urn, args.service.as_deref());
+        let shown = printable_bytes(urn);
         if let Err(e) = &result {
             if e.is_bad_input() {
                 outcome.bad_input = true;
@@ -82,17 +91,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "{}: {}: {}",
                 paint(p.error, "error"),
-                printable(urn),
+                shown,
                 printable(&e.to_string())
             );
         }
         if let Ok(Resolved { note: Some(note), .. }) = &result {
             let p = Palette::stderr();
-            eprintln!("{}: {}: {}", paint(p.warning, "note"), printable(urn), note);
+            eprintln!("{}: {}: {}", paint(p.warning, "note"), shown, note);
         }
         match args.format {
             Format::Json | Format::Jsonl => {
-                let mut object = to_json(urn, &result);
+                // JSON strings are Unicode: bytes that are not UTF-8 are
+                // replaced there (the error names them).
+                let mut object = to_json(&String::from_utf8_lossy(urn), &result);
                 if let Some(line) = line {
                     object["line"] = json!(line);
                 }
@@ -102,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if let Ok(resolved) = &result {
                     for url in &resolved.urls {
                         if several {
-                            writeln!(out, "{}\t{url}", printable(urn))?;
+                            writeln!(out, "{shown}\t{url}")?;
                         } else {
                             writeln!(out, "{url}")?;
                         }
@@ -127,11 +138,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(())
     };
     if streamed {
-        let stdin = io::stdin();
-        let mut reader = stdin.lock();
+        let _watch = input::watch_stdout();
+        // Read past std's own buffer (as large reads are), so that an
+        // empty one here means the input has nothing more yet.
+        let mut reader = BufReader::with_capacity(64 * 1024, io::stdin().lock());
         let mut line = Vec::new();
         let mut n = 0u64;
         loop {
+            // Caught up with the input (the next read may wait for it):
+            // let a slow producer see the results so far.
+            if reader.buffer().is_empty() {
+                out.flush()?;
+            }
             line.clear();
             // A line and its break, or enough of a longer line to say so
             // (the first may start with a byte-order mark).
@@ -169,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             match std::str::from_utf8(text) {
                 Ok("") => {}
-                Ok(urn) => one(urn, Some(n), &mut out)?,
+                Ok(urn) => one(urn.as_bytes(), Some(n), &mut out)?,
                 Err(_) => {
                     bad_line = true;
                     let p = Palette::stderr();
@@ -180,7 +198,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     } else {
         for urn in &args.urns {
-            one(&urn.to_string_lossy(), None, &mut out)?;
+            one(urn.as_encoded_bytes(), None, &mut out)?;
         }
     }
     outcome.bad_input |= bad_line;

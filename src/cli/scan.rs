@@ -64,7 +64,7 @@ pub struct Args {
     nid: Vec<String>,
 
     /// Check the generic RFC 8141 syntax only, without the registry.
-    #[arg(long)]
+    #[arg(long, alias = "generic")]
     syntax_only: bool,
 
     #[command(flatten)]
@@ -1008,6 +1008,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let (nids, skipped_nids) = checked_nids(&args.nid, registry.as_ref())?;
     let jobs = args.jobs.unwrap_or_else(cores);
+    // Stdin may stay open and silent: its reader gone, the scan ends.
+    let watch = paths
+        .iter()
+        .any(|p| p.as_os_str() == "-")
+        .then(super::input::watch_stdout);
     let shared = Shared {
         args: &args,
         registry: registry.as_ref(),
@@ -1039,6 +1044,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Box::new(move |entry| worker.visit(entry, defaulted))
         });
     }
+    drop(watch);
     finish(&shared)?;
     let failed = shared.failed.load(Ordering::Relaxed);
     Ok(ExitCode::from(if failed {

@@ -103,6 +103,24 @@ impl Registry {
     /// [`ResolveError`]: an invalid URN, an unregistered NID, a namespace
     /// without resolution, or no URL for this service and NSS.
     pub fn resolve(&self, input: &str, service: Option<&str>) -> Result<Resolved, ResolveError> {
+        self.resolve_bytes(input.as_bytes(), service)
+    }
+
+    /// As [`Registry::resolve`], for input that need not be UTF-8 (a
+    /// command-line argument): a byte that is not ASCII is named as it is
+    /// (RFC 8141 section 2: the URN is invalid), not as a replacement
+    /// character.
+    ///
+    /// ```
+    /// let registry = urnreg::Registry::embedded();
+    /// let e = registry.resolve_bytes(b"urn:ietf:rfc:\xff", None).unwrap_err();
+    /// assert!(e.to_string().contains("byte 0xff"), "{e}");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Registry::resolve`].
+    pub fn resolve_bytes(&self, input: &[u8], service: Option<&str>) -> Result<Resolved, ResolveError> {
         // A service no one registered is refused whatever was sent with it
         // (RFC 2169's L2N, L2L take a URL, not a URN: 501, not 400).
         if let Some(asked) = service
@@ -112,7 +130,7 @@ impl Registry {
                 asked.to_string(),
             )));
         }
-        let report = self.check(input);
+        let report = self.check_bytes(input, crate::Syntax::Rfc8141);
         if let Some(e) = report.errors().next() {
             if e.code() == "unregistered-nid" {
                 let nid = report.urn().map_or("", |u| u.nid());
