@@ -815,6 +815,28 @@ fn check_stops_when_stdout_closes_while_input_waits() {
     }
 }
 
+/// `check -q` writes nothing to stdout: a reader of it leaving does not
+/// end the run, whose status still says an invalid line was read.
+#[test]
+fn quiet_check_keeps_its_status_when_stdout_closes() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = urnreg_command()
+        .args(["check", "-q", "--jobs", "1", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    // Time for a watcher of stdout to act before the input comes.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = stdin.write_all(b"urn:ietf:rfc:8141\nnot a urn\n");
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
+
 /// Every stream that reads stdin ends quietly (0, as a closed pipe does)
 /// when the reader of its output goes, even after that reader has read
 /// what was written so far (`check - | head -1`), so that no write is left

@@ -261,7 +261,8 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
             );
             bar
         });
-        let _watch = input::watch_stdout();
+        // `-q` writes nothing there: its reader leaving says nothing.
+        let _watch = (!args.quiet).then(input::watch_stdout);
         let summary = batch
             .stream(file, |out, p| {
                 output.write(out)?;
@@ -276,7 +277,8 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
         }
         summary
     } else if input::wants_stdin(&args.urns) {
-        let _watch = input::watch_stdout();
+        // `-q` writes nothing there: its reader leaving says nothing.
+        let _watch = (!args.quiet).then(input::watch_stdout);
         batch
             .stream(io::stdin(), |out, p| {
                 output.write(out)?;
