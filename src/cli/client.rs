@@ -20,6 +20,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::lifecycle::{Queue, write_queue};
 use super::output::{self, printable};
 use super::{Command, Format, FormatParser, UsageError};
 
@@ -301,25 +302,6 @@ struct ReviewAnswer {
     at: String,
 }
 
-/// `GET /api/queue`: the requests waiting, oldest first.
-#[derive(Deserialize)]
-#[serde(transparent)]
-pub(super) struct Queue(Vec<QueueAnswer>);
-
-/// One request of `GET /api/queue` (`QueueEntry`).
-#[derive(Deserialize)]
-struct QueueAnswer {
-    id: i64,
-    nid: Option<String>,
-    version: i64,
-    status: String,
-    filed: String,
-    /// How many times it was amended (an older server does not say).
-    #[serde(default)]
-    amendments: usize,
-    last_note: Option<String>,
-}
-
 fn print_json(value: &Value) -> anyhow::Result<()> {
     let mut out = output::stdout();
     serde_json::to_writer_pretty(&mut out, value)?;
@@ -409,37 +391,6 @@ fn follow_hint(server: &str, id: i64) -> String {
          `urnreg --server {} status {id}` follows the request",
         printable(server)
     )
-}
-
-/// Prints the expert's worklist as a table, one request a line with the
-/// first line of its last note: the local `queue` and `--server` alike.
-pub(super) fn write_queue(out: &mut output::Stdout, Queue(entries): &Queue) -> io::Result<()> {
-    if entries.is_empty() {
-        return writeln!(out, "no request waits for review");
-    }
-    writeln!(
-        out,
-        "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  last note",
-        "id", "NID", "version", "state", "filed"
-    )?;
-    for e in entries {
-        let note = e.last_note.as_deref().unwrap_or("-");
-        let amended = match e.amendments {
-            0 => String::new(),
-            n => format!(" (amended {n}x)"),
-        };
-        writeln!(
-            out,
-            "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
-            e.id,
-            printable(e.nid.as_deref().unwrap_or("informal")),
-            e.version,
-            printable(&e.status),
-            printable(&e.filed),
-            printable(note.lines().next().unwrap_or_default())
-        )?;
-    }
-    Ok(())
 }
 
 /// Checks a successful answer against what the command expects and prints

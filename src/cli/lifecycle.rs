@@ -259,9 +259,60 @@ pub fn queue(args: QueueArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&queue)?)?;
     } else {
         // The same reading and printing as an answer from a server.
-        let queue = super::client::Queue::deserialize(serde_json::to_value(&queue)?)?;
-        super::client::write_queue(&mut out, &queue)?;
+        let queue = Queue::deserialize(serde_json::to_value(&queue)?)?;
+        write_queue(&mut out, &queue)?;
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The requests waiting, oldest first: `queue`'s JSON, as the store
+/// writes it and `GET /api/queue` answers it.
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub(super) struct Queue(Vec<QueueAnswer>);
+
+/// One request of `GET /api/queue` (`QueueEntry`).
+#[derive(Deserialize)]
+struct QueueAnswer {
+    id: i64,
+    nid: Option<String>,
+    version: i64,
+    status: String,
+    filed: String,
+    /// How many times it was amended (an older server does not say).
+    #[serde(default)]
+    amendments: usize,
+    last_note: Option<String>,
+}
+
+/// Prints the expert's worklist as a table, one request a line with the
+/// first line of its last note: the local `queue` and `--server` alike.
+pub(super) fn write_queue(out: &mut output::Stdout, Queue(entries): &Queue) -> io::Result<()> {
+    if entries.is_empty() {
+        return writeln!(out, "no request waits for review");
+    }
+    writeln!(
+        out,
+        "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  last note",
+        "id", "NID", "version", "state", "filed"
+    )?;
+    for e in entries {
+        let note = e.last_note.as_deref().unwrap_or("-");
+        let amended = match e.amendments {
+            0 => String::new(),
+            n => format!(" (amended {n}x)"),
+        };
+        writeln!(
+            out,
+            "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
+            e.id,
+            printable(e.nid.as_deref().unwrap_or("informal")),
+            e.version,
+            printable(&e.status),
+            printable(&e.filed),
+            printable(note.lines().next().unwrap_or_default())
+        )?;
+    }
+    Ok(())
 }
