@@ -337,10 +337,7 @@ impl ParseError {
                 out.text(": a NID must not start or end with '-' (RFC 8141 section 2)");
             }
             ParseErrorKind::NidChar { found } => {
-                out.text("unexpected ");
-                out.byte(found);
-                out.text(" in NID at byte ");
-                out.number(at);
+                unexpected_at(out, "", found, Component::Nid.name(), at);
                 out.text(": expected ");
                 out.text(expected_in(Component::Nid));
             }
@@ -374,12 +371,7 @@ impl ParseError {
             // RFC 8141 section 2: NSS = pchar *(pchar / "/"), r-component
             // and q-component = pchar *( pchar / "/" / "?" ).
             ParseErrorKind::InvalidChar { found } if self.first_of_component => {
-                out.text("unexpected ");
-                out.byte(found);
-                out.text(" in ");
-                out.text(comp);
-                out.text(" at byte ");
-                out.number(at);
+                unexpected_at(out, "", found, comp, at);
                 out.text(if self.component == Component::Nss {
                     ": an "
                 } else {
@@ -394,12 +386,7 @@ impl ParseError {
                 out.text(" (RFC 8141 section 2)");
             }
             ParseErrorKind::InvalidChar { found } => {
-                out.text("unexpected ");
-                out.byte(found);
-                out.text(" in ");
-                out.text(comp);
-                out.text(" at byte ");
-                out.number(at);
+                unexpected_at(out, "", found, comp, at);
                 out.text(": expected ");
                 out.text(if self.rfc2141 {
                     // RFC 2141 section 2.2: <trans> and "%" <hex> <hex>.
@@ -409,12 +396,7 @@ impl ParseError {
                 });
             }
             ParseErrorKind::NonAscii { found } => {
-                out.text("unexpected non-ASCII ");
-                out.byte(found);
-                out.text(" in ");
-                out.text(comp);
-                out.text(" at byte ");
-                out.number(at);
+                unexpected_at(out, "non-ASCII ", found, comp, at);
                 out.text(": expected UTF-8 percent-encoded as %HH (RFC 8141 section 2)");
             }
             ParseErrorKind::BadPercent => {
@@ -441,6 +423,18 @@ impl ParseError {
             }
         }
     }
+}
+
+/// "unexpected {what}{byte} in {component} at byte {at}": how a message
+/// about one byte starts.
+fn unexpected_at(out: &mut impl MessageOut, what: &str, found: u8, component: &str, at: usize) {
+    out.text("unexpected ");
+    out.text(what);
+    out.byte(found);
+    out.text(" in ");
+    out.text(component);
+    out.text(" at byte ");
+    out.number(at);
 }
 
 impl fmt::Display for ParseError {
