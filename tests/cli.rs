@@ -472,7 +472,6 @@ fn eq_and_normalize_use_namespace_rules_unless_generic() {
 fn check_stops_at_once_when_stdout_closes() {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
 
     let line = b"urn:isbn:0451450523\n";
     for jobs in ["1", "2", "4"] {
@@ -498,17 +497,11 @@ fn check_stops_at_once_when_stdout_closes() {
             .unwrap();
         assert_eq!(first, "1:valid   urn:isbn:0451450523\n");
         // Dropping the reader closes stdout.
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > Duration::from_secs(20) {
-                child.kill().unwrap();
-                panic!("--jobs {jobs}: still running 20 s after stdout closed");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let status = exit_within(
+            &mut child,
+            20,
+            &format!("--jobs {jobs}: still running 20 s after stdout closed"),
+        );
         writer.join().unwrap();
         assert_eq!(
             status.code(),
@@ -771,7 +764,6 @@ fn check_line_limit_is_the_same_for_lf_and_crlf() {
 fn status_after_stdout_closes(args: &[&str], line: &str, read: usize) -> std::process::ExitStatus {
     use std::io::{BufRead, Write};
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
 
     let mut child = urnreg_command()
         .args(args)
@@ -791,17 +783,11 @@ fn status_after_stdout_closes(args: &[&str], line: &str, read: usize) -> std::pr
         assert!(first.ends_with('\n'), "{args:?}: {first:?}");
     }
     drop(reader); // the reader goes; the input stays open and silent
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            child.kill().unwrap();
-            panic!("{args:?}: still running 10 s after stdout closed, input still open");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = exit_within(
+        &mut child,
+        10,
+        &format!("{args:?}: still running 10 s after stdout closed, input still open"),
+    );
     drop(stdin);
     status
 }
@@ -1831,4 +1817,21 @@ fn resolve_prints_urls_and_exits_by_what_failed() {
     assert_eq!(rows[0]["service"], "I2L");
     assert_eq!(rows[0]["chosen_by"], "default");
     assert!(rows[0]["note"].as_str().unwrap().contains("section 2.3"));
+}
+
+/// The exit status of `child` once it ends within `seconds`; else it is
+/// killed and the test fails saying `stuck`.
+fn exit_within(child: &mut std::process::Child, seconds: u64, stuck: &str) -> std::process::ExitStatus {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(seconds) {
+            child.kill().unwrap();
+            panic!("{stuck}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
