@@ -130,7 +130,12 @@ pub(super) fn check(file: &RegistrationFile, ctx: &LintContext, filing: &Filing,
     }
     // Issue 22: resolvers are reached over https; plain http only where a
     // resolver speaks nothing else, and a reviewer will ask.
-    if compiled.resolution().is_some_and(|r| r.uses_plain_http()) {
+    if compiled
+        .resolution()
+        .ok()
+        .flatten()
+        .is_some_and(|r| r.uses_plain_http())
+    {
         out.warning(
             "rules-resolution-http",
             "rules.resolution",

@@ -875,3 +875,54 @@ mod tests {
         assert!(err.contains("unknown modifier ':title'"), "{err}");
     }
 }
+
+/// A stored resolution is compiled on its first use, not with the rules a
+/// check compiles: what it gets wrong is said when a URN is resolved, and
+/// `RulesFile::compile` (lint, import, snapshots) still refuses it at once.
+#[cfg(test)]
+mod stored {
+    use crate::resolve::ResolveError;
+    use crate::rules::RulesFile;
+    use crate::{Kind, NamespaceEntry, Registry, Status};
+
+    const BROKEN: &str = r#"
+        source = "RFC 8141 section 2"
+        syntax = { regex = '^[a-z]+$' }
+        [resolution]
+        source = "a resolver"
+        default = "I2L"
+        services = ["I2L"]
+        [[resolution.rules]]
+        service = "I2L"
+        match = '^(?<name>[a-z+$'
+        urls = ["https://example.org/{name}"]
+    "#;
+
+    #[test]
+    fn a_broken_stored_resolution_is_said_at_resolve_not_at_check() {
+        let file: RulesFile = toml::from_str(BROKEN).unwrap();
+        let refused = file.compile("xyz").unwrap_err().to_string();
+        assert!(
+            refused.contains("rules for 'xyz': resolution: rule 1: 'match' does not compile"),
+            "{refused}"
+        );
+        let registry = Registry::from_entries([NamespaceEntry {
+            nid: "xyz".into(),
+            kind: Kind::Formal,
+            status: Status::Registered,
+            rules: Some(BROKEN.into()),
+        }]);
+        assert!(registry.check("urn:xyz:abc").is_valid());
+        match registry.resolve("urn:xyz:abc", None) {
+            Err(e @ ResolveError::Broken { .. }) => {
+                assert_eq!(e.code(), "resolution-error");
+                assert!(
+                    e.to_string()
+                        .contains("'xyz' namespace's stored resolution is broken: rule 1"),
+                    "{e}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

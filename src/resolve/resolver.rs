@@ -37,6 +37,14 @@ pub enum ResolveError {
     Unregistered(String),
     /// The namespace says nothing of resolution.
     NoResolution(String),
+    /// The namespace's stored resolution does not compile or fails its
+    /// examples (a registry edited by hand: import and lint refuse it).
+    Broken {
+        /// The namespace.
+        nid: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The namespace's resolution does not give a URL for it.
     Unresolved(Unresolved),
 }
@@ -48,6 +56,7 @@ impl ResolveError {
             ResolveError::Invalid { .. } => "invalid",
             ResolveError::Unregistered(_) => "unregistered-nid",
             ResolveError::NoResolution(_) => "no-resolution",
+            ResolveError::Broken { .. } => "resolution-error",
             ResolveError::Unresolved(Unresolved::UnknownService(_)) => "unknown-service",
             ResolveError::Unresolved(Unresolved::ServiceNotOffered { .. }) => "service-not-offered",
             ResolveError::Unresolved(Unresolved::NotCovered { .. }) => "not-covered",
@@ -77,6 +86,12 @@ impl std::fmt::Display for ResolveError {
                 f,
                 "the '{nid}' namespace records no resolver (its registration names none urnreg knows)"
             ),
+            ResolveError::Broken { nid, message } => {
+                write!(
+                    f,
+                    "the '{nid}' namespace's stored resolution is broken: {message}"
+                )
+            }
             ResolveError::Unresolved(u) => u.fmt(f),
         }
     }
@@ -147,12 +162,16 @@ impl Registry {
                 message: "not a URN".into(),
             });
         };
-        let resolution = ns
-            .rules()
-            .ok()
-            .flatten()
-            .and_then(|r| r.resolution())
-            .ok_or_else(|| ResolveError::NoResolution(ns.nid().to_string()))?;
+        let resolution = match ns.rules().ok().flatten().map(|r| r.resolution()) {
+            Some(Ok(Some(resolution))) => resolution,
+            Some(Err(message)) => {
+                return Err(ResolveError::Broken {
+                    nid: ns.nid().to_string(),
+                    message: message.to_string(),
+                });
+            }
+            _ => return Err(ResolveError::NoResolution(ns.nid().to_string())),
+        };
         let mut note = None;
         // Registered names: the RFC 2169 aliases become their RFC 2483 names.
         let query = self.query();

@@ -140,6 +140,7 @@ fn answer(resolved: &Resolved, version: Version) -> Response {
 fn error(e: ResolveError) -> ApiError {
     let status = match &e {
         ResolveError::Invalid { .. } => StatusCode::BAD_REQUEST,
+        ResolveError::Broken { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         ResolveError::Unresolved(Unresolved::UnknownService(_) | Unresolved::ServiceNotOffered { .. }) => {
             StatusCode::NOT_IMPLEMENTED
         }

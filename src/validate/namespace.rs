@@ -137,7 +137,7 @@ impl Namespace {
                 };
                 let file: RulesFile =
                     toml::from_str(text).map_err(|e| RuleError(format!("rules for '{}': {e}", self.nid)))?;
-                file.compile(&self.nid).map(|rules| Some(Box::new(rules)))
+                file.compile_stored(&self.nid).map(|rules| Some(Box::new(rules)))
             })
             .as_ref()
             .map(Option::as_deref)
