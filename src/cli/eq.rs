@@ -51,6 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Some(n),
                 &Palette::stderr(),
                 &mut io::stderr().lock(),
+                &mut String::new(),
             )?;
             invalid = true;
         }

@@ -53,6 +53,8 @@ pub struct Args {
 struct Keys {
     keys: Vec<u8>,
     errors: Vec<u8>,
+    /// Where an error's message is made.
+    scratch: String,
 }
 
 /// Writes each key in place; an invalid input gets an empty line and its
@@ -74,7 +76,14 @@ impl Sink for KeySink {
         if !report.write_key(&mut out.keys) {
             // Writing to a Vec cannot fail.
             let what = if line.is_some() { "line" } else { "URN" };
-            let _ = write_invalid(report, what, line, &self.palette, &mut out.errors);
+            let _ = write_invalid(
+                report,
+                what,
+                line,
+                &self.palette,
+                &mut out.errors,
+                &mut out.scratch,
+            );
         }
         out.keys.push(b'\n');
     }
@@ -146,6 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Some(i as u64 + 1),
                     &batch.sink().palette,
                     &mut keys.errors,
+                    &mut keys.scratch,
                 )?;
             }
             keys.keys.push(b'\n');

@@ -259,13 +259,16 @@ fn write_painted(out: &mut impl Write, style: Style, text: &str) -> io::Result<(
 
 /// Writes the errors of an invalid report, saying which input it was
 /// (`what` and its number: "URN 1", "line 7"; `what` alone without one),
-/// for stderr.
+/// for stderr. A message is made in `scratch` (kept by a stream's caller
+/// from one line to the next: one made per line cost an allocation, 1.2%
+/// of `normalize`'s instructions by callgrind).
 pub fn write_invalid(
     report: &Report<'_, '_>,
     what: &str,
     number: Option<u64>,
     palette: &Palette,
     out: &mut impl Write,
+    scratch: &mut String,
 ) -> io::Result<()> {
     let shown = Shown::new(report.input_bytes());
     write_painted(out, palette.error, "error")?;
@@ -277,9 +280,9 @@ pub fn write_invalid(
     }
     out.write_all(b" is invalid\n")?;
     // Room for a message at once (grown from empty, it was four copies).
-    let mut scratch = String::with_capacity(256);
+    scratch.reserve(256);
     for f in report.errors() {
-        let message = f.message_in(&mut scratch);
+        let message = f.message_in(scratch);
         write_caret(out, &shown, f.offset(), Level::Error, message, palette)?;
     }
     Ok(())
