@@ -86,14 +86,44 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
 /// `"urn:oasis:names:tc:SAML:metadata" ":dynamicsaml"`. One that starts
 /// otherwise (`"urn:x:a" "urn:x:b"`, `"urn:x:a" "-v"`) may be the next
 /// argument of a shell command, and leaves it whole.
-fn continued(buf: &[u8], mut i: usize, limit: usize) -> bool {
+///
+/// The next literal opens with the quote this one closed with: a quote of
+/// the other kind right after is the markup around it
+/// (`value="'urn:mpeg:mpegB:cicp:ChannelConfiguration'"/>`, an XPath
+/// string in a Schematron or XSLT attribute).
+///
+/// A literal a join operator then another literal follow (`+`, `.`, `||`,
+/// `<<`, `~`, `&`) goes on in it too, when that one starts with what
+/// could go on a URN (a letter, a digit, `:./#-_~%`): YANG's `namespace
+/// "urn:ietf:params:xml:ns:yang" + ":ietf-tpm-remote-attestation";`
+/// (RFC 7950 section 6.1.3), `"urn:isbn:97804514" + "50523"`. (A
+/// method called on it, `"urn:x:y".equals(s)`, or a line end or text
+/// joined on to it, `+ "\n"`, `+ " is"`, leaves it whole.)
+fn continued(buf: &[u8], quote: u8, mut i: usize, limit: usize) -> bool {
     let stop = limit.min(i + 64);
-    while i < stop && is_space(buf[i]) {
-        i += 1;
+    let skip_spaces = |mut i: usize| {
+        while i < stop && is_space(buf[i]) {
+            i += 1;
+        }
+        i
+    };
+    i = skip_spaces(i);
+    let operator = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+        [b'|', b'|'] | [b'<', b'<'] | [b'.', b'.'] => 2,
+        [b'+' | b'.' | b'~' | b'&', ..] => 1,
+        _ => 0,
+    };
+    if operator > 0 {
+        let next = skip_spaces(i + operator);
+        return matches!(buf.get(next).filter(|_| next < limit), Some(b'"' | b'\''))
+            && buf.get(next + 1).filter(|_| next + 1 < limit).is_some_and(|&b| {
+                b.is_ascii_alphanumeric()
+                    || matches!(b, b':' | b'.' | b'/' | b'#' | b'-' | b'_' | b'~' | b'%')
+            });
     }
     matches!(
         buf.get(i..limit.min(i + 2)).unwrap_or_default(),
-        [b'"' | b'\'', b':' | b'.' | b'/' | b'#']
+        [q, b':' | b'.' | b'/' | b'#'] if *q == quote
     )
 }
 
@@ -262,7 +292,9 @@ impl Scratch {
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
                 && (joined_on(buf, end + 1) || !attribute_value(buf, start))
-            || closed && matches!(open, Some(b'"' | b'\'')) && continued(buf, end + 1, limit)
+            || closed
+                && matches!(open, Some(b'"' | b'\''))
+                && continued(buf, open.unwrap_or_default(), end + 1, limit)
         {
             return None;
         }
@@ -303,6 +335,8 @@ impl Scratch {
                         None => return i,
                     },
                     b'&' | b'#' | b'?' | b'\'' => return i,
+                    // An `xmpp:` URI's next pair (`node=urn%3Axmpp%3A...;item=1`).
+                    b';' if self.pairs && next_pair(buf, i + 1, limit) => return i,
                     _ if is_urn_char(b) => {
                         self.push(b, i + 1);
                         i += 1;
@@ -342,6 +376,13 @@ impl Scratch {
                 // value is the next pair (a URN's own `&` is kept:
                 // `urn:example:a&b`, a q-component's `?=a=1&b=2`).
                 b'&' if self.pairs && !self.component && next_pair(buf, i + 1, limit) => return i,
+                // So does `;name=`: the pairs of an `xmpp:` URI's query
+                // (RFC 5122 section 2.2: `pair = ";" key "=" value`,
+                // `?pubsub;node=urn:xmpp:stickers:0;item=...`) and of an
+                // OPC UA NodeId (`nsu=urn:example:ns;s=Demo`, OPC 10000-6
+                // section 5.3.1.11). A URN's `;` not before a `name=` stays
+                // (`urn:lex:it:stato:legge:2003-09-28;694`).
+                b';' if self.pairs && !self.component && next_pair(buf, i + 1, limit) => return i,
                 // RFC 8141 section 2: `?` starts a component only as `?+`
                 // or `?=`; before one has started, any other `?` is a
                 // URL's query after a URN in its path. Once `?+`, `?=` or
@@ -414,13 +455,11 @@ impl Scratch {
                     self.push(c, i + len);
                     i += len;
                 }
-                // A control character written as a reference inside the
-                // run was meant to be there: the URN holds it (and is
-                // invalid); a space or a quote so written still ends it.
-                Some((Decoded::Ascii(c), len)) if c.is_ascii_control() && !is_space(c) => {
-                    self.push(c, i + len);
-                    i += len;
-                }
+                // Any other character so written (a space, a quote, a
+                // control character) ends it, as it does written as itself:
+                // `\u001e` in a JSON string is a MARC record's field
+                // separator (zotero/translators' MARC.js), not a character
+                // the URN was meant to hold.
                 Some((Decoded::Ascii(_), _)) => return i,
                 Some((Decoded::Char(c), len)) => {
                     if !is_glued(c) {

@@ -24,7 +24,9 @@
 //!   section 2), so a URL's query after a URN in its path is not taken;
 //!   a URN that is a query value (`?id=urn:...`) ends at the next `&`,
 //!   and one that is a `name=` pair's value elsewhere
-//!   (`id=urn:...&request=x`) at the next `&name=`.
+//!   (`id=urn:...&request=x`, `;node=urn:...;item=x` of an `xmpp:` URI,
+//!   `nsu=urn:...;s=x` of an OPC UA NodeId) at the next `&name=` or
+//!   `;name=`.
 //!   In a CSV file ([`Scanner::set_csv`]) the delimiter ends a URN in a
 //!   field that is not quoted (RFC 4180 section 2).
 //! - Outside a closed delimiter pair, trailing sentence punctuation
@@ -39,7 +41,8 @@
 //!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
 //!   `"urn:oid:2.5.4."`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
-//!   reported. So is a regular expression: regex syntax where the run
+//!   reported. Nor is a literal the next goes on from (`"urn:x:a" ":b"`,
+//!   `"urn:x:a" + ":b"`, YANG's concatenation). So is a regular expression: regex syntax where the run
 //!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
 //!   `(urn:epcglobal:cbv|...)`).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
@@ -55,9 +58,9 @@
 //! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
 //!   mark of another script written on to it (`urn:example:café`, or
 //!   `\u00e9` in JSON) is part of it, so it is reported invalid rather than
-//!   cut short and passed; so is a control character written as a
-//!   reference (`\u0000`, `&#0;`). Other characters (`”`, `»`, a
-//!   no-break space) end it. A byte that starts no UTF-8 character is read
+//!   cut short and passed. Other characters (`”`, `»`, a no-break space,
+//!   a control character, also written as a reference: `\u001e`, `&#0;`)
+//!   end it. A byte that starts no UTF-8 character is read
 //!   as Latin-1: a letter there is part of it too.
 //!
 //! [`Scanner::scan`] reads any [`Read`] in a window of fixed size, so
