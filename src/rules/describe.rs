@@ -114,8 +114,9 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
     (
         "ietf",
         "IETF series prefixes (RFC 2648 section 2, RFC 3553 section 3): other-nss begins with a prefix \
-         other than rfc, fyi, std, bcp, id and mtg (and params), so none of them stands alone as the \
-         NSS: each takes ':' and its number or name.",
+         other than rfc, fyi, std, bcp, id and mtg (RFC 2648 section 2), and params-nss is 'params:' and \
+         a name (RFC 3553 section 3), so none of them stands alone as the NSS: each takes ':' and its \
+         number or name.",
     ),
     (
         "ietf-params-class",
@@ -124,6 +125,12 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          Identifiers' registry (https://www.iana.org/assignments/params/params.xhtml; 23 names as of \
          its update of 2026-02-02: xml, oauth, acme, scim, netconf, jmap, rtp-hdrext, ...); other IETF \
          URNs are not checked.",
+    ),
+    (
+        "ietf-xml-class",
+        "IETF XML Registry classes (RFC 3688 sections 3.1 and 3.2): a URN under urn:ietf:params:xml is \
+         urn:ietf:params:xml:<class>:<id>, its class one of ns, schema, rdfschema and pi (the publicid \
+         class) and its id not empty; other IETF URNs are not checked.",
     ),
     (
         "isan",

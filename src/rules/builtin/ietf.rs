@@ -24,12 +24,20 @@ const PREFIXES: &[(&str, &str)] = &[
 /// alone, which the comment leaves out: a series' prefix without its ':'
 /// and what follows (`urn:ietf:rfc`) names nothing. Letter case does not
 /// matter (the entire URN is case-insensitive).
+///
+/// The message carries no citation of its own: the rules' (RFC 2648
+/// section 2) ends it, and registry/ietf.toml's params hint says
+/// `urn:ietf:params` alone with RFC 3553 section 3's.
 pub(super) fn check_ietf(nss: &str) -> Result<(), Violation> {
     match PREFIXES.iter().find(|(p, _)| nss.eq_ignore_ascii_case(p)) {
+        Some((prefix, next)) if *prefix == "params" => Err(violation(
+            nss.len(),
+            format!("'{prefix}' needs ':' and {next}: a params-nss is 'params:' and a registered name"),
+        )),
         Some((prefix, next)) => Err(violation(
             nss.len(),
             format!(
-                "'{prefix}' needs ':' and {next}: other-nss begins with a prefix other than rfc, fyi, std, bcp, id, mtg, params (RFC 3553)"
+                "'{prefix}' needs ':' and {next}: other-nss begins with a prefix other than rfc, fyi, std, bcp, id, mtg"
             ),
         )),
         None => Ok(()),
@@ -141,6 +149,82 @@ pub(super) fn check_ietf_params_class(nss: &str) -> Result<(), Violation> {
     ))
 }
 
+/// The classes of the IETF XML Registry (RFC 3688 section 3.2), each as
+/// its URNs write it: `publicid` is the class whose URNs are
+/// `urn:ietf:params:xml:pi:<id>`; the others' URNs take the class's name.
+/// IANA's xml-registry (<https://www.iana.org/assignments/xml-registry/>)
+/// has these four sub-registries: publicid, ns, schema, rdfschema.
+pub(super) const XML_CLASSES: &[&str] = &["ns", "schema", "rdfschema", "pi"];
+
+/// Names a mistyped XML class is near, each with the class it means:
+/// the four, and the registry's own name of the public identifiers' class.
+const XML_CLASS_NAMES: &[(&str, &str)] = &[
+    ("ns", "ns"),
+    ("schema", "schema"),
+    ("rdfschema", "rdfschema"),
+    ("pi", "pi"),
+    ("publicid", "pi"),
+];
+
+/// The longest class quoted whole in a suggestion (`'ns:CLASS'`): a
+/// longer one gets none, and the message stays short.
+const MAX_SUGGESTED: usize = 16;
+
+/// The IETF XML Registry (RFC 3688 sections 3.1 and 3.2): a
+/// `urn:ietf:params:xml` URN is `urn:ietf:params:xml:<class>:<id>`, its
+/// class one of [`XML_CLASSES`] (any letter case: RFC 2648 section 2) and
+/// its id not empty (the syntax refuses an empty item). Used as a
+/// recommendation (`[[rules.should]]`), as the params class is: RFC 3553
+/// section 3 takes any name ("the items on both sides of [a colon] are
+/// valid names"), so `urn:ietf:params:xml` and `urn:ietf:params:xml:ns`
+/// are names, but IANA assigns none of them, nor any under another class
+/// (`urn:ietf:params:xml:xmpp-stanzas`, which RFC 6120 writes
+/// `urn:ietf:params:xml:ns:xmpp-stanzas`). Other IETF URNs pass.
+pub(super) fn check_ietf_xml_class(nss: &str) -> Result<(), Violation> {
+    let Some(name) = params_name(nss) else {
+        return Ok(());
+    };
+    if !under(name, "xml") {
+        return Ok(());
+    }
+    let Some(rest) = name.get(4..) else {
+        return Err(violation(nss.len(), "'xml' needs ':', a class, ':' and an id"));
+    };
+    let (class, id) = match rest.split_once(':') {
+        Some((class, id)) => (class, Some(id)),
+        None => (rest, None),
+    };
+    if let Some(known) = XML_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(class)) {
+        return match id {
+            Some(_) => Ok(()),
+            None => Err(violation(nss.len(), format!("'{known}' needs ':' and an id"))),
+        };
+    }
+    let names = XML_CLASS_NAMES
+        .iter()
+        .map(|(n, _)| (*n, crate::validate::letter_mask(n)));
+    // A near class (a typo) is meant; else the name is most likely an XML
+    // namespace's id without its class, as RFC 6120's xmpp-stanzas.
+    let fix = match crate::validate::nearest(&class.to_ascii_lowercase(), names) {
+        Some(near) => {
+            let class = XML_CLASS_NAMES
+                .iter()
+                .find(|(n, _)| *n == near)
+                .map_or(near, |(_, c)| c);
+            format!(" (did you mean '{class}'?)")
+        }
+        None if class.chars().count() <= MAX_SUGGESTED => format!(" (did you mean 'ns:{class}'?)"),
+        None => String::new(),
+    };
+    Err(violation(
+        11,
+        format!(
+            "'{}' is no class of the IETF XML Registry{fix}",
+            crate::urn::shortened(class)
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +305,49 @@ mod tests {
             assert!(PARAMS_CLASSES[i + 1..].iter().all(|(b, _)| a != b), "{a} twice");
         }
         assert_eq!(PARAMS_CLASSES.len(), 23);
+    }
+
+    #[test]
+    fn rfc3688_an_xml_urn_is_a_registry_class_and_an_id() {
+        for nss in [
+            "params:xml:ns:xmpp-stanzas",
+            "params:xml:ns:yang:ietf-interfaces",
+            "params:xml:schema:netconf",
+            "params:xml:rdfschema:x",
+            "params:xml:pi:-:IETF:DTD+HTML+i18N:EN",
+            "PARAMS:XML:NS:XMPP-STANZAS",
+            "params:xmlx:ns",
+            "params:oauth:grant-type:jwt-bearer",
+            "rfc:3688",
+        ] {
+            assert_eq!(check_ietf_xml_class(nss), Ok(()), "{nss}");
+        }
+        // A class alone, or the registry alone, has no id.
+        for (nss, said) in [
+            ("params:xml", "'xml' needs ':', a class, ':' and an id"),
+            ("params:xml:ns", "'ns' needs ':' and an id"),
+            ("params:XML:Schema", "'schema' needs ':' and an id"),
+        ] {
+            let e = check_ietf_xml_class(nss).unwrap_err();
+            assert_eq!(e.offset, nss.len(), "{nss}");
+            assert_eq!(e.message, said);
+        }
+        for (nss, fix) in [
+            ("params:xml:xmpp-stanzas", " (did you mean 'ns:xmpp-stanzas'?)"),
+            ("params:xml:xmpp-bind", " (did you mean 'ns:xmpp-bind'?)"),
+            ("params:xml:schemas:netconf", " (did you mean 'schema'?)"),
+            ("params:xml:publicid:x", " (did you mean 'pi'?)"),
+            ("params:xml:a-very-long-class-name-here:x", "Registry"),
+        ] {
+            let e = check_ietf_xml_class(nss).unwrap_err();
+            assert_eq!(e.offset, "params:xml:".len(), "{nss}");
+            assert!(
+                e.message.contains("is no class of the IETF XML Registry"),
+                "{}",
+                e.message
+            );
+            assert!(e.message.ends_with(fix), "{nss}: {}", e.message);
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ use eidr::check_eidr;
 use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
-use ietf::{check_ietf, check_ietf_params_class};
+use ietf::{check_ietf, check_ietf_params_class, check_ietf_xml_class};
 use imei::{check_gsma, normalize_gsma_imei};
 use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
@@ -80,6 +80,7 @@ pub const CHECKERS: &[&str] = &[
     "gsma",
     "ietf",
     "ietf-params-class",
+    "ietf-xml-class",
     "isan",
     "isbn",
     "isni",
@@ -124,6 +125,7 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "gsma" => check_gsma,
         "ietf" => check_ietf,
         "ietf-params-class" => check_ietf_params_class,
+        "ietf-xml-class" => check_ietf_xml_class,
         "isbn" => check_isbn,
         "issn" => check_issn,
         "isni" => check_isni,
