@@ -894,7 +894,7 @@ fn scan_text_delimits_a_urn_ending_in_a_colon() {
         message
             .as_str()
             .unwrap()
-            .starts_with("invalid URN <urn:ietf:params:xml:ns:yang:>: NSS ends too early"),
+            .starts_with("invalid URN <urn:ietf:params:xml:ns:yang:>: the NSS ends at byte 28"),
         "{message}"
     );
     // JSON keeps the URN as it is: its string is delimited already.

@@ -107,10 +107,15 @@ fn continued(buf: &[u8], quote: u8, mut i: usize, limit: usize) -> bool {
         }
         i
     };
+    let after_quote = i;
     i = skip_spaces(i);
+    // PHP's `.` and Visual Basic's `&` with a space before them: a period
+    // written on to the quote ends a sentence (`"urn:x:y". "Next"`).
+    let spaced = i > after_quote;
     let operator = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
         [b'|', b'|'] | [b'<', b'<'] | [b'.', b'.'] => 2,
-        [b'+' | b'.' | b'~' | b'&', ..] => 1,
+        [b'+' | b'~', ..] => 1,
+        [b'.' | b'&', ..] if spaced => 1,
         _ => 0,
     };
     if operator > 0 {
