@@ -79,6 +79,35 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
     }
 }
 
+/// The string literal whose closing quote ends right before `i` is
+/// joined to a value the program computes (`"urn:isbn:978" + rest`,
+/// `"urn:mpeg-u:device:provider-" + name + ":1"`, gpac's mpegu-core.js):
+/// `+`, `||`, `<<` or `~`, then a name, a call or a number. The literal
+/// is a piece of a URN made at run time, not one. (`.` is left out: a
+/// method called on a whole URN, `"urn:x:y".equals(s)`, leaves it whole.)
+fn joined_to_a_value(buf: &[u8], mut i: usize, limit: usize) -> bool {
+    let stop = limit.min(i + 64);
+    while i < stop && is_space(buf[i]) {
+        i += 1;
+    }
+    let operator = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+        [b'|', b'|'] | [b'<', b'<'] => 2,
+        [b'+', b'+' | b'='] => 0,
+        [b'+' | b'~', ..] => 1,
+        _ => 0,
+    };
+    if operator == 0 {
+        return false;
+    }
+    i += operator;
+    while i < stop && is_space(buf[i]) {
+        i += 1;
+    }
+    buf.get(i)
+        .filter(|_| i < limit)
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'('))
+}
+
 /// The string literal whose closing quote ends right before `i` goes on
 /// in the next one: adjacent literals are one string (C11 6.4.5, C++,
 /// Python's string literal concatenation), and the next, after spaces or
@@ -214,7 +243,9 @@ impl Scratch {
         if glued_before(buf, start) || matches!(prev, Some(b'$' | b'^')) {
             return None;
         }
-        let open = prev.filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'));
+        let open = prev
+            .filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'))
+            .or_else(|| escaped_apostrophe_before(buf, start).then_some(b'\''));
         self.query = query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
         self.properties = false;
@@ -299,11 +330,21 @@ impl Scratch {
                 && (joined_on(buf, end + 1) || !attribute_value(buf, start))
             || closed
                 && matches!(open, Some(b'"' | b'\''))
-                && continued(buf, open.unwrap_or_default(), end + 1, limit)
+                && (continued(buf, open.unwrap_or_default(), end + 1, limit)
+                    || joined_to_a_value(buf, end + 1, limit))
         {
             return None;
         }
         self.ends.last().copied()
+    }
+
+    /// Whether the URN read so far is of a namespace whose NSS takes
+    /// `;name=value` parameters, which a `;name=` then continues: gsma's
+    /// `urn:gsma:imei:90420156-025763-0;svn=42;vers=0` (RFC 7254 section 3).
+    fn takes_params(&self) -> bool {
+        self.urn
+            .get(..9)
+            .is_some_and(|head| head.eq_ignore_ascii_case(b"urn:gsma:"))
     }
 
     /// A run longer than [`MAX_URN`]: its first MAX_URN bytes, as they
@@ -341,7 +382,7 @@ impl Scratch {
                     },
                     b'&' | b'#' | b'?' | b'\'' => return i,
                     // An `xmpp:` URI's next pair (`node=urn%3Axmpp%3A...;item=1`).
-                    b';' if self.pairs && next_pair(buf, i + 1, limit) => return i,
+                    b';' if self.pairs && !self.takes_params() && next_pair(buf, i + 1, limit) => return i,
                     _ if is_urn_char(b) => {
                         self.push(b, i + 1);
                         i += 1;
@@ -380,14 +421,25 @@ impl Scratch {
                 // Outside a component, `&name=` after a `name=` pair's
                 // value is the next pair (a URN's own `&` is kept:
                 // `urn:example:a&b`, a q-component's `?=a=1&b=2`).
-                b'&' if self.pairs && !self.component && next_pair(buf, i + 1, limit) => return i,
+                b'&' if self.pairs
+                    && !self.component
+                    && next_pair(buf, past_ampersands(buf, i, limit), limit) =>
+                {
+                    return i;
+                }
                 // So does `;name=`: the pairs of an `xmpp:` URI's query
                 // (RFC 5122 section 2.2: `pair = ";" key "=" value`,
                 // `?pubsub;node=urn:xmpp:stickers:0;item=...`) and of an
                 // OPC UA NodeId (`nsu=urn:example:ns;s=Demo`, OPC 10000-6
                 // section 5.3.1.11). A URN's `;` not before a `name=` stays
                 // (`urn:lex:it:stato:legge:2003-09-28;694`).
-                b';' if self.pairs && !self.component && next_pair(buf, i + 1, limit) => return i,
+                b';' if self.pairs
+                    && !self.component
+                    && !self.takes_params()
+                    && next_pair(buf, i + 1, limit) =>
+                {
+                    return i;
+                }
                 // RFC 8141 section 2: `?` starts a component only as `?+`
                 // or `?=`; before one has started, any other `?` is a
                 // URL's query after a URN in its path. Once `?+`, `?=` or
@@ -889,7 +941,7 @@ fn is_param_name(b: u8) -> bool {
 /// (`&amp;name=` in HTML) right before it (RFC 3986 section 3.4, the
 /// `application/x-www-form-urlencoded` pairs of the WHATWG URL standard).
 fn query_value(buf: &[u8], start: usize) -> bool {
-    let Some(eq) = start.checked_sub(1).filter(|&i| buf[i] == b'=') else {
+    let Some(eq) = value_start(buf, start) else {
         return false;
     };
     let floor = eq.saturating_sub(64);
@@ -907,17 +959,10 @@ fn query_value(buf: &[u8], start: usize) -> bool {
 /// a list (`bbox=44.79,-6.17,68.41,17.92,urn:ogc:def:crs:EPSG::4326`):
 /// `name=` before it, the name not glued to a word or path before it.
 fn pair_value(buf: &[u8], start: usize) -> bool {
-    let floor = start.saturating_sub(64);
-    let mut eq = start;
-    while eq > floor
-        && (buf[eq - 1].is_ascii_alphanumeric() || matches!(buf[eq - 1], b'.' | b',' | b'+' | b'-'))
-    {
-        eq -= 1;
-    }
-    if eq == floor || buf[eq - 1] != b'=' || (eq < start && buf[start - 1] != b',') {
+    let Some(eq) = value_start(buf, start) else {
         return false;
-    }
-    let eq = eq - 1;
+    };
+    let floor = eq.saturating_sub(64);
     let mut k = eq;
     while k > floor && is_param_name(buf[k - 1]) {
         k -= 1;
@@ -926,6 +971,57 @@ fn pair_value(buf: &[u8], start: usize) -> bool {
         && (k == 0
             || !(is_urn_char(buf[k - 1]) || buf[k - 1] >= 0x80)
             || matches!(buf[k - 1], b',' | b';' | b'&' | b'?'))
+}
+
+/// The `=` of the `name=` whose value holds the URN at `start`: right
+/// before it, or before the list of items it is a later one of
+/// (`bbox=44.79,-6.17,68.41,17.92,urn:ogc:def:crs:EPSG::4326`,
+/// `recordIds=urn:uuid:...,urn:uuid:...`: the items before it, up to
+/// [`MAX_LIST`] bytes, are URN characters but `=`, `&`, `;`, `?` and `#`,
+/// and the one right before it ends in `,`).
+fn value_start(buf: &[u8], start: usize) -> Option<usize> {
+    let before = start.checked_sub(1)?;
+    match buf[before] {
+        b'=' => Some(before),
+        b',' => {
+            let floor = before.saturating_sub(MAX_LIST);
+            let mut k = before;
+            while k > floor
+                && is_urn_char(buf[k - 1])
+                && !matches!(buf[k - 1], b'=' | b'&' | b';' | b'?' | b'#')
+            {
+                k -= 1;
+            }
+            (k > floor && buf[k - 1] == b'=').then(|| k - 1)
+        }
+        _ => None,
+    }
+}
+
+/// The most bytes of a `name=` value's list before a URN in it that
+/// [`value_start`] reads back over (a WCS 1.1 `BOUNDINGBOX` of four
+/// coordinates at full precision and its CRS is about 80).
+const MAX_LIST: usize = 512;
+
+/// Where the next pair would start after the `&` at `i` and any more `&`
+/// right after it (an empty pair, `&&WIDTH=512`).
+fn past_ampersands(buf: &[u8], i: usize, limit: usize) -> usize {
+    let mut j = i + 1;
+    while j < limit && buf[j] == b'&' {
+        j += 1;
+    }
+    j
+}
+
+/// Whether an apostrophe written as an escape or a reference (`\u0027`,
+/// `\'`, `&#39;`, `&#x27;`, `&apos;`) is right before `start`: it opens the
+/// URN as a written one does, and the same written again ends it (a
+/// FHIRPath message in JSON: `(\u0027urn:oid:1.2\u0027,\u0027urn:oid:1.3\u0027)`).
+fn escaped_apostrophe_before(buf: &[u8], start: usize) -> bool {
+    let head = &buf[..start];
+    [&b"\\u0027"[..], b"\\'", b"&#39;", b"&#039;", b"&#x27;", b"&apos;"]
+        .iter()
+        .any(|form| head.len() >= form.len() && head[head.len() - form.len()..].eq_ignore_ascii_case(form))
 }
 
 /// A query's next pair starts at `i`: a name (a letter or `_` first) and

@@ -14,7 +14,8 @@
 //!   do `$` (`$urn`, a variable) and `^` (a regular expression's anchor).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
-//!   delimit it; so does an apostrophe when one opened it.
+//!   delimit it; so does an apostrophe when one opened it (also one
+//!   written as an escape or reference: `\u0027`, `&#39;`, `&apos;`).
 //! - `,`, `;` and `&` right before another URI (`urn:NID:`, `scheme://`) end
 //!   it: a list of URIs (a DASH `@profiles`) gives each; so does a `,`
 //!   before the next entry of OpenSSL's `subjectAltName` (`,DNS:`, `,IP:`),
@@ -42,7 +43,8 @@
 //!   `"urn:oid:2.5.4."`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. Nor is a literal the next goes on from (`"urn:x:a" ":b"`,
-//!   `"urn:x:a" + ":b"`, YANG's concatenation). So is a regular expression: regex syntax where the run
+//!   `"urn:x:a" + ":b"`, YANG's concatenation) or one joined to a computed
+//!   value (`"urn:isbn:978" + rest`). So is a regular expression: regex syntax where the run
 //!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
 //!   `(urn:epcglobal:cbv|...)`).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
