@@ -82,24 +82,21 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
 /// The string literal whose closing quote ends right before `i` is
 /// joined to a value the program computes (`"urn:isbn:978" + rest`,
 /// `"urn:mpeg-u:device:provider-" + name + ":1"`, gpac's mpegu-core.js):
-/// `+`, `||`, `<<` or `~`, then a name, a call or a number. The literal
-/// is a piece of a URN made at run time, not one. (`.` is left out: a
-/// method called on a whole URN, `"urn:x:y".equals(s)`, leaves it whole.)
+/// `+` or `~` (D), then a name, a call or a number. The literal is a
+/// piece of a URN made at run time, not one. (`.` is left out: a method
+/// called on a whole URN, `"urn:x:y".equals(s)`, leaves it whole; so are
+/// `||` and `<<`, far more often a logical or and a stream's output than
+/// SQL's and Ruby's joins: `s == 'urn:mpeg:dash:event:2012' || ...`.)
 fn joined_to_a_value(buf: &[u8], mut i: usize, limit: usize) -> bool {
     let stop = limit.min(i + 64);
     while i < stop && is_space(buf[i]) {
         i += 1;
     }
-    let operator = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
-        [b'|', b'|'] | [b'<', b'<'] => 2,
-        [b'+', b'+' | b'='] => 0,
-        [b'+' | b'~', ..] => 1,
-        _ => 0,
-    };
-    if operator == 0 {
-        return false;
+    match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+        [b'+', b'+' | b'='] => return false,
+        [b'+' | b'~', ..] => i += 1,
+        _ => return false,
     }
-    i += operator;
     while i < stop && is_space(buf[i]) {
         i += 1;
     }
