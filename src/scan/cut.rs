@@ -60,18 +60,23 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
 }
 
+/// The first byte from `i` on that is no space or line break, looking
+/// at most as far as `stop`.
+fn past_spaces(buf: &[u8], mut i: usize, stop: usize) -> usize {
+    while i < stop && is_space(buf[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// Whether a program joins more on to the string literal whose closing
 /// quote ends right before `i`, after spaces or line breaks: `+` (Java,
 /// JavaScript, TypeScript, C#, Python, Go, Rust's `String + &str`), `.`
 /// (PHP and Perl; Lua's `..`; a method called on the literal,
 /// `.concat(kind)`, Rust's `.to_owned() +`), `||` (SQL), `<<` (Ruby, C++
 /// streams), `~` (D) or ` & ` (Visual Basic).
-fn joined_on(buf: &[u8], mut i: usize) -> bool {
-    let after_quote = i;
-    let stop = buf.len().min(i + 64);
-    while i < stop && is_space(buf[i]) {
-        i += 1;
-    }
+fn joined_on(buf: &[u8], after_quote: usize) -> bool {
+    let i = past_spaces(buf, after_quote, buf.len().min(after_quote + 64));
     match buf.get(i..buf.len().min(i + 2)).unwrap_or_default() {
         [b'+' | b'.' | b'~', ..] | [b'|', b'|'] | [b'<', b'<'] => true,
         [b'&', next] => i > after_quote && is_space(*next),
@@ -87,19 +92,14 @@ fn joined_on(buf: &[u8], mut i: usize) -> bool {
 /// called on a whole URN, `"urn:x:y".equals(s)`, leaves it whole; so are
 /// `||` and `<<`, far more often a logical or and a stream's output than
 /// SQL's and Ruby's joins: `s == 'urn:mpeg:dash:event:2012' || ...`.)
-fn joined_to_a_value(buf: &[u8], mut i: usize, limit: usize) -> bool {
-    let stop = limit.min(i + 64);
-    while i < stop && is_space(buf[i]) {
-        i += 1;
-    }
-    match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+fn joined_to_a_value(buf: &[u8], after_quote: usize, limit: usize) -> bool {
+    let stop = limit.min(after_quote + 64);
+    let i = past_spaces(buf, after_quote, stop);
+    let i = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
         [b'+', b'+' | b'='] => return false,
-        [b'+' | b'~', ..] => i += 1,
+        [b'+' | b'~', ..] => past_spaces(buf, i + 1, stop),
         _ => return false,
-    }
-    while i < stop && is_space(buf[i]) {
-        i += 1;
-    }
+    };
     buf.get(i)
         .filter(|_| i < limit)
         .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'('))
@@ -125,16 +125,9 @@ fn joined_to_a_value(buf: &[u8], mut i: usize, limit: usize) -> bool {
 /// (RFC 7950 section 6.1.3), `"urn:isbn:97804514" + "50523"`. (A
 /// method called on it, `"urn:x:y".equals(s)`, or a line end or text
 /// joined on to it, `+ "\n"`, `+ " is"`, leaves it whole.)
-fn continued(buf: &[u8], quote: u8, mut i: usize, limit: usize) -> bool {
-    let stop = limit.min(i + 64);
-    let skip_spaces = |mut i: usize| {
-        while i < stop && is_space(buf[i]) {
-            i += 1;
-        }
-        i
-    };
-    let after_quote = i;
-    i = skip_spaces(i);
+fn continued(buf: &[u8], quote: u8, after_quote: usize, limit: usize) -> bool {
+    let stop = limit.min(after_quote + 64);
+    let i = past_spaces(buf, after_quote, stop);
     // PHP's `.` and Visual Basic's `&` with a space before them: a period
     // written on to the quote ends a sentence (`"urn:x:y". "Next"`).
     let spaced = i > after_quote;
@@ -145,7 +138,7 @@ fn continued(buf: &[u8], quote: u8, mut i: usize, limit: usize) -> bool {
         _ => 0,
     };
     if operator > 0 {
-        let next = skip_spaces(i + operator);
+        let next = past_spaces(buf, i + operator, stop);
         return matches!(buf.get(next).filter(|_| next < limit), Some(b'"' | b'\''))
             && buf.get(next + 1).filter(|_| next + 1 < limit).is_some_and(|&b| {
                 b.is_ascii_alphanumeric()
