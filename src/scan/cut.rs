@@ -310,6 +310,10 @@ impl Scratch {
         // as it stands, and stays. A quoted URN that the next literal goes
         // on from is part of a string as well.
         if stop == Some(b'{')
+            || stop == Some(b'&')
+                && buf[end - 1] == b':'
+                && entity(buf, end, limit).is_none()
+                && entity_shaped(buf, end, limit)
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
             || has_elision(&self.urn)
@@ -443,6 +447,10 @@ impl Scratch {
                     }
                     self.component = true;
                 }
+                // A `.properties` key ends at its first `=` not escaped
+                // (`Properties.store()` writes one in a key as `\=`):
+                // `urn\:iso\:std\:iso\:30042\:ed-1\:v1\:en=tbx`.
+                b'=' if self.properties => return i,
                 b'\\' if self.properties => {
                     if let Some(&c @ (b':' | b'=' | b'#' | b'!')) = buf.get(i + 1).filter(|_| i + 1 < limit) {
                         self.nss |= c == b':';
@@ -458,6 +466,14 @@ impl Scratch {
                 _ => {}
             }
             if b >= 0x80 {
+                // An invisible break hint (a zero-width space, a soft
+                // hyphen, a word joiner) is a typesetter's, not the URN's:
+                // the text reads on past it (OASIS UBL's DocBook writes
+                // `urn:&#8203;oasis:&#8203;names:...`).
+                if let Some(len) = break_hint(buf, i, limit) {
+                    i += len;
+                    continue;
+                }
                 // RFC 8141 section 2: a URN is ASCII. A letter or digit
                 // written on to it is part of what the writer meant (and
                 // makes it invalid); other characters (quotes, dashes,
@@ -508,6 +524,7 @@ impl Scratch {
                 // separator (zotero/translators' MARC.js), not a character
                 // the URN was meant to hold.
                 Some((Decoded::Ascii(_), _)) => return i,
+                Some((Decoded::Char(c), len)) if is_break_hint(c) => i += len,
                 Some((Decoded::Char(c), len)) => {
                     if !is_glued(c) {
                         return i;
@@ -1389,6 +1406,25 @@ fn is_glued(c: char) -> bool {
 /// URN before it ([`is_glued`]); a byte that starts no UTF-8 character
 /// counts when it is a Latin-1 letter (a file in that encoding), else it
 /// ends the URN too.
+/// Whether `c` is an invisible break hint: a zero-width space (U+200B),
+/// a soft hyphen (U+00AD) or a word joiner (U+2060), which typesetting
+/// puts inside long names to say where a line may break (Unicode 15.0
+/// section 23.2).
+fn is_break_hint(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{00AD}' | '\u{2060}')
+}
+
+/// The length of the break hint ([`is_break_hint`]) written in UTF-8 at
+/// `i`, if one is there.
+fn break_hint(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let head = &buf[i..limit.min(i + 3)];
+    ["\u{200B}", "\u{00AD}", "\u{2060}"]
+        .iter()
+        .map(|c| c.as_bytes())
+        .find(|c| head.starts_with(c))
+        .map(<[u8]>::len)
+}
+
 fn glued(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
     let head = &buf[i..limit.min(i + 4)];
     let text = match std::str::from_utf8(head) {

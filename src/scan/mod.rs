@@ -40,7 +40,8 @@
 //!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, an ellipsis for a part,
 //!   `urn:oasis:names:...:Assertion`, a quoted literal ending
 //!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
-//!   `"urn:oid:2.5.4."`; not a markup
+//!   `"urn:oid:2.5.4."`, a document's own entity after a `:`,
+//!   `urn:x:&version;`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. Nor is a literal the next goes on from (`"urn:x:a" ":b"`,
 //!   `"urn:x:a" + ":b"`, YANG's concatenation) or one joined to a computed
@@ -60,9 +61,10 @@
 //! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
 //!   mark of another script written on to it (`urn:example:café`, or
 //!   `\u00e9` in JSON) is part of it, so it is reported invalid rather than
-//!   cut short and passed. Other characters (`”`, `»`, a no-break space,
-//!   a control character, also written as a reference: `\u001e`, `&#0;`)
-//!   end it. A byte that starts no UTF-8 character is read
+//!   cut short and passed. An invisible break hint (U+200B, U+00AD,
+//!   U+2060, also as `&#8203;`) is read past. Other characters (`”`, `»`,
+//!   a no-break space, a control character, also written as a reference:
+//!   `\u001e`, `&#0;`) end it. A byte that starts no UTF-8 character is read
 //!   as Latin-1: a letter there is part of it too.
 //!
 //! [`Scanner::scan`] reads any [`Read`] in a window of fixed size, so
