@@ -172,8 +172,8 @@ pub fn printable_bytes(bytes: &[u8]) -> Cow<'_, str> {
     let mut out = String::with_capacity(bytes.len() + 8);
     for chunk in bytes.utf8_chunks() {
         out.push_str(&printable(chunk.valid()));
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
+        for &b in chunk.invalid() {
+            out.push_str(&escape(char::from(b)));
         }
     }
     Cow::Owned(out)

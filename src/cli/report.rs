@@ -186,9 +186,9 @@ impl<'a> Shown<'a> {
                     text.push(c);
                 }
             }
-            for b in chunk.invalid() {
+            for &b in chunk.invalid() {
                 columns.push(col);
-                let escaped = format!("\\x{b:02x}");
+                let escaped = escape(char::from(b));
                 col += escaped.len();
                 text.push_str(&escaped);
             }
