@@ -1098,7 +1098,7 @@ impl CompiledRules {
             });
         }
         if let Some(check) = self.builtin
-            && let Err(v) = check(nss)
+            && let Err(v) = builtin::with_messages(messages, || check(nss))
         {
             return Some(RuleViolation {
                 kind: ViolationKind::Check,

@@ -605,6 +605,9 @@ mod tests {
             "URN:ISBN:0451450523",
             "urn:isbn:0451450524",
             "urn:isbn:0451450X23",
+            "urn:isbn:211-369641366",
+            "urn:issn:0167-642X",
+            "urn:lei:5493001KJTIIGC8Y1R1",
             "urn:isnb:1",
             "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf",
             "urn:example:a%2cb?+r?=q#f",
@@ -630,6 +633,16 @@ mod tests {
                 assert_eq!(f.to_string(), "", "{input}");
             }
         }
+        // A built-in check's message is made again once a quiet check
+        // is done (its setting is the calling thread's, put back after).
+        assert!(
+            all.check_str("urn:isbn:12345")
+                .errors()
+                .next()
+                .unwrap()
+                .to_string()
+                .contains("found 5")
+        );
         assert!(
             all.check_str("urn:isnb:1")
                 .errors()

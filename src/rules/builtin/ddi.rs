@@ -16,7 +16,7 @@ pub(super) fn check_ddi(nss: &str) -> Result<(), Violation> {
     if agency.len() > DDI_AGENCY_MAX {
         return Err(violation(
             DDI_AGENCY_MAX,
-            format!(
+            format_args!(
                 "the DDI agency identifier is {} characters long; at most {DDI_AGENCY_MAX} are allowed",
                 agency.len()
             ),

@@ -42,7 +42,7 @@ pub(super) fn check_eic(nss: &str) -> Result<(), Violation> {
     if bytes[15] != want {
         return Err(violation(
             15,
-            format!("wrong EIC check character: expected {}", want as char),
+            format_args!("wrong EIC check character: expected {}", want as char),
         ));
     }
     Ok(())

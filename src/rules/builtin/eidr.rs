@@ -51,7 +51,7 @@ pub(super) fn check_eidr(nss: &str) -> Result<(), Violation> {
         let want = char::from(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[want as usize]);
         return Err(violation(
             base + 25,
-            format!("wrong EIDR check character: expected {want} (ISO 7064 MOD 37,36)"),
+            format_args!("wrong EIDR check character: expected {want} (ISO 7064 MOD 37,36)"),
         ));
     }
     Ok(())

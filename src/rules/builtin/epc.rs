@@ -156,7 +156,7 @@ pub(super) fn check_epc(nss: &str) -> Result<(), Violation> {
         if value.len() > 1 && value.starts_with('0') {
             return Err(violation(
                 at,
-                format!(
+                format_args!(
                     "the {} of {scheme} is a decimal integer without leading zeros (TDS section 14.3.1)",
                     f.name
                 ),
@@ -179,7 +179,7 @@ pub(super) fn check_epc(nss: &str) -> Result<(), Violation> {
         if !fits && value.bytes().all(|b| b.is_ascii_digit()) {
             return Err(violation(
                 at,
-                format!("the {} of {scheme} is at most {max} (TDS section 14.5)", f.name),
+                format_args!("the {} of {scheme} is at most {max} (TDS section 14.5)", f.name),
             ));
         }
     }

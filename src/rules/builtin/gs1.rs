@@ -75,7 +75,7 @@ pub(super) fn check_gs1(nss: &str) -> Result<(), Violation> {
         let Some(entry) = gs1_ai::find(ai) else {
             return Err(violation(
                 ai_at,
-                format!(
+                format_args!(
                     "({}) is not a GS1 Application Identifier",
                     crate::urn::shortened(ai)
                 ),
@@ -91,7 +91,7 @@ pub(super) fn check_gs1(nss: &str) -> Result<(), Violation> {
             if let Some(attribute) = last_attribute {
                 return Err(violation(
                     ai_at,
-                    format!(
+                    format_args!(
                         "key qualifier ({ai}) after the data attribute ({attribute}): the key qualifiers of \
                          ({key}) come first"
                     ),
@@ -99,18 +99,20 @@ pub(super) fn check_gs1(nss: &str) -> Result<(), Violation> {
             }
             if let Some((last_alt, last_at, last)) = last_qualifier {
                 if occurs_before() {
-                    return Err(violation(ai_at, format!("AI ({ai}) occurs twice")));
+                    return Err(violation(ai_at, format_args!("AI ({ai}) occurs twice")));
                 }
                 if last_alt != alt {
                     return Err(violation(
                         ai_at,
-                        format!("({ai}) and ({last}) are alternative key qualifiers of ({key}), not both"),
+                        format_args!(
+                            "({ai}) and ({last}) are alternative key qualifiers of ({key}), not both"
+                        ),
                     ));
                 }
                 if at < last_at {
                     return Err(violation(
                         ai_at,
-                        format!(
+                        format_args!(
                             "key qualifier ({ai}) after ({last}): the key qualifiers of ({key}) are in the \
                              order {}",
                             qualifiers[alt].join(", ")
@@ -129,19 +131,19 @@ pub(super) fn check_gs1(nss: &str) -> Result<(), Violation> {
                     .collect();
                 return Err(violation(
                     ai_at,
-                    format!(
+                    format_args!(
                         "AI ({ai}) is a key qualifier of ({}), not of ({key}), and no data attribute",
                         of.join(") or (")
                     ),
                 ));
             }
             if ai == key || last_attribute.is_some_and(|last| ai <= last) && occurs_before() {
-                return Err(violation(ai_at, format!("AI ({ai}) occurs twice")));
+                return Err(violation(ai_at, format_args!("AI ({ai}) occurs twice")));
             }
             if let Some(last) = last_attribute.filter(|last| ai < *last) {
                 return Err(violation(
                     ai_at,
-                    format!(
+                    format_args!(
                         "data attribute ({ai}) after ({last}): data attributes are in the order of their AI codes"
                     ),
                 ));
@@ -266,7 +268,7 @@ fn check_value(ai: &str, entry: Option<&gs1_ai::Ai>, value: &str, value_at: usiz
         };
         return Err(violation(
             at,
-            format!("the value of AI ({ai}) is {size} {unit}, found {found}"),
+            format_args!("the value of AI ({ai}) is {size} {unit}, found {found}"),
         ));
     }
     Ok(())

@@ -32,11 +32,11 @@ pub(super) fn check_ietf(nss: &str) -> Result<(), Violation> {
     match PREFIXES.iter().find(|(p, _)| nss.eq_ignore_ascii_case(p)) {
         Some((prefix, next)) if *prefix == "params" => Err(violation(
             nss.len(),
-            format!("'{prefix}' needs ':' and {next}: a params-nss is 'params:' and a registered name"),
+            format_args!("'{prefix}' needs ':' and {next}: a params-nss is 'params:' and a registered name"),
         )),
         Some((prefix, next)) => Err(violation(
             nss.len(),
-            format!(
+            format_args!(
                 "'{prefix}' needs ':' and {next}: other-nss begins with a prefix other than rfc, fyi, std, bcp, id, mtg"
             ),
         )),
@@ -134,7 +134,7 @@ pub(super) fn check_ietf_params_class(nss: &str) -> Result<(), Violation> {
     if let Some((entry, reference)) = whole {
         return Err(violation(
             7 + class.len(),
-            format!("of class '{class}', IANA's params registry has only '{entry}' ({reference})"),
+            format_args!("of class '{class}', IANA's params registry has only '{entry}' ({reference})"),
         ));
     }
     let hint = nearest_class(class)
@@ -142,7 +142,7 @@ pub(super) fn check_ietf_params_class(nss: &str) -> Result<(), Violation> {
         .unwrap_or_default();
     Err(violation(
         7,
-        format!(
+        format_args!(
             "'{}' is not in IANA's params registry{hint}",
             crate::urn::shortened(class)
         ),
@@ -197,7 +197,10 @@ pub(super) fn check_ietf_xml_class(nss: &str) -> Result<(), Violation> {
     if let Some(known) = XML_CLASSES.iter().find(|c| c.eq_ignore_ascii_case(class)) {
         return match id {
             Some(_) => Ok(()),
-            None => Err(violation(nss.len(), format!("'{known}' needs ':' and an id"))),
+            None => Err(violation(
+                nss.len(),
+                format_args!("'{known}' needs ':' and an id"),
+            )),
         };
     }
     let names = XML_CLASS_NAMES
@@ -218,7 +221,7 @@ pub(super) fn check_ietf_xml_class(nss: &str) -> Result<(), Violation> {
     };
     Err(violation(
         11,
-        format!(
+        format_args!(
             "'{}' is no class of the IETF XML Registry{fix}",
             crate::urn::shortened(class)
         ),

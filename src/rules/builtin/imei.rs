@@ -44,7 +44,7 @@ pub(super) fn check_gsma(nss: &str) -> Result<(), Violation> {
     match value {
         [tac @ .., b'-', spare] if tac.len() == 15 && tac[8] == b'-' && *spare != b'0' => Err(violation(
             5 + 16,
-            format!(
+            format_args!(
                 "the Spare digit of an IMEI is always 0 in the URN (RFC 7254 section 4.2.3), not '{}'",
                 *spare as char
             ),

@@ -19,7 +19,7 @@ pub(super) fn check_isan(nss: &str) -> Result<(), Violation> {
                 let want = char::from(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[want as usize]);
                 return Err(violation(
                     at,
-                    format!(
+                    format_args!(
                         "wrong ISAN check character: expected {want} (ISO 7064 MOD 37,36 over the {} hexadecimal digits before it)",
                         values.len()
                     ),

@@ -23,7 +23,7 @@ pub(super) fn digits_with_hyphens(
             _ => {
                 return Err(violation(
                     i,
-                    format!("expected a digit or a single inner hyphen, found '{}'", b as char),
+                    format_args!("expected a digit or a single inner hyphen, found '{}'", b as char),
                 ));
             }
         }
@@ -35,12 +35,29 @@ pub(super) fn digits_with_hyphens(
 /// ISBN-13 with a mod-10 check digit (weights 1, 3), or ISBN-10 with a
 /// mod-11 check character (weights 10..1, `X` = 10); optional hyphens.
 pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
-    // Most ISBNs met are well formed: one pass says so; only a refused one
-    // is walked again for where and why.
-    if is_valid_isbn(nss.as_bytes()) {
-        return Ok(());
+    // Most ISBNs met are well formed: one pass says so, and says so too of
+    // the commonest refusal (a count of digits that is neither 10 nor 13,
+    // found at the end); only another refusal is walked again for where
+    // and why.
+    if let Some(read) = read_isbn(nss.as_bytes(), true)
+        && !nss.ends_with('x')
+    {
+        if !matches!(read.count, 10 | 13) {
+            return Err(wrong_count(nss, read.count));
+        }
+        if read_is_valid(&read) {
+            return Ok(());
+        }
     }
     why_not_isbn(nss)
+}
+
+/// An NSS of neither 10 nor 13 digits (`count`), said at its end.
+fn wrong_count(nss: &str, count: usize) -> Violation {
+    violation(
+        nss.len(),
+        format_args!("expected 10 (ISBN-10) or 13 (ISBN-13) digits, found {count}"),
+    )
 }
 
 /// An NSS read as an ISBN in one pass: its digits (`X` = 10) and the
@@ -87,10 +104,14 @@ fn read_isbn(nss: &[u8], lower_x: bool) -> Option<Read> {
 
 /// True exactly when [`why_not_isbn`] finds nothing (the same rules in one
 /// pass, with no offsets kept).
+#[cfg(test)]
 fn is_valid_isbn(nss: &[u8]) -> bool {
-    let Some(read) = read_isbn(nss, false) else {
-        return false;
-    };
+    read_isbn(nss, false).is_some_and(|read| read_is_valid(&read))
+}
+
+/// True exactly when the NSS `read` came from is an ISBN ([`is_valid_isbn`]
+/// after the reading).
+fn read_is_valid(read: &Read) -> bool {
     let count = read.count;
     // hyphens_between_parts, for a count of 10 or 13: at most four.
     if (count != 10 && count != 13) || read.hyphen_count > read.hyphens.len() {
@@ -162,7 +183,7 @@ fn why_not_isbn(nss: &str) -> Result<(), Violation> {
                 };
                 return Err(violation(
                     at,
-                    format!("wrong ISBN-10 check character: expected {want}"),
+                    format_args!("wrong ISBN-10 check character: expected {want}"),
                 ));
             }
             Ok(())
@@ -185,15 +206,12 @@ fn why_not_isbn(nss: &str) -> Result<(), Violation> {
                 let want = (10 - partial % 10) % 10;
                 return Err(violation(
                     digits[12].1,
-                    format!("wrong ISBN-13 check digit: expected {want}"),
+                    format_args!("wrong ISBN-13 check digit: expected {want}"),
                 ));
             }
             Ok(())
         }
-        n => Err(violation(
-            nss.len(),
-            format!("expected 10 (ISBN-10) or 13 (ISBN-13) digits, found {n}"),
-        )),
+        n => Err(wrong_count(nss, n)),
     }
 }
 
@@ -320,6 +338,8 @@ mod tests {
             let text = std::str::from_utf8(case).unwrap();
             let detailed = why_not_isbn(text).is_ok();
             assert_eq!(is_valid_isbn(case), detailed, "{text}");
+            // The check's fast paths say what the detailed walk says.
+            assert_eq!(check_isbn(text), why_not_isbn(text), "{text}");
             // The key is rewritten for what the detailed reading takes.
             let mut found = IsbnDigits::new();
             let shaped = digits_with_hyphens(text, true, &mut found).is_ok()

@@ -13,7 +13,7 @@ pub(super) fn check_isni(nss: &str) -> Result<(), Violation> {
             let what = if i == 15 { "a digit or 'X'" } else { "a digit" };
             return Err(violation(
                 i,
-                format!("expected {what} (ISNI is 15 digits and a check character)"),
+                format_args!("expected {what} (ISNI is 15 digits and a check character)"),
             ));
         }
     }
@@ -40,7 +40,7 @@ pub(super) fn check_isni(nss: &str) -> Result<(), Violation> {
         };
         return Err(violation(
             15,
-            format!("wrong ISNI check character: expected {want} (ISO 7064 MOD 11-2)"),
+            format_args!("wrong ISNI check character: expected {want} (ISO 7064 MOD 11-2)"),
         ));
     }
     Ok(())

@@ -23,7 +23,7 @@ pub(super) fn check_issn(nss: &str) -> Result<(), Violation> {
                 } else {
                     "a digit"
                 };
-                return Err(violation(i, format!("expected {what} (ISSN is NNNN-NNNC)")));
+                return Err(violation(i, format_args!("expected {what} (ISSN is NNNN-NNNC)")));
             }
         }
     }
@@ -53,7 +53,7 @@ pub(super) fn check_issn(nss: &str) -> Result<(), Violation> {
         };
         return Err(violation(
             digits[7].1,
-            format!("wrong ISSN check character: expected {want}"),
+            format_args!("wrong ISSN check character: expected {want}"),
         ));
     }
     Ok(())

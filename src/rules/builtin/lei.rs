@@ -21,7 +21,10 @@ pub(super) fn check_lei(nss: &str) -> Result<(), Violation> {
             } else {
                 "a letter or a digit"
             };
-            return Err(violation(i, format!("expected {what} (LEI is 20 characters)")));
+            return Err(violation(
+                i,
+                format_args!("expected {what} (LEI is 20 characters)"),
+            ));
         }
     }
     if bytes.len() != 20 {

@@ -89,7 +89,7 @@ pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
         Some(want) if want == u32::from(last - b'0') => Ok(()),
         Some(want) => Err(violation(
             nss.len() - 1,
-            format!("wrong urn:nbn:de check digit: expected {want}"),
+            format_args!("wrong urn:nbn:de check digit: expected {want}"),
         )),
         None => {
             let at = nss.bytes().position(|b| nbn_de_value(b).is_none()).unwrap_or(0);

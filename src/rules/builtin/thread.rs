@@ -25,13 +25,13 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         if code.is_empty() {
             return Err(violation(
                 at,
-                format!("expected the passcode's digits after 'pc:' ({REGISTRY}, pc)"),
+                format_args!("expected the passcode's digits after 'pc:' ({REGISTRY}, pc)"),
             ));
         }
         if let Some(i) = code.bytes().position(|b| !b.is_ascii_digit()) {
             return Err(violation(
                 at + i,
-                format!("expected a digit: a passcode is digits only ({REGISTRY}, pc: [0-9]+)"),
+                format_args!("expected a digit: a passcode is digits only ({REGISTRY}, pc: [0-9]+)"),
             ));
         }
         return Ok(());
@@ -43,7 +43,7 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         if let Some(i) = hex.bytes().position(|b| !b.is_ascii_hexdigit()) {
             return Err(violation(
                 at + i,
-                format!(
+                format_args!(
                     "expected a hex digit: a dataset is written in hex ({REGISTRY}, dataset: [a-fA-F0-9]*)"
                 ),
             ));
@@ -51,7 +51,7 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         if hex.len() % 2 != 0 {
             return Err(violation(
                 nss.len(),
-                format!(
+                format_args!(
                     "expected an even number of hex digits, found {} ({REGISTRY}, dataset: whole bytes)",
                     hex.len()
                 ),
@@ -66,7 +66,7 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         if rest.split(':').any(str::is_empty) || !matches!(parts, 1 | 3) {
             return Err(violation(
                 "spec:".len(),
-                format!(
+                format_args!(
                     "expected spec:<version> or spec:<version>:<string>:<string>, each part non-empty \
                      ({REGISTRY}, spec)"
                 ),

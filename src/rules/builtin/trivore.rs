@@ -11,7 +11,9 @@ pub(super) fn check_trivore(nss: &str) -> Result<(), Violation> {
     if nss.len() > TRIVORE_MAX_NSS {
         return Err(violation(
             TRIVORE_MAX_NSS,
-            format!("the URN is longer than 512 characters (trivore: an NSS of at most {TRIVORE_MAX_NSS})"),
+            format_args!(
+                "the URN is longer than 512 characters (trivore: an NSS of at most {TRIVORE_MAX_NSS})"
+            ),
         ));
     }
     Ok(())

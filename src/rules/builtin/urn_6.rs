@@ -25,7 +25,7 @@ pub(super) fn check_urn_6(nss: &str) -> Result<(), Violation> {
     if name > URN_6_MAX_NAME {
         return Err(violation(
             start + URN_6_MAX_NAME,
-            format!("the name has {name} bytes; urn-6 allows at most {URN_6_MAX_NAME}"),
+            format_args!("the name has {name} bytes; urn-6 allows at most {URN_6_MAX_NAME}"),
         ));
     }
     Ok(())
