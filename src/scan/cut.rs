@@ -155,10 +155,24 @@ fn continued(buf: &[u8], quote: u8, after_quote: usize, limit: usize) -> bool {
 /// `name="` right before it, the `=` written on to the name (XML 1.0
 /// section 3.1, `Attribute ::= Name Eq AttValue`, as markup writes it; an
 /// assignment in a program, `PREFIX = "..."`, has spaces around its `=`).
+///
+/// A quote written `\"` (markup held in a C or Java string literal,
+/// `"xmlns:cal=\"urn:schemas:calendar:\""`) counts as the quote.
 fn attribute_value(buf: &[u8], start: usize) -> bool {
+    let start = if escaped_quote_before(buf, start) {
+        start - 1
+    } else {
+        start
+    };
     start >= 3
         && buf[start - 2] == b'='
         && (buf[start - 3].is_ascii_alphanumeric() || matches!(buf[start - 3], b'-' | b'_' | b'.' | b':'))
+}
+
+/// The quote right before `start` is written with a backslash (`\"`,
+/// `\'`): a quote of a string held in a string literal.
+fn escaped_quote_before(buf: &[u8], start: usize) -> bool {
+    start >= 2 && matches!(buf[start - 1], b'"' | b'\'') && buf[start - 2] == b'\\'
 }
 
 /// The buffers of one cut, reused.
@@ -281,14 +295,29 @@ impl Scratch {
             };
         }
         // Appendix E: delimiters are not part of the URN; once a pair is
-        // closed, everything between them is.
-        let closed = matches!(
-            (open, stop),
-            (Some(b'<'), Some(b'>'))
-                | (Some(b'"'), Some(b'"'))
-                | (Some(b'\''), Some(b'\''))
-                | (Some(b'`'), Some(b'`'))
-        );
+        // closed, everything between them is. A quote written `\"` is
+        // closed by one written so (markup in a string literal:
+        // `"xmlns:cal=\"urn:schemas:calendar:\""`, Asterisk's C).
+        let escaped_pair = matches!(open, Some(q @ (b'"' | b'\'')) if escaped_quote_before(buf, start)
+            && buf.get(end + 1) == Some(&q)
+            && stop == Some(b'\\'));
+        let closed = escaped_pair
+            || matches!(
+                (open, stop),
+                (Some(b'<'), Some(b'>'))
+                    | (Some(b'"'), Some(b'"'))
+                    | (Some(b'\''), Some(b'\''))
+                    | (Some(b'`'), Some(b'`'))
+            );
+        let after_close = end + if escaped_pair { 2 } else { 1 };
+        // What a writer left out or leaves to fill in, after a `:`, before
+        // sentence punctuation is trimmed: an ellipsis (`urn:ietf:params:
+        // acme:error:...` in a comment, or `:…`), or a fill-in in angle
+        // brackets (`"urn:schemas-upnp-org:device:<deviceType:v>"`,
+        // `urn:ietf:params:xml:ns:<name>`): a template of URNs, not one.
+        let left_out = has_elision(&self.urn)
+            || self.urn.last() == Some(&b':')
+                && (buf[end..limit].starts_with("\u{2026}".as_bytes()) || angle_fill_in(buf, end, limit));
         if !closed {
             self.trim(open, stop);
         }
@@ -316,16 +345,17 @@ impl Scratch {
                 && entity_shaped(buf, end, limit)
             || has_format_conversion(&self.urn)
             || has_interpolation(&self.urn)
-            || has_elision(&self.urn)
+            || left_out
+            || x_filled(&self.urn)
             || is_pattern(&self.urn, buf, start, end, limit)
             || closed
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
-                && (joined_on(buf, end + 1) || !attribute_value(buf, start))
+                && (joined_on(buf, after_close) || !attribute_value(buf, start))
             || closed
                 && matches!(open, Some(b'"' | b'\''))
-                && (continued(buf, open.unwrap_or_default(), end + 1, limit)
-                    || joined_to_a_value(buf, end + 1, limit))
+                && (continued(buf, open.unwrap_or_default(), after_close, limit)
+                    || joined_to_a_value(buf, after_close, limit))
         {
             return None;
         }
@@ -487,6 +517,18 @@ impl Scratch {
                     }
                     None => return i,
                 }
+                continue;
+            }
+            // A backslash ending a line inside a string literal joins the
+            // next line to it (C11 5.1.1.2 phase 2, Python's string
+            // literals, a Java text block's `\<line-terminator>`, JLS
+            // 3.10.7, whose next line's indentation is incidental): the
+            // URN goes on after the indentation.
+            if b == b'\\'
+                && matches!(open, Some(b'"' | b'\''))
+                && let Some(next) = line_continuation(buf, i, limit)
+            {
+                i = next;
                 continue;
             }
             // XML and HTML text: an entity reference is its character;
@@ -828,9 +870,42 @@ fn has_interpolation(urn: &[u8]) -> bool {
 
 /// Whether `urn` has an ellipsis for a part: `...` after a `:` and before
 /// a `:`, a `/` or its end (`urn:uuid:...`, `urn:oasis:names:...:Assertion`),
-/// what a writer left out, not what a URN holds.
+/// what a writer left out, not what a URN holds. (A run is read for it
+/// before the sentence's punctuation is trimmed from its end.)
 fn has_elision(urn: &[u8]) -> bool {
-    memchr::memmem::find_iter(urn, b":...").any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/')))
+    memchr::memmem::find_iter(urn, b":...").any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/' | b'.')))
+}
+
+/// A fill-in in angle brackets at `i`, right after a URN's `:`: `<` and a
+/// letter or `_` (so no closing tag, `</ns>`), then at most 64 bytes with
+/// no markup or line break in them (`<`, `/`, `=`, quotes), then `>`:
+/// `<deviceType:v>`, `<id>`, `<device type>`. A line break tag (`<br>`,
+/// `<wbr>`) is the text's, not a fill-in.
+fn angle_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 67)];
+    if rest.len() < 3 || rest[0] != b'<' || !(rest[1].is_ascii_alphabetic() || rest[1] == b'_') {
+        return false;
+    }
+    let Some(close) = rest.iter().position(|&b| b == b'>') else {
+        return false;
+    };
+    let name = &rest[1..close];
+    !name
+        .iter()
+        .any(|&b| matches!(b, b'<' | b'/' | b'=' | b'"' | b'\'' | b'\n' | b'\r'))
+        && !name.eq_ignore_ascii_case(b"br")
+        && !name.eq_ignore_ascii_case(b"wbr")
+}
+
+/// Whether the last part of `urn` (after its last `:`) is a fill-in of
+/// `x`s: eight or more, with only `-` and `.` between them
+/// (`urn:uuid:xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, `urn:isbn:XXXXXXXXXX`
+/// in documentation): a template of URNs, not one. A short one stays a
+/// name (`urn:mrn:gla:grad:s125:datasets:XXXX`, an S-100 test's dataset).
+fn x_filled(urn: &[u8]) -> bool {
+    let last = urn.rsplit(|&b| b == b':').next().unwrap_or_default();
+    last.iter().filter(|&&b| matches!(b, b'x' | b'X')).count() >= 8
+        && last.iter().all(|&b| matches!(b, b'x' | b'X' | b'-' | b'.'))
 }
 
 /// Whether the URN-like text is a regular expression's (an XSD
@@ -1128,6 +1203,22 @@ fn general_name(buf: &[u8], i: usize, limit: usize) -> bool {
     ]
     .iter()
     .any(|tag| rest.starts_with(tag))
+}
+
+/// Where the URN goes on after a backslash at `i` that ends a line (LF
+/// or CRLF): past the next line's spaces and tabs, at a URN character;
+/// `None` otherwise.
+fn line_continuation(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let after = match buf.get(i + 1..limit.min(i + 3))? {
+        [b'\n', ..] => i + 2,
+        [b'\r', b'\n'] => i + 3,
+        _ => return None,
+    };
+    let mut j = after;
+    while j < limit && matches!(buf[j], b' ' | b'\t') {
+        j += 1;
+    }
+    (j < limit && is_urn_char(buf[j])).then_some(j)
 }
 
 /// `&name;` at `i` with a name of HTML's shape (a letter, then letters

@@ -38,7 +38,8 @@
 //!   of it.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
 //!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, an ellipsis for a part,
-//!   `urn:oasis:names:...:Assertion`, a quoted literal ending
+//!   `urn:oasis:names:...:Assertion`, a fill-in after a `:`,
+//!   `urn:x:y:<name>`, `urn:uuid:xxxxxxxx-...`, a quoted literal ending
 //!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
 //!   `"urn:oid:2.5.4."`, a document's own entity after a `:`,
 //!   `urn:x:&version;`; not a markup
@@ -48,6 +49,8 @@
 //!   value (`"urn:isbn:978" + rest`). So is a regular expression: regex syntax where the run
 //!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
 //!   `(urn:epcglobal:cbv|...)`).
+//! - A backslash ending a line inside a quoted string joins the next line
+//!   on, past its indentation (C, Python, a Java text block).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
