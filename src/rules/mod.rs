@@ -1109,14 +1109,19 @@ impl CompiledRules {
                     hinted
                 } else {
                     // Appended to the checker's own message: one string,
-                    // the citation last.
-                    use std::fmt::Write as _;
+                    // the citation last (pushed in pieces, not through
+                    // `write!`: an invalid line of `normalize` makes one).
                     let mut message = v.message;
-                    let _ = write!(message, " at byte {}", base + v.offset);
+                    message.reserve(24 + self.cite.len() + note.map_or(0, |n| n.len() + 2));
+                    message.push_str(" at byte ");
+                    message.push_str(itoa::Buffer::new().format(base + v.offset));
                     if let Some(note) = note {
-                        let _ = write!(message, "; {note}");
+                        message.push_str("; ");
+                        message.push_str(note);
                     }
-                    let _ = write!(message, " ({})", self.cite);
+                    message.push_str(" (");
+                    message.push_str(&self.cite);
+                    message.push(')');
                     message
                 },
             });
