@@ -87,8 +87,10 @@ fn joined_on(buf: &[u8], after_quote: usize) -> bool {
 /// The string literal whose closing quote ends right before `i` is
 /// joined to a value the program computes (`"urn:isbn:978" + rest`,
 /// `"urn:mpeg-u:device:provider-" + name + ":1"`, gpac's mpegu-core.js):
-/// `+` or `~` (D), then a name, a call or a number. The literal is a
-/// piece of a URN made at run time, not one. (`.` is left out: a method
+/// `+` or `~` (D), then a name, a call or a number, or Perl's and PHP's
+/// `.` then a variable (`'urn:ietf:params:xml:ns:epp:fee-'.$v`). The
+/// literal is a piece of a URN made at run time, not one. (`.` before
+/// anything else is left out: a method
 /// called on a whole URN, `"urn:x:y".equals(s)`, leaves it whole; so are
 /// `||` and `<<`, far more often a logical or and a stream's output than
 /// SQL's and Ruby's joins: `s == 'urn:mpeg:dash:event:2012' || ...`.)
@@ -98,6 +100,14 @@ fn joined_to_a_value(buf: &[u8], after_quote: usize, limit: usize) -> bool {
     let i = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
         [b'+', b'+' | b'='] => return false,
         [b'+' | b'~', ..] => past_spaces(buf, i + 1, stop),
+        // Perl's and PHP's `.` before a variable (`'urn:...:fee-'.$v`):
+        // no method's name starts with `$`.
+        [b'.', ..] => {
+            let next = past_spaces(buf, i + 1, stop);
+            return buf.get(next..limit.min(next + 2)).is_some_and(
+                |v| matches!(v, [b'$', c] if c.is_ascii_alphabetic() || *c == b'_' || *c == b'{'),
+            );
+        }
         _ => return false,
     };
     buf.get(i)
@@ -125,7 +135,12 @@ fn joined_to_a_value(buf: &[u8], after_quote: usize, limit: usize) -> bool {
 /// (RFC 7950 section 6.1.3), `"urn:isbn:97804514" + "50523"`. (A
 /// method called on it, `"urn:x:y".equals(s)`, or a line end or text
 /// joined on to it, `+ "\n"`, `+ " is"`, leaves it whole.)
-fn continued(buf: &[u8], quote: u8, after_quote: usize, limit: usize) -> bool {
+///
+/// A literal that ends in a separator (`,`, `;`, `-`, `=`, ...: not a
+/// letter or digit) goes on in the next whatever URN character that one
+/// starts with: PROJ's `"urn:ogc:def:crs,crs:EPSG::4979,"` then
+/// `"cs:PROJ::ENh,"` on the next line (C11 5.1.1.2 phase 6).
+fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: usize) -> bool {
     let stop = limit.min(after_quote + 64);
     let i = past_spaces(buf, after_quote, stop);
     // PHP's `.` and Visual Basic's `&` with a space before them: a period
@@ -145,10 +160,11 @@ fn continued(buf: &[u8], quote: u8, after_quote: usize, limit: usize) -> bool {
                     || matches!(b, b':' | b'.' | b'/' | b'#' | b'-' | b'_' | b'~' | b'%')
             });
     }
-    matches!(
-        buf.get(i..limit.min(i + 2)).unwrap_or_default(),
-        [q, b':' | b'.' | b'/' | b'#'] if *q == quote
-    )
+    match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+        [q, b':' | b'.' | b'/' | b'#'] => *q == quote,
+        [q, c] => *q == quote && open_end && is_urn_char(*c) && *c != quote,
+        _ => false,
+    }
 }
 
 /// The quoted text starting at `start` is a markup attribute's value:
@@ -354,8 +370,13 @@ impl Scratch {
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
             || closed
                 && matches!(open, Some(b'"' | b'\''))
-                && (continued(buf, open.unwrap_or_default(), after_close, limit)
-                    || joined_to_a_value(buf, after_close, limit))
+                && (continued(
+                    buf,
+                    open.unwrap_or_default(),
+                    self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric()),
+                    after_close,
+                    limit,
+                ) || joined_to_a_value(buf, after_close, limit))
         {
             return None;
         }
@@ -743,6 +764,15 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
     {
         return true;
     }
+    // A troff special character, `\(xx` (groff_char(7): `\(dq` is `"`,
+    // a manual page's quote: `\(dqurn:ogc:def:crs:EPSG::4326\(dq`).
+    if start >= 4
+        && buf[start - 3] == b'('
+        && buf[start - 2..start].iter().all(u8::is_ascii_alphanumeric)
+        && escapes(start - 4)
+    {
+        return true;
+    }
     // An escaped letter or digit (`\u00e9`, `\x41`) is a word's, as the
     // character itself is.
     if start >= 6 && buf[start - 5] == b'u' && hex_run(start - 4, 4) && escapes(start - 6) {
@@ -861,9 +891,13 @@ fn is_conversion(rest: &[u8]) -> bool {
 /// after a letter or digit (`urn:example:a$b`, a JVM class name
 /// `Outer$Inner`) or before anything else (`urn:example:a$`) stays the
 /// URN's.
+///
+/// A numbered one, `$1` to `$9` (a regex replacement's group, Java's
+/// `Matcher.replaceAll`, ECMAScript's `GetSubstitution`, a shell's
+/// positional parameter: `<entry>urn:uuid:$1</entry>`), is one too.
 fn has_interpolation(urn: &[u8]) -> bool {
     memchr::memchr_iter(b'$', urn).any(|i| {
-        matches!(urn.get(i + 1), Some(&c) if c.is_ascii_alphabetic() || c == b'_' || c == b'(')
+        matches!(urn.get(i + 1), Some(&c) if c.is_ascii_alphanumeric() && c != b'0' || c == b'_' || c == b'(')
             && !urn[i - 1].is_ascii_alphanumeric()
     })
 }
@@ -916,8 +950,9 @@ fn x_filled(urn: &[u8]) -> bool {
 /// - it ends in a segment `.*` or `.+`, "any characters" (`urn:ietf:rfc:.*`;
 ///   EPC's wildcard, `0614141.*`, follows no `:`);
 /// - it stops at a class escape `\d`, `\D`, `\w`, `\W`, `\s`, `\S`,
-///   `\p`, `\P` or an escaped `\.` (none is an escape of JSON or C
-///   strings, whose `\n` still ends a URN);
+///   `\p`, `\P` or an escaped metacharacter `\.`, `\(`, `\[`, `\{`,
+///   `\+`, `\*`, `\|` (none is an escape of JSON or C strings, whose
+///   `\n` still ends a URN: `r"urn:li:fsd_profilePositionGroup:\([^)]+\)"`);
 /// - it stops at an alternation `|` inside a group: one opened right
 ///   before `urn` (`(urn:epcglobal:cbv|https?:...)`; `(?:`, `(?=`, `(?!`,
 ///   `(?<=`, `(?<!`, `(?>`: `(?:urn:...|...)`)
@@ -941,9 +976,19 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
         return true;
     }
     match rest {
+        // A troff special character (`\(dq`, two letters or digits) is
+        // text's, not a pattern's.
+        [b'\\', b'(', a, b, after @ ..]
+            if a.is_ascii_alphanumeric()
+                && b.is_ascii_alphanumeric()
+                && !after.first().is_some_and(u8::is_ascii_alphanumeric) =>
+        {
+            false
+        }
         [
             b'\\',
-            b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P' | b'.',
+            b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P' | b'.' | b'(' | b'[' | b'{' | b'+' | b'*'
+            | b'|',
             ..,
         ] => true,
         [b'[', ..] => bracket_expression(rest),
