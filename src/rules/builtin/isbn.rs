@@ -35,6 +35,11 @@ pub(super) fn digits_with_hyphens(
 /// ISBN-13 with a mod-10 check digit (weights 1, 3), or ISBN-10 with a
 /// mod-11 check character (weights 10..1, `X` = 10); optional hyphens.
 pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
+    // An ISBN-13 written as thirteen digits, the usual form in a URN, is
+    // summed at once.
+    if is_plain_isbn13(nss.as_bytes()) {
+        return Ok(());
+    }
     // Most ISBNs met are well formed: one pass says so, and says so too of
     // the commonest refusal (a count of digits that is neither 10 nor 13,
     // found at the end); only another refusal is walked again for where
@@ -50,6 +55,23 @@ pub(super) fn check_isbn(nss: &str) -> Result<(), Violation> {
         }
     }
     why_not_isbn(nss)
+}
+
+/// Thirteen ASCII digits, with the prefix 978 or 979 and a right mod-10
+/// check digit (weights 1, 3): what [`read_is_valid`] accepts of an NSS
+/// without hyphens of that length, in one loop with no reading kept.
+fn is_plain_isbn13(nss: &[u8]) -> bool {
+    let Ok(digits) = <&[u8; 13]>::try_from(nss) else {
+        return false;
+    };
+    let mut sum = 0;
+    let mut all_digits = true;
+    for (i, &b) in digits.iter().enumerate() {
+        let d = b.wrapping_sub(b'0');
+        all_digits &= d <= 9;
+        sum += u32::from(d) * if i % 2 == 0 { 1 } else { 3 };
+    }
+    all_digits && sum.is_multiple_of(10) && matches!(&digits[..3], b"978" | b"979")
 }
 
 /// An NSS of neither 10 nor 13 digits (`count`), said at its end.
