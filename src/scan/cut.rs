@@ -354,12 +354,13 @@ impl Scratch {
         // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
         // as it stands, and stays. A quoted URN that the next literal goes
         // on from is part of a string as well.
-        if stop == Some(b'{')
+        if stop == Some(b'{') && !query_expansion(buf, end, limit)
             || stop == Some(b'&')
                 && buf[end - 1] == b':'
                 && entity(buf, end, limit).is_none()
                 && entity_shaped(buf, end, limit)
             || has_format_conversion(&self.urn)
+            || closed && self.urn.last() == Some(&b'%') && macro_after(buf, after_close, limit)
             || has_interpolation(&self.urn)
             || left_out
             || x_filled(&self.urn)
@@ -490,11 +491,23 @@ impl Scratch {
                 // URL's query after a URN in its path. Once `?+`, `?=` or
                 // `#` is taken, `?` is a character of the component.
                 b'?' | b'#' => {
-                    if b == b'?'
-                        && !self.component
-                        && !matches!(buf.get(i + 1).filter(|_| i + 1 < limit), Some(b'+' | b'='))
-                    {
-                        return i;
+                    let next = buf.get(i + 1).filter(|_| i + 1 < limit).copied();
+                    if b == b'?' && !self.component && !matches!(next, Some(b'+' | b'=')) {
+                        // A URN that a delimiter opened right before it is
+                        // one URI up to the close (Appendix E: `<...>`,
+                        // quotes): a `?` that more of it follows is its
+                        // own (RFC 8141 refuses it: `<urn:uuid:...?query>`
+                        // is no URN, not a URN and a query). A `?` at the
+                        // close is the sentence's (`"urn:x:y?"`).
+                        if !(matches!(open, Some(b'<' | b'"' | b'\''))
+                            && !self.query
+                            && next.is_some_and(|c| is_urn_char(c) && Some(c) != open))
+                        {
+                            return i;
+                        }
+                        self.push(b, i + 1);
+                        i += 1;
+                        continue;
                     }
                     self.component = true;
                 }
@@ -1248,6 +1261,31 @@ fn general_name(buf: &[u8], i: usize, limit: usize) -> bool {
     ]
     .iter()
     .any(|tag| rest.starts_with(tag))
+}
+
+/// An RFC 6570 expression at `i` that adds a query or a fragment to a
+/// URI template (`{?ref}`, `{&ref}`, `{#frag}`, sections 3.2.8, 3.2.9 and
+/// 3.2.4): the URN before it is literal and whole, as before a URL's `&`
+/// (`?id=urn:cts:greekLit:tlg0012.tlg001.opp-grc{&ref}{&start}`, the DTS
+/// API's own form). Other expressions (`{id}`, `{/id}`, `{.ext}`) fill
+/// in the URN itself: a template.
+fn query_expansion(buf: &[u8], i: usize, limit: usize) -> bool {
+    matches!(buf.get(i + 1).filter(|_| i + 1 < limit), Some(b'?' | b'&' | b'#'))
+        && buf
+            .get(i + 2)
+            .filter(|_| i + 2 < limit)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+}
+
+/// A macro name (C's `PRId64`, GLib's `G_GINT64_FORMAT`: a string literal
+/// the preprocessor puts there) at `i`, after spaces: what follows a
+/// literal that ends in the `%` of a conversion, `"urn:bnode:%"
+/// G_GINT64_FORMAT` (C11 6.4.5: adjacent literals are one string).
+fn macro_after(buf: &[u8], i: usize, limit: usize) -> bool {
+    let j = past_spaces(buf, i, limit.min(i + 16));
+    buf.get(j)
+        .filter(|_| j < limit)
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
 }
 
 /// Where the URN goes on after a backslash at `i` that ends a line (LF
