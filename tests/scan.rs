@@ -727,6 +727,7 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
         .collect();
     let label = "urn:c2pa:c55adc31-e149-4bb8-b601-540aa29a4835";
     let ingredient = "urn:c2pa:9c1b2d3e-4f50-4a6b-8c7d-0e1f2a3b4c5d:acme:v2_1";
+    let generator = "urn:c2pa:40a3ede9-5915-47e1-8675-82329fdf0d30:contentauth";
     let as_written = |urn| (urn, urn, false);
     let [bad_uuid, bad_version, isbn, cdx] = [
         "urn:c2pa:c55adc31-e149-4bb8-b601-540aa29a4835x/c2pa.signature",
@@ -745,8 +746,7 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
             // JSON's `\/`: the text stops before the escape of the '/'.
             row(8, 38, (label, label, true)),
             row(11, 31, (ingredient, ingredient, true)),
-            // After the claim generator and version ('/' is a visible
-            // character a claim generator may hold, but not the version).
+            // After the claim generator and version.
             row(12, 55, (ingredient, ingredient, true)),
             row(17, 71, (label, label, true)),
             // Not a C2PA UUID before the '/' (a 13th hex digit; version 1):
@@ -759,6 +759,9 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
             row(23, 30, cdx),
             // An RFC number is digits, and ends at the '/'.
             row(24, 30, ("urn:ietf:rfc:2648", "urn:ietf:rfc:2648", true)),
+            // After a claim generator, which takes no '/' (the
+            // registration's prose: no Graphic Character of RFC 20).
+            row(25, 23, (generator, generator, true)),
         ]
     );
     // Text output: the valid URN, where it stands.

@@ -334,6 +334,14 @@ impl Scratch {
         let left_out = has_elision(&self.urn)
             || self.urn.last() == Some(&b':')
                 && (buf[end..limit].starts_with("\u{2026}".as_bytes()) || angle_fill_in(buf, end, limit));
+        // A URN that runs to the end of a string literal it does not start
+        // (`" <mas:MarlinContentId>urn:marlin:kid:" + kid`, `"<id>urn:isbn:978" + rest`)
+        // is a piece the program joins more on to, as one that starts it
+        // is (below).
+        let piece = !closed
+            && matches!(stop, Some(b'"' | b'\''))
+            && (matches!(self.urn.last(), Some(b':' | b'.')) && joined_on(buf, end + 1)
+                || joined_to_a_value(buf, end + 1, limit));
         if !closed {
             self.trim(open, stop);
         }
@@ -363,6 +371,7 @@ impl Scratch {
             || closed && self.urn.last() == Some(&b'%') && macro_after(buf, after_close, limit)
             || has_interpolation(&self.urn)
             || left_out
+            || piece
             || x_filled(&self.urn)
             || is_pattern(&self.urn, buf, start, end, limit)
             || closed
@@ -420,7 +429,18 @@ impl Scratch {
                 // Inside a URL's query: `&`, `#` and `?` are the URL's.
                 match b {
                     b'%' => match hex2(buf, i + 1, limit) {
+                        // A `?` so written is read as one (RFC 8141
+                        // section 2): it ends the URN but as `?+` or `?=`
+                        // (`...%2Furn%3Aard%3Aimage%3A2e8e%3Fw%3D...`: the
+                        // image URL's query).
+                        Some(b'?')
+                            if !self.component
+                                && !matches!(decoded_at(buf, i + 3, limit), Some(b'+' | b'=')) =>
+                        {
+                            return i;
+                        }
                         Some(c) => {
+                            self.component |= matches!(c, b'?' | b'#');
                             self.push(c, i + 3);
                             i += 3;
                         }
@@ -453,6 +473,10 @@ impl Scratch {
                 // them (ISO/IEC 23009-1 `@profiles`: URIs separated by
                 // commas; RFC 6750 section 3's `scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"`).
                 b',' | b';' | b'&' if starts_uri(buf, i + 1, limit) => return i,
+                // So does a `/` before another URN: two URNs as segments
+                // of a URL's path (`/org/urn:mrn:mcp:org:idp1:dma/mms/urn:mrn:...`,
+                // each a segment, RFC 3986 section 3.3).
+                b'/' if starts_urn(buf, i + 1, limit) => return i,
                 // A YANG module on one line (`module a {namespace
                 // urn:tests:a;prefix a;...}`, a test's module text): the
                 // `;` ending the namespace statement before the next one.
@@ -1190,17 +1214,27 @@ fn emphasis_underscores(buf: &[u8], start: usize) -> usize {
 fn starts_uri(buf: &[u8], i: usize, limit: usize) -> bool {
     let rest = &buf[i.min(limit)..limit.min(i + 40)];
     if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case(b"urn:") {
-        let nid = rest[4..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
-            .count();
-        return (1..=32).contains(&nid) && rest.get(4 + nid) == Some(&b':');
+        return starts_urn(buf, i, limit);
     }
     let scheme = rest
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
         .count();
     scheme > 0 && rest[0].is_ascii_alphabetic() && rest[scheme..].starts_with(b"://")
+}
+
+/// `urn:` (any letter case) with a NID-shaped word and its colon starts
+/// at `i` (RFC 8141 section 2).
+fn starts_urn(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 40)];
+    if rest.len() < 4 || !rest[..4].eq_ignore_ascii_case(b"urn:") {
+        return false;
+    }
+    let nid = rest[4..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
+        .count();
+    (1..=32).contains(&nid) && rest.get(4 + nid) == Some(&b':')
 }
 
 /// A YANG statement starts at `i`: a keyword of those that follow a
@@ -1286,6 +1320,14 @@ fn macro_after(buf: &[u8], i: usize, limit: usize) -> bool {
     buf.get(j)
         .filter(|_| j < limit)
         .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+}
+
+/// The byte at `i` of a percent-encoded text, decoded: `%HH` or itself.
+fn decoded_at(buf: &[u8], i: usize, limit: usize) -> Option<u8> {
+    match buf.get(i).filter(|_| i < limit)? {
+        b'%' => hex2(buf, i + 1, limit),
+        &b => Some(b),
+    }
 }
 
 /// Where the URN goes on after a backslash at `i` that ends a line (LF

@@ -131,8 +131,8 @@ fn is_valid_isbn(nss: &[u8]) -> bool {
     read_isbn(nss, false).is_some_and(|read| read_is_valid(&read))
 }
 
-/// True exactly when the NSS `read` came from is an ISBN ([`is_valid_isbn`]
-/// after the reading).
+/// True exactly when the NSS `read` came from is an ISBN: the rules of
+/// [`why_not_isbn`], on the reading.
 fn read_is_valid(read: &Read) -> bool {
     let count = read.count;
     // hyphens_between_parts, for a count of 10 or 13: at most four.
