@@ -260,7 +260,7 @@ impl Scratch {
         // on to a URN's end is part of it (RFC 8141 section 2: the run is
         // one word). `$urn` is a variable (Kotlin, PHP, Perl, shell) and
         // `^urn` a regular expression's start anchor: no URN starts there.
-        if glued_before(buf, start) || matches!(prev, Some(b'$' | b'^')) {
+        if glued_before(buf, start) || matches!(prev, Some(b'$' | b'^')) && !separator_before(buf, start) {
             return None;
         }
         let open = prev
@@ -332,8 +332,8 @@ impl Scratch {
         // brackets (`"urn:schemas-upnp-org:device:<deviceType:v>"`,
         // `urn:ietf:params:xml:ns:<name>`): a template of URNs, not one.
         let left_out = has_elision(&self.urn)
-            || self.urn.last() == Some(&b':')
-                && (buf[end..limit].starts_with("\u{2026}".as_bytes()) || angle_fill_in(buf, end, limit));
+            || self.urn.last() == Some(&b':') && buf[end..limit].starts_with("\u{2026}".as_bytes())
+            || matches!(self.urn.last(), Some(b':' | b'.')) && bracketed_fill_in(buf, end, limit);
         // A URN that runs to the end of a string literal it does not start
         // (`" <mas:MarlinContentId>urn:marlin:kid:" + kid`, `"<id>urn:isbn:978" + rest`)
         // is a piece the program joins more on to, as one that starts it
@@ -439,6 +439,13 @@ impl Scratch {
                         {
                             return i;
                         }
+                        // What no URN holds ends it, as it does written
+                        // as itself (`%7C`: FHIR's token `system|code`,
+                        // `identifier=urn%3Aoid%3A1.2.3%7C1234`); so does a
+                        // `,` `;` or `/` before another encoded URN
+                        // (`urn%3Aoid%3A1.2.9%7Cs1%2Curn%3Aoid%3A...`).
+                        Some(c) if !is_urn_char(c) => return i,
+                        Some(b',' | b';' | b'/') if starts_encoded_urn(buf, i + 3, limit) => return i,
                         Some(c) => {
                             self.component |= matches!(c, b'?' | b'#');
                             self.push(c, i + 3);
@@ -589,6 +596,16 @@ impl Scratch {
                 i = next;
                 continue;
             }
+            // troff's `\-`, a hyphen-minus as a manual page writes one in
+            // code and URLs (groff_man_style(7)): `URN:S1000D:DMC\-XLINKTEST\-A`.
+            if b == b'\\'
+                && buf.get(i + 1).filter(|_| i + 1 < limit) == Some(&b'-')
+                && !escaped_before(buf, i)
+            {
+                self.push(b'-', i + 2);
+                i += 2;
+                continue;
+            }
             // XML and HTML text: an entity reference is its character;
             // JSON strings: `\/` is `/`, `\u003a` is `:`.
             let reference = match b {
@@ -608,6 +625,8 @@ impl Scratch {
                 // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
                 Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
                 Some((Decoded::Ascii(b'&'), len)) if starts_uri(buf, i + len, limit) => return i,
+                // JSON's `\/` before another URN, as `/` (RFC 8259 section 7).
+                Some((Decoded::Ascii(b'/'), len)) if starts_urn(buf, i + len, limit) => return i,
                 Some((Decoded::Ascii(b'&'), len))
                     if self.pairs && !self.component && next_pair(buf, i + len, limit) =>
                 {
@@ -779,6 +798,16 @@ impl Scratch {
     }
 }
 
+/// The `^` or `$` right before `start` separates values, not a regular
+/// expression's anchor or a variable's sigil: a letter, digit, `^` or `&`
+/// is written on to it before (HL7 v2's component separator,
+/// `&ISO^urn:ihe:iti:xds:2013:uniqueId`, `^^^^urn:oid:...`; FHIR MHD's
+/// `2013001$urn:ihe:iti:xds:2013:accession`). A pattern's `^` starts it
+/// (`"^urn:`, `/^urn:`, `(^urn:`) and a variable's `$` follows no word.
+fn separator_before(buf: &[u8], start: usize) -> bool {
+    start >= 2 && (buf[start - 2].is_ascii_alphanumeric() || matches!(buf[start - 2], b'^' | b'&'))
+}
+
 /// The byte before `start` ends an escape of a string literal (JSON,
 /// C, Python, Java, JavaScript): `\n`, `\t`, `\u0020`, `\x20`; or a
 /// percent-encoded byte that is no word character (`%20`, `%0A`): no word
@@ -939,33 +968,92 @@ fn has_interpolation(urn: &[u8]) -> bool {
     })
 }
 
-/// Whether `urn` has an ellipsis for a part: `...` after a `:` and before
-/// a `:`, a `/` or its end (`urn:uuid:...`, `urn:oasis:names:...:Assertion`),
+/// Whether `urn` has an ellipsis for a part: `...` (or more dots) after a
+/// `:` and before a `:`, a `/` or its end (`urn:uuid:...`, `urn:oasis:names:...:Assertion`),
 /// what a writer left out, not what a URN holds. (A run is read for it
 /// before the sentence's punctuation is trimmed from its end.)
 fn has_elision(urn: &[u8]) -> bool {
     memchr::memmem::find_iter(urn, b":...").any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/' | b'.')))
 }
 
-/// A fill-in in angle brackets at `i`, right after a URN's `:`: `<` and a
-/// letter or `_` (so no closing tag, `</ns>`), then at most 64 bytes with
-/// no markup or line break in them (`<`, `/`, `=`, quotes), then `>`:
-/// `<deviceType:v>`, `<id>`, `<device type>`. A line break tag (`<br>`,
-/// `<wbr>`) is the text's, not a fill-in.
-fn angle_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
+/// A fill-in in angle or square brackets at `i`, right after a URN's `:`
+/// or `.` (a separator of its parts: KNX's `urn:knx:sn.<serial-number>`,
+/// `urn:knx:g.s.[ga]`): `<` or `[` and a letter or `_` (so no closing
+/// tag, `</ns>`, and no footnote, `[1]`), then at most 64 bytes with no
+/// markup or line break in them (`<`, `/`, `=`, quotes), then the
+/// closing `>` or `]`: `<deviceType:v>`, `<id>`, `<device type>`. A line
+/// break tag (`<br>`, `<wbr>`) is the text's, not a fill-in.
+fn bracketed_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
     let rest = &buf[i.min(limit)..limit.min(i + 67)];
-    if rest.len() < 3 || rest[0] != b'<' || !(rest[1].is_ascii_alphabetic() || rest[1] == b'_') {
+    let closing = match rest.first() {
+        Some(b'<') => b'>',
+        Some(b'[') => b']',
+        _ => return false,
+    };
+    if rest.len() < 3 || !(rest[1].is_ascii_alphabetic() || rest[1] == b'_') {
         return false;
     }
-    let Some(close) = rest.iter().position(|&b| b == b'>') else {
+    let Some(close) = rest.iter().position(|&b| b == closing) else {
         return false;
     };
     let name = &rest[1..close];
-    !name
+    let markup = name
         .iter()
-        .any(|&b| matches!(b, b'<' | b'/' | b'=' | b'"' | b'\'' | b'\n' | b'\r'))
-        && !name.eq_ignore_ascii_case(b"br")
-        && !name.eq_ignore_ascii_case(b"wbr")
+        .any(|&b| matches!(b, b'<' | b'/' | b'=' | b'"' | b'\'' | b'\n' | b'\r'));
+    let tag = closing == b'>' && is_html_tag(name);
+    !markup && !tag
+}
+
+/// An HTML element's start tag between `<` and `>`, attributes left out
+/// (`p`, `br`, `span class=...` has none here: `=` is refused before): the
+/// text's markup after a URN, not a fill-in (`...urn:ietf:rfc:8141.<p>`).
+fn is_html_tag(name: &[u8]) -> bool {
+    const TAGS: [&[u8]; 42] = [
+        b"a",
+        b"abbr",
+        b"b",
+        b"bdi",
+        b"blockquote",
+        b"br",
+        b"caption",
+        b"cite",
+        b"code",
+        b"dd",
+        b"del",
+        b"div",
+        b"dl",
+        b"dt",
+        b"em",
+        b"h1",
+        b"h2",
+        b"h3",
+        b"h4",
+        b"h5",
+        b"h6",
+        b"hr",
+        b"i",
+        b"ins",
+        b"kbd",
+        b"li",
+        b"ol",
+        b"p",
+        b"pre",
+        b"q",
+        b"s",
+        b"samp",
+        b"small",
+        b"span",
+        b"strong",
+        b"sub",
+        b"sup",
+        b"td",
+        b"tr",
+        b"tt",
+        b"u",
+        b"wbr",
+    ];
+    let tag = name.split(|&b| b == b' ').next().unwrap_or_default();
+    TAGS.iter().any(|t| t.eq_ignore_ascii_case(tag))
 }
 
 /// Whether the last part of `urn` (after its last `:`) is a fill-in of
@@ -1322,12 +1410,25 @@ fn macro_after(buf: &[u8], i: usize, limit: usize) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
 }
 
+/// `urn%3A` (any letter case), or `urn:`, at `i`: another URN of a
+/// percent-encoded list.
+fn starts_encoded_urn(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 6)];
+    rest.len() == 6 && rest.eq_ignore_ascii_case(b"urn%3a") || starts_urn(buf, i, limit)
+}
+
 /// The byte at `i` of a percent-encoded text, decoded: `%HH` or itself.
 fn decoded_at(buf: &[u8], i: usize, limit: usize) -> Option<u8> {
     match buf.get(i).filter(|_| i < limit)? {
         b'%' => hex2(buf, i + 1, limit),
         &b => Some(b),
     }
+}
+
+/// The backslash at `i` is itself escaped (an odd run of backslashes
+/// before it).
+fn escaped_before(buf: &[u8], i: usize) -> bool {
+    buf[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
 }
 
 /// Where the URN goes on after a backslash at `i` that ends a line (LF
