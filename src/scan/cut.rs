@@ -374,6 +374,7 @@ impl Scratch {
             || piece
             || x_filled(&self.urn)
             || is_pattern(&self.urn, buf, start, end, limit)
+            || regex_literal(&self.urn, buf, start, self.ends.last().copied().unwrap_or(end))
             || closed
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
@@ -456,6 +457,9 @@ impl Scratch {
                     b'&' | b'#' | b'?' | b'\'' => return i,
                     // An `xmpp:` URI's next pair (`node=urn%3Axmpp%3A...;item=1`).
                     b';' if self.pairs && !self.takes_params() && next_pair(buf, i + 1, limit) => return i,
+                    // A list of encoded URNs (rest.li's
+                    // `ids=List(urn%3Ali%3Amessage%3A1,urn%3Ali%3Amessage%3A2)`).
+                    b',' | b';' if starts_encoded_urn(buf, i + 1, limit) => return i,
                     _ if is_urn_char(b) => {
                         self.push(b, i + 1);
                         i += 1;
@@ -501,6 +505,15 @@ impl Scratch {
                 b'&' if self.pairs
                     && !self.component
                     && next_pair(buf, past_ampersands(buf, i, limit), limit) =>
+                {
+                    return i;
+                }
+                // A `,` before a name and `=` or `,` is a list of options
+                // whose value this one is (a Go struct tag,
+                // `jsonschema:"enum=urn:ietf:...:device_code,uniqueItems,title=..."`).
+                b',' if self.pairs
+                    && !self.component
+                    && (next_pair(buf, i + 1, limit) || next_flag(buf, i + 1, limit)) =>
                 {
                     return i;
                 }
@@ -1093,6 +1106,7 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b":.+") {
         return true;
     }
+
     let rest = &buf[end.min(limit)..limit.min(end + 64)];
     if rest.first() == Some(&b'|')
         && (group_opened(&buf[..start])
@@ -1119,6 +1133,19 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
         [b'[', ..] => bracket_expression(rest),
         _ => false,
     }
+}
+
+/// Whether the URN-like text is a `/.../` literal in a string, PHP's and
+/// Perl's way of writing a pattern (`preg_match('/urn:isbn:0451450523/', $x)`,
+/// SimpleSAMLphp's `'/urn:x-surfnet:surf/'` with `'regex' => true`): a `/`
+/// after a quote right before it, and its own last `/` right before that
+/// quote again (`text_end`: where its text ends).
+fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool {
+    urn.ends_with(b"/")
+        && start >= 2
+        && buf[start - 1] == b'/'
+        && matches!(buf[start - 2], b'"' | b'\'')
+        && buf.get(text_end) == Some(&buf[start - 2])
 }
 
 /// `before` ends with a regex group's opening: `(`, or `(?` and one of
@@ -1282,6 +1309,17 @@ fn next_pair(buf: &[u8], i: usize, limit: usize) -> bool {
     let rest = &buf[i.min(limit)..limit.min(i + 65)];
     let name = rest.iter().take_while(|&&b| is_param_name(b)).count();
     name > 0 && (rest[0].is_ascii_alphabetic() || rest[0] == b'_') && rest.get(name) == Some(&b'=')
+}
+
+/// A bare option at `i` in a list of them: a name (a letter or `_`, then
+/// letters, digits and `_`) and a `,` after it (`uniqueItems,`).
+fn next_flag(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 65)];
+    let name = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    name > 0 && (rest[0].is_ascii_alphabetic() || rest[0] == b'_') && rest.get(name) == Some(&b',')
 }
 
 /// How many `_` open Markdown emphasis right before `start`: a run of one
