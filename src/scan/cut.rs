@@ -542,9 +542,11 @@ impl Scratch {
                         // quotes): a `?` that more of it follows is its
                         // own (RFC 8141 refuses it: `<urn:uuid:...?query>`
                         // is no URN, not a URN and a query). A `?` at the
-                        // close is the sentence's (`"urn:x:y?"`).
+                        // close is the sentence's (`"urn:x:y?"`), and one
+                        // after `(` opens a regex group (`(?P<code>`).
                         if !(matches!(open, Some(b'<' | b'"' | b'\''))
                             && !self.query
+                            && self.urn.last() != Some(&b'(')
                             && next.is_some_and(|c| is_urn_char(c) && Some(c) != open))
                         {
                             return i;
@@ -982,11 +984,13 @@ fn has_interpolation(urn: &[u8]) -> bool {
 }
 
 /// Whether `urn` has an ellipsis for a part: `...` (or more dots) after a
-/// `:` and before a `:`, a `/` or its end (`urn:uuid:...`, `urn:oasis:names:...:Assertion`),
+/// `:` and before a `:`, a `/`, a `)` or its end (`urn:uuid:...`,
+/// `urn:oasis:names:...:Assertion`, `(urn:ogc:def:crs:...)`),
 /// what a writer left out, not what a URN holds. (A run is read for it
 /// before the sentence's punctuation is trimmed from its end.)
 fn has_elision(urn: &[u8]) -> bool {
-    memchr::memmem::find_iter(urn, b":...").any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/' | b'.')))
+    memchr::memmem::find_iter(urn, b":...")
+        .any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/' | b'.' | b')')))
 }
 
 /// A fill-in in angle or square brackets at `i`, right after a URN's `:`
