@@ -829,15 +829,7 @@ fn separator_before(buf: &[u8], start: usize) -> bool {
 /// is glued to `urn` then (`"line\nurn:isbn:..."`).
 fn after_escape(buf: &[u8], start: usize) -> bool {
     // An escape only when its backslash is not itself escaped.
-    let escapes = |backslash: usize| {
-        buf[..=backslash]
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'\\')
-            .count()
-            % 2
-            == 1
-    };
+    let escapes = |backslash: usize| buf[backslash] == b'\\' && !escaped_before(buf, backslash);
     let hex_run = |from: usize, n: usize| buf[from..from + n].iter().all(u8::is_ascii_hexdigit);
     if start >= 2
         && matches!(buf[start - 1], b'n' | b't' | b'r' | b'b' | b'f' | b'v' | b'0')
