@@ -133,8 +133,8 @@ pub struct ParseError {
     kind: ParseErrorKind,
     component: Component,
     offset: usize,
-    /// Found under RFC 2141's NSS syntax (its message lists that syntax's
-    /// characters).
+    /// Found under RFC 2141's syntax (its message states and cites that
+    /// syntax's rules, not RFC 8141's).
     rfc2141: bool,
     /// An `InvalidChar` at the first byte of the NSS, r- or q-component,
     /// which must be pchar (RFC 8141 section 2): `/` and `?` may follow,
@@ -172,7 +172,7 @@ impl ParseError {
         }
     }
 
-    /// The same error, found under RFC 2141's NSS syntax.
+    /// The same error, found under RFC 2141's syntax.
     pub(crate) fn in_rfc2141(self) -> Self {
         ParseError {
             rfc2141: true,
@@ -326,10 +326,23 @@ impl ParseError {
                     ": a URN starts with 'urn:' (RFC 8141 section 2)"
                 });
             }
+            // RFC 2141 section 2: NID = let-num [ 1*31let-num-hyp ] (one
+            // to 32 characters, a hyphen may end it); RFC 8141 section 2:
+            // NID = alphanum 0*30ldh alphanum.
+            ParseErrorKind::NidLength if self.rfc2141 => {
+                out.text("expected a NID of 1 to 32 letters, digits or hyphens at byte ");
+                out.number(at);
+                out.text(" (RFC 2141 section 2)");
+            }
             ParseErrorKind::NidLength => {
                 out.text("expected a NID of 2 to 32 letters, digits or hyphens at byte ");
                 out.number(at);
                 out.text(" (RFC 8141 section 2)");
+            }
+            ParseErrorKind::NidHyphen if self.rfc2141 => {
+                out.text("expected a letter or digit at byte ");
+                out.number(at);
+                out.text(": a NID must not start with '-' (RFC 2141 section 2)");
             }
             ParseErrorKind::NidHyphen => {
                 out.text("expected a letter or digit at byte ");
@@ -338,13 +351,20 @@ impl ParseError {
             }
             ParseErrorKind::NidChar { found } => {
                 unexpected_at(out, "", found, Component::Nid.name(), at);
-                out.text(": expected ");
-                out.text(expected_in(Component::Nid));
+                out.text(if self.rfc2141 {
+                    ": expected a letter, digit or '-', or ':' after the NID (RFC 2141 section 2)"
+                } else {
+                    ": expected a letter, digit or '-', or ':' after the NID (RFC 8141 section 2)"
+                });
             }
             ParseErrorKind::MissingColon => {
                 out.text("expected ':' after NID at byte ");
                 out.number(at);
-                out.text(" (RFC 8141 section 2)");
+                out.text(if self.rfc2141 {
+                    " (RFC 2141 section 2)"
+                } else {
+                    " (RFC 8141 section 2)"
+                });
             }
             ParseErrorKind::InformalNid => {
                 out.text("expected a positive number without leading zeros after 'urn-' at byte ");
@@ -359,7 +379,11 @@ impl ParseError {
             ParseErrorKind::EmptyNss => {
                 out.text("expected NSS at byte ");
                 out.number(at);
-                out.text(" (RFC 8141 section 2)");
+                out.text(if self.rfc2141 {
+                    " (RFC 2141 section 2)"
+                } else {
+                    " (RFC 8141 section 2)"
+                });
             }
             ParseErrorKind::EmptyComponent => {
                 out.text("expected a non-empty ");
@@ -395,9 +419,24 @@ impl ParseError {
                     expected_in(self.component)
                 });
             }
+            // A NID is ASCII letters, digits and '-': no escape makes a
+            // NID of other characters (RFC 8141 section 2, RFC 2141
+            // section 2); elsewhere UTF-8 is percent-encoded.
+            ParseErrorKind::NonAscii { found } if self.component == Component::Nid => {
+                unexpected_at(out, "non-ASCII ", found, comp, at);
+                out.text(if self.rfc2141 {
+                    ": a NID is ASCII letters, digits and '-' only, never percent-encoded (RFC 2141 section 2)"
+                } else {
+                    ": a NID is ASCII letters, digits and '-' only, never percent-encoded (RFC 8141 section 2)"
+                });
+            }
             ParseErrorKind::NonAscii { found } => {
                 unexpected_at(out, "non-ASCII ", found, comp, at);
-                out.text(": expected UTF-8 percent-encoded as %HH (RFC 8141 section 2)");
+                out.text(if self.rfc2141 {
+                    ": expected UTF-8 percent-encoded as %HH (RFC 2141 section 2.4)"
+                } else {
+                    ": expected UTF-8 percent-encoded as %HH (RFC 8141 section 2)"
+                });
             }
             ParseErrorKind::BadPercent => {
                 out.text("expected two hex digits after '%' at byte ");
@@ -409,12 +448,20 @@ impl ParseError {
                 out.number(at);
                 out.text(": expected '?+' (r-component) or '?=' (q-component) (RFC 8141 section 2)");
             }
+            // RFC 2141 section 2.3.2 reserves them and says namespaces
+            // SHOULD NOT use them unencoded; the 2012 URN draft's ABNF of
+            // RFC 2141's NSS (Appendix C) leaves them out, as urnreg does.
             ParseErrorKind::ReservedChar { found } => {
                 out.text("unexpected reserved ");
                 out.byte(found);
                 out.text(" at byte ");
                 out.number(at);
-                out.text(": it must be percent-encoded (RFC 2141 section 2.3.2)");
+                out.text(": RFC 2141 reserves '/', '?' and '#' for future use, not to be used unencoded (section 2.3.2); write ");
+                out.text(match found {
+                    b'/' => "%2F",
+                    b'?' => "%3F",
+                    _ => "%23",
+                });
             }
             ParseErrorKind::TooLong => {
                 out.text("input too long at byte ");

@@ -167,11 +167,16 @@ pub(crate) fn parse(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError>
             }
         }
     }
-    let nid_end = parse_nid(bytes, syntax)?;
+    // An error under RFC 2141 states and cites that RFC's rules.
+    let legacy = |e: ParseError| match syntax {
+        Syntax::Rfc8141 => e,
+        Syntax::Rfc2141 => e.in_rfc2141(),
+    };
+    let nid_end = parse_nid(bytes, syntax).map_err(legacy)?;
     let nss_start = nid_end + 1;
     let (nss_end, flags) = match syntax {
         Syntax::Rfc8141 => parse_rfc8141_rest(bytes, nss_start)?,
-        Syntax::Rfc2141 => parse_rfc2141_nss(bytes, nss_start)?,
+        Syntax::Rfc2141 => parse_rfc2141_nss(bytes, nss_start).map_err(ParseError::in_rfc2141)?,
     };
     Ok(Offsets::new(nss_end, nid_end, flags))
 }
@@ -419,7 +424,7 @@ fn parse_rfc2141_nss(bytes: &[u8], start: usize) -> Result<(usize, u8), ParseErr
         } else if matches!(b, b'/' | b'?' | b'#') {
             return Err(err(ParseErrorKind::ReservedChar { found: b }, Component::Nss, i));
         } else {
-            return Err(unexpected(bytes, i, Component::Nss).in_rfc2141());
+            return Err(unexpected(bytes, i, Component::Nss));
         }
     }
     Ok((i, flags))
