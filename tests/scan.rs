@@ -24,6 +24,9 @@ struct Case {
     places: Vec<[u64; 2]>,
     #[serde(default)]
     alternatives: Vec<String>,
+    /// Scanned as text whose strings take `$name` as written (XML, Java).
+    #[serde(default)]
+    literal_dollar: bool,
 }
 
 #[test]
@@ -33,6 +36,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
     let mut scanner = Scanner::new();
     for case in &vectors.case {
         let (mut found, mut places, mut alternatives) = (Vec::new(), Vec::new(), Vec::new());
+        scanner.set_literal_dollar(case.literal_dollar);
         scanner
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());

@@ -29,6 +29,16 @@ use super::db::DbArgs;
 use super::output::{Palette, paint, printable, printable_line};
 use super::{Format, FormatParser, SyntaxArgs};
 
+/// The file extensions of languages whose string literals take `$name`
+/// as written, with no interpolation (Java, C, C++, C#, Go, Rust), and of
+/// XML schemas (XSD, WSDL), which no template fills in: `$name` in a URN
+/// there is the URN's ([`urnreg::scan::Scanner::set_literal_dollar`]).
+/// (Other XML and HTML files are often templates, `urn:uuid:$guid`, as
+/// are Python's `string.Template` and JSON templates.)
+const LITERAL_DOLLAR: &[&str] = &[
+    "java", "c", "h", "cc", "cpp", "cxx", "hpp", "cs", "go", "rs", "xsd", "wsdl",
+];
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Files and directories to scan, `-` for stdin (default: the current
@@ -381,11 +391,23 @@ impl<'s, 'a> Worker<'s, 'a> {
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
         self.scanner.set_csv(csv);
+        // Markup and languages whose strings take `$name` as written.
+        let literal_dollar = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| LITERAL_DOLLAR.iter().any(|x| x.eq_ignore_ascii_case(e)));
+        self.scanner.set_literal_dollar(literal_dollar);
         let shared = self.shared;
         let checker = &mut self.checker;
         let summary = &mut self.summary;
         let out = &mut self.out;
         let hits = &mut self.hits;
+        // Once the scan has stopped (its output closed, or the results
+        // held past their limit), the rest of the file is not read.
+        let reader = UntilStopped {
+            inner: reader,
+            stopped: &shared.closed,
+        };
         let result = self.scanner.scan(reader, |found| {
             // Past the limit on what is held: nothing more is made.
             if shared.over_budget.load(Ordering::Relaxed) {
@@ -443,6 +465,23 @@ impl<'s, 'a> Worker<'s, 'a> {
             return;
         }
         keep(self.shared, &mut self.hits);
+    }
+}
+
+/// A reader that ends when `stopped` is set: a scan that has stopped
+/// reads no more of the file it is in (a file of gigabytes is not read
+/// to its end for nothing).
+struct UntilStopped<'a, R> {
+    inner: R,
+    stopped: &'a AtomicBool,
+}
+
+impl<R: Read> Read for UntilStopped<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stopped.load(Ordering::Relaxed) {
+            return Ok(0);
+        }
+        self.inner.read(buf)
     }
 }
 
@@ -1365,5 +1404,38 @@ mod tests {
         keep(&shared, &mut more);
         assert!(more.is_empty());
         assert_eq!(shared.unique.lock().unwrap().len(), held, "nothing more is held");
+    }
+
+    /// Once the scan stops (the limit passed, the output closed), the file
+    /// it is in is read no further: the scanner sees its end.
+    #[test]
+    fn a_stopped_scan_reads_no_more_of_its_file() {
+        let stopped = AtomicBool::new(false);
+        let data = vec![b'a'; 3 * 8192];
+        let mut reader = UntilStopped {
+            inner: &data[..],
+            stopped: &stopped,
+        };
+        let mut buf = [0; 8192];
+        assert_eq!(reader.read(&mut buf).unwrap(), 8192);
+        stopped.store(true, Ordering::Relaxed);
+        assert_eq!(reader.read(&mut buf).unwrap(), 0);
+        // Through the scanner: a text of many URNs, stopped after the first.
+        let text = "urn:example:a\n".repeat(100_000);
+        let stopped = AtomicBool::new(false);
+        let mut found = 0;
+        Scanner::new()
+            .scan(
+                UntilStopped {
+                    inner: text.as_bytes(),
+                    stopped: &stopped,
+                },
+                |_| {
+                    found += 1;
+                    stopped.store(true, Ordering::Relaxed);
+                },
+            )
+            .unwrap();
+        assert!(found < 100_000, "read to its end: {found}");
     }
 }

@@ -141,7 +141,8 @@ fn joined_to_a_value(buf: &[u8], after_quote: usize, limit: usize) -> bool {
 /// starts with: PROJ's `"urn:ogc:def:crs,crs:EPSG::4979,"` then
 /// `"cs:PROJ::ENh,"` on the next line (C11 5.1.1.2 phase 6).
 fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: usize) -> bool {
-    let stop = limit.min(after_quote + 64);
+    // Far enough for a deep indentation before the next literal.
+    let stop = limit.min(after_quote + 256);
     let i = past_spaces(buf, after_quote, stop);
     // PHP's `.` and Visual Basic's `&` with a space before them: a period
     // written on to the quote ends a sentence (`"urn:x:y". "Next"`).
@@ -165,6 +166,52 @@ fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: u
         [q, c] => *q == quote && open_end && is_urn_char(*c) && *c != quote,
         _ => false,
     }
+}
+
+/// The string literal of the URN at `start` is an argument of `concat()`
+/// (XPath 1.0 section 4.2, XSLT and Schematron; SQL's `CONCAT`) with
+/// another after it or before it: a piece of a string made at run time
+/// (`concat('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_',
+/// $XR-MAJOR-MINOR-VERSION)`). `open_quote`: where the literal opens,
+/// when the URN starts it; `after_quote`: right after its closing quote.
+fn concat_argument(
+    buf: &[u8],
+    start: usize,
+    open_quote: Option<usize>,
+    after_quote: usize,
+    limit: usize,
+) -> bool {
+    // The line before it, at most 512 bytes of it.
+    let from = start.saturating_sub(512);
+    let line_start = buf[from..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(from, |i| from + i + 1);
+    let before = &buf[line_start..start];
+    // The last `concat(` before it, still open there (minified code has
+    // many calls on one line).
+    let Some(call) = before
+        .windows(7)
+        .rposition(|w| w.eq_ignore_ascii_case(b"concat("))
+    else {
+        return false;
+    };
+    let mut depth = 1i32;
+    for &b in &before[call + 7..] {
+        depth += match b {
+            b'(' => 1,
+            b')' => -1,
+            _ => 0,
+        };
+        if depth == 0 {
+            return false;
+        }
+    }
+    let next = past_spaces(buf, after_quote, limit.min(after_quote + 256));
+    if buf.get(next).filter(|_| next < limit) == Some(&b',') {
+        return true;
+    }
+    open_quote.is_some_and(|q| buf[..q].iter().rev().find(|&&b| !is_space(b)) == Some(&b','))
 }
 
 /// The quoted text starting at `start` is a markup attribute's value:
@@ -213,11 +260,22 @@ pub(super) struct Scratch {
     /// A `?+`, `?=` or `#` has been taken: a component has started, in
     /// which `?` is a character (RFC 8141 section 2).
     component: bool,
+    /// A `#` has been taken: the f-component, which holds no `#` (RFC 3986
+    /// `fragment`).
+    fragment: bool,
     /// The field delimiter of a delimited file (CSV): it ends a URN in a
     /// field that is not quoted (RFC 4180 section 2).
     pub delimiter: Option<u8>,
     /// The colon after the NID has been taken: the NSS has started.
     nss: bool,
+    /// The text's strings take `$name` as written
+    /// ([`super::Scanner::set_literal_dollar`]).
+    pub literal_dollar: bool,
+    /// A percent-encoded quote or angle bracket opened it, in encoded text
+    /// (a URL's query, `srsName=%22urn:ogc:def:crs:EPSG::4326%22`,
+    /// `%3Cid%3Eurn:isbn:...%3C/id%3E`): a `%HH` of a character that no URN
+    /// holds as itself, or of `'`, ends it, as the character would.
+    encoded: bool,
     /// It is (in) the value of a `name=` pair that no `?` or `&` before
     /// shows to be a URL's query (a KVP request written without its URL,
     /// `id=urn:...&request=GetRecordById`): a `&name=` ends it.
@@ -270,7 +328,11 @@ impl Scratch {
         self.pairs = !self.query && pair_value(buf, start);
         self.properties = false;
         self.component = false;
+        self.fragment = false;
         self.nss = false;
+        self.encoded = start >= 3
+            && buf[start - 3] == b'%'
+            && hex2(buf, start - 2, start).is_some_and(|c| !is_urn_char(c) || c == b'\'');
         let limit = buf.len().min(start + KEEP - 64);
         // `urn` as written, then its colon: `:`, or read as one.
         let colon_len = match colon {
@@ -337,11 +399,24 @@ impl Scratch {
         // A URN that runs to the end of a string literal it does not start
         // (`" <mas:MarlinContentId>urn:marlin:kid:" + kid`, `"<id>urn:isbn:978" + rest`)
         // is a piece the program joins more on to, as one that starts it
-        // is (below).
+        // is (below); so is one the next literal goes on from
+        // (`"##urn:www.cenbii.eu:...:ver1.0" + ":#urn:..."`, C's adjacent
+        // `"...;gr=urn:uuid:459797d6-40f9-0072-a3ad-"` `"e9237e042437"`),
+        // and an argument of XPath's or SQL's `concat()`.
         let piece = !closed
             && matches!(stop, Some(b'"' | b'\''))
             && (matches!(self.urn.last(), Some(b':' | b'.')) && joined_on(buf, end + 1)
-                || joined_to_a_value(buf, end + 1, limit));
+                || joined_to_a_value(buf, end + 1, limit)
+                // (Not a doubled quote: an escaped one in CSV or SQL.)
+                || buf.get(end + 1) != stop.as_ref()
+                    && continued(
+                        buf,
+                        stop.unwrap_or_default(),
+                        self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric()),
+                        end + 1,
+                        limit,
+                    )
+                || concat_argument(buf, start, None, end + 1, limit));
         if !closed {
             self.trim(open, stop);
         }
@@ -369,7 +444,7 @@ impl Scratch {
                 && entity_shaped(buf, end, limit)
             || has_format_conversion(&self.urn)
             || closed && self.urn.last() == Some(&b'%') && macro_after(buf, after_close, limit)
-            || has_interpolation(&self.urn)
+            || has_interpolation(&self.urn, self.literal_dollar)
             || left_out
             || piece
             || x_filled(&self.urn)
@@ -379,6 +454,9 @@ impl Scratch {
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
+            || closed
+                && matches!(open, Some(b'"' | b'\''))
+                && concat_argument(buf, start, Some(start - 1), after_close, limit)
             || closed
                 && matches!(open, Some(b'"' | b'\''))
                 && (continued(
@@ -471,6 +549,22 @@ impl Scratch {
             if b == b'\'' && open == Some(b'\'') {
                 return i;
             }
+            // A quote that closes a single-quoted literal the program
+            // joins a value on to (`'<dc:identifier>urn:uuid:'+self.BookId`,
+            // no space before the `+`; an argument of `concat()` before
+            // another): the URN is a piece of one made at run time
+            // (below), and the `'` is no part of it.
+            if b == b'\''
+                && (joined_to_a_value(buf, i + 1, limit) || concat_argument(buf, i, None, i + 1, limit))
+            {
+                return i;
+            }
+            if self.encoded
+                && b == b'%'
+                && hex2(buf, i + 1, limit).is_some_and(|c| !is_urn_char(c) || c == b'\'')
+            {
+                return i;
+            }
             match b {
                 // A NID is letters, digits and hyphens (RFC 8141 section
                 // 2): a `,` or `;` before its colon separates a list, the
@@ -530,11 +624,26 @@ impl Scratch {
                 {
                     return i;
                 }
+                // A second `#` before another `urn:`: no URN holds a
+                // second `#` (the f-component is RFC 3986's `fragment`),
+                // and what follows is another value (Peppol's
+                // `urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:...`
+                // joins identifiers so, some with a NID no URN has). Before anything else it stays, and
+                // the whole is checked (`"urn:local:abc/def#f1#f2"`, a
+                // negative test).
+                b'#' if self.fragment
+                    && buf
+                        .get(i + 1..limit.min(i + 5))
+                        .is_some_and(|head| head.eq_ignore_ascii_case(b"urn:")) =>
+                {
+                    return i;
+                }
                 // RFC 8141 section 2: `?` starts a component only as `?+`
                 // or `?=`; before one has started, any other `?` is a
                 // URL's query after a URN in its path. Once `?+`, `?=` or
                 // `#` is taken, `?` is a character of the component.
                 b'?' | b'#' => {
+                    self.fragment |= b == b'#';
                     let next = buf.get(i + 1).filter(|_| i + 1 < limit).copied();
                     if b == b'?' && !self.component && !matches!(next, Some(b'+' | b'=')) {
                         // A URN that a delimiter opened right before it is
@@ -609,6 +718,16 @@ impl Scratch {
                 && let Some(next) = line_continuation(buf, i, limit)
             {
                 i = next;
+                continue;
+            }
+            // Markdown's `\_`, an underscore escaped so that it opens no
+            // emphasis (CommonMark 2.4): `audio\_channel\_configuration`.
+            if b == b'\\'
+                && buf.get(i + 1).filter(|_| i + 1 < limit) == Some(&b'_')
+                && !escaped_before(buf, i)
+            {
+                self.push(b'_', i + 2);
+                i += 2;
                 continue;
             }
             // troff's `\-`, a hyphen-minus as a manual page writes one in
@@ -753,6 +872,12 @@ impl Scratch {
         // `-->` closes an XML/HTML comment; `--` cannot be in one (XML 1.0
         // section 2.5), so it is not the URN's.
         if stop == Some(b'>') && self.urn.len() > 6 && self.urn.ends_with(b"--") {
+            self.pop(2);
+        }
+        // `*/` closes a comment of C, C++, Java, JavaScript and CSS (C11
+        // 6.4.9): `(... urn:ogc:def:objectType:authority:code)*/`,
+        // `/*urn:isbn:0451450523*/`.
+        if self.urn.len() > 6 && self.urn.ends_with(b"*/") {
             self.pop(2);
         }
         // Counted once: each pass drops from the end only, so the loop
@@ -968,10 +1093,26 @@ fn is_conversion(rest: &[u8]) -> bool {
 /// A numbered one, `$1` to `$9` (a regex replacement's group, Java's
 /// `Matcher.replaceAll`, ECMAScript's `GetSubstitution`, a shell's
 /// positional parameter: `<entry>urn:uuid:$1</entry>`), is one too.
-fn has_interpolation(urn: &[u8]) -> bool {
+///
+/// In text whose strings take `$name` as written (`literal_dollar`:
+/// Java, C, an XML schema, ...), only `$(`, the numbered ones and a
+/// placeholder closed by another `$` (`$CUSTOM-PRODUCT-CODE$`, a
+/// specification's fill-in) are.
+fn has_interpolation(urn: &[u8], literal_dollar: bool) -> bool {
     memchr::memchr_iter(b'$', urn).any(|i| {
-        matches!(urn.get(i + 1), Some(&c) if c.is_ascii_alphanumeric() && c != b'0' || c == b'_' || c == b'(')
-            && !urn[i - 1].is_ascii_alphanumeric()
+        let filled = match urn.get(i + 1) {
+            Some(&c) if c == b'(' || (b'1'..=b'9').contains(&c) => true,
+            Some(&c) if c.is_ascii_alphabetic() || c == b'_' => {
+                let rest = &urn[i + 1..];
+                let len = rest
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                    .count();
+                !literal_dollar || rest.get(len) == Some(&b'$')
+            }
+            _ => false,
+        };
+        filled && !urn[i - 1].is_ascii_alphanumeric()
     })
 }
 
@@ -1070,10 +1211,14 @@ fn is_html_tag(name: &[u8]) -> bool {
 /// (`urn:uuid:xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, `urn:isbn:XXXXXXXXXX`
 /// in documentation): a template of URNs, not one. A short one stays a
 /// name (`urn:mrn:gla:grad:s125:datasets:XXXX`, an S-100 test's dataset).
+/// So is a last part of three or more `*` alone, a mask
+/// (`URN:OGC:DEF:CRS:EPSG::****`); one or two stay, a pattern's wildcard
+/// (EPC's `urn:epc:idpat:sgtin:0614141.*`).
 fn x_filled(urn: &[u8]) -> bool {
     let last = urn.rsplit(|&b| b == b':').next().unwrap_or_default();
     last.iter().filter(|&&b| matches!(b, b'x' | b'X')).count() >= 8
         && last.iter().all(|&b| matches!(b, b'x' | b'X' | b'-' | b'.'))
+        || last.len() >= 3 && last.iter().all(|&b| b == b'*')
 }
 
 /// Whether the URN-like text is a regular expression's (an XSD
@@ -1082,7 +1227,8 @@ fn x_filled(urn: &[u8]) -> bool {
 /// - the run ends in an opening `(`: a group opened and never closed in
 ///   it (`urn:uuid:([0-9a-f]{8}...`, `urn:uuid:(?:...`, `(\d+)`);
 /// - it ends in a segment `.*` or `.+`, "any characters" (`urn:ietf:rfc:.*`;
-///   EPC's wildcard, `0614141.*`, follows no `:`);
+///   EPC's wildcard, `0614141.*`, follows no `:`), or holds a group of
+///   them, `(.*` or `.*)` (`urn:oasis:names:tc:SAML:2.0:status:(.*)`);
 /// - it stops at a class escape `\d`, `\D`, `\w`, `\W`, `\s`, `\S`,
 ///   `\p`, `\P` or an escaped metacharacter `\.`, `\(`, `\[`, `\{`,
 ///   `\+`, `\*`, `\|` (none is an escape of JSON or C strings, whose
@@ -1100,6 +1246,12 @@ fn x_filled(urn: &[u8]) -> bool {
 /// pattern starts with `(` or `[`.
 fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) -> bool {
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b":.+") {
+        return true;
+    }
+    if [&b"(.*"[..], b"(.+", b".*)", b".+)"]
+        .iter()
+        .any(|group| memchr::memmem::find(urn, group).is_some())
+    {
         return true;
     }
 
@@ -1136,12 +1288,45 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
 /// SimpleSAMLphp's `'/urn:x-surfnet:surf/'` with `'regex' => true`): a `/`
 /// after a quote right before it, and its own last `/` right before that
 /// quote again (`text_end`: where its text ends).
+///
+/// Or a regular expression literal of JavaScript (ECMA-262 12.9.5, Perl
+/// and Ruby alike): a `/` right before it where an expression starts,
+/// after `(`, `=`, `,`, `!`, `&`, `|`, `?`, `[`, `{`, `;` or `:` (spaces
+/// between), and a `/` in the text that its flags and then its end, a
+/// method call, `)`, `,` or `;` follow (`if (/urn:isbn:0451450523/.test(s))`,
+/// `.match(/urn\:oasis\:...\:status\:(.*)/)`). A `/` before it after a
+/// name is a URL's path (`host/urn:x:y/`).
 fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool {
-    urn.ends_with(b"/")
-        && start >= 2
-        && buf[start - 1] == b'/'
-        && matches!(buf[start - 2], b'"' | b'\'')
-        && buf.get(text_end) == Some(&buf[start - 2])
+    if start < 2 || buf[start - 1] != b'/' {
+        return false;
+    }
+    if matches!(buf[start - 2], b'"' | b'\'') {
+        return urn.ends_with(b"/") && buf.get(text_end) == Some(&buf[start - 2]);
+    }
+    let before = buf[..start - 1].iter().rev().find(|&&b| b != b' ' && b != b'\t');
+    if !matches!(
+        before,
+        Some(b'(' | b'=' | b',' | b'!' | b'&' | b'|' | b'?' | b'[' | b'{' | b';' | b':')
+    ) {
+        return false;
+    }
+    memchr::memchr_iter(b'/', urn).any(|at| {
+        let flags = urn[at + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        match urn.get(at + 1 + flags) {
+            None => true,
+            Some(b'.') => {
+                let call = &urn[at + 1 + flags..];
+                flags == 0 && call.get(1).is_some_and(u8::is_ascii_alphabetic)
+                    || call.starts_with(b".test(")
+                    || call.starts_with(b".exec(")
+            }
+            Some(b')' | b',' | b';') => true,
+            Some(_) => false,
+        }
+    })
 }
 
 /// `before` ends with a regex group's opening: `(`, or `(?` and one of

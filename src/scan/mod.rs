@@ -34,8 +34,10 @@
 //!   (`.` `,` `;` `:` `!` `?`), an apostrophe or a possessive `'s`, an
 //!   unbalanced `)`, Markdown emphasis and strikethrough that opened before
 //!   it (`**urn:...**`, `_urn:..._`, `~~urn:...~~`), a footnote `*` on a
-//!   letter or digit and a comment's `-->` (`<!--urn:...-->`) are not part
-//!   of it.
+//!   letter or digit and a comment's `-->` (`<!--urn:...-->`) or `*/` are
+//!   not part of it. A second `#` ends it (no f-component holds one); a
+//!   percent-encoded quote or `<` before it (`%22urn:...%22`) is closed by
+//!   the `%HH` of a character no URN holds.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
 //!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, an ellipsis for a part,
 //!   `urn:oasis:names:...:Assertion`, a fill-in after a `:`,
@@ -46,9 +48,10 @@
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported. Nor is a literal the next goes on from (`"urn:x:a" ":b"`,
 //!   `"urn:x:a" + ":b"`, YANG's concatenation) or one joined to a computed
-//!   value (`"urn:isbn:978" + rest`). So is a regular expression: regex syntax where the run
-//!   stops (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
-//!   `(urn:epcglobal:cbv|...)`).
+//!   value (`"urn:isbn:978" + rest`), and an argument of `concat()`. So is a
+//!   regular expression: regex syntax where the run stops
+//!   (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
+//!   `(urn:epcglobal:cbv|...)`, `(.*)`), or a `/.../` literal.
 //! - A backslash ending a line inside a quoted string joins the next line
 //!   on, past its indentation (C, Python, a Java text block).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
@@ -229,6 +232,17 @@ impl Scanner {
     /// section 2), although RFC 8141 allows both in an NSS.
     pub fn set_csv(&mut self, yes: bool) {
         self.csv = yes;
+    }
+
+    /// Reads the inputs from now on as text whose strings take `$name` as
+    /// written: languages without `$` interpolation (Java, C, C#, Go,
+    /// Rust) and XML schemas, so SWIFT's `"urn:swift:xsd:$ahV10"` is a
+    /// URN. Off (the default), `$name` in a URN is a variable filled in
+    /// (PHP, Perl, shell, Kotlin, Groovy, Dart, a template file), and the
+    /// text a template. `$(`, `${`, `$1` to `$9` and a `$NAME$`
+    /// placeholder are templates either way.
+    pub fn set_literal_dollar(&mut self, yes: bool) {
+        self.cut.literal_dollar = yes;
     }
 
     /// Reads `input` to its end and hands each URN found to `each`, in
