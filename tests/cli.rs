@@ -1835,3 +1835,46 @@ fn exit_within(child: &mut std::process::Child, seconds: u64, stuck: &str) -> st
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A database path that is a FIFO, a directory or a device is refused at
+/// once with a clear error (SQLite would wait forever on a FIFO's other
+/// end), by readers and writers alike.
+#[test]
+fn a_database_path_that_is_no_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("db.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let run = |db: &str, args: &[&str]| {
+        let mut child = urnreg_command()
+            .args(args)
+            .args(["--db", db])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("urnreg {args:?} --db {db}: still waiting after 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    };
+    let fifo = fifo.to_str().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    for (db, what) in [(fifo, "a FIFO, socket or device"), (folder, "a directory")] {
+        for args in [&["ns", "list"][..], &["check", "urn:isbn:0451450523"], &["init"]] {
+            let out = run(db, args);
+            assert_eq!(code(&out), 2, "{args:?} --db {db}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(&format!("is not a regular file ({what})")),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}

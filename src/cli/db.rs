@@ -1,7 +1,7 @@
 //! Where the database is (`--db`, `URNREG_DB`, the platform data directory)
 //! and how commands open it; who makes a change (`--actor`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
@@ -171,6 +171,7 @@ impl DbArgs {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating the directory {}", dir.display()))?;
         }
+        regular_file(&path)?;
         Store::open(&path, &actor.actor()).with_context(|| format!("opening {}", path.display()))
     }
 
@@ -192,6 +193,7 @@ impl DbArgs {
         if !path.exists() {
             return Ok(Store::open_embedded()?);
         }
+        regular_file(&path)?;
         let opened = match Store::open_read_only(&path) {
             Err(outdated @ urnreg::registry::Error::SchemaOutdated { .. }) => {
                 Store::open(&path, READER).map_err(|e| anyhow::Error::new(e).context(outdated.to_string()))
@@ -235,6 +237,24 @@ impl DbArgs {
         } else {
             Ok(Registry::embedded().clone())
         }
+    }
+}
+
+/// Refuses a database path that exists and is no regular file (after
+/// symbolic links): SQLite would wait forever on a FIFO's other end, or
+/// fail on a directory or a device with a bare "disk I/O error".
+fn regular_file(path: &Path) -> anyhow::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => anyhow::bail!(
+            "{} is not a regular file ({}): the database is a SQLite file; pass --db PATH of one, or of a new file to create",
+            path.display(),
+            if meta.is_dir() {
+                "a directory"
+            } else {
+                "a FIFO, socket or device"
+            }
+        ),
+        _ => Ok(()),
     }
 }
 

@@ -12,6 +12,7 @@ use urnreg::resolve::{ResolveError, Resolved};
 use super::db::DbArgs;
 use super::input::{self, wants_stdin};
 use super::output::{self, Palette, paint, printable, printable_bytes};
+use super::report::SHOWN_BYTES;
 use super::{Format, FormatParser, UsageError};
 
 #[derive(clap::Args, Debug)]
@@ -80,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // names the byte that was given.
     let mut one = |urn: &[u8], line: Option<u64>, out: &mut output::Stdout| -> anyhow::Result<()> {
         let result = registry.resolve_bytes(urn, args.service.as_deref());
-        let shown = printable_bytes(urn);
+        let shown = named(urn);
         if let Err(e) = &result {
             if e.is_bad_input() {
                 outcome.bad_input = true;
@@ -230,5 +231,35 @@ fn to_json(urn: &str, result: &Result<Resolved, ResolveError>) -> serde_json::Va
             "error": { "kind": e.code(), "message": e.to_string() },
             "urls": [],
         }),
+    }
+}
+
+/// A URN as a message names it: at most [`SHOWN_BYTES`] of it, as `check`
+/// shows a long input, then how long it is.
+fn named(urn: &[u8]) -> String {
+    if urn.len() <= SHOWN_BYTES {
+        return printable_bytes(urn).into_owned();
+    }
+    // Cut at the start of a character.
+    let mut cut = SHOWN_BYTES;
+    while cut > 0 && urn[cut] & 0xc0 == 0x80 {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes)", printable_bytes(&urn[..cut]), urn.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A URN of 120 KB is named in at most SHOWN_BYTES of it, cut at a
+    /// character; a short one whole.
+    #[test]
+    fn a_long_urn_is_named_in_a_window() {
+        assert_eq!(named(b"urn:isbn:x"), "urn:isbn:x");
+        let long = format!("urn:nbn:de:{}", "é".repeat(60_000));
+        let shown = named(long.as_bytes());
+        assert!(shown.len() < SHOWN_BYTES + 32, "{}", shown.len());
+        assert!(shown.ends_with(&format!("… ({} bytes)", long.len())), "{shown}");
     }
 }

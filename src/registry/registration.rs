@@ -10,6 +10,10 @@ use super::Kind;
 use super::error::{Error, Result};
 use crate::template::{FIELDS, TemplateFields};
 
+/// The most characters of a TOML parser's message a registration file's
+/// error keeps (its middle cut).
+pub const MAX_TOML_MESSAGE: usize = 400;
+
 /// A registration request or revision, as written in `FILE.toml`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -86,9 +90,32 @@ impl RegistrationFile {
     ///
     /// # Errors
     ///
-    /// [`Error::Data`] with the TOML error (which names unknown keys).
+    /// [`Error::Data`] with the TOML error (which names unknown keys) and
+    /// where it is, line and column; the text itself is not repeated (a
+    /// line of a megabyte would be), and a message longer than
+    /// [`MAX_TOML_MESSAGE`] characters is cut in its middle.
     pub fn from_toml(text: &str) -> Result<Self> {
-        toml::from_str(text).map_err(|e| Error::Data(format!("registration file: {e}")))
+        toml::from_str(text).map_err(|e: toml::de::Error| {
+            let at = e.span().map_or(0, |span| span.start).min(text.len());
+            let before = &text.as_bytes()[..at];
+            let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            // Characters, not bytes: a UTF-8 continuation byte starts none.
+            let column = before[line_start..].iter().filter(|&&b| b & 0xc0 != 0x80).count() + 1;
+            let message = e.message().trim_end();
+            let count = message.chars().count();
+            let message = if count > MAX_TOML_MESSAGE {
+                let half = MAX_TOML_MESSAGE / 2;
+                let head: String = message.chars().take(half).collect();
+                let tail: String = message.chars().skip(count - half).collect();
+                format!("{head} [... {} characters cut ...] {tail}", count - 2 * half)
+            } else {
+                message.to_string()
+            };
+            Error::Data(format!(
+                "registration file, line {line}, column {column}: {message}"
+            ))
+        })
     }
 
     /// The text of a template field by its snake_case key.
@@ -267,5 +294,19 @@ mod tests {
         let err =
             RegistrationFile::from_toml("kind = \"formal\"\nnid = \"abc\"\npurpos = \"x\"\n").unwrap_err();
         assert!(err.to_string().contains("purpos"), "{err}");
+        assert!(err.to_string().contains("line 3, column 1"), "{err}");
+    }
+
+    /// A broken line of a megabyte is not repeated in the error, and a key
+    /// of a megabyte named in it is cut.
+    #[test]
+    fn a_toml_error_on_a_huge_line_stays_short() {
+        let line = format!("kind = \"formal\"\npurpose = \"{}\n", "a".repeat(1 << 20));
+        let err = RegistrationFile::from_toml(&line).unwrap_err().to_string();
+        assert!(err.len() < 2 * MAX_TOML_MESSAGE, "{} bytes", err.len());
+        assert!(err.contains("line 2"), "{err}");
+        let key = format!("{} = 1\n", "k".repeat(1 << 20));
+        let err = RegistrationFile::from_toml(&key).unwrap_err().to_string();
+        assert!(err.len() < 2 * MAX_TOML_MESSAGE, "{} bytes", err.len());
     }
 }

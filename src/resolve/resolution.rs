@@ -42,6 +42,9 @@ use super::subregistries::{MAX_QUERY_FIELD, is_service_name};
 
 /// The most rules a resolution holds.
 pub const MAX_RESOLUTION_RULES: usize = 64;
+/// The most keywords a resolution names in `keywords` and declares in
+/// `new_keywords`, together.
+pub const MAX_RESOLUTION_KEYWORDS: usize = 64;
 /// The most URL templates one rule holds.
 pub const MAX_URLS: usize = 8;
 /// The longest URL template, in bytes.
@@ -268,6 +271,12 @@ impl ResolutionFile {
         if !services.contains(&default) {
             return Err(format!("the default service {default} is not among 'services'"));
         }
+        let named = self.keywords.len() + self.new_keywords.len();
+        if named > MAX_RESOLUTION_KEYWORDS {
+            return Err(format!(
+                "{named} keywords named and declared, more than MAX_RESOLUTION_KEYWORDS = {MAX_RESOLUTION_KEYWORDS}"
+            ));
+        }
         let mut keywords = self.keywords.clone();
         for k in &self.keywords {
             if !is_keyword(k) {
@@ -324,8 +333,16 @@ impl ResolutionFile {
                                 .unicode(false)
                                 .utf8(false),
                         )
+                        // The NSS syntax's limit (a short pattern can
+                        // still blow up: `(a{1,99}){1,99}`).
+                        .configure(Regex::config().nfa_size_limit(Some(crate::rules::limits::MAX_NFA_BYTES)))
                         .build(p)
-                        .map_err(|e| at(format!("'match' does not compile: {e}")))?,
+                        .map_err(|e| match e.size_limit() {
+                            Some(limit) => at(format!(
+                                "'match' needs an NFA larger than {limit} bytes (limit MAX_NFA_BYTES)"
+                            )),
+                            None => at(format!("'match' does not compile: {e}")),
+                        })?,
                 ),
             };
             let groups: Vec<String> = pattern
@@ -897,6 +914,28 @@ mod stored {
         match = '^(?<name>[a-z+$'
         urls = ["https://example.org/{name}"]
     "#;
+
+    /// A resolution naming and declaring more keywords than the limit is
+    /// refused, naming it.
+    #[test]
+    fn too_many_keywords_are_refused_naming_the_limit() {
+        let many: String = (0..=super::MAX_RESOLUTION_KEYWORDS)
+            .map(|i| format!("[[resolution.new_keywords]]\nkeyword = \"k{i}\"\npurpose = \"p\"\n"))
+            .collect();
+        let text = BROKEN.replace("'^(?<name>[a-z+$'", "'^(?<name>[a-z]+)$'") + &many;
+        let file: RulesFile = toml::from_str(&text).unwrap();
+        let refused = file.compile("xyz").unwrap_err().to_string();
+        assert!(refused.contains("MAX_RESOLUTION_KEYWORDS = 64"), "{refused}");
+    }
+
+    /// A `match` too large to compile names the limit it passes.
+    #[test]
+    fn a_huge_match_is_refused_naming_max_nfa_bytes() {
+        let text = BROKEN.replace("'^(?<name>[a-z+$'", "'(?<name>(a|aa)*(a{1000}){1000})'");
+        let file: RulesFile = toml::from_str(&text).unwrap();
+        let refused = file.compile("xyz").unwrap_err().to_string();
+        assert!(refused.contains("(limit MAX_NFA_BYTES)"), "{refused}");
+    }
 
     #[test]
     fn a_broken_stored_resolution_is_said_at_resolve_not_at_check() {
