@@ -720,23 +720,17 @@ impl Scratch {
                 i = next;
                 continue;
             }
-            // Markdown's `\_`, an underscore escaped so that it opens no
-            // emphasis (CommonMark 2.4): `audio\_channel\_configuration`.
+            // A character escaped with a backslash that is not itself
+            // escaped stands for itself: Markdown's `\_`, an underscore
+            // that opens no emphasis (CommonMark 2.4:
+            // `audio\_channel\_configuration`), and troff's `\-`, a
+            // hyphen-minus as a manual page writes one in code and URLs
+            // (groff_man_style(7): `URN:S1000D:DMC\-XLINKTEST\-A`).
             if b == b'\\'
-                && buf.get(i + 1).filter(|_| i + 1 < limit) == Some(&b'_')
+                && let Some(&c @ (b'_' | b'-')) = buf.get(i + 1).filter(|_| i + 1 < limit)
                 && !escaped_before(buf, i)
             {
-                self.push(b'_', i + 2);
-                i += 2;
-                continue;
-            }
-            // troff's `\-`, a hyphen-minus as a manual page writes one in
-            // code and URLs (groff_man_style(7)): `URN:S1000D:DMC\-XLINKTEST\-A`.
-            if b == b'\\'
-                && buf.get(i + 1).filter(|_| i + 1 < limit) == Some(&b'-')
-                && !escaped_before(buf, i)
-            {
-                self.push(b'-', i + 2);
+                self.push(c, i + 2);
                 i += 2;
                 continue;
             }
