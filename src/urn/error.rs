@@ -556,11 +556,11 @@ impl Warning {
         match self.kind {
             WarningKind::SchemeCase => (
                 "scheme not in lower case at byte ",
-                ": 'urn:' is canonical (RFC 8141 section 3.1)",
+                ": the scheme is case-insensitive and its canonical form is lower case, 'urn:' (RFC 3986 section 3.1)",
             ),
             WarningKind::NidCase => (
                 "NID not in lower case at byte ",
-                ": NIDs are case-insensitive and lower case is canonical (RFC 8141 section 3.1)",
+                ": NIDs are case-insensitive; URN-equivalence lower-cases them (RFC 8141 section 3.1)",
             ),
             WarningKind::HexCase => (
                 "lower-case hex digits in percent-encoding at byte ",
