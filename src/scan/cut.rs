@@ -214,6 +214,33 @@ fn concat_argument(
     open_quote.is_some_and(|q| buf[..q].iter().rev().find(|&&b| !is_space(b)) == Some(&b','))
 }
 
+/// The string literal opening at `open_quote` is what a prefix test is
+/// given (`startsWith(`, `startswith(`, `starts_with(`, `hasPrefix(`):
+/// one ending in `/` there is a prefix of names (converse.js's
+/// `startsWith('urn:xmpp:microblog:0:comments/')`), where a namespace
+/// URI ending in `/` elsewhere is whole (`urn:schemas-upnp-org:metadata-1-0/AVT/`).
+fn prefix_test(buf: &[u8], open_quote: usize) -> bool {
+    let before = &buf[open_quote.saturating_sub(32)..open_quote];
+    [
+        &b"startsWith("[..],
+        b"startswith(",
+        b"starts_with(",
+        b"hasPrefix(",
+    ]
+    .iter()
+    .any(|call| before.ends_with(call))
+}
+
+/// The string literal opening at `open_quote` (and closing right before
+/// `after_quote`) starts a Java `StringBuilder` or `StringBuffer` that
+/// more is appended to: `new StringBuilder("urn:oma:lwm2m").append(":")`,
+/// a piece of a string made at run time.
+fn builder_start(buf: &[u8], open_quote: usize, after_quote: usize, limit: usize) -> bool {
+    let before = &buf[open_quote.saturating_sub(64)..open_quote];
+    let opened = before.ends_with(b"StringBuilder(") || before.ends_with(b"StringBuffer(");
+    opened && buf[after_quote.min(limit)..limit].starts_with(b").append(")
+}
+
 /// The quoted text starting at `start` is a markup attribute's value:
 /// `name="` right before it, the `=` written on to the name (XML 1.0
 /// section 3.1, `Attribute ::= Name Eq AttValue`, as markup writes it; an
@@ -395,7 +422,8 @@ impl Scratch {
         // `urn:ietf:params:xml:ns:<name>`): a template of URNs, not one.
         let left_out = has_elision(&self.urn)
             || self.urn.last() == Some(&b':') && buf[end..limit].starts_with("\u{2026}".as_bytes())
-            || matches!(self.urn.last(), Some(b':' | b'.')) && bracketed_fill_in(buf, end, limit);
+            || matches!(self.urn.last(), Some(b':' | b'.' | b'/' | b'@'))
+                && bracketed_fill_in(buf, end, limit);
         // A URN that runs to the end of a string literal it does not start
         // (`" <mas:MarlinContentId>urn:marlin:kid:" + kid`, `"<id>urn:isbn:978" + rest`)
         // is a piece the program joins more on to, as one that starts it
@@ -454,6 +482,13 @@ impl Scratch {
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
+            || closed
+                && matches!(open, Some(b'"' | b'\''))
+                && self.urn.last() == Some(&b'/')
+                && prefix_test(buf, start - 1)
+            || closed
+                && matches!(open, Some(b'"' | b'\''))
+                && builder_start(buf, start - 1, after_close, limit)
             || closed
                 && matches!(open, Some(b'"' | b'\''))
                 && concat_argument(buf, start, Some(start - 1), after_close, limit)
@@ -557,6 +592,12 @@ impl Scratch {
             if b == b'\''
                 && (joined_to_a_value(buf, i + 1, limit) || concat_argument(buf, i, None, i + 1, limit))
             {
+                return i;
+            }
+            // A quote right before a tag's end closes an attribute value
+            // the URN does not start (XML 1.0 AttValue:
+            // `<items node='urn:xmpp:pps:subscribers:0/urn:xmpp:microblog:0'/>`).
+            if b == b'\'' && matches!(buf.get(i + 1..limit.min(i + 3)), Some([b'>', ..] | [b'/', b'>'])) {
                 return i;
             }
             if self.encoded
@@ -1120,13 +1161,16 @@ fn has_elision(urn: &[u8]) -> bool {
         .any(|i| matches!(urn.get(i + 4), None | Some(b':' | b'/' | b'.' | b')')))
 }
 
-/// A fill-in in angle or square brackets at `i`, right after a URN's `:`
-/// or `.` (a separator of its parts: KNX's `urn:knx:sn.<serial-number>`,
-/// `urn:knx:g.s.[ga]`): `<` or `[` and a letter or `_` (so no closing
+/// A fill-in in angle or square brackets at `i`, right after a URN's `:`,
+/// `.`, `/` or `@` (a separator of its parts: KNX's `urn:knx:sn.<serial-number>`,
+/// `urn:knx:g.s.[ga]`, XEP-0277's `urn:xmpp:microblog:0:comments/<post-id>`):
+/// `<` or `[` and a letter or `_` (so no closing
 /// tag, `</ns>`, and no footnote, `[1]`), then at most 64 bytes with no
 /// markup or line break in them (`<`, `/`, `=`, quotes), then the
 /// closing `>` or `]`: `<deviceType:v>`, `<id>`, `<device type>`. A line
-/// break tag (`<br>`, `<wbr>`) is the text's, not a fill-in.
+/// break tag (`<br>`, `<wbr>`) is the text's, not a fill-in; a name
+/// marked as one in HTML (`<var>`, `<em>`, `<i>`, then a letter:
+/// `urn:xmpp:order-by:1@<em>other_namespace</em>`) is one.
 fn bracketed_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
     let rest = &buf[i.min(limit)..limit.min(i + 67)];
     let closing = match rest.first() {
@@ -1141,6 +1185,16 @@ fn bracketed_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
         return false;
     };
     let name = &rest[1..close];
+    if closing == b'>'
+        && [&b"var"[..], b"em", b"i"]
+            .iter()
+            .any(|t| name.eq_ignore_ascii_case(t))
+        && rest
+            .get(close + 1)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    {
+        return true;
+    }
     let markup = name
         .iter()
         .any(|&b| matches!(b, b'<' | b'/' | b'=' | b'"' | b'\'' | b'\n' | b'\r'));
@@ -1207,12 +1261,16 @@ fn is_html_tag(name: &[u8]) -> bool {
 /// name (`urn:mrn:gla:grad:s125:datasets:XXXX`, an S-100 test's dataset).
 /// So is a last part of three or more `*` alone, a mask
 /// (`URN:OGC:DEF:CRS:EPSG::****`); one or two stay, a pattern's wildcard
-/// (EPC's `urn:epc:idpat:sgtin:0614141.*`).
+/// (EPC's `urn:epc:idpat:sgtin:0614141.*`); and one of three or more `#`
+/// with only `-` and `.` between them, digits to fill in
+/// (`urn:uuid:########-####-####-############`, `urn:imei:###############`).
 fn x_filled(urn: &[u8]) -> bool {
     let last = urn.rsplit(|&b| b == b':').next().unwrap_or_default();
-    last.iter().filter(|&&b| matches!(b, b'x' | b'X')).count() >= 8
-        && last.iter().all(|&b| matches!(b, b'x' | b'X' | b'-' | b'.'))
-        || last.len() >= 3 && last.iter().all(|&b| b == b'*')
+    let run_of = |fill: &[u8], least: usize| {
+        last.iter().filter(|b| fill.contains(b)).count() >= least
+            && last.iter().all(|b| fill.contains(b) || matches!(b, b'-' | b'.'))
+    };
+    run_of(b"xX", 8) || last.len() >= 3 && last.iter().all(|&b| b == b'*') || run_of(b"#", 3)
 }
 
 /// Whether the URN-like text is a regular expression's (an XSD
