@@ -25,6 +25,7 @@ const NORMALIZER_GLOSS: &[(&str, &str)] = &[
     ("gs1", "literals gdd, bie, bdt, cl, std case-insensitive"),
     ("thread", "dataset hex case-insensitive"),
     ("gsma-imei", "IMEI case-insensitive, vers=0 ignored"),
+    ("ietf", "case-insensitive NSS, but exact after params:"),
     ("isbn", "hyphens ignored, ISBN-10 = ISBN-13"),
     ("issn", "hyphen optional, x = X"),
     ("lei", "case-insensitive, key in upper case"),

@@ -224,6 +224,11 @@ const NORMALIZER_PROSE: &[(&str, &str)] = &[
         "URNs under urn:smpte:ul compare case-insensitively; others exactly (RFC 5119 section 2)",
     ),
     (
+        "ietf",
+        "the NSS is case-insensitive (RFC 2648 section 2), except what follows params:, compared exactly \
+         (RFC 3553 section 3)",
+    ),
+    (
         "urn-6",
         "the first character of the name is case-insensitive (urn-6 registration)",
     ),

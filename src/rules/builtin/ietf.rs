@@ -5,6 +5,25 @@
 #[allow(unused_imports)]
 use super::*;
 
+/// The equivalence key's NSS (RFC 2648 section 2: "the entire URN is
+/// case-insensitive"; RFC 3553 section 3, Rules for Lexical Equivalence,
+/// for the params sub-namespace: "exact string match" as RFC 2141 has it,
+/// the case of `%HH` aside, which the generic key has normalized
+/// already): lower-cased outside its escapes, except what follows
+/// `params:`, which keeps its case (`urn:ietf:params:oauth:request_uri:<ref>`,
+/// a JWK thumbprint, SCIM's `...:User` are case-sensitive). The label
+/// `params` itself is RFC 2648's choice of sub-namespace, lower-cased.
+pub(super) fn normalize_ietf(nss: &str, out: &mut Vec<u8>) -> bool {
+    match nss.get(..7) {
+        Some(head) if head.eq_ignore_ascii_case("params:") => {
+            out.extend_from_slice(b"params:");
+            out.extend_from_slice(nss[7..].as_bytes());
+        }
+        _ => out.extend_from_slice(lower_outside_escapes(nss).as_bytes()),
+    }
+    true
+}
+
 /// The prefixes of RFC 2648 section 2's forms (rfc-nss, fyi-nss, std-nss,
 /// bcp-nss, draft-nss, mtg-nss) and RFC 3553 section 3's params, each with
 /// what follows its ':'.

@@ -36,7 +36,7 @@ use eidr::check_eidr;
 use epc::check_epc;
 use gdst::normalize_gdst;
 use gs1::{check_gs1, normalize_gs1};
-use ietf::{check_ietf, check_ietf_params_class, check_ietf_xml_class};
+use ietf::{check_ietf, check_ietf_params_class, check_ietf_xml_class, normalize_ietf};
 use imei::{check_gsma, normalize_gsma_imei};
 use isan::check_isan;
 use isbn::{check_isbn, normalize_isbn};
@@ -153,6 +153,7 @@ pub const NORMALIZERS: &[&str] = &[
     "gdst",
     "gs1",
     "gsma-imei",
+    "ietf",
     "isbn",
     "issn",
     "lei",
@@ -231,6 +232,7 @@ pub fn normalizer(name: &str) -> Option<NormalizeFn> {
         "doi-handbook-colon" => normalize_doi_handbook_colon,
         "gs1" => |nss, out| append(normalize_gs1(nss), out),
         "lei" => normalize_lei,
+        "ietf" => normalize_ietf,
         "pct-decode-pchar" => |nss, out| append(normalize_pct_decode_pchar(nss), out),
         "pwid" => |nss, out| append(normalize_pwid(nss), out),
         "upper-check-x" => |nss, out| match nss.strip_suffix('x') {
