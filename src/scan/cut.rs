@@ -1349,7 +1349,26 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
 /// `.match(/urn\:oasis\:...\:status\:(.*)/)`). A `/` before it after a
 /// name is a URL's path (`host/urn:x:y/`).
 fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool {
-    if start < 2 || buf[start - 1] != b'/' {
+    if start < 2 {
+        return false;
+    }
+    // PHP's PCRE patterns take other delimiters too, `#`, `~`, `@`, `!`,
+    // `%`, `|` (any that is no letter, digit, backslash or space), and
+    // flags after the closing one: `'#urn:oasis:...:assurance-certification#'`,
+    // `'@urn:isbn:0451450524@i'`.
+    let delimiter = buf[start - 1];
+    if matches!(buf[start - 2], b'"' | b'\'') && matches!(delimiter, b'#' | b'~' | b'@' | b'!' | b'%' | b'|')
+    {
+        let quote = buf[start - 2];
+        let line = &buf[start..buf.len().min(start + 2048)];
+        let Some(close) = line.iter().position(|&b| b == quote || b == b'\n') else {
+            return false;
+        };
+        let inner = &line[..close];
+        let flags = inner.iter().rev().take_while(|b| b.is_ascii_alphabetic()).count();
+        return buf[start + close] == quote && inner[..inner.len() - flags].ends_with(&[delimiter]);
+    }
+    if delimiter != b'/' {
         return false;
     }
     if matches!(buf[start - 2], b'"' | b'\'') {
@@ -1469,7 +1488,9 @@ fn query_value(buf: &[u8], start: usize) -> bool {
 
 /// The URN at `start` is a `name=` pair's value, or in one as an item of
 /// a list (`bbox=44.79,-6.17,68.41,17.92,urn:ogc:def:crs:EPSG::4326`):
-/// `name=` before it, the name not glued to a word or path before it.
+/// `name=` before it, the name not glued to a word or path before it (a
+/// pair may open a call's arguments or be another pair's value: Apache
+/// Camel's `?node=RAW(nsu=urn:foo:bar;s=item-1)`, an OPC UA NodeId).
 fn pair_value(buf: &[u8], start: usize) -> bool {
     let Some(eq) = value_start(buf, start) else {
         return false;
@@ -1482,7 +1503,7 @@ fn pair_value(buf: &[u8], start: usize) -> bool {
     k < eq
         && (k == 0
             || !(is_urn_char(buf[k - 1]) || buf[k - 1] >= 0x80)
-            || matches!(buf[k - 1], b',' | b';' | b'&' | b'?'))
+            || matches!(buf[k - 1], b',' | b';' | b'&' | b'?' | b'(' | b'='))
 }
 
 /// The `=` of the `name=` whose value holds the URN at `start`: right
