@@ -17,7 +17,7 @@ pub(super) fn normalize_ietf(nss: &str, out: &mut Vec<u8>) -> bool {
     match nss.get(..7) {
         Some(head) if head.eq_ignore_ascii_case("params:") => {
             out.extend_from_slice(b"params:");
-            out.extend_from_slice(nss[7..].as_bytes());
+            out.extend_from_slice(&nss.as_bytes()[7..]);
         }
         _ => out.extend_from_slice(lower_outside_escapes(nss).as_bytes()),
     }
