@@ -669,9 +669,9 @@ impl Scratch {
                 // second `#` (the f-component is RFC 3986's `fragment`),
                 // and what follows is another value (Peppol's
                 // `urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:...`
-                // joins identifiers so, some with a NID no URN has). Before anything else it stays, and
-                // the whole is checked (`"urn:local:abc/def#f1#f2"`, a
-                // negative test).
+                // joins identifiers so, some with a NID no URN has).
+                // Before anything else it stays, and the whole is checked
+                // (`"urn:local:abc/def#f1#f2"`, a negative test).
                 b'#' if self.fragment
                     && buf
                         .get(i + 1..limit.min(i + 5))
