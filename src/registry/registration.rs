@@ -14,6 +14,19 @@ use crate::template::{FIELDS, TemplateFields};
 /// error keeps (its middle cut).
 pub const MAX_TOML_MESSAGE: usize = 400;
 
+/// `message`, its middle cut when longer than [`MAX_TOML_MESSAGE`]
+/// characters.
+fn shortened(message: &str) -> String {
+    let count = message.chars().count();
+    if count <= MAX_TOML_MESSAGE {
+        return message.to_string();
+    }
+    let half = MAX_TOML_MESSAGE / 2;
+    let head: String = message.chars().take(half).collect();
+    let tail: String = message.chars().skip(count - half).collect();
+    format!("{head} [... {} characters cut ...] {tail}", count - 2 * half)
+}
+
 /// A registration request or revision, as written in `FILE.toml`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -96,22 +109,15 @@ impl RegistrationFile {
     /// [`MAX_TOML_MESSAGE`] characters is cut in its middle.
     pub fn from_toml(text: &str) -> Result<Self> {
         toml::from_str(text).map_err(|e: toml::de::Error| {
-            let at = e.span().map_or(0, |span| span.start).min(text.len());
-            let before = &text.as_bytes()[..at];
+            let message = shortened(e.message().trim_end());
+            let Some(span) = e.span() else {
+                return Error::Data(format!("registration file: {message}"));
+            };
+            let before = &text.as_bytes()[..span.start.min(text.len())];
             let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             // Characters, not bytes: a UTF-8 continuation byte starts none.
             let column = before[line_start..].iter().filter(|&&b| b & 0xc0 != 0x80).count() + 1;
-            let message = e.message().trim_end();
-            let count = message.chars().count();
-            let message = if count > MAX_TOML_MESSAGE {
-                let half = MAX_TOML_MESSAGE / 2;
-                let head: String = message.chars().take(half).collect();
-                let tail: String = message.chars().skip(count - half).collect();
-                format!("{head} [... {} characters cut ...] {tail}", count - 2 * half)
-            } else {
-                message.to_string()
-            };
             Error::Data(format!(
                 "registration file, line {line}, column {column}: {message}"
             ))

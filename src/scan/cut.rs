@@ -181,23 +181,37 @@ fn concat_argument(
     after_quote: usize,
     limit: usize,
 ) -> bool {
+    // An argument with another after it or before it: the cheap test
+    // first (this runs for an apostrophe in a run).
+    let next = past_spaces(buf, after_quote, limit.min(after_quote + 256));
+    let comma_after = buf.get(next).filter(|_| next < limit) == Some(&b',');
+    let comma_before = open_quote.is_some_and(|q| {
+        buf[q.saturating_sub(256)..q]
+            .iter()
+            .rev()
+            .find(|&&b| !is_space(b))
+            == Some(&b',')
+    });
+    if !comma_after && !comma_before {
+        return false;
+    }
     // The line before it, at most 512 bytes of it.
     let from = start.saturating_sub(512);
-    let line_start = buf[from..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(from, |i| from + i + 1);
+    let line_start = memchr::memrchr(b'\n', &buf[from..start]).map_or(from, |i| from + i + 1);
     let before = &buf[line_start..start];
-    // The last `concat(` before it, still open there (minified code has
-    // many calls on one line).
-    let Some(call) = before
-        .windows(7)
-        .rposition(|w| w.eq_ignore_ascii_case(b"concat("))
-    else {
+    // The last `concat(` before it that is a function's, not a method's or
+    // another name's (`a.concat(`, `GROUP_CONCAT(`: JavaScript's
+    // Array.prototype.concat holds whole URNs), with the literal its own
+    // argument, not one of a call nested in it (depth 1).
+    let Some(call) = memchr::memrchr_iter(b'(', before).find(|&p| {
+        p >= 6
+            && before[p - 6..p].eq_ignore_ascii_case(b"concat")
+            && !(p > 6 && (before[p - 7].is_ascii_alphanumeric() || matches!(before[p - 7], b'.' | b'_')))
+    }) else {
         return false;
     };
     let mut depth = 1i32;
-    for &b in &before[call + 7..] {
+    for &b in &before[call + 1..] {
         depth += match b {
             b'(' => 1,
             b')' => -1,
@@ -207,11 +221,7 @@ fn concat_argument(
             return false;
         }
     }
-    let next = past_spaces(buf, after_quote, limit.min(after_quote + 256));
-    if buf.get(next).filter(|_| next < limit) == Some(&b',') {
-        return true;
-    }
-    open_quote.is_some_and(|q| buf[..q].iter().rev().find(|&&b| !is_space(b)) == Some(&b','))
+    depth == 1
 }
 
 /// The string literal opening at `open_quote` is what a prefix test is
@@ -359,7 +369,7 @@ impl Scratch {
         self.nss = false;
         self.encoded = start >= 3
             && buf[start - 3] == b'%'
-            && hex2(buf, start - 2, start).is_some_and(|c| !is_urn_char(c) || c == b'\'');
+            && hex2(buf, start - 2, start).is_some_and(|c| c < 0x80 && (!is_urn_char(c) || c == b'\''));
         let limit = buf.len().min(start + KEEP - 64);
         // `urn` as written, then its colon: `:`, or read as one.
         let colon_len = match colon {
@@ -431,19 +441,17 @@ impl Scratch {
         // (`"##urn:www.cenbii.eu:...:ver1.0" + ":#urn:..."`, C's adjacent
         // `"...;gr=urn:uuid:459797d6-40f9-0072-a3ad-"` `"e9237e042437"`),
         // and an argument of XPath's or SQL's `concat()`.
+        // A string literal the URN starts and closes, and whether it ends
+        // in a separator (anything but a letter or digit).
+        let quoted_literal = closed && matches!(open, Some(b'"' | b'\''));
+        let open_end = self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric());
         let piece = !closed
             && matches!(stop, Some(b'"' | b'\''))
             && (matches!(self.urn.last(), Some(b':' | b'.')) && joined_on(buf, end + 1)
                 || joined_to_a_value(buf, end + 1, limit)
                 // (Not a doubled quote: an escaped one in CSV or SQL.)
                 || buf.get(end + 1) != stop.as_ref()
-                    && continued(
-                        buf,
-                        stop.unwrap_or_default(),
-                        self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric()),
-                        end + 1,
-                        limit,
-                    )
+                    && continued(buf, stop.unwrap_or_default(), open_end, end + 1, limit)
                 || concat_argument(buf, start, None, end + 1, limit));
         if !closed {
             self.trim(open, stop);
@@ -482,25 +490,12 @@ impl Scratch {
                 && open != Some(b'<')
                 && matches!(self.urn.last(), Some(b':' | b'.'))
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
-            || closed
-                && matches!(open, Some(b'"' | b'\''))
-                && self.urn.last() == Some(&b'/')
-                && prefix_test(buf, start - 1)
-            || closed
-                && matches!(open, Some(b'"' | b'\''))
-                && builder_start(buf, start - 1, after_close, limit)
-            || closed
-                && matches!(open, Some(b'"' | b'\''))
-                && concat_argument(buf, start, Some(start - 1), after_close, limit)
-            || closed
-                && matches!(open, Some(b'"' | b'\''))
-                && (continued(
-                    buf,
-                    open.unwrap_or_default(),
-                    self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric()),
-                    after_close,
-                    limit,
-                ) || joined_to_a_value(buf, after_close, limit))
+            || quoted_literal
+                && (self.urn.last() == Some(&b'/') && prefix_test(buf, start - 1)
+                    || builder_start(buf, start - 1, after_close, limit)
+                    || concat_argument(buf, start, Some(start - 1), after_close, limit)
+                    || continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
+                    || joined_to_a_value(buf, after_close, limit))
         {
             return None;
         }
@@ -589,7 +584,8 @@ impl Scratch {
             // no space before the `+`; an argument of `concat()` before
             // another): the URN is a piece of one made at run time
             // (below), and the `'` is no part of it.
-            if b == b'\''
+            let apostrophe_closes = b == b'\'' && !matches!(open, Some(b'"' | b'<'));
+            if apostrophe_closes
                 && (joined_to_a_value(buf, i + 1, limit) || concat_argument(buf, i, None, i + 1, limit))
             {
                 return i;
@@ -597,12 +593,14 @@ impl Scratch {
             // A quote right before a tag's end closes an attribute value
             // the URN does not start (XML 1.0 AttValue:
             // `<items node='urn:xmpp:pps:subscribers:0/urn:xmpp:microblog:0'/>`).
-            if b == b'\'' && matches!(buf.get(i + 1..limit.min(i + 3)), Some([b'>', ..] | [b'/', b'>'])) {
+            if apostrophe_closes
+                && matches!(buf.get(i + 1..limit.min(i + 3)), Some([b'>', ..] | [b'/', b'>']))
+            {
                 return i;
             }
             if self.encoded
                 && b == b'%'
-                && hex2(buf, i + 1, limit).is_some_and(|c| !is_urn_char(c) || c == b'\'')
+                && hex2(buf, i + 1, limit).is_some_and(|c| c < 0x80 && (!is_urn_char(c) || c == b'\''))
             {
                 return i;
             }
@@ -909,12 +907,6 @@ impl Scratch {
         if stop == Some(b'>') && self.urn.len() > 6 && self.urn.ends_with(b"--") {
             self.pop(2);
         }
-        // `*/` closes a comment of C, C++, Java, JavaScript and CSS (C11
-        // 6.4.9): `(... urn:ogc:def:objectType:authority:code)*/`,
-        // `/*urn:isbn:0451450523*/`.
-        if self.urn.len() > 6 && self.urn.ends_with(b"*/") {
-            self.pop(2);
-        }
         // Counted once: each pass drops from the end only, so the loop
         // stays linear in the URN (a run of 8,000 ')' or '*' must not be
         // counted again for each one dropped).
@@ -924,6 +916,10 @@ impl Scratch {
             let len = self.urn.len();
             let last = self.urn[len - 1];
             let drop = match last {
+                // `*/` closes a comment of C, C++, Java, JavaScript and CSS
+                // (C11 6.4.9): `(... urn:ogc:def:objectType:authority:code)*/`,
+                // `/*urn:isbn:0451450523*/.`
+                b'/' if self.urn.ends_with(b"*/") => 2,
                 b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' => 1,
                 b')' if closed > opened => {
                     closed -= 1;
@@ -1300,9 +1296,9 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b":.+") {
         return true;
     }
-    if [&b"(.*"[..], b"(.+", b".*)", b".+)"]
-        .iter()
-        .any(|group| memchr::memmem::find(urn, group).is_some())
+    if urn
+        .windows(3)
+        .any(|w| matches!(w, b"(.*" | b"(.+" | b".*)" | b".+)"))
     {
         return true;
     }
@@ -1365,7 +1361,16 @@ fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool 
             return false;
         };
         let inner = &line[..close];
-        let flags = inner.iter().rev().take_while(|b| b.is_ascii_alphabetic()).count();
+        // PCRE's modifiers (PHP's `i`, `m`, `s`, `x`, `u`, `A`, `D`, `S`,
+        // `U`, `X`, `J`, `n`), a few of them.
+        let flags = inner
+            .iter()
+            .rev()
+            .take_while(|b| b"imsxuADSUXJn".contains(b))
+            .count();
+        if flags > 4 {
+            return false;
+        }
         return buf[start + close] == quote && inner[..inner.len() - flags].ends_with(&[delimiter]);
     }
     if delimiter != b'/' {
@@ -1374,7 +1379,14 @@ fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool 
     if matches!(buf[start - 2], b'"' | b'\'') {
         return urn.ends_with(b"/") && buf.get(text_end) == Some(&buf[start - 2]);
     }
-    let before = buf[..start - 1].iter().rev().find(|&&b| b != b' ' && b != b'\t');
+    let before = buf[start.saturating_sub(256)..start - 1]
+        .iter()
+        .rev()
+        .find(|&&b| b != b' ' && b != b'\t');
+    // A Markdown link's target, `[text](/urn:...)`, is a path.
+    if start >= 3 && buf[start - 2] == b'(' && buf[start - 3] == b']' {
+        return false;
+    }
     if !matches!(
         before,
         Some(b'(' | b'=' | b',' | b'!' | b'&' | b'|' | b'?' | b'[' | b'{' | b';' | b':')

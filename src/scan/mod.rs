@@ -35,7 +35,8 @@
 //!   unbalanced `)`, Markdown emphasis and strikethrough that opened before
 //!   it (`**urn:...**`, `_urn:..._`, `~~urn:...~~`), a footnote `*` on a
 //!   letter or digit and a comment's `-->` (`<!--urn:...-->`) or `*/` are
-//!   not part of it. A second `#` ends it (no f-component holds one); a
+//!   not part of it. A second `#` right before another `urn:` ends it (no
+//!   f-component holds one); a
 //!   percent-encoded quote or `<` before it (`%22urn:...%22`) is closed by
 //!   the `%HH` of a character no URN holds.
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
