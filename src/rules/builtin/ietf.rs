@@ -19,7 +19,12 @@ pub(super) fn normalize_ietf(nss: &str, out: &mut Vec<u8>) -> bool {
             out.extend_from_slice(b"params:");
             out.extend_from_slice(&nss.as_bytes()[7..]);
         }
-        _ => out.extend_from_slice(lower_outside_escapes(nss).as_bytes()),
+        _ => {
+            // Lower-cased where it is written: no string made per key.
+            let start = out.len();
+            out.extend_from_slice(nss.as_bytes());
+            crate::rules::lower_outside_escapes(&mut out[start..]);
+        }
     }
     true
 }
