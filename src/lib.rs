@@ -82,6 +82,8 @@ pub mod registry;
 pub mod resolve;
 pub mod rules;
 pub mod scan;
+#[cfg(feature = "store")]
+mod shorten;
 #[cfg(feature = "snapshots")]
 pub mod snapshot;
 #[cfg(feature = "store")]

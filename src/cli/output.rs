@@ -162,23 +162,6 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `bytes` safe to print: as [`printable`], and each byte that is not
-/// UTF-8 written as `\xNN` (not as a replacement character, which would
-/// hide which byte it was). Borrowed when there is nothing to escape.
-pub fn printable_bytes(bytes: &[u8]) -> Cow<'_, str> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return printable(text);
-    }
-    let mut out = String::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        out.push_str(&printable(chunk.valid()));
-        for &b in chunk.invalid() {
-            out.push_str(&escape(char::from(b)));
-        }
-    }
-    Cow::Owned(out)
-}
-
 /// `text` safe to print within one line: as [`printable`], and a line
 /// feed written as `\x0a` too. For what a line of a report is built of (a
 /// file name in `FILE:LINE:COL:`), which must not start a line of its own:
@@ -369,16 +352,6 @@ mod tests {
             let bad = String::from_utf8(bad).unwrap();
             assert!(printable(&bad).contains("\\x1b"), "ESC at {at}");
         }
-    }
-
-    #[test]
-    fn printable_bytes_names_bytes_that_are_not_utf8() {
-        assert!(matches!(printable_bytes(b"urn:a:b"), Cow::Borrowed("urn:a:b")));
-        assert_eq!(printable_bytes(b"urn:a:\xff"), "urn:a:\\xff");
-        assert_eq!(
-            printable_bytes(b"\x1b\xe2\x80x caf\xc3\xa9"),
-            "\\x1b\\xe2\\x80x café"
-        );
     }
 
     #[test]

@@ -11,8 +11,8 @@ use urnreg::resolve::{ResolveError, Resolved};
 
 use super::db::DbArgs;
 use super::input::{self, wants_stdin};
-use super::output::{self, Palette, paint, printable, printable_bytes};
-use super::report::SHOWN_BYTES;
+use super::output::{self, Palette, paint, printable};
+use super::report::Shown;
 use super::{Format, FormatParser, UsageError};
 
 #[derive(clap::Args, Debug)]
@@ -234,23 +234,16 @@ fn to_json(urn: &str, result: &Result<Resolved, ResolveError>) -> serde_json::Va
     }
 }
 
-/// A URN as a message names it: at most [`SHOWN_BYTES`] of it, as `check`
-/// shows a long input, then how long it is.
+/// A URN as a message names it: as `check` shows an input, a long one
+/// cut to [`SHOWN_BYTES`] with how many bytes were left out.
 fn named(urn: &[u8]) -> String {
-    if urn.len() <= SHOWN_BYTES {
-        return printable_bytes(urn).into_owned();
-    }
-    // Cut at the start of a character.
-    let mut cut = SHOWN_BYTES;
-    while cut > 0 && urn[cut] & 0xc0 == 0x80 {
-        cut -= 1;
-    }
-    format!("{}… ({} bytes)", printable_bytes(&urn[..cut]), urn.len())
+    Shown::new(urn).text.into_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::report::SHOWN_BYTES;
 
     /// A URN of 120 KB is named in at most SHOWN_BYTES of it, cut at a
     /// character; a short one whole.
@@ -260,6 +253,6 @@ mod tests {
         let long = format!("urn:nbn:de:{}", "é".repeat(60_000));
         let shown = named(long.as_bytes());
         assert!(shown.len() < SHOWN_BYTES + 32, "{}", shown.len());
-        assert!(shown.ends_with(&format!("… ({} bytes)", long.len())), "{shown}");
+        assert!(shown.ends_with(" bytes left out]"), "{shown}");
     }
 }

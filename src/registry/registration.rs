@@ -14,19 +14,6 @@ use crate::template::{FIELDS, TemplateFields};
 /// error keeps (its middle cut).
 pub const MAX_TOML_MESSAGE: usize = 400;
 
-/// `message`, its middle cut when longer than [`MAX_TOML_MESSAGE`]
-/// characters.
-fn shortened(message: &str) -> String {
-    let count = message.chars().count();
-    if count <= MAX_TOML_MESSAGE {
-        return message.to_string();
-    }
-    let half = MAX_TOML_MESSAGE / 2;
-    let head: String = message.chars().take(half).collect();
-    let tail: String = message.chars().skip(count - half).collect();
-    format!("{head} [... {} characters cut ...] {tail}", count - 2 * half)
-}
-
 /// A registration request or revision, as written in `FILE.toml`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,7 +96,8 @@ impl RegistrationFile {
     /// [`MAX_TOML_MESSAGE`] characters is cut in its middle.
     pub fn from_toml(text: &str) -> Result<Self> {
         toml::from_str(text).map_err(|e: toml::de::Error| {
-            let message = shortened(e.message().trim_end());
+            let message =
+                crate::shorten::cut_middle(e.message().trim_end(), MAX_TOML_MESSAGE, "MAX_TOML_MESSAGE");
             let Some(span) = e.span() else {
                 return Error::Data(format!("registration file: {message}"));
             };

@@ -1448,7 +1448,7 @@ fn upper_case_hex<'a>(nss: &str, scratch: &'a mut [u8; SCRATCH]) -> Cow<'a, str>
 /// Lower-cases the ASCII letters of `s` outside `%HH` triplets, in place
 /// (the hex digits of a triplet stay upper case, as the generic key has
 /// them: RFC 8141 section 3.1).
-fn lower_outside_escapes(s: &mut [u8]) {
+pub(crate) fn lower_outside_escapes(s: &mut [u8]) {
     // The runs between escapes are lower-cased whole (a slice's
     // `make_ascii_lowercase` goes many bytes a step).
     let mut from = 0;

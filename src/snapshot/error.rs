@@ -27,18 +27,8 @@ pub const MAX_ERROR_CHARS: usize = 2_000;
 /// A parse error in `name`, its middle cut so that it keeps at most
 /// [`MAX_ERROR_CHARS`] (the position comes first, what is wrong last).
 pub(super) fn parse_error(name: &str, e: impl std::fmt::Display) -> SnapshotError {
-    let text = e.to_string();
-    let count = text.chars().count();
-    if count <= MAX_ERROR_CHARS {
-        return SnapshotError(format!("{name}: {text}"));
-    }
-    let half = MAX_ERROR_CHARS / 2;
-    let head: String = text.chars().take(half).collect();
-    let tail: String = text.chars().skip(count - half).collect();
-    SnapshotError(format!(
-        "{name}: {head} [... {} characters cut, MAX_ERROR_CHARS = {MAX_ERROR_CHARS} ...] {tail}",
-        count - 2 * half
-    ))
+    let text = crate::shorten::cut_middle(&e.to_string(), MAX_ERROR_CHARS, "MAX_ERROR_CHARS");
+    SnapshotError(format!("{name}: {text}"))
 }
 
 #[cfg(test)]

@@ -312,6 +312,21 @@ impl MessageOut for ToFormatter<'_, '_> {
 }
 
 impl ParseError {
+    /// Ends a message with the rule's citation: RFC 2141's section under
+    /// its grammar, else RFC 8141's.
+    fn cite(&self, out: &mut impl MessageOut, rfc2141: &str, rfc8141: &str) {
+        let (rfc, section) = if self.rfc2141 {
+            ("2141", rfc2141)
+        } else {
+            ("8141", rfc8141)
+        };
+        out.text(" (RFC ");
+        out.text(rfc);
+        out.text(" section ");
+        out.text(section);
+        out.text(")");
+    }
+
     /// Writes the message (what `Display` shows) to `out`, piece by piece.
     pub(crate) fn write_message(&self, out: &mut impl MessageOut) {
         let at = self.offset;
@@ -351,20 +366,13 @@ impl ParseError {
             }
             ParseErrorKind::NidChar { found } => {
                 unexpected_at(out, "", found, Component::Nid.name(), at);
-                out.text(if self.rfc2141 {
-                    ": expected a letter, digit or '-', or ':' after the NID (RFC 2141 section 2)"
-                } else {
-                    ": expected a letter, digit or '-', or ':' after the NID (RFC 8141 section 2)"
-                });
+                out.text(": expected a letter, digit or '-', or ':' after the NID");
+                self.cite(out, "2", "2");
             }
             ParseErrorKind::MissingColon => {
                 out.text("expected ':' after NID at byte ");
                 out.number(at);
-                out.text(if self.rfc2141 {
-                    " (RFC 2141 section 2)"
-                } else {
-                    " (RFC 8141 section 2)"
-                });
+                self.cite(out, "2", "2");
             }
             ParseErrorKind::InformalNid => {
                 out.text("expected a positive number without leading zeros after 'urn-' at byte ");
@@ -379,11 +387,7 @@ impl ParseError {
             ParseErrorKind::EmptyNss => {
                 out.text("expected NSS at byte ");
                 out.number(at);
-                out.text(if self.rfc2141 {
-                    " (RFC 2141 section 2)"
-                } else {
-                    " (RFC 8141 section 2)"
-                });
+                self.cite(out, "2", "2");
             }
             ParseErrorKind::EmptyComponent => {
                 out.text("expected a non-empty ");
@@ -424,19 +428,13 @@ impl ParseError {
             // section 2); elsewhere UTF-8 is percent-encoded.
             ParseErrorKind::NonAscii { found } if self.component == Component::Nid => {
                 unexpected_at(out, "non-ASCII ", found, comp, at);
-                out.text(if self.rfc2141 {
-                    ": a NID is ASCII letters, digits and '-' only, never percent-encoded (RFC 2141 section 2)"
-                } else {
-                    ": a NID is ASCII letters, digits and '-' only, never percent-encoded (RFC 8141 section 2)"
-                });
+                out.text(": a NID is ASCII letters, digits and '-' only, never percent-encoded");
+                self.cite(out, "2", "2");
             }
             ParseErrorKind::NonAscii { found } => {
                 unexpected_at(out, "non-ASCII ", found, comp, at);
-                out.text(if self.rfc2141 {
-                    ": expected UTF-8 percent-encoded as %HH (RFC 2141 section 2.4)"
-                } else {
-                    ": expected UTF-8 percent-encoded as %HH (RFC 8141 section 2)"
-                });
+                out.text(": expected UTF-8 percent-encoded as %HH");
+                self.cite(out, "2.4", "2");
             }
             ParseErrorKind::BadPercent => {
                 out.text("expected two hex digits after '%' at byte ");

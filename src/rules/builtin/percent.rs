@@ -35,22 +35,14 @@ pub(super) fn normalize_pct_decode_pchar(nss: &str) -> Option<String> {
 }
 
 /// `s` with its ASCII letters lower-cased, except in `%HH` triplets
-/// (whose hex digits the generic key keeps in upper case).
+/// (whose hex digits the generic key keeps in upper case): the rules'
+/// in-place lower-casing on a copy, for the normalizers that build a new
+/// NSS.
 pub(super) fn lower_outside_escapes(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut escape_left = 0;
-    for c in s.chars() {
-        if escape_left > 0 {
-            escape_left -= 1;
-            out.push(c);
-        } else if c == '%' {
-            escape_left = 2;
-            out.push(c);
-        } else {
-            out.push(c.to_ascii_lowercase());
-        }
-    }
-    out
+    let mut bytes = s.as_bytes().to_vec();
+    crate::rules::lower_outside_escapes(&mut bytes);
+    // Lower-casing ASCII letters keeps UTF-8 whole.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
