@@ -74,7 +74,11 @@ pub enum ParseErrorKind {
     /// A `%` not followed by two hex digits (RFC 3986 `pct-encoded`).
     BadPercent,
     /// A `?` in the NSS not starting `?+` or `?=` (RFC 8141 section 2).
-    StrayQuestionMark,
+    StrayQuestionMark {
+        /// Whether `name=` follows it, as in a URI's query (a NETCONF
+        /// capability's `?module=...`).
+        query: bool,
+    },
     /// Under RFC 2141, `/`, `?` or `#` unencoded (RFC 2141 section 2.3.2).
     ReservedChar {
         /// The byte found.
@@ -100,7 +104,7 @@ impl ParseErrorKind {
             ParseErrorKind::InvalidChar { .. } => "invalid-char",
             ParseErrorKind::NonAscii { .. } => "non-ascii",
             ParseErrorKind::BadPercent => "bad-percent",
-            ParseErrorKind::StrayQuestionMark => "stray-question-mark",
+            ParseErrorKind::StrayQuestionMark { .. } => "stray-question-mark",
             ParseErrorKind::ReservedChar { .. } => "reserved-char",
             ParseErrorKind::TooLong => "too-long",
         }
@@ -441,10 +445,17 @@ impl ParseError {
                 out.number(at);
                 out.text(" (RFC 3986 section 2.1)");
             }
-            ParseErrorKind::StrayQuestionMark => {
+            ParseErrorKind::StrayQuestionMark { query: false } => {
                 out.text("unexpected '?' in NSS at byte ");
                 out.number(at);
                 out.text(": expected '?+' (r-component) or '?=' (q-component) (RFC 8141 section 2)");
+            }
+            // RFC 8141 section 2 took the URI query out of the URN: a
+            // q-component is '?=' and its own name=value list.
+            ParseErrorKind::StrayQuestionMark { query: true } => {
+                out.text("unexpected '?' in NSS at byte ");
+                out.number(at);
+                out.text(": '?name=value' is a URI query: the URN ends before '?' (a q-component starts '?=', RFC 8141 section 2)");
             }
             // RFC 2141 section 2.3.2 reserves them and says namespaces
             // SHOULD NOT use them unencoded; the 2012 URN draft's ABNF of

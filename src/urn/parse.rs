@@ -352,7 +352,8 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
                         return Ok(Stop::QStart(i));
                     }
                     (Component::Nss, _) => {
-                        return Err(err(ParseErrorKind::StrayQuestionMark, component, i));
+                        let query = query_follows(&bytes[i + 1..]);
+                        return Err(err(ParseErrorKind::StrayQuestionMark { query }, component, i));
                     }
                     _ if question_ok => i += 1,
                     _ => return Err(unexpected(bytes, i, component)),
@@ -361,6 +362,17 @@ fn scan(bytes: &[u8], start: usize, component: Component, flags: &mut u8) -> Res
             _ => return Err(unexpected(bytes, i, component)),
         }
     }
+}
+
+/// Whether `rest` starts `name=` as a URI query's first pair does (a
+/// letter, then letters, digits, `-`, `_` or `.`, at most 64 bytes).
+fn query_follows(rest: &[u8]) -> bool {
+    let name = rest
+        .iter()
+        .take(64)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        .count();
+    rest.first().is_some_and(u8::is_ascii_alphabetic) && rest.get(name) == Some(&b'=')
 }
 
 /// The offset of the first byte from `i` on that is not `pchar` (without
