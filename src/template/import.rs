@@ -682,7 +682,10 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
             .map(|m| m as u32 + 1)
     };
     let (year, month, day) = match words[..] {
-        [y, m, d] if y.len() == 4 => (number(y)?, number(m).or_else(|| month(m))?, number(d)?),
+        // (A four-letter month, `June 10, 2018`, is no year.)
+        [y, m, d] if y.len() == 4 && number(y).is_some() => {
+            (number(y)?, number(m).or_else(|| month(m))?, number(d)?)
+        }
         // `February 11, 2002`, `11 February 2002`.
         [m, d, y] if month(m).is_some() => (number(y)?, month(m)?, number(d)?),
         [d, m, y] if month(m).is_some() => (number(y)?, month(m)?, number(d)?),
@@ -1426,7 +1429,13 @@ fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bo
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
         .unwrap_or(rule.len());
     let next_rule = name > 0 && rule[name..].trim_start().starts_with('=');
-    (ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH) || next_rule
+    // So does a list's next item (`*  "Lamp Catalogue" [CAT].`, `2. ...`,
+    // `o  ...`, RFC 7322's bullets) and a note.
+    let (_, number) = strip_numbering(rule);
+    let next_item = matches!(rule.split_once(' '), Some(("*" | "-" | "o" | "+", _)))
+        || !number.is_empty() && number.ends_with('.')
+        || rule.starts_with("NOTE:");
+    (ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH) || next_rule || next_item
 }
 
 /// Removes the common indentation and the blank lines at both ends.
@@ -1617,7 +1626,10 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let blank = |l: &&str| l.trim().is_empty() || *l == PAGE_BREAK;
     let before = lines[..i].iter().rev().find(|l| **l != PAGE_BREAK);
     let after = lines[i + 1..].iter().find(|l| **l != PAGE_BREAK);
-    if !(before.is_none_or(blank) && after.is_none_or(blank)) {
+    // A page break right before it stands for the blank line: a formatter
+    // moves a title that would end a page on to the next (xml2rfc).
+    let broke_before = i > 0 && lines[i - 1] == PAGE_BREAK;
+    if !((broke_before || before.is_none_or(blank)) && after.is_none_or(blank)) {
         return false;
     }
     let trimmed = line.trim();
@@ -1646,6 +1658,18 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
         if indent < margin || !names_a_field {
             return true;
         }
+    }
+    // Any other title alone on its line left of the headings (`Examples`,
+    // `Conclusion`): a few capitalized words, with no colon and no
+    // sentence's end, where no field's text goes.
+    if number.is_empty()
+        && indent < margin
+        && title.starts_with(|c: char| c.is_uppercase())
+        && !title.contains(':')
+        && !title.ends_with(['.', ',', ';', '!', '?'])
+        && title.split_whitespace().count() <= 6
+    {
+        return true;
     }
     !number.is_empty()
         && title.starts_with(|c: char| c.is_alphabetic() || QUOTES.contains(&c) || c == '<')
@@ -2664,6 +2688,10 @@ mod tests {
             ("11 Feb 2002", "2002-02-11"),
             ("2004 March 3", "2004-03-03"),
             ("5Feb2001", "2001-02-05"),
+            // A month of four letters is no year.
+            ("June 10, 2018", "2018-06-10"),
+            ("July 4, 2019", "2019-07-04"),
+            ("Sept 30, 2020", "2020-09-30"),
         ] {
             assert_eq!(read(written), Some((date.to_string(), false)), "{written}");
         }
