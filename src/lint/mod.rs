@@ -363,30 +363,44 @@ fn check_kind_and_nid(file: &RegistrationFile, ctx: &LintContext, filing: &Filin
         ),
         (Some(Kind::Formal), Some(nid), Filing::Request) => {
             formal_nid_rules(nid, out);
-            if let Some(known) = ctx.registered.get(&nid.to_ascii_lowercase()) {
+            already_registered(nid, ctx, S5_1, out);
+        }
+        // A registered informal NID named again (an imported text of
+        // urn-1): a revision of it, not a new request.
+        (Some(Kind::Informal), Some(nid), Filing::Request) => {
+            if !already_registered(nid, ctx, S5_2, out) {
                 out.error(
-                    "nid-registered",
+                    "nid-informal-given",
                     "nid",
-                    S5_1,
-                    if known.withdrawn {
-                        format!("'{nid}' was registered and is withdrawn: a NID is never reused")
-                    } else {
-                        format!(
-                            "'{nid}' is already registered; to revise it, file version {} with `urnreg revise`",
-                            known.version.unwrap_or(1) + 1
-                        )
-                    },
+                    S5_2,
+                    format!("'{nid}' given, but informal NIDs are assigned by the registry"),
                 );
             }
         }
-        (Some(Kind::Informal), Some(nid), Filing::Request) => out.error(
-            "nid-informal-given",
-            "nid",
-            S5_2,
-            format!("'{nid}' given, but informal NIDs are assigned by the registry"),
-        ),
         _ => {}
     }
+}
+
+/// The `nid-registered` error of a request naming a NID the registry
+/// holds (withdrawn or not); returns whether it was given.
+fn already_registered(nid: &str, ctx: &LintContext, section: &'static str, out: &mut Findings) -> bool {
+    let Some(known) = ctx.registered.get(&nid.to_ascii_lowercase()) else {
+        return false;
+    };
+    out.error(
+        "nid-registered",
+        "nid",
+        section,
+        if known.withdrawn {
+            format!("'{nid}' was registered and is withdrawn: a NID is never reused")
+        } else {
+            format!(
+                "'{nid}' is already registered; to revise it, file version {} with `urnreg revise`",
+                known.version.unwrap_or(1) + 1
+            )
+        },
+    );
+    true
 }
 
 /// The section 2 and 5.1 rules for a requested formal NID.

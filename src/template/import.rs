@@ -808,12 +808,15 @@ fn is_nid_word(w: &str) -> bool {
 
 const QUOTES: [char; 7] = ['"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'];
 
-/// A word without the quotes and punctuation around it.
+/// A word without the quotes, Markdown emphasis (`**gizmo**`, `_gizmo_`:
+/// no NID holds `*` or `_`) and punctuation around it.
 fn clean_word(w: &str) -> &str {
-    w.trim_matches(&QUOTES[..])
+    w.trim_matches(['*', '_'])
+        .trim_matches(&QUOTES[..])
         .trim_end_matches(['.', ',', ';', ':', ')'])
         .trim_start_matches('(')
         .trim_matches(&QUOTES[..])
+        .trim_matches(['*', '_'])
 }
 
 /// The NID a Namespace Identifier text names. In order: a quoted word
@@ -2925,6 +2928,9 @@ mod tests {
                 Some("acme"),
             ),
             ("Namespace Identifier: to be assigned\nPurpose: x\n", None),
+            // Markdown emphasis around it is no part of it.
+            ("Namespace Identifier: **acme**\nPurpose: x\n", Some("acme")),
+            ("Namespace Identifier: _acme_\nPurpose: x\n", Some("acme")),
         ] {
             let (file, _) = import_registration(text);
             assert_eq!(file.nid.as_deref(), nid, "{text}");
