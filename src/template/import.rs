@@ -2175,7 +2175,7 @@ pub fn import_text(text: &str) -> ImportReport {
             let nid_lines = (h.key == "namespace_identifier")
                 .then(|| nid_value_lines(&filled.iter().map(|&i| raw[i].trim()).collect::<Vec<_>>()))
                 .flatten();
-            let kept = nid_lines.unwrap_or(1);
+            let kept = nid_lines.unwrap_or_else(|| parenthesis_lines(&raw, &filled));
             // Text after a NID that cannot be read is no other field's.
             let moved = h.key != "namespace_identifier" || nid_lines.is_some();
             if filled.len() > kept {
@@ -2329,6 +2329,25 @@ pub fn import_text(text: &str) -> ImportReport {
         });
     }
     report
+}
+
+/// How many of a one-line value's lines (`filled`: the indices in `raw`
+/// of those with text) are its first: one, or, when it opens a
+/// parenthesis that the lines right below close (`Version: 2 (this
+/// revision replaces the registration made by` / `RFC 3044)`), up to the
+/// one that closes it.
+fn parenthesis_lines(raw: &[&str], filled: &[usize]) -> usize {
+    let depth = |line: &str| line.matches('(').count() as isize - line.matches(')').count() as isize;
+    let Some(&first) = filled.first() else {
+        return 1;
+    };
+    let mut open = depth(raw[first]);
+    let mut kept = 1;
+    while open > 0 && kept < filled.len().min(NID_VALUE_MAX_LINES) && filled[kept] == filled[kept - 1] + 1 {
+        open += depth(raw[filled[kept]]);
+        kept += 1;
+    }
+    if open > 0 { 1 } else { kept }
 }
 
 /// At most this many fields read, while at least [`MISREAD_UNREAD`]
