@@ -632,8 +632,9 @@ fn scan_jsonl_and_json_hold_the_same_objects() {
 }
 
 /// RFC 4180 section 2: a `.csv` file's delimiter ends a URN in a field
-/// that is not quoted (the next field is no part of it); other files keep
-/// RFC 8141's `,` in an NSS.
+/// that is not quoted (the next field is no part of it); in other files a
+/// URN right after a `,` is a list's item, which the next `,` ends, and
+/// one a quote opens keeps RFC 8141's `,` in its NSS.
 #[test]
 fn scan_reads_a_csv_file_by_its_fields() {
     let dir = tempfile::tempdir().unwrap();
@@ -652,11 +653,17 @@ fn scan_reads_a_csv_file_by_its_fields() {
     );
     let txt = dir.path().join("books.txt");
     let out = urnreg(&["scan", "--all", txt.to_str().unwrap()], b"");
-    assert!(
-        stdout(&out).contains("urn:isbn:9780306406157,Book"),
-        "{}",
-        stdout(&out)
+    assert_eq!(
+        lines(&stdout(&out))
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["urn:isbn:9780306406157", "urn:example:a,b"]
     );
+    let semicolons = dir.path().join("semicolons.txt");
+    fs::write(&semicolons, "1;urn:example:a,b;x\n").unwrap();
+    let out = urnreg(&["scan", "--all", semicolons.to_str().unwrap()], b"");
+    assert!(stdout(&out).contains("urn:example:a,b"), "{}", stdout(&out));
 }
 
 /// What `--format json` and `sarif` hold to the end is written out in

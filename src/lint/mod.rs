@@ -368,7 +368,8 @@ fn check_kind_and_nid(file: &RegistrationFile, ctx: &LintContext, filing: &Filin
         // A registered informal NID named again (an imported text of
         // urn-1): a revision of it, not a new request.
         (Some(Kind::Informal), Some(nid), Filing::Request) => {
-            if !already_registered(nid, ctx, S5_2, out) {
+            let registered = already_registered(nid, ctx, S5_2, out);
+            if !registered {
                 out.error(
                     "nid-informal-given",
                     "nid",

@@ -1080,6 +1080,8 @@ impl CompiledRules {
                         "the namespace's syntax expects '{}' here",
                         String::from_utf8_lossy(&forced)
                     )
+                } else if let Some(words) = literal_choices(m, nss.as_bytes(), mismatch.offset) {
+                    format!("the namespace's syntax expects {words} here")
                 } else {
                     // "Like those before it" needs some before it, in its part.
                     let onward = if in_a_part(nss.as_bytes(), mismatch.offset) {
@@ -1339,6 +1341,37 @@ fn expected_bytes(expected: &[bool; 256], onward: &[bool; 256]) -> String {
         }
         (None, None) => "not allowed by the namespace's syntax".to_string(),
     }
+}
+
+/// The literals the syntax offers at `offset` when it offers a few, each
+/// of more than one character (`'member:' or 'names:'`, RFC 3121's
+/// branches): their first bytes alone would say little. `None` when a
+/// choice leads on to no literal (a case-insensitive one, whose next
+/// letter is a choice again, or a class of characters).
+fn literal_choices(m: &Matcher, nss: &[u8], offset: usize) -> Option<String> {
+    const MOST: usize = 4;
+    let expected = m.expected_after(nss, offset);
+    let firsts: Vec<u8> = (0..=255u8).filter(|&b| expected[usize::from(b)]).collect();
+    if !(2..=MOST).contains(&firsts.len()) || !firsts.iter().all(u8::is_ascii_graphic) {
+        return None;
+    }
+    let mut words = Vec::with_capacity(firsts.len());
+    let mut prefix = nss[..offset.min(nss.len())].to_vec();
+    for b in firsts {
+        prefix.push(b);
+        let rest = m.forced_after(&prefix, prefix.len());
+        prefix.pop();
+        if rest.is_empty() || !rest.iter().all(u8::is_ascii_graphic) {
+            return None;
+        }
+        words.push(format!("'{}{}'", char::from(b), String::from_utf8_lossy(&rest)));
+    }
+    // Long literals would make too long a message: the first bytes then.
+    if words.iter().map(String::len).sum::<usize>() > 60 {
+        return None;
+    }
+    let (last, rest) = words.split_last()?;
+    Some(format!("{} or {last}", rest.join(", ")))
 }
 
 /// The bytes `expected` marks, listed for people (`'0'-'9' or ':'`), or
@@ -2052,6 +2085,18 @@ mod expected_tests {
             (
                 "urn:iso:std:ansi:9999",
                 "unexpected 'a' in NSS at byte 12: the namespace's syntax expects 'I' or 'i' here",
+            ),
+            // A choice of literals (RFC 3121 section 2: the member and
+            // names branches) is said as the literals; one of them leading
+            // to another choice (names' tc and technical) leaves the
+            // first bytes.
+            (
+                "urn:oasis:xacml:2.0:saml:protocol:schema:cd",
+                "unexpected 'x' in NSS at byte 10: the namespace's syntax expects 'member:' or 'names:' here",
+            ),
+            (
+                "urn:oasis:names:x:y",
+                "unexpected 'x' in NSS at byte 16: the namespace's syntax expects 's', 't' here",
             ),
         ] {
             let report = Checker::new(registry).check_str(urn);

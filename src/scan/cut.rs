@@ -313,6 +313,10 @@ pub(super) struct Scratch {
     /// `%3Cid%3Eurn:isbn:...%3C/id%3E`): a `%HH` of a character that no URN
     /// holds as itself, or of `'`, ends it, as the character would.
     encoded: bool,
+    /// A `,` opened it: it is an item of a comma-separated list (psql's
+    /// and spreadsheets' rows in a test's expected output, a `.properties`
+    /// value's `namespace,name,value`), which the next `,` ends.
+    field: bool,
     /// It is (in) the value of a `name=` pair that no `?` or `&` before
     /// shows to be a URL's query (a KVP request written without its URL,
     /// `id=urn:...&request=GetRecordById`): a `&name=` ends it.
@@ -363,6 +367,7 @@ impl Scratch {
             .or_else(|| escaped_apostrophe_before(buf, start).then_some(b'\''));
         self.query = query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
+        self.field = prev == Some(b',');
         self.properties = false;
         self.component = false;
         self.fragment = false;
@@ -611,6 +616,11 @@ impl Scratch {
                 // Sphinx search index), not a URN's NID; a `*` there is a
                 // glob's wildcard (`"*urn:invalid*urn:oasis:...*"`).
                 b',' | b';' | b'*' if !self.nss => return i,
+                // An item of a comma-separated list ends at its `,`
+                // (`Create,...,urn:ngsi-ld:entity:E1,f,kg,None`, a row
+                // of a test's expected psql output; an eHealth
+                // `namespace,urn:be:fgov:person:ssin,${id}` triple).
+                b',' if self.field => return i,
                 b':' => self.nss = true,
                 // RFC 8141 section 2 allows `,`, `;` and `&` in an NSS, but
                 // one written right before another URI starts a list of
@@ -1019,7 +1029,15 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
 /// `%(name)s`) where a percent-encoding (`%HH`, RFC 3986 section 2.1) is
 /// not.
 fn has_format_conversion(urn: &[u8]) -> bool {
-    memchr::memchr_iter(b'%', urn).any(|i| is_conversion(&urn[i + 1..]))
+    memchr::memchr_iter(b'%', urn).any(|i| is_conversion(&urn[i + 1..]) || is_positional(&urn[i + 1..]))
+}
+
+/// A numbered placeholder right after a `%`: `%1` to `%9` with no hex
+/// digit after it (Qt's `QString::arg`, `"urn:uuid:%1"`; Windows'
+/// `FormatMessage`; a batch file's argument), which no percent-encoding
+/// is (RFC 3986 section 2.1 wants two hex digits).
+fn is_positional(rest: &[u8]) -> bool {
+    matches!(rest, [b'1'..=b'9', ..]) && !rest.get(1).is_some_and(u8::is_ascii_hexdigit)
 }
 
 /// A printf conversion specification right after a `%` (C11 7.21.6.1,
@@ -1293,7 +1311,14 @@ fn x_filled(urn: &[u8]) -> bool {
 /// The text is then not reported, as a template is not, whether the
 /// pattern starts with `(` or `[`.
 fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) -> bool {
-    if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b":.+") {
+    if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b".+") {
+        return true;
+    }
+    // `.*` after a name's characters is "any characters" too (an NGSI-LD
+    // `idPattern`, `urn:ngsi-ld:Vehicle:A.*`), but in EPC's pattern URIs,
+    // whose `*` is a whole component (EPC Tag Data Standard section 8,
+    // `urn:epc:idpat:sgtin:0614141.*`).
+    if urn.ends_with(b".*") && !urn.get(4..8).is_some_and(|nid| nid.eq_ignore_ascii_case(b"epc:")) {
         return true;
     }
     if urn
