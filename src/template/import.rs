@@ -2045,6 +2045,8 @@ pub fn import_text(text: &str) -> ImportReport {
             let more: Vec<String> = headings
                 .iter()
                 .filter(|h| h.line > end && !h.key.is_empty())
+                // The RFC's own Security Considerations, read below.
+                .filter(|h| !security_title(&lines, h.line, margin))
                 .map(|h| format!("'{}' at line {}", h.written, h.line + 1))
                 .collect();
             let mut message = format!(
@@ -2397,13 +2399,28 @@ fn misread(fields: &TemplateFields, set_aside: &[Heading]) -> Option<Note> {
 fn security_section(lines: &[&str], start: usize, end: usize, margin: usize) -> Option<(usize, String)> {
     let at = (0..start).chain(end..lines.len()).find(|&i| {
         normalize(strip_numbering(lines[i].trim()).0.trim()) == "security considerations"
-            && is_section_title(lines, i, margin)
+            && (is_section_title(lines, i, margin) || security_title(lines, i, margin))
     })?;
     let stop = (at + 1..lines.len())
         .find(|&i| i == start || is_section_title(lines, i, margin))
         .unwrap_or(lines.len());
     let value = dedent(&lines[at + 1..stop]);
     (!value.is_empty()).then_some((at, value))
+}
+
+/// Whether line `i` is an RFC's `Security Considerations` title laid out
+/// at the template's headings' margin (no colon, a blank line or a page
+/// break before and after it), as it stands after a template that an
+/// unnumbered `IANA Considerations` ended: outside the template, the
+/// RFC's section, not a second template's heading.
+fn security_title(lines: &[&str], i: usize, margin: usize) -> bool {
+    let line = lines[i];
+    let blank = |l: &str| l.trim().is_empty() || l == PAGE_BREAK;
+    line.len() - line.trim_start().len() <= margin
+        && !line.contains(':')
+        && normalize(strip_numbering(line.trim()).0.trim()) == "security considerations"
+        && (i == 0 || blank(lines[i - 1]))
+        && lines.get(i + 1).is_none_or(|l| blank(l))
 }
 
 fn preview(s: &str) -> String {
