@@ -1741,8 +1741,16 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         // a registration written in Markdown): the document's next
         // section, unless the fields are Markdown headings themselves and
         // it is a subsection of one (`### ABNF` under `## Syntax`).
+        // One at the fields' own level with fields after it (before any
+        // second template) is a misnamed field of this one, kept in the
+        // field above with a note, as in plain text.
+        let fields_follow = || {
+            headings
+                .iter()
+                .any(|h| h.line > i && !h.key.is_empty() && h.line < second_nid.unwrap_or(usize::MAX))
+        };
         if let Some(level) = markdown_heading(lines, i, margin.min(3))
-            && field_level.is_none_or(|fields| level <= fields)
+            && field_level.is_none_or(|fields| level < fields || level == fields && !fields_follow())
         {
             return Some((i, format!("the Markdown heading '{}'", line.trim())));
         }
@@ -2087,8 +2095,17 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
+    let fences = Fences::of(&lines, 0);
     for (n, h) in headings.iter().enumerate() {
         let body_start = h.line + 1 + usize::from(h.underlined);
+        // A Markdown heading in the field's text at the field's own level
+        // or above (a misnamed field), outside code fences.
+        let field_level = markdown_heading(&lines, h.line, usize::MAX);
+        let misnamed = |at: usize| {
+            !fences.inside(at)
+                && field_level
+                    .is_some_and(|field| markdown_heading(&lines, at, 3).is_some_and(|l| l <= field))
+        };
         let body_end = headings.get(n + 1).map_or(end, |next| next.line);
         let body = &lines[body_start.min(body_end)..body_end];
         let mut value = dedent(body);
@@ -2155,7 +2172,7 @@ pub fn import_text(text: &str) -> ImportReport {
                         h.written
                     ),
                 ));
-            } else if heading_shaped(&lines, at, h.indent) {
+            } else if heading_shaped(&lines, at, h.indent) || misnamed(at) {
                 report.notes.push(Note::new(
                     NoteKind::Guessed,
                     Some(at + 1),
