@@ -1086,6 +1086,26 @@ enum WordMatch {
     Two(LabelKey, LabelKey),
 }
 
+/// A label of [`HEADINGS`] with its field and its [`heading_words`].
+type LabelWords = (&'static str, &'static str, Vec<String>);
+
+/// The words of [`QUALIFIER_WORDS`], and those of each label of
+/// [`HEADINGS`] that has two or more: made once (every line ending in a
+/// colon is tried as a heading; a text of thousands paid for them each
+/// time).
+fn label_words() -> &'static (Vec<String>, Vec<LabelWords>) {
+    static WORDS: std::sync::OnceLock<(Vec<String>, Vec<LabelWords>)> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let qualifiers = heading_words(&QUALIFIER_WORDS.join(" "));
+        let labels = HEADINGS
+            .iter()
+            .map(|(label, key)| (*label, *key, heading_words(label)))
+            .filter(|(_, _, w)| w.len() >= 2)
+            .collect();
+        (qualifiers, labels)
+    })
+}
+
 /// The field(s) heading `head` (normalized) names by its words: the words
 /// of a label of [`HEADINGS`] (at least two of them), in any order, with
 /// no other word but [`QUALIFIER_WORDS`]; or the words of two labels of
@@ -1101,12 +1121,7 @@ fn word_heading(head: &str) -> Option<WordMatch> {
         return None;
     }
     let words = heading_words(head);
-    let qualifiers = heading_words(&QUALIFIER_WORDS.join(" "));
-    let labels: Vec<(&'static str, &'static str, Vec<String>)> = HEADINGS
-        .iter()
-        .map(|(label, key)| (*label, *key, heading_words(label)))
-        .filter(|(_, _, w)| w.len() >= 2)
-        .collect();
+    let (qualifiers, labels) = label_words();
     let covers = |needed: &[&Vec<String>]| {
         needed.iter().all(|n| n.iter().all(|w| words.contains(w)))
             && words
@@ -1115,7 +1130,7 @@ fn word_heading(head: &str) -> Option<WordMatch> {
     };
     let mut best: Option<(usize, &'static str, &'static str)> = None;
     let mut tie = false;
-    for (label, key, w) in &labels {
+    for (label, key, w) in labels {
         if !covers(&[w]) {
             continue;
         }
@@ -1227,6 +1242,11 @@ fn fuzzy_heading(head: &str) -> Option<(&'static str, &'static str, usize)> {
     let mut best: Option<(&'static str, &'static str, usize)> = None;
     let mut tie = false;
     for (label, key) in HEADINGS {
+        // Lengths further apart than the budget need more edits (labels
+        // are ASCII): no distance to work out.
+        if label.len().abs_diff(chars.len()) > edit_budget(label) {
+            continue;
+        }
         let label_chars: Vec<char> = label.chars().collect();
         let Some(d) = edit_distance(&chars, &label_chars, edit_budget(label)) else {
             continue;
