@@ -1269,8 +1269,14 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
     let line = lines[i];
     let indent = line.len() - line.trim_start().len();
     let (text, number) = strip_numbering(line.trim());
-    let numbered = !number.is_empty();
     let text = strip_markup(text);
+    // A Markdown heading's own number (`## 3.1. Namespace ID`).
+    let (text, number) = if number.is_empty() {
+        strip_numbering(text)
+    } else {
+        (text, number)
+    };
+    let numbered = !number.is_empty();
     let underlined = lines.get(i + 1).is_some_and(|l| is_underline(l));
     let (head, rest, colon) = match text.find(':') {
         Some(p) => (
