@@ -709,9 +709,10 @@ fn scan_json_and_sarif_written_in_pieces_are_whole_documents() {
 /// URIs, `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`, as c2patool
 /// and c2pa-rs write them) ends at a '/' when its namespace's syntax takes
 /// none in the part before it: the valid URN before it is reported, with
-/// its own text. An invalid URN before the '/', a namespace that takes
-/// '/' there (cdx: UUID "/" version) and one checked by a built-in alone
-/// (isbn) stay as written.
+/// its own text. An invalid URN before the '/' and a namespace that takes
+/// '/' there (cdx: UUID "/" version) stay as written; in a web URL's path
+/// a '/' after a valid URN is the URL's next segment, whatever the
+/// namespace (isbn, checked by a built-in alone).
 #[test]
 fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files/c2pa-report.json");
@@ -740,13 +741,13 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
     let ingredient = "urn:c2pa:9c1b2d3e-4f50-4a6b-8c7d-0e1f2a3b4c5d:acme:v2_1";
     let generator = "urn:c2pa:40a3ede9-5915-47e1-8675-82329fdf0d30:contentauth";
     let as_written = |urn| (urn, urn, false);
-    let [bad_uuid, bad_version, isbn, cdx] = [
+    let [bad_uuid, bad_version, cdx] = [
         "urn:c2pa:c55adc31-e149-4bb8-b601-540aa29a4835x/c2pa.signature",
         "urn:c2pa:c55adc31-e149-1bb8-b601-540aa29a4835/c2pa.signature",
-        "urn:isbn:0451450523/reviews",
         "urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/x",
     ]
     .map(as_written);
+    let isbn = "urn:isbn:0451450523";
     let row = |line, column, (urn, text, valid)| (line, column, urn, text, valid);
     assert_eq!(
         got,
@@ -764,8 +765,8 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
             // reported whole, as written.
             row(18, 72, bad_uuid),
             row(19, 57, bad_version),
-            // A built-in check alone (ISBN): nothing says where '/' may be.
-            row(22, 32, isbn),
+            // In a web URL's path: '/reviews' is the URL's next segment.
+            row(22, 32, (isbn, isbn, true)),
             // cdx takes '/' right there (UUID "/" version): its error stands.
             row(23, 30, cdx),
             // An RFC number is digits, and ends at the '/'.
@@ -978,4 +979,37 @@ fn scan_reads_utf16_without_a_byte_order_mark() {
     let out = urnreg(&["scan", "--all", bin.to_str().unwrap()], b"");
     assert!(stderr(&out).contains("tool.bin: binary"), "{}", stderr(&out));
     assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+}
+
+/// RFC 3986 section 3.3: in a web URL's path below its first segment, a
+/// '/' after a valid URN (or one of an unregistered NID) is the URL's next
+/// segment (OGC API's `.../collections/<id>/items`, NGSI-LD's
+/// `/entities/<id>/attrs/P1`); a URN right after the host is a resolver's,
+/// which takes the rest of the path (an NBN with a handle's '/'), and a
+/// namespace that needs the '/' (cdx's UUID "/" version) keeps it.
+#[test]
+fn scan_ends_a_urn_in_a_web_urls_path_at_the_urls_slash() {
+    let text = "http://localhost/oapi/collections/urn:wmo:md:mw-centre:surface-weather-observations/items\n\
+                https://broker/ngsi-ld/v1/entities/urn:ngsi-ld:Vehicle:E1/attrs/P1\n\
+                https://nbn-resolving.org/urn:nbn:de:gbv:luen4-dspace-20.500.14123/175-7\n\
+                https://example.org/bom/urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1\n";
+    let out = urnreg(&["scan", "--all", "--format", "jsonl", "-"], text.as_bytes());
+    let urns: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["urn"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        urns,
+        [
+            "urn:wmo:md:mw-centre:surface-weather-observations",
+            "urn:ngsi-ld:Vehicle:E1",
+            "urn:nbn:de:gbv:luen4-dspace-20.500.14123/175-7",
+            "urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1",
+        ]
+    );
 }

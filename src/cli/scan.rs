@@ -641,6 +641,24 @@ fn cut_at_slash<'a, 'r>(
     found: &Found<'a>,
     written: Report<'a, 'r>,
 ) -> (&'a [u8], &'a [u8], Report<'a, 'r>) {
+    // In a web URL's path a '/' starts the URL's next segment (RFC 3986
+    // section 3.3: `.../collections/urn:wmo:md:...:obs/items`) when the
+    // URN before it is valid, or of a NID no registry defines; a URN its
+    // namespace makes whole only with the '/' (cdx's UUID "/" version)
+    // keeps it.
+    if found.in_web_url
+        && let Some(at) = first_slash_in_nss(found.urn)
+    {
+        let prefix = &found.urn[..at];
+        let cut = checker.check(prefix);
+        let unregistered = cut
+            .errors()
+            .next()
+            .is_some_and(|e| e.code() == "unregistered-nid");
+        if cut.is_valid() || unregistered && cut.errors().count() == 1 {
+            return (prefix, found.text_of(at), cut);
+        }
+    }
     let at = written
         .errors()
         .next()
@@ -662,6 +680,13 @@ fn cut_at_slash<'a, 'r>(
     } else {
         (found.urn, found.text, written)
     }
+}
+
+/// Where the first '/' after the NID's ':' is in `urn`, if it has one.
+fn first_slash_in_nss(urn: &[u8]) -> Option<usize> {
+    let body = 4.min(urn.len());
+    let nss = body + memchr::memchr(b':', &urn[body..])? + 1;
+    memchr::memchr(b'/', &urn[nss..]).map(|i| nss + i)
 }
 
 fn nid_is_one_of(urn: &[u8], nids: &[String]) -> bool {

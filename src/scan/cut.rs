@@ -313,6 +313,11 @@ pub(super) struct Scratch {
     /// `%3Cid%3Eurn:isbn:...%3C/id%3E`): a `%HH` of a character that no URN
     /// holds as itself, or of `'`, ends it, as the character would.
     encoded: bool,
+    /// It is a segment of an `http:` or `https:` URL's path
+    /// (`http://host/collections/urn:wmo:md:...:obs/items`): a `/` after
+    /// it may be the URL's (RFC 3986 section 3.3), which the caller, who
+    /// can check the URN before it, decides.
+    pub url_path: bool,
     /// A `,` opened it: it is an item of a comma-separated list (psql's
     /// and spreadsheets' rows in a test's expected output, a `.properties`
     /// value's `namespace,name,value`), which the next `,` ends.
@@ -368,6 +373,7 @@ impl Scratch {
         self.query = query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
         self.field = prev == Some(b',');
+        self.url_path = prev == Some(b'/') && in_web_url(buf, start);
         self.properties = false;
         self.component = false;
         self.fragment = false;
@@ -1503,6 +1509,32 @@ fn glued_before(buf: &[u8], start: usize) -> bool {
 /// A byte of a query parameter's name.
 fn is_param_name(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// Whether the URN at `start` is in the path of an `http://` or
+/// `https://` URL, below its first segment: the text before it, back to a
+/// space, quote or angle bracket (at most 512 bytes), holds one and a
+/// segment before the URN's (`http://host/collections/urn:...`). A URN
+/// right after the host is a resolver's (`https://nbn-resolving.org/urn:nbn:...`,
+/// which takes the rest of the path as the URN).
+fn in_web_url(buf: &[u8], start: usize) -> bool {
+    let floor = start.saturating_sub(512);
+    let from = buf[floor..start]
+        .iter()
+        .rposition(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'<' | b'>' | b'(' | b'`'))
+        .map_or(floor, |i| floor + i + 1);
+    let token = &buf[from..start];
+    // The URL may follow a `name=` or `name:` in the same token.
+    memchr::memmem::find(token, b"://").is_some_and(|at| {
+        let head = &token[..at];
+        let name_start = head
+            .iter()
+            .rposition(|b| !b.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        let name = &head[name_start..];
+        (name.eq_ignore_ascii_case(b"http") || name.eq_ignore_ascii_case(b"https"))
+            && memchr::memchr_iter(b'/', &token[at + 3..]).count() >= 2
+    })
 }
 
 /// The URN at `start` is a value in a URL's query: `?name=` or `&name=`

@@ -134,6 +134,10 @@ pub struct Found<'a> {
     pub alternative: Option<&'a [u8]>,
     /// The run goes on past [`MAX_URN`] bytes: `urn` is its start only.
     pub too_long: bool,
+    /// It is a segment of an `http://` or `https://` URL's path
+    /// (`http://host/collections/urn:wmo:md:...:obs/items`): a `/` in it
+    /// may be the URL's next segment (RFC 3986 section 3.3).
+    pub in_web_url: bool,
     /// For each byte of `urn`, where its text ends in the text read.
     ends: &'a [usize],
     /// Where `text` starts in the text read.
@@ -325,6 +329,7 @@ impl Scanner {
                             urn: &cut.urn,
                             alternative: cut.alternative(),
                             too_long: cut.too_long,
+                            in_web_url: cut.url_path,
                             ends: cut.ends(),
                             start,
                         });
