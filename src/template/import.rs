@@ -1169,6 +1169,12 @@ fn word_heading(head: &str) -> Option<WordMatch> {
 
 /// Strips Markdown heading marks and bold (`## Purpose`, `**Syntax:**`).
 fn strip_markup(s: &str) -> &str {
+    // A Markdown list item's marker (CommonMark 5.2: `-`, `*` or `+` and a
+    // space): a template written as a bulleted list of its fields.
+    let s = match s.as_bytes() {
+        [b'-' | b'*' | b'+', b' ' | b'\t', ..] => s[2..].trim_start(),
+        _ => s,
+    };
     let s = match s.strip_prefix('#') {
         Some(_) => s.trim_start_matches('#').trim_start(),
         None => s,
