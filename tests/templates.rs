@@ -1210,4 +1210,12 @@ fn lint_and_render_of_a_template_text_point_to_template_import() {
     let out = urnreg(&["lint", "-"], b"kind = \"formal\"\nnid = acme\n");
     assert_eq!(code(&out), 2);
     assert!(!stderr(&out).contains("template import"), "{}", stderr(&out));
+    // A registration file with a value of the wrong type is TOML: no hint,
+    // though its RFC 3406 block reads like a template.
+    let typo = b"kind = \"formal\"\nnid = \"gizmox\"\nversion = \"1\"\ndate = \"2014-03-03\"\n\n\
+                 [rfc3406]\nregistration_information = \"\"\"\nVersion 1\n\n2014-03-03\"\"\"\nscope = \"Global.\"\n";
+    let out = urnreg(&["lint", "-"], typo);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("expected i64"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("template import"), "{}", stderr(&out));
 }

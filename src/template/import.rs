@@ -227,9 +227,13 @@ pub fn import_bytes(bytes: &[u8]) -> Result<ImportReport, ImportError> {
 /// Whether `text`, which is no registration file, reads as a filled-in
 /// template text (two fields or more): what `template import` is for.
 /// Commands that take a registration file say so instead of a bare TOML
-/// error.
+/// error. A text TOML reads (a registration file with a value of the
+/// wrong type, `version = "1"`, whose RFC 3406 blocks look like a
+/// template) is none.
 pub fn is_template_text(text: &str) -> bool {
-    text.len() <= MAX_TEXT_BYTES && import_text(text).fields.present().nth(1).is_some()
+    text.len() <= MAX_TEXT_BYTES
+        && text.parse::<toml::Table>().is_err()
+        && import_text(text).fields.present().nth(1).is_some()
 }
 
 /// [`import_registration`] for bytes in any encoding [`import_bytes`] reads.
