@@ -343,6 +343,11 @@ pub struct CompiledRules {
     generic_hints: bool,
     /// Where its URNs lead.
     resolution: LazyResolution,
+    /// The NID as the registration's own valid examples write it, where
+    /// that is not lower case (`ISSN`, `CLEI`: RFC 3044's and RFC 4152's
+    /// URNs): a URN writing it so follows the registration, and gets no
+    /// `nid-case` warning.
+    written_nids: Vec<Box<str>>,
 }
 
 /// A namespace's `[rules.resolution]`, compiled (and its examples run) the
@@ -629,6 +634,7 @@ impl RulesFile {
                 written: self.resolution.clone().map(|r| (nid.to_string(), r)),
                 compiled: std::sync::OnceLock::new(),
             },
+            written_nids: written_nids(&self.examples.valid),
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
         if self.practice.len() > MAX_PRACTICE {
@@ -1496,7 +1502,29 @@ pub(crate) fn lower_outside_escapes(s: &mut [u8]) {
     }
 }
 
+/// The NIDs of `examples` (URNs) written with an upper-case letter, each
+/// once.
+fn written_nids(examples: &[String]) -> Vec<Box<str>> {
+    let mut nids: Vec<Box<str>> = Vec::new();
+    for ex in examples {
+        let Some(nid) = ex.get(4..).and_then(|rest| rest.split(':').next()) else {
+            continue;
+        };
+        if nid.bytes().any(|b| b.is_ascii_uppercase()) && !nids.iter().any(|n| **n == *nid) {
+            nids.push(nid.into());
+        }
+    }
+    nids
+}
+
 impl CompiledRules {
+    /// Whether the registration's own examples write the NID as `nid`
+    /// does, in upper case (`URN:ISSN:`): a URN writing it so follows the
+    /// registration (no `nid-case` warning).
+    pub(crate) fn writes_nid(&self, nid: &str) -> bool {
+        self.written_nids.iter().any(|n| **n == *nid)
+    }
+
     /// Returns true if and only if the rules change the generic key.
     pub fn refines_keys(&self) -> bool {
         !self.equivalence.is_empty()

@@ -31,7 +31,7 @@ pub(crate) use suggest::edit_distance_within;
 pub(crate) use suggest::{letter_mask, nearest};
 
 use crate::rules::{CompiledRules, Practice, ViolationKind};
-use crate::urn::{Offsets, ParseError, Syntax, Urn};
+use crate::urn::{Offsets, ParseError, Syntax, Urn, WarningKind};
 
 /// Checks URNs, one after another, against a registry or the generic
 /// syntax only. Cheap to make; make one per thread.
@@ -291,6 +291,12 @@ impl<'r> Checker<'r> {
             }
             Ok(Some(rules)) => {
                 report.set_namespace(ns, Some(rules));
+                // The NID as the registration writes it (RFC 3044's
+                // `URN:ISSN:`): no `nid-case` warning (RFC 8141 section
+                // 3.1 lower-cases it for comparison only).
+                if self.warnings && rules.writes_nid(urn.nid()) {
+                    report.drop_warning(WarningKind::NidCase);
+                }
                 let mut valid = true;
                 // A form valid only by the owner's practice is not one the
                 // registration's recommendations speak of.
@@ -466,6 +472,26 @@ fn deviation_message(practice: &Practice, registered: &CompiledRules) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RFC 8141 section 3.1 lower-cases a NID only to compare URNs: a NID
+    /// written as the registration's own examples write it (RFC 3044's
+    /// `URN:ISSN:`, RFC 4152's `URN:CLEI:`) gets no `nid-case` warning;
+    /// another spelling (`Issn`) and an upper-case NID of a namespace
+    /// whose examples are lower case (`UUID`) still do.
+    #[test]
+    fn a_nid_written_as_the_registration_writes_it_is_no_case_warning() {
+        let registry = Registry::embedded();
+        let nid_case = |urn: &str| {
+            Checker::new(registry)
+                .check_str(urn)
+                .warnings()
+                .any(|w| w.code() == "nid-case")
+        };
+        assert!(!nid_case("urn:ISSN:0044-8699"));
+        assert!(!nid_case("URN:CLEI:D4CE18B7AA"));
+        assert!(nid_case("urn:Issn:0044-8699"));
+        assert!(nid_case("urn:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"));
+    }
 
     /// The `unregistered-nid` message is remembered per checker and per
     /// registry; every thread's checkers say the same, and a NID that is

@@ -289,6 +289,18 @@ impl Findings {
         self.len += 1;
     }
 
+    /// Forgets the findings `drop` picks, keeping the others in order.
+    fn drop_where(&mut self, drop: impl Fn(&Finding) -> bool) {
+        if !self.as_slice().iter().any(&drop) {
+            return;
+        }
+        let kept: Vec<Finding> = self.as_slice().iter().filter(|f| !drop(f)).cloned().collect();
+        self.clear();
+        for f in kept {
+            self.push(f);
+        }
+    }
+
     fn as_slice(&self) -> &[Finding] {
         if self.len <= INLINE_FINDINGS {
             &self.inline[..self.len]
@@ -438,6 +450,12 @@ impl<'a, 'r> Report<'a, 'r> {
             self.errors += 1;
         }
         self.findings.push(finding);
+    }
+
+    /// Forgets the generic parser's warnings of `kind`.
+    pub(crate) fn drop_warning(&mut self, kind: WarningKind) {
+        self.findings
+            .drop_where(|f| f.kind() == FindingKind::Warning(kind));
     }
 
     pub(crate) fn push_shared(&mut self, kind: FindingKind, offset: usize, message: Arc<str>) {
