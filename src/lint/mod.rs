@@ -366,9 +366,11 @@ fn check_kind_and_nid(file: &RegistrationFile, ctx: &LintContext, filing: &Filin
             already_registered(nid, ctx, S5_1, out);
         }
         // A registered informal NID named again (an imported text of
-        // urn-1): a revision of it, not a new request.
+        // urn-1): a revision of it, not a new request. Any other NID is
+        // no informal one's to give (`isbn` included).
         (Some(Kind::Informal), Some(nid), Filing::Request) => {
-            let registered = already_registered(nid, ctx, S5_2, out);
+            let informal = nid.get(..4).is_some_and(|h| h.eq_ignore_ascii_case("urn-"));
+            let registered = informal && already_registered(nid, ctx, S5_2, out);
             if !registered {
                 out.error(
                     "nid-informal-given",

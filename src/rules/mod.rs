@@ -1409,12 +1409,13 @@ fn expected_list(expected: &[bool; 256]) -> Option<String> {
     if ranges.is_empty() || ranges.len() > MOST || ranges.iter().any(|&(a, _)| !a.is_ascii()) {
         return None;
     }
+    // Two neighbours are two items (`'s' or 't'`), a longer run a range.
     let items: Vec<String> = ranges
         .iter()
-        .map(|&(a, b)| match b - a {
-            0 => describe(a),
-            1 => format!("{}, {}", describe(a), describe(b)),
-            _ => format!("{}-{}", describe(a), describe(b)),
+        .flat_map(|&(a, b)| match b - a {
+            0 => vec![describe(a)],
+            1 => vec![describe(a), describe(b)],
+            _ => vec![format!("{}-{}", describe(a), describe(b))],
         })
         .collect();
     let (last, rest) = items.split_last()?;
@@ -2021,7 +2022,7 @@ mod expected_tests {
         );
         assert_eq!(
             expected_bytes(&set(b"-0123456789:AB"), &set(b":")),
-            "the namespace's syntax expects '-', '0'-'9', ':' or 'A', 'B' here"
+            "the namespace's syntax expects '-', '0'-'9', ':', 'A' or 'B' here"
         );
         assert_eq!(
             expected_bytes(&set(b"!$&'()*+,;="), &set(b"")),
@@ -2124,7 +2125,7 @@ mod expected_tests {
             ),
             (
                 "urn:oasis:names:x:y",
-                "unexpected 'x' in NSS at byte 16: the namespace's syntax expects 's', 't' here",
+                "unexpected 'x' in NSS at byte 16: the namespace's syntax expects 's' or 't' here",
             ),
         ] {
             let report = Checker::new(registry).check_str(urn);

@@ -1320,10 +1320,10 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b".+") {
         return true;
     }
-    // `.*` after a name's characters is "any characters" too (an NGSI-LD
-    // `idPattern`, `urn:ngsi-ld:Vehicle:A.*`), but in EPC's pattern URIs,
-    // whose `*` is a whole component (EPC Tag Data Standard section 8,
-    // `urn:epc:idpat:sgtin:0614141.*`).
+    // A last `.*` elsewhere is "any characters" too (an NGSI-LD
+    // `idPattern`, `urn:ngsi-ld:Vehicle:A.*`, a `/.*` path), but in EPC's
+    // pattern URIs, whose `*` is a whole component (EPC Tag Data Standard
+    // section 8, `urn:epc:idpat:sgtin:0614141.*`).
     if urn.ends_with(b".*") && !urn.get(4..8).is_some_and(|nid| nid.eq_ignore_ascii_case(b"epc:")) {
         return true;
     }

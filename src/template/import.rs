@@ -1468,12 +1468,11 @@ fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bo
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
         .unwrap_or(rule.len());
     let next_rule = name > 0 && rule[name..].trim_start().starts_with('=');
-    // So does a list's next item (`*  "Lamp Catalogue" [CAT].`, `2. ...`,
-    // `o  ...`, RFC 7322's bullets) and a note.
-    let (_, number) = strip_numbering(rule);
-    let next_item = matches!(rule.split_once(' '), Some(("*" | "-" | "o" | "+", _)))
-        || !number.is_empty() && number.ends_with('.')
-        || rule.starts_with("NOTE:");
+    // So does a list's next bullet (`*  "Lamp Catalogue" [CAT].`, `o  ...`,
+    // RFC 7322's bullets) and a note. (A numbered line may be a section's
+    // title as well as an item: `is_section_title` tells them apart.)
+    let next_item =
+        matches!(rule.split_once(' '), Some(("*" | "-" | "o" | "+", _))) || rule.starts_with("NOTE:");
     (ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH) || next_rule || next_item
 }
 
@@ -1666,8 +1665,10 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let before = lines[..i].iter().rev().find(|l| **l != PAGE_BREAK);
     let after = lines[i + 1..].iter().find(|l| **l != PAGE_BREAK);
     // A page break right before it stands for the blank line: a formatter
-    // moves a title that would end a page on to the next (xml2rfc).
-    let broke_before = i > 0 && lines[i - 1] == PAGE_BREAK;
+    // moves a title that would end a page on to the next (xml2rfc); not
+    // before a list's next item (`2.` with `1.` at its indentation a few
+    // lines up).
+    let broke_before = i > 0 && lines[i - 1] == PAGE_BREAK && !continues_a_list(lines, i);
     if !((broke_before || before.is_none_or(blank)) && after.is_none_or(blank)) {
         return false;
     }
@@ -1698,23 +1699,53 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
             return true;
         }
     }
-    // Any other title alone on its line left of the headings (`Examples`,
-    // `Conclusion`): a few capitalized words, with no colon and no
-    // sentence's end, where no field's text goes.
-    if number.is_empty()
-        && indent < margin
-        && title.starts_with(|c: char| c.is_uppercase())
-        && !title.contains(':')
-        && !title.ends_with(['.', ',', ';', '!', '?'])
-        && title.split_whitespace().count() <= 6
-    {
-        return true;
-    }
     !number.is_empty()
         && title.starts_with(|c: char| c.is_alphabetic() || QUOTES.contains(&c) || c == '<')
         && !title.contains(':')
         && !title.ends_with(['.', ',', ';'])
         && title.split_whitespace().count() <= 12
+}
+
+/// Whether line `i`, numbered `N.` (N above 1), follows an item `N-1.` at
+/// its indentation in the 40 lines before it: a list's next item, not a
+/// section's title.
+fn continues_a_list(lines: &[&str], i: usize) -> bool {
+    let line = lines[i];
+    let indent = line.len() - line.trim_start().len();
+    let (_, number) = strip_numbering(line.trim());
+    let Some(n) = number
+        .strip_suffix('.')
+        .filter(|n| !n.contains('.'))
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|&n| n > 1)
+    else {
+        return false;
+    };
+    let previous = format!("{}.", n - 1);
+    lines[i.saturating_sub(40)..i]
+        .iter()
+        .any(|l| l.len() - l.trim_start().len() == indent && strip_numbering(l.trim()).1 == previous)
+}
+
+/// Whether line `i` is an unnumbered title no list names, alone on its
+/// line left of the headings' `margin` (`Examples`, `Conclusion`): a few
+/// capitalized words, with a blank line (or a page break) before and
+/// after it. Only after the last field heading does it end a template
+/// (an ABNF rule written flush left inside Syntax, `NSS = 6DIGIT`, is no
+/// title: it has other characters than words').
+fn is_unlisted_title(lines: &[&str], i: usize, margin: usize) -> bool {
+    let line = lines[i];
+    let indent = line.len() - line.trim_start().len();
+    let title = line.trim();
+    let blank = |l: &&str| l.trim().is_empty() || *l == PAGE_BREAK;
+    let apart = (i == 0 || blank(&lines[i - 1])) && lines.get(i + 1).is_none_or(blank);
+    apart
+        && indent < margin
+        && title.starts_with(|c: char| c.is_uppercase())
+        && title
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '&' | '\''))
+        && (1..=6).contains(&title.split_whitespace().count())
 }
 
 /// Where a template that starts at `headings[0]` ends: the first RFC
@@ -1737,6 +1768,16 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .position(|h| h.key == "namespace_identifier")
         .map(|n| headings[n + 1].line);
     let fences = Fences::of(lines, first.line);
+    // The last field heading of this template (before a second one; the
+    // RFC's own Security Considerations is none, `security_section`'s):
+    // found once, not for each line.
+    let last_field = headings
+        .iter()
+        .filter(|h| !h.key.is_empty() && h.line < second_nid.unwrap_or(usize::MAX))
+        .filter(|h| !security_title(lines, h.line, margin))
+        .map(|h| h.line)
+        .max()
+        .unwrap_or(0);
     // The level of the fields' own Markdown headings (`## Purpose`), if
     // they are written so.
     let field_level = headings
@@ -1767,7 +1808,9 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
             && number
                 .match_indices('.')
                 .any(|(at, _)| field_numbers.contains(&number[..at]));
-        if !inside_a_field && is_section_title(lines, i, margin) {
+        if !inside_a_field
+            && (is_section_title(lines, i, margin) || last_field < i && is_unlisted_title(lines, i, margin))
+        {
             return Some((i, format!("the RFC section '{}'", line.trim())));
         }
         if fences.inside(i) {
@@ -1780,13 +1823,8 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         // One at the fields' own level with fields after it (before any
         // second template) is a misnamed field of this one, kept in the
         // field above with a note, as in plain text.
-        let fields_follow = || {
-            headings
-                .iter()
-                .any(|h| h.line > i && !h.key.is_empty() && h.line < second_nid.unwrap_or(usize::MAX))
-        };
         if let Some(level) = markdown_heading(lines, i, margin.min(3))
-            && field_level.is_none_or(|fields| level < fields || level == fields && !fields_follow())
+            && field_level.is_none_or(|fields| level < fields || level == fields && last_field <= i)
         {
             return Some((i, format!("the Markdown heading '{}'", line.trim())));
         }
@@ -2471,7 +2509,7 @@ fn security_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let blank = |l: &str| l.trim().is_empty() || l == PAGE_BREAK;
     line.len() - line.trim_start().len() <= margin
         && !line.contains(':')
-        && normalize(strip_numbering(line.trim()).0.trim()) == "security considerations"
+        && normalize(strip_numbering(strip_markup(line.trim())).0.trim()) == "security considerations"
         && (i == 0 || blank(lines[i - 1]))
         && lines.get(i + 1).is_none_or(|l| blank(l))
 }
