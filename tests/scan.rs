@@ -664,6 +664,11 @@ fn scan_reads_a_csv_file_by_its_fields() {
     fs::write(&semicolons, "1;urn:example:a,b;x\n").unwrap();
     let out = urnreg(&["scan", "--all", semicolons.to_str().unwrap()], b"");
     assert!(stdout(&out).contains("urn:example:a,b"), "{}", stdout(&out));
+    // In a CSV file delimited by ';', a ',' is the field's data.
+    let semi = dir.path().join("semi.csv");
+    fs::write(&semi, "id;urn;label\n1;x,urn:example:a,b;c\n").unwrap();
+    let out = urnreg(&["scan", "--all", semi.to_str().unwrap()], b"");
+    assert!(stdout(&out).contains("urn:example:a,b"), "{}", stdout(&out));
 }
 
 /// What `--format json` and `sarif` hold to the end is written out in

@@ -372,7 +372,8 @@ impl Scratch {
             .or_else(|| escaped_apostrophe_before(buf, start).then_some(b'\''));
         self.query = query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
-        self.field = prev == Some(b',');
+        // (A CSV file's own delimiter rule stands for it there.)
+        self.field = prev == Some(b',') && self.delimiter.is_none();
         self.url_path = prev == Some(b'/') && in_web_url(buf, start);
         self.properties = false;
         self.component = false;
@@ -484,7 +485,9 @@ impl Scratch {
         // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
         // as it stands, and stays. A quoted URN that the next literal goes
         // on from is part of a string as well.
-        if stop == Some(b'{') && !query_expansion(buf, end, limit)
+        // (`${#Project#Id}` is SoapUI's property expansion, no RFC 6570
+        // `{#...}` after a URN.)
+        if stop == Some(b'{') && (self.urn.last() == Some(&b'$') || !query_expansion(buf, end, limit))
             || stop == Some(b'&')
                 && buf[end - 1] == b':'
                 && entity(buf, end, limit).is_none()
@@ -625,8 +628,10 @@ impl Scratch {
                 // An item of a comma-separated list ends at its `,`
                 // (`Create,...,urn:ngsi-ld:entity:E1,f,kg,None`, a row
                 // of a test's expected psql output; an eHealth
-                // `namespace,urn:be:fgov:person:ssin,${id}` triple).
-                b',' if self.field => return i,
+                // `namespace,urn:be:fgov:person:ssin,${id}` triple),
+                // unless the next item goes on with ':'-parts, the URN's
+                // own (OGC's compound CRS, `urn:ogc:def:crs,crs:EPSG::4326,...`).
+                b',' if self.field && !colon_in_next_item(buf, i + 1, limit) => return i,
                 b':' => self.nss = true,
                 // RFC 8141 section 2 allows `,`, `;` and `&` in an NSS, but
                 // one written right before another URI starts a list of
@@ -1320,6 +1325,10 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b".+") {
         return true;
     }
+    // Either, then the end anchor `$` (`"^(?i)urn:oid:.*$"`).
+    if urn.ends_with(b".*$") || urn.ends_with(b".+$") {
+        return true;
+    }
     // A last `.*` elsewhere is "any characters" too (an NGSI-LD
     // `idPattern`, `urn:ngsi-ld:Vehicle:A.*`, a `/.*` path), but in EPC's
     // pattern URIs, whose `*` is a whole component (EPC Tag Data Standard
@@ -1509,6 +1518,21 @@ fn glued_before(buf: &[u8], start: usize) -> bool {
 /// A byte of a query parameter's name.
 fn is_param_name(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// Whether the item of a comma-separated list at `i` holds a ':' before
+/// its end (the next `,`, or a character no URN holds), looking at most
+/// 128 bytes on, and is no `urn:...` of its own (one whose NID is no
+/// NID, `urn:www.nesubl.eu:...`, is still another item).
+fn colon_in_next_item(buf: &[u8], i: usize, limit: usize) -> bool {
+    let item = &buf[i.min(limit)..limit.min(i + 128)];
+    !item
+        .get(..4)
+        .is_some_and(|head| head.eq_ignore_ascii_case(b"urn:"))
+        && item
+            .iter()
+            .take_while(|&&b| b != b',' && is_urn_char(b))
+            .any(|&b| b == b':')
 }
 
 /// Whether the URN at `start` is in the path of an `http://` or
