@@ -666,6 +666,14 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     if crate::clock::is_valid_date(text) {
         return Some((text.to_string(), true));
     }
+    // A comment in parentheses after the date (`2018-06-10 (revised)`), as
+    // a Version may have one: the date before it.
+    if let Some((date, comment)) = text.split_once('(')
+        && comment.trim_end().ends_with(')')
+        && !date.trim().is_empty()
+    {
+        return read_date(date).map(|(date, _)| (date, false));
+    }
     // Words, and digits apart from letters (`5Feb2001` is `5 Feb 2001`).
     let words: Vec<&str> = text
         .trim_end_matches(['.', ',', ';'])
@@ -2822,6 +2830,9 @@ mod tests {
             ("June 10, 2018", "2018-06-10"),
             ("July 4, 2019", "2019-07-04"),
             ("Sept 30, 2020", "2020-09-30"),
+            // A comment after it, as a Version may have.
+            ("2018-06-10 (revised)", "2018-06-10"),
+            ("June 10, 2018 (second version)", "2018-06-10"),
         ] {
             assert_eq!(read(written), Some((date.to_string(), false)), "{written}");
         }
