@@ -2052,6 +2052,46 @@ fn heading_of(key: &str) -> &'static str {
     FIELDS.iter().find(|f| f.0 == key).map_or("?", |f| f.1)
 }
 
+/// A registration quoted in a mail reply (`> Namespace ID: ...`, RFC 3676
+/// section 4.5's quote marks): when at least three lines and half of
+/// those with text are quoted, the quoted lines are read without their
+/// first `>` (and the space after it), and the replier's own lines (`On
+/// ..., X wrote:`, `Looks fine to me.`) are no part of the template: set
+/// aside, and said.
+fn unquote_reply(lines: &mut [&str], notes: &mut Vec<Note>) {
+    let quoted = lines.iter().filter(|l| l.starts_with('>')).count();
+    let filled = lines.iter().filter(|l| !l.trim().is_empty()).count();
+    if quoted < 3 || quoted * 2 < filled {
+        return;
+    }
+    let mut own = Vec::new();
+    for (i, line) in lines.iter_mut().enumerate() {
+        if let Some(rest) = line.strip_prefix('>') {
+            *line = rest.strip_prefix(' ').unwrap_or(rest);
+        } else if !line.trim().is_empty() {
+            own.push((i, line.trim()));
+            *line = "";
+        }
+    }
+    notes.push(Note::new(
+        NoteKind::Unplaced,
+        None,
+        format!(
+            "the text is a reply quoting the registration with '>': the quoted lines are read without their \
+             quote marks{}",
+            match own.first() {
+                Some((i, first)) => format!(
+                    ", and the reply's own {} line(s) set aside (line {}: {})",
+                    own.len(),
+                    i + 1,
+                    preview(first)
+                ),
+                None => String::new(),
+            }
+        ),
+    ));
+}
+
 /// Reads template fields out of `text`.
 pub fn import_text(text: &str) -> ImportReport {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -2062,8 +2102,9 @@ pub fn import_text(text: &str) -> ImportReport {
     } else {
         text.split('\r').collect()
     };
-    drop_page_breaks(&mut lines);
     let mut report = ImportReport::default();
+    unquote_reply(&mut lines, &mut report.notes);
+    drop_page_breaks(&mut lines);
     // A registration sent by mail: the header block is the mail's (its
     // Date is when the mail was sent), never the template's.
     if let Some(block) = mail_header_block(&lines) {
