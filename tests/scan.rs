@@ -641,25 +641,20 @@ fn scan_reads_a_csv_file_by_its_fields() {
     let text = "id,urn,label\n1,urn:isbn:9780306406157,Book\n2,\"urn:example:a,b\",x\n";
     fs::write(dir.path().join("books.csv"), text).unwrap();
     fs::write(dir.path().join("books.txt"), text).unwrap();
-    let csv = dir.path().join("books.csv");
-    let out = urnreg(&["scan", "--all", csv.to_str().unwrap()], b"");
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
-    assert_eq!(
-        lines(&stdout(&out))
-            .iter()
-            .map(|l| l.rsplit(' ').next().unwrap())
-            .collect::<Vec<_>>(),
-        ["urn:isbn:9780306406157", "urn:example:a,b"]
-    );
-    let txt = dir.path().join("books.txt");
-    let out = urnreg(&["scan", "--all", txt.to_str().unwrap()], b"");
-    assert_eq!(
-        lines(&stdout(&out))
-            .iter()
-            .map(|l| l.rsplit(' ').next().unwrap())
-            .collect::<Vec<_>>(),
-        ["urn:isbn:9780306406157", "urn:example:a,b"]
-    );
+    // The same URNs from the CSV file and from the text.
+    for name in ["books.csv", "books.txt"] {
+        let path = dir.path().join(name);
+        let out = urnreg(&["scan", "--all", path.to_str().unwrap()], b"");
+        assert_eq!(code(&out), 0, "{name}: {}", stdout(&out));
+        assert_eq!(
+            lines(&stdout(&out))
+                .iter()
+                .map(|l| l.rsplit(' ').next().unwrap())
+                .collect::<Vec<_>>(),
+            ["urn:isbn:9780306406157", "urn:example:a,b"],
+            "{name}"
+        );
+    }
     let semicolons = dir.path().join("semicolons.txt");
     fs::write(&semicolons, "1;urn:example:a,b;x\n").unwrap();
     let out = urnreg(&["scan", "--all", semicolons.to_str().unwrap()], b"");

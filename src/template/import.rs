@@ -1669,7 +1669,7 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     if indent > margin || line.trim().is_empty() {
         return false;
     }
-    let blank = |l: &&str| l.trim().is_empty() || *l == PAGE_BREAK;
+    let blank = |l: &&str| blank_or_break(l);
     let before = lines[..i].iter().rev().find(|l| **l != PAGE_BREAK);
     let after = lines[i + 1..].iter().find(|l| **l != PAGE_BREAK);
     // A page break right before it stands for the blank line: a formatter
@@ -1745,9 +1745,7 @@ fn is_unlisted_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let line = lines[i];
     let indent = line.len() - line.trim_start().len();
     let title = line.trim();
-    let blank = |l: &&str| l.trim().is_empty() || *l == PAGE_BREAK;
-    let apart = (i == 0 || blank(&lines[i - 1])) && lines.get(i + 1).is_none_or(blank);
-    apart
+    stands_apart(lines, i)
         && indent < margin
         && title.starts_with(|c: char| c.is_uppercase())
         && title
@@ -2555,12 +2553,21 @@ fn security_section(lines: &[&str], start: usize, end: usize, margin: usize) -> 
 /// RFC's section, not a second template's heading.
 fn security_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let line = lines[i];
-    let blank = |l: &str| l.trim().is_empty() || l == PAGE_BREAK;
     line.len() - line.trim_start().len() <= margin
         && !line.contains(':')
         && normalize(strip_numbering(strip_markup(line.trim())).0.trim()) == "security considerations"
-        && (i == 0 || blank(lines[i - 1]))
-        && lines.get(i + 1).is_none_or(|l| blank(l))
+        && stands_apart(lines, i)
+}
+
+/// Whether `line` has no text, or is a page break's.
+fn blank_or_break(line: &str) -> bool {
+    line.trim().is_empty() || line == PAGE_BREAK
+}
+
+/// Whether line `i` has a blank line or a page break (or the text's start
+/// or end) right before and right after it.
+fn stands_apart(lines: &[&str], i: usize) -> bool {
+    (i == 0 || blank_or_break(lines[i - 1])) && lines.get(i + 1).is_none_or(|l| blank_or_break(l))
 }
 
 fn preview(s: &str) -> String {
