@@ -2093,6 +2093,10 @@ fn unquote_reply(lines: &mut [&str], notes: &mut Vec<Note>) {
 /// Reads template fields out of `text`.
 pub fn import_text(text: &str) -> ImportReport {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // HTML, a quoted-printable mail, a Markdown definition list: read as
+    // the plain text they show.
+    let (text, unwrapped) = super::plain::plain_text(text);
+    let text: &str = &text;
     // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
     // or, in a text with no LF at all, CR alone (old Mac files).
     let mut lines: Vec<&str> = if text.contains('\n') {
@@ -2101,6 +2105,9 @@ pub fn import_text(text: &str) -> ImportReport {
         text.split('\r').collect()
     };
     let mut report = ImportReport::default();
+    for how in unwrapped {
+        report.notes.push(Note::new(NoteKind::Decoded, None, how));
+    }
     unquote_reply(&mut lines, &mut report.notes);
     drop_page_breaks(&mut lines);
     // A registration sent by mail: the header block is the mail's (its

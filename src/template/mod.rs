@@ -2,6 +2,7 @@
 //! section 4 form): their fields, and reading them out of free text.
 
 mod import;
+mod plain;
 #[cfg(feature = "templates")]
 pub(crate) mod render;
 

@@ -1,0 +1,859 @@
+//! Plain text out of the forms a registration template travels in
+//! besides plain text, before the importer reads it: an HTML page (an
+//! RFC as the IETF's tools render it, a mail archive's page), a mail
+//! whose body is quoted-printable (RFC 2045 section 6.7, as the
+//! `urn-nid` list archive keeps them), and a Markdown definition list
+//! (kramdown's and mmark's `Term` / `: value`, the sources of
+//! Internet-Drafts). Each is turned into the text it shows, and said in
+//! a note: line numbers in later notes are those of that text.
+
+use std::borrow::Cow;
+
+/// What was done to the text, for the note that says so.
+pub(crate) struct Unwrapped {
+    /// The text to read.
+    pub text: String,
+    /// What form it was in and how it was read.
+    pub how: String,
+}
+
+/// `text` in plain form, with what was done to it, or `text` itself.
+pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
+    let mut text = Cow::Borrowed(text);
+    let mut said = Vec::new();
+    for step in [
+        quoted_printable as fn(&str) -> Option<Unwrapped>,
+        html,
+        definition_list,
+    ] {
+        if let Some(done) = step(&text) {
+            said.push(done.how);
+            text = Cow::Owned(done.text);
+        }
+    }
+    (text, said)
+}
+
+// ---------------------------------------------------------------------
+// Quoted-printable mail bodies
+
+/// A mail (or a MIME part of one) whose header says
+/// `Content-Transfer-Encoding: quoted-printable`: its body decoded (RFC
+/// 2045 section 6.7: `=XX` is a byte, `=` at a line's end joins it to the
+/// next), the bytes read as UTF-8 or else Windows-1252 like the rest of
+/// the importer's input. The headers stay as they are.
+fn quoted_printable(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let header_end = lines.iter().position(|l| l.trim().is_empty())?;
+    let headers = &lines[..header_end];
+    if headers.is_empty() || !headers.iter().all(|l| is_header_line(l)) {
+        return None;
+    }
+    let boundary = header_value(headers, "content-type").and_then(|v| parameter(&v, "boundary"));
+    let mut out: Vec<u8> = Vec::with_capacity(text.len());
+    let mut decoded = 0;
+    // Whether the lines being read are a quoted-printable body.
+    let mut encoded = is_quoted_printable(headers);
+    let mut i = 0;
+    let push_line = |out: &mut Vec<u8>, line: &str| {
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+    };
+    while i < header_end {
+        push_line(&mut out, lines[i]);
+        i += 1;
+    }
+    while i < lines.len() {
+        let line = lines[i];
+        if let Some(b) = &boundary
+            && line
+                .strip_prefix("--")
+                .is_some_and(|rest| rest.trim_end().trim_end_matches("--") == b)
+        {
+            // A MIME part: its own header block says how its body is sent.
+            push_line(&mut out, line);
+            i += 1;
+            let start = i;
+            while i < lines.len() && !lines[i].trim().is_empty() {
+                push_line(&mut out, lines[i]);
+                i += 1;
+            }
+            encoded = is_quoted_printable(&lines[start..i]);
+            continue;
+        }
+        if !encoded {
+            push_line(&mut out, line);
+            i += 1;
+            continue;
+        }
+        // RFC 2045 section 6.7 rule 3: trailing white space is padding.
+        let line = line.trim_end_matches([' ', '\t']);
+        let bytes = line.as_bytes();
+        let (body, soft) = match bytes.strip_suffix(b"=") {
+            Some(body) => (body, true),
+            None => (bytes, false),
+        };
+        let mut j = 0;
+        while j < body.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            if body[j] == b'='
+                && let (Some(hi), Some(lo)) = (
+                    body.get(j + 1).and_then(|b| hex(*b)),
+                    body.get(j + 2).and_then(|b| hex(*b)),
+                )
+            {
+                out.push((hi * 16 + lo) as u8);
+                decoded += 1;
+                j += 3;
+            } else {
+                out.push(body[j]);
+                j += 1;
+            }
+        }
+        if soft {
+            decoded += 1;
+        } else {
+            out.push(b'\n');
+        }
+        i += 1;
+    }
+    if decoded == 0 {
+        return None;
+    }
+    if !text.ends_with('\n') && out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    let (text, not_utf8) = super::import::decode(&out);
+    let mut how = "the mail body is quoted-printable (RFC 2045 section 6.7): read decoded".to_string();
+    if not_utf8.is_some() {
+        how.push_str(", its bytes read as Windows-1252 (Latin-1) where they are not UTF-8");
+    }
+    Some(Unwrapped { text, how })
+}
+
+/// `Name: value` or the folded continuation of one (RFC 5322 section 2.2).
+fn is_header_line(line: &str) -> bool {
+    if line.starts_with([' ', '\t']) {
+        return true;
+    }
+    line.split_once(':').is_some_and(|(name, _)| {
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    })
+}
+
+/// The value of the header `name` (lower case) in a header block, its
+/// folded lines joined.
+fn header_value(headers: &[&str], name: &str) -> Option<String> {
+    let start = headers.iter().position(|l| {
+        l.split_once(':')
+            .is_some_and(|(n, _)| n.trim().eq_ignore_ascii_case(name))
+    })?;
+    let mut value = headers[start].split_once(':')?.1.trim().to_string();
+    for more in headers[start + 1..]
+        .iter()
+        .take_while(|l| l.starts_with([' ', '\t']))
+    {
+        value.push(' ');
+        value.push_str(more.trim());
+    }
+    Some(value)
+}
+
+/// A `name=value` parameter of a header value, unquoted.
+fn parameter(value: &str, name: &str) -> Option<String> {
+    value.split(';').skip(1).find_map(|p| {
+        let (n, v) = p.split_once('=')?;
+        n.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| v.trim().trim_matches('"').to_string())
+    })
+}
+
+fn is_quoted_printable(headers: &[&str]) -> bool {
+    header_value(headers, "content-transfer-encoding")
+        .is_some_and(|v| v.eq_ignore_ascii_case("quoted-printable"))
+}
+
+// ---------------------------------------------------------------------
+// HTML
+
+/// Elements whose content is never text of the page.
+const SKIPPED: &[&str] = &[
+    "head", "script", "style", "nav", "noscript", "svg", "template", "title",
+];
+
+/// Elements that start and end a paragraph.
+const PARAGRAPHS: &[&str] = &[
+    "p",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "dl",
+    "table",
+    "blockquote",
+    "pre",
+    "figure",
+    "figcaption",
+    "address",
+    "hr",
+    "body",
+];
+
+/// An HTML page: its `<pre>` blocks when they hold its text (an RFC as
+/// rfcmarkup and the IETF's tools render it, whose page breaks the
+/// importer then drops like a plain RFC's), or else its text laid out
+/// by its block elements (headings and paragraphs apart, a definition's
+/// value indented below its term, list items as `- ` lines). Tags go,
+/// character references are read.
+fn html(text: &str) -> Option<Unwrapped> {
+    if !looks_like_html(text) {
+        return None;
+    }
+    let tokens = tokenize(text);
+    // The text inside `<pre>` and outside it, in visible characters.
+    let (mut inside, mut outside, mut depth) = (0usize, 0usize, 0usize);
+    for token in &tokens {
+        match token {
+            Token::Open(name) if name == "pre" => depth += 1,
+            Token::Close(name) if name == "pre" => depth = depth.saturating_sub(1),
+            Token::Text(t) => {
+                let n = t.chars().filter(|c| !c.is_whitespace()).count();
+                if depth > 0 { inside += n } else { outside += n }
+            }
+            _ => {}
+        }
+    }
+    let (text, how) = if inside > 0 && inside >= outside * 4 {
+        (pre_text(&tokens), "the text of its <pre> blocks")
+    } else {
+        (
+            block_text(&tokens),
+            "its text, laid out by its headings, paragraphs and lists",
+        )
+    };
+    Some(Unwrapped {
+        text,
+        how: format!(
+            "the text is an HTML page: read as {how}, without tags and with character references read"
+        ),
+    })
+}
+
+/// Whether the text starts as an HTML document or fragment does.
+fn looks_like_html(text: &str) -> bool {
+    let head = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let starts = |prefix: &str| {
+        head.as_bytes()
+            .get(..prefix.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
+    };
+    if starts("<!doctype html") {
+        return true;
+    }
+    if starts("<?xml") || starts("<!--") {
+        let window = &head.as_bytes()[..head.len().min(2048)];
+        return window.windows(5).any(|w| w.eq_ignore_ascii_case(b"<html"));
+    }
+    let Some(rest) = head.strip_prefix('<') else {
+        return false;
+    };
+    let name: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let after = rest[name.len()..].chars().next();
+    matches!(after, Some('>' | ' ' | '\t' | '\r' | '\n' | '/'))
+        && (name == "html" || name == "body" || name == "meta" || PARAGRAPHS.contains(&name.as_str()))
+}
+
+#[derive(Debug, PartialEq)]
+enum Token {
+    Open(String),
+    Close(String),
+    Text(String),
+}
+
+/// The page as tags and text, the text's character references read and
+/// the content of [`SKIPPED`] elements and comments left out.
+fn tokenize(html: &str) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut text = String::new();
+    let mut rest = html;
+    let flush = |text: &mut String, tokens: &mut Vec<Token>| {
+        if !text.is_empty() {
+            tokens.push(Token::Text(std::mem::take(text)));
+        }
+    };
+    while let Some(at) = rest.find(['<', '&']) {
+        text.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with('&') {
+            let (c, used) = character_reference(rest);
+            text.push_str(&c);
+            rest = &rest[used..];
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+            continue;
+        }
+        let bytes = rest.as_bytes();
+        let close = bytes.get(1) == Some(&b'/');
+        let name_start = if close { 2 } else { 1 };
+        let is_tag = match bytes.get(name_start) {
+            Some(b) if b.is_ascii_alphabetic() => true,
+            Some(b'!' | b'?') => !close,
+            _ => false,
+        };
+        if !is_tag {
+            text.push('<');
+            rest = &rest[1..];
+            continue;
+        }
+        let end = tag_end(rest);
+        let tag = &rest[name_start..end.saturating_sub(1).max(name_start)];
+        rest = &rest[end..];
+        let name: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if name.is_empty() {
+            continue; // <!DOCTYPE ...>, <?xml ...?>
+        }
+        flush(&mut text, &mut tokens);
+        if close {
+            tokens.push(Token::Close(name));
+        } else if SKIPPED.contains(&name.as_str()) && !tag.trim_end().ends_with('/') {
+            // Up to its end tag.
+            rest = end_tag(rest, &name).map_or("", |at| &rest[at + tag_end(&rest[at..])..]);
+        } else {
+            tokens.push(Token::Open(name));
+        }
+    }
+    text.push_str(rest);
+    flush(&mut text, &mut tokens);
+    tokens
+}
+
+/// Where the end tag of the element `name` (lower case) starts in `s`,
+/// in any case.
+fn end_tag(s: &str, name: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    while let Some(at) = s[from..].find("</") {
+        let start = from + at;
+        let after = start + 2 + name.len();
+        if bytes
+            .get(start + 2..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+            && !bytes.get(after).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            return Some(start);
+        }
+        from = start + 2;
+    }
+    None
+}
+
+/// The length of the tag that starts `s` (at its `<`), through its `>`:
+/// a `>` inside a quoted attribute value does not end it.
+fn tag_end(s: &str) -> usize {
+    let mut quote = None;
+    for (i, b) in s.bytes().enumerate().skip(1) {
+        match (quote, b) {
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if b == q => quote = None,
+            (None, b'>') => return i + 1,
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// The character reference at the start of `s` (`&amp;`, `&#233;`,
+/// `&#xE9;`) read, and the bytes it took; an `&` that starts none is
+/// itself.
+fn character_reference(s: &str) -> (Cow<'static, str>, usize) {
+    let body_end = s[1..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
+        .map_or(s.len(), |i| i + 1);
+    let body = &s[1..body_end];
+    let used = if s[body_end..].starts_with(';') {
+        body_end + 1
+    } else {
+        body_end
+    };
+    let numeric = body
+        .strip_prefix("#x")
+        .or_else(|| body.strip_prefix("#X"))
+        .map(|hex| u32::from_str_radix(hex, 16))
+        .or_else(|| body.strip_prefix('#').map(str::parse::<u32>));
+    if let Some(code) = numeric {
+        return match code {
+            Ok(code) => {
+                let c = char::from_u32(code)
+                    .filter(|c| *c != '\0')
+                    .unwrap_or(char::REPLACEMENT_CHARACTER);
+                (
+                    Cow::Owned(if c == '\u{a0}' {
+                        ' '.to_string()
+                    } else {
+                        c.to_string()
+                    }),
+                    used,
+                )
+            }
+            Err(_) => (Cow::Borrowed("&"), 1),
+        };
+    }
+    let named = match body {
+        "amp" => "&",
+        "lt" => "<",
+        "gt" => ">",
+        "quot" => "\"",
+        "apos" => "'",
+        "nbsp" | "ensp" | "emsp" | "thinsp" => " ",
+        "shy" | "zwsp" | "ZeroWidthSpace" => "",
+        "ndash" => "\u{2013}",
+        "mdash" => "\u{2014}",
+        "hellip" => "\u{2026}",
+        "lsquo" => "\u{2018}",
+        "rsquo" => "\u{2019}",
+        "ldquo" => "\u{201c}",
+        "rdquo" => "\u{201d}",
+        "laquo" => "\u{ab}",
+        "raquo" => "\u{bb}",
+        "copy" => "\u{a9}",
+        "reg" => "\u{ae}",
+        "trade" => "\u{2122}",
+        "middot" => "\u{b7}",
+        "bull" => "\u{2022}",
+        "sect" => "\u{a7}",
+        "times" => "\u{d7}",
+        _ => return (Cow::Borrowed("&"), 1),
+    };
+    (Cow::Borrowed(named), used)
+}
+
+/// The text of the page's `<pre>` blocks, one after another.
+fn pre_text(tokens: &[Token]) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for token in tokens {
+        match token {
+            Token::Open(name) if name == "pre" => {
+                if depth == 0 && !out.is_empty() && !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                depth += 1;
+            }
+            Token::Close(name) if name == "pre" => depth = depth.saturating_sub(1),
+            Token::Open(name) if name == "br" && depth > 0 => out.push('\n'),
+            Token::Text(t) if depth > 0 => out.push_str(t),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The page's text laid out as plain text by its block elements.
+fn block_text(tokens: &[Token]) -> String {
+    let mut out = Layout::default();
+    for token in tokens {
+        match token {
+            Token::Open(name) => match name.as_str() {
+                "br" => out.newline(),
+                "pre" => {
+                    out.paragraph();
+                    out.pre += 1;
+                }
+                "dl" => {
+                    out.paragraph();
+                    out.lists.push(false);
+                }
+                "dt" => {
+                    // A term ends the definition before it (HTML's implied
+                    // end of `<dd>`).
+                    out.end_definition();
+                    out.paragraph();
+                }
+                "dd" => {
+                    out.end_definition();
+                    out.newline();
+                    out.begin_definition();
+                }
+                "li" => {
+                    out.newline();
+                    out.bullet = true;
+                    out.fresh = true;
+                }
+                "tr" => out.newline(),
+                "td" | "th" => out.text("  "),
+                n if PARAGRAPHS.contains(&n) => out.paragraph(),
+                _ => {}
+            },
+            Token::Close(name) => match name.as_str() {
+                "pre" => {
+                    out.pre = out.pre.saturating_sub(1);
+                    out.paragraph();
+                }
+                "dd" => {
+                    out.end_definition();
+                    out.fresh = false;
+                    out.newline();
+                }
+                "dl" => {
+                    out.end_definition();
+                    out.lists.pop();
+                    out.paragraph();
+                }
+                "li" | "tr" | "dt" => {
+                    out.fresh = false;
+                    out.bullet = false;
+                    out.newline();
+                }
+                n if PARAGRAPHS.contains(&n) => out.paragraph(),
+                _ => {}
+            },
+            Token::Text(t) => out.text(t),
+        }
+    }
+    let mut text = out.out.trim_end().to_string();
+    text.push('\n');
+    text
+}
+
+/// The deepest indentation of nested definitions: a page nesting them
+/// deeper (or never closing them) grows its text no further.
+const MAX_INDENT: usize = 4;
+
+/// Plain text being written from an HTML page's blocks.
+#[derive(Default)]
+struct Layout {
+    out: String,
+    /// Open definitions (`<dd>`): each indents its text by three spaces,
+    /// up to [`MAX_INDENT`] levels.
+    indent: usize,
+    /// For each open `<dl>`, whether a `<dd>` of it is open (HTML ends a
+    /// `<dd>` at the next `<dt>` or `<dd>` without an end tag).
+    lists: Vec<bool>,
+    /// Open `<pre>` elements: their text is kept as written.
+    pre: usize,
+    /// A `<dd>` or `<li>` has just opened: the paragraphs inside it start
+    /// on its line.
+    fresh: bool,
+    /// A list item's `- ` is to be written before its text.
+    bullet: bool,
+}
+
+impl Layout {
+    fn begin_definition(&mut self) {
+        if self.lists.is_empty() {
+            self.lists.push(false);
+        }
+        if let Some(open) = self.lists.last_mut() {
+            *open = true;
+        }
+        self.indent += 1;
+        self.fresh = true;
+    }
+
+    fn end_definition(&mut self) {
+        if let Some(open) = self.lists.last_mut()
+            && std::mem::take(open)
+        {
+            self.indent = self.indent.saturating_sub(1);
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.out.is_empty() || self.out.ends_with('\n')
+    }
+
+    fn newline(&mut self) {
+        if !self.fresh && !self.at_line_start() {
+            self.out.push('\n');
+        }
+    }
+
+    fn paragraph(&mut self) {
+        if self.fresh {
+            return;
+        }
+        self.newline();
+        if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
+    }
+
+    /// The indentation, and a list item's bullet, at the start of a line.
+    fn line_start(&mut self) {
+        self.out.push_str(&"   ".repeat(self.indent.min(MAX_INDENT)));
+        if std::mem::take(&mut self.bullet) {
+            self.out.push_str("- ");
+        }
+        self.fresh = false;
+    }
+
+    fn text(&mut self, t: &str) {
+        if self.pre > 0 {
+            for (i, line) in t.split('\n').enumerate() {
+                if i > 0 {
+                    self.out.push('\n');
+                }
+                if self.at_line_start() && !line.is_empty() {
+                    self.line_start();
+                }
+                self.out.push_str(line.trim_end_matches('\r'));
+            }
+            return;
+        }
+        for (i, word) in t.split_whitespace().enumerate() {
+            if self.at_line_start() {
+                self.line_start();
+            } else if (i > 0 || t.starts_with(char::is_whitespace)) && !self.out.ends_with(' ') {
+                self.out.push(' ');
+            }
+            self.out.push_str(word);
+        }
+        if t.ends_with(char::is_whitespace) && !self.at_line_start() && !self.out.ends_with(' ') {
+            self.out.push(' ');
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Markdown definition lists
+
+/// A definition line: `:` at the margin (or up to three spaces in)
+/// followed by a space, a tab or nothing.
+fn definition_marker(line: &str) -> Option<usize> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[indent..];
+    (indent <= 3 && rest.starts_with(':') && (rest.len() == 1 || rest[1..].starts_with([' ', '\t'])))
+        .then_some(indent)
+}
+
+/// A kramdown or mmark attribute list on a line of its own
+/// (`{:vspace}`, `{style="empty"}`, `{#id}`): markup, no text.
+fn is_attribute_list(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 3
+        && t.starts_with('{')
+        && t.ends_with('}')
+        && !t.starts_with("{{")
+        && (t[1..].starts_with([':', '#', '.']) || t.contains('='))
+}
+
+/// A template written as a Markdown definition list (kramdown's and
+/// mmark's `Namespace ID` / `: UUID`, the sources of Internet-Drafts):
+/// each `:` marker becomes a space, so the value stands indented below its
+/// term as in a plain template; attribute lists and `<br/>` go.
+fn definition_list(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let markup = |l: &str| is_attribute_list(l) || l.trim().trim_end_matches('\r').is_empty();
+    let mut definitions = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if definition_marker(line).is_none() {
+            continue;
+        }
+        let term = lines[..i].iter().rev().find(|l| !markup(l));
+        if term.is_some_and(|t| !t.starts_with([' ', '\t']) && definition_marker(t).is_none()) {
+            definitions += 1;
+        }
+    }
+    if definitions < 3 {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if is_attribute_list(line) || is_line_break(line) {
+            continue;
+        }
+        match definition_marker(line) {
+            Some(indent) => {
+                let value = &line[indent + 1..];
+                let spaces = value.len() - value.trim_start_matches([' ', '\t']).len();
+                let value = value.trim_start_matches([' ', '\t']);
+                let value = strip_line_break(value);
+                out.push_str(&" ".repeat(indent + 1 + spaces));
+                out.push_str(value);
+            }
+            None => out.push_str(strip_line_break(line)),
+        }
+    }
+    Some(Unwrapped {
+        text: out,
+        how: format!(
+            "the template is a Markdown definition list ({definitions} 'Term' / ': value' pairs): each value read \
+             as indented below its term"
+        ),
+    })
+}
+
+/// A `<br/>` on a line of its own.
+fn is_line_break(line: &str) -> bool {
+    matches!(line.trim(), "<br/>" | "<br />" | "<br>")
+}
+
+/// A line without the `<br/>` that starts it (mmark's way to put a
+/// definition's value on a line of its own).
+fn strip_line_break(line: &str) -> &str {
+    ["<br/>", "<br />", "<br>"]
+        .iter()
+        .find_map(|b| line.strip_prefix(b))
+        .unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfcmarkup_page_reads_as_its_pre_text() {
+        let page = "<!DOCTYPE html>\n<html><head><title>RFC 3151</title></head><body>\n<pre>\n   Namespace ID:\n\n      \
+                    \"publicid\" requested.\n\n   Declared registrant of the namespace:\n\n      Norman Walsh \
+                    &lt;Norman.Walsh@East.Sun.COM&gt; <a href=\"./rfc2141\">RFC 2141</a>\n</pre></body></html>\n";
+        let done = html(page).unwrap();
+        assert!(
+            done.text
+                .contains("Norman Walsh <Norman.Walsh@East.Sun.COM> RFC 2141"),
+            "{}",
+            done.text
+        );
+        assert!(
+            !done.text.contains("RFC 3151"),
+            "the title is no text of the page"
+        );
+        assert!(!done.text.contains('<') || done.text.contains("<Norman"));
+    }
+
+    #[test]
+    fn block_page_lays_out_definitions_indented() {
+        let page = "<html><body><h2>3. Template</h2><dl><dt>Namespace ID:</dt><dd><p>UUID</p></dd>\
+                    <dt>Scope:</dt><dd>Global &amp; <em>all</em>.</dd></dl><ul><li>one</li><li>two</li></ul></body></html>";
+        let text = html(page).unwrap().text;
+        assert_eq!(
+            text,
+            "3. Template\n\nNamespace ID:\n   UUID\n\nScope:\n   Global & all.\n\n- one\n- two\n"
+        );
+    }
+
+    #[test]
+    fn definitions_end_without_end_tags_and_nest_a_few_levels() {
+        let page = "<html><dl><dt>A:<dd>one<dt>B:<dd>two<dd>three</dl><p>after";
+        assert_eq!(
+            html(page).unwrap().text,
+            "A:\n   one\n\nB:\n   two\n   three\n\nafter\n"
+        );
+        let deep = format!("<html>{}x", "<dl><dd>".repeat(10_000));
+        let text = html(&deep).unwrap().text;
+        assert_eq!(text, format!("{}x\n", " ".repeat(3 * MAX_INDENT)));
+    }
+
+    #[test]
+    fn plain_text_is_not_html() {
+        assert!(!looks_like_html("Namespace ID: <foo>\n"));
+        assert!(!looks_like_html("<foo@example.org> wrote:\n"));
+        assert!(looks_like_html("  <PRE>\nNamespace ID:\n</PRE>"));
+        assert!(looks_like_html(
+            "<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\">"
+        ));
+    }
+
+    #[test]
+    fn character_references() {
+        assert_eq!(character_reference("&amp;x").0, "&");
+        assert_eq!(character_reference("&#233;").0, "\u{e9}");
+        assert_eq!(character_reference("&#xE9;").0, "\u{e9}");
+        assert_eq!(character_reference("&#x110000;").0, "\u{fffd}");
+        assert_eq!(character_reference("& b"), (Cow::Borrowed("&"), 1));
+        assert_eq!(character_reference("&unknown;"), (Cow::Borrowed("&"), 1));
+        assert_eq!(character_reference("&#99999999999;"), (Cow::Borrowed("&"), 1));
+    }
+
+    #[test]
+    fn skipped_elements_end_at_their_end_tag_in_any_case() {
+        let tokens = tokenize("<html><SCRIPT>a</scripts> b</Script >c<style/>d");
+        let text: Vec<&Token> = tokens.iter().filter(|t| matches!(t, Token::Text(_))).collect();
+        assert_eq!(
+            text,
+            [&Token::Text("c".to_string()), &Token::Text("d".to_string())]
+        );
+        // Linear in the page: many unclosed scripts end at the text's end.
+        let page = format!("<html>{}", "<script>x".repeat(200_000));
+        assert_eq!(tokenize(&page), vec![Token::Open("html".to_string())]);
+    }
+
+    #[test]
+    fn hostile_html_ends() {
+        for page in [
+            "<html><body><p",
+            "<html><script>",
+            "<html><!-- x",
+            "<html><a href=\"x>",
+            "<html>&#",
+            "<html></",
+        ] {
+            let _ = html(page).unwrap();
+        }
+    }
+
+    #[test]
+    fn quoted_printable_body_is_decoded() {
+        let mail = "From: a@example.org\nSubject: reg\nContent-Type: text/plain; charset=iso-8859-1\n\
+                    Content-Transfer-Encoding: quoted-printable\n\nDeclared registrant: Soci=E9t=E9 J=F6rg, sep=\narators\n\
+                    sprocket-nss =3D 6DIGIT\n";
+        let done = quoted_printable(mail).unwrap();
+        assert!(done.text.contains("Société Jörg, separators\n"), "{}", done.text);
+        assert!(done.text.contains("sprocket-nss = 6DIGIT"));
+        assert!(done.text.starts_with("From: a@example.org\n"));
+    }
+
+    #[test]
+    fn quoted_printable_mime_part() {
+        let mail = "From: a@example.org\nContent-Type: multipart/mixed; boundary=\"XX\"\n\npreamble =3D\n--XX\n\
+                    Content-Transfer-Encoding: quoted-printable\n\nScope: Glob=\nal =3D\n--XX--\n";
+        let text = quoted_printable(mail).unwrap().text;
+        assert!(
+            text.contains("preamble =3D\n"),
+            "only the part says quoted-printable: {text}"
+        );
+        assert!(text.contains("Scope: Global =\n"), "{text}");
+    }
+
+    #[test]
+    fn plain_mail_is_left_alone() {
+        assert!(quoted_printable("From: a\nTo: b\n\nx =3D y\n").is_none());
+        assert!(quoted_printable("Namespace ID: x\n\n").is_none());
+    }
+
+    #[test]
+    fn definition_list_values_indented_below_terms() {
+        let text =
+            "{:vspace}\nNamespace ID:\n: UUID\n\nScope:\n: <br/>Global,\n  everywhere.\n\nVersion\n:  1\n";
+        let done = definition_list(text).unwrap();
+        assert_eq!(
+            done.text,
+            "\nNamespace ID:\n  UUID\n\nScope:\n  Global,\n  everywhere.\n\nVersion\n   1\n"
+        );
+        assert!(definition_list("Namespace ID: x\n: y\n").is_none());
+    }
+}
