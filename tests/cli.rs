@@ -850,6 +850,38 @@ fn streams_stop_when_the_reader_leaves_after_reading() {
     assert_eq!(status.code(), Some(0), "scan -");
 }
 
+/// `scan PATH | head -1` on a clean tree: the scan stops when its reader
+/// goes and exits 0; the URN the reading was cut off in is no finding, so
+/// the summary counts no invalid URN that the files do not hold.
+#[test]
+#[cfg(target_os = "linux")]
+fn scan_of_a_path_stops_quietly_when_the_reader_leaves() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.txt");
+    std::fs::write(&file, "urn:isbn:0451450523\n".repeat(200_000)).unwrap();
+    for format in ["text", "jsonl"] {
+        let mut child = urnreg_command()
+            .args(["scan", "--all", "--summary", "--format", format])
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        reader.read_line(&mut first).unwrap();
+        assert!(first.contains("urn:isbn:0451450523"), "{first}");
+        drop(reader);
+        let out = child.wait_with_output().unwrap();
+        let summary = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {summary}");
+        assert!(summary.contains(" 0 invalid"), "{format}: {summary}");
+    }
+}
+
 // --- Command-line conventions (issue 13) ---
 
 /// Runs `urnreg` with extra environment variables.

@@ -409,8 +409,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             stopped: &shared.closed,
         };
         let result = self.scanner.scan(reader, |found| {
-            // Past the limit on what is held: nothing more is made.
-            if shared.over_budget.load(Ordering::Relaxed) {
+            // Past the limit on what is held, or the output closed: nothing
+            // more is made, and a URN cut off where the reading stopped is
+            // no finding (it would count as invalid).
+            if shared.over_budget.load(Ordering::Relaxed) || shared.closed.load(Ordering::Relaxed) {
                 return;
             }
             if !shared.nids.is_empty() && !nid_is_one_of(found.urn, &shared.nids) {
