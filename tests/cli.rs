@@ -882,6 +882,26 @@ fn scan_of_a_path_stops_quietly_when_the_reader_leaves() {
     }
 }
 
+/// A refused filing changes nothing: with no database yet, `request` and
+/// `revise` of a file lint refuses make none (docs/operating.md).
+#[test]
+fn a_refused_filing_creates_no_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("reg.db");
+    let db = db.to_str().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "kind = \"formal\"\nnid = \"acme-parts\"\nversion = 1\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    for args in [
+        &["request", bad, "--db", db][..],
+        &["revise", "isbn", bad, "--db", db],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(!std::path::Path::new(db).exists(), "{args:?} made {db}");
+    }
+}
+
 // --- Command-line conventions (issue 13) ---
 
 /// Runs `urnreg` with extra environment variables.

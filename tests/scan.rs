@@ -986,13 +986,17 @@ fn scan_reads_utf16_without_a_byte_order_mark() {
 /// segment (OGC API's `.../collections/<id>/items`, NGSI-LD's
 /// `/entities/<id>/attrs/P1`); a URN right after the host is a resolver's,
 /// which takes the rest of the path (an NBN with a handle's '/'), and a
-/// namespace that needs the '/' (cdx's UUID "/" version) keeps it.
+/// namespace that needs the '/' (cdx's UUID "/" version) keeps it. A path
+/// on the same host (`/library/urn:...`) is read as a URL's; a URN that
+/// is no path's segment keeps its '/'.
 #[test]
 fn scan_ends_a_urn_in_a_web_urls_path_at_the_urls_slash() {
     let text = "http://localhost/oapi/collections/urn:wmo:md:mw-centre:surface-weather-observations/items\n\
                 https://broker/ngsi-ld/v1/entities/urn:ngsi-ld:Vehicle:E1/attrs/P1\n\
                 https://nbn-resolving.org/urn:nbn:de:gbv:luen4-dspace-20.500.14123/175-7\n\
-                https://example.org/bom/urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1\n";
+                https://example.org/bom/urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1\n\
+                <a href=\"/library/urn:isbn:0451450523/json/\">\n\
+                {\"@id\": \"urn:uuid:67c9122b-1b4a-4b6f-9c5c-5af07edba1f4/state\"}\n";
     let out = urnreg(&["scan", "--all", "--format", "jsonl", "-"], text.as_bytes());
     let urns: Vec<String> = stdout(&out)
         .lines()
@@ -1010,6 +1014,12 @@ fn scan_ends_a_urn_in_a_web_urls_path_at_the_urls_slash() {
             "urn:ngsi-ld:Vehicle:E1",
             "urn:nbn:de:gbv:luen4-dspace-20.500.14123/175-7",
             "urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1",
+            // A path on the same host (RFC 3986 section 4.2) is a URL's.
+            "urn:isbn:0451450523",
+            // A URN that is no segment of a path is one value, and a '/'
+            // its namespace refuses stays its error (a Web of Things
+            // description's node id).
+            "urn:uuid:67c9122b-1b4a-4b6f-9c5c-5af07edba1f4/state",
         ]
     );
 }

@@ -1857,6 +1857,24 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
     );
     assert_eq!(code(&withdrawn), 0, "{}", stderr(&withdrawn));
     assert!(stdout(&withdrawn).contains("withdrawn"), "{}", stdout(&withdrawn));
+    // Its status shows the withdrawal and its note (an informal request
+    // has no NID whose history would).
+    let status = run(
+        &["--server", &base, "status", &other, "--format", "json"],
+        &[("URNREG_TOKEN", &other_token)],
+    );
+    assert_eq!(code(&status), 0, "{}", stderr(&status));
+    let shown: serde_json::Value = serde_json::from_str(&stdout(&status)).unwrap();
+    let last = shown["reviews"]
+        .as_array()
+        .and_then(|r| r.last())
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (last["decision"].as_str(), last["note"].as_str()),
+        (Some("withdraw"), Some("filed twice")),
+        "{shown}"
+    );
 
     // SIGTERM: the server finishes and says so; its log has no token.
     let pid = server.child.id().to_string();

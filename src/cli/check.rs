@@ -37,7 +37,7 @@ pub struct Args {
     #[command(flatten)]
     syntax: SyntaxArgs,
 
-    /// Read URNs from this file, one per line.
+    /// Read URNs from this file, one per line (`-`: standard input).
     #[arg(long, value_name = "PATH", conflicts_with = "urns")]
     file: Option<PathBuf>,
 
@@ -248,7 +248,9 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
         quiet: args.quiet,
     };
     output.start().context(STDOUT)?;
-    let summary = if let Some(path) = &args.file {
+    // `--file -` is standard input, as `-` is.
+    let file_is_stdin = args.file.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    let summary = if let Some(path) = args.file.as_ref().filter(|_| !file_is_stdin) {
         let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
         let progress = io::stderr().is_terminal().then(|| {
@@ -276,7 +278,7 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
             p.finish_and_clear();
         }
         summary
-    } else if input::wants_stdin(&args.urns) {
+    } else if file_is_stdin || input::wants_stdin(&args.urns) {
         // `-q` writes nothing there: its reader leaving says nothing.
         let _watch = (!args.quiet).then(input::watch_stdout);
         batch

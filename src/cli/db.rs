@@ -191,6 +191,7 @@ impl DbArgs {
     pub fn open_for_read_quietly(&self) -> anyhow::Result<Store> {
         let path = self.path()?;
         if !path.exists() {
+            self.note_if_missing(&path);
             return Ok(Store::open_embedded()?);
         }
         regular_file(&path)?;
@@ -232,11 +233,31 @@ impl DbArgs {
     /// The registry to validate against: the database's records in force,
     /// or with no database the embedded registry (nothing is created).
     pub fn registry(&self) -> anyhow::Result<Registry> {
-        if self.path()?.exists() {
+        let path = self.path()?;
+        if path.exists() {
             Ok(Registry::from_store(&self.open_for_read()?)?)
         } else {
+            self.note_if_missing(&path);
             Ok(Registry::embedded().clone())
         }
+    }
+
+    /// Says once per process, on stderr, that the database named with
+    /// `--db` does not exist, so the embedded registry answers: a mistyped
+    /// path would otherwise make the user's own namespaces unregistered
+    /// without a word. (`URNREG_DB` set to a path with no file is the
+    /// documented way to use the embedded registry, and says nothing.)
+    fn note_if_missing(&self, path: &Path) {
+        static SAID: AtomicBool = AtomicBool::new(false);
+        if self.db.is_none() || SAID.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        eprintln!(
+            "note: no database at {}: the built-in registry answers (a writing command or `urnreg init --db {}` \
+             creates one there)",
+            super::output::printable(&path.display().to_string()),
+            shell_word(&super::output::printable(&path.display().to_string()))
+        );
     }
 }
 

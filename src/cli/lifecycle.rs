@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Deserialize;
 use urnreg::lint::{vet_amendment, vet_request, vet_revision};
-use urnreg::registry::{Decision, Outcome, RegistrationFile};
+use urnreg::registry::{Decision, Outcome, RegistrationFile, Store};
 
 use super::db::{ActorArgs, Create, DbArgs, suggest_nid};
 use super::output::{self, printable};
@@ -192,6 +192,11 @@ pub fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
 pub fn request(args: RequestArgs) -> anyhow::Result<ExitCode> {
     let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
+    // A refused filing changes nothing: with no database yet, the file is
+    // vetted against what a new one would hold before one is made.
+    if !db.path()?.exists() {
+        vet_request(&Store::open_embedded()?, &file)?;
+    }
     let mut store = db.open_for_write(&actor, Create::FileOnly)?;
     let vetted = vet_request(&store, &file)?;
     let outcome = store.request(&vetted, Some(&source), &actor.actor())?;
@@ -202,6 +207,10 @@ pub fn request(args: RequestArgs) -> anyhow::Result<ExitCode> {
 pub fn revise(args: ReviseArgs) -> anyhow::Result<ExitCode> {
     let OutcomeArgs { format, db, actor } = args.common;
     let (file, source) = read_registration(&args.file)?;
+    if !db.path()?.exists() {
+        let embedded = Store::open_embedded()?;
+        vet_revision(&embedded, &args.nid, &file).map_err(|e| suggest_nid(e, &embedded, &args.nid))?;
+    }
     let mut store = db.open_for_write(&actor, Create::FileOnly)?;
     let vetted = vet_revision(&store, &args.nid, &file).map_err(|e| suggest_nid(e, &store, &args.nid))?;
     let outcome = store

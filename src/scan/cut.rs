@@ -318,6 +318,10 @@ pub(super) struct Scratch {
     /// it may be the URL's (RFC 3986 section 3.3), which the caller, who
     /// can check the URN before it, decides.
     pub url_path: bool,
+    /// A `/` comes right before it: it is a segment of a path (C2PA's
+    /// JUMBF URIs, `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`), which
+    /// a `/` after it may go on.
+    pub path_segment: bool,
     /// A `,` opened it: it is an item of a comma-separated list (psql's
     /// and spreadsheets' rows in a test's expected output, a `.properties`
     /// value's `namespace,name,value`), which the next `,` ends.
@@ -374,7 +378,8 @@ impl Scratch {
         self.pairs = !self.query && pair_value(buf, start);
         // (A CSV file's own delimiter rule stands for it there.)
         self.field = prev == Some(b',') && self.delimiter.is_none();
-        self.url_path = prev == Some(b'/') && in_web_url(buf, start);
+        self.path_segment = prev == Some(b'/');
+        self.url_path = self.path_segment && in_web_url(buf, start);
         self.properties = false;
         self.component = false;
         self.fragment = false;
@@ -456,6 +461,12 @@ impl Scratch {
         // A string literal the URN starts and closes, and whether it ends
         // in a separator (anything but a letter or digit).
         let quoted_literal = closed && matches!(open, Some(b'"' | b'\''));
+        // Opened and closed by doubled quotes: escaped ones (C#'s verbatim
+        // strings, C# spec 6.4.5.6, Visual Basic, CSV fields, SQL):
+        // `@"<x Uri=""urn:oasis:names:tc:SAML:2.0:assertion""/>"`. The
+        // second quote is the same quote escaped, no literal after it.
+        let doubled = quoted_literal
+            && open.is_some_and(|q| start >= 2 && buf[start - 2] == q && buf.get(after_close) == Some(&q));
         let open_end = self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric());
         let piece = !closed
             && matches!(stop, Some(b'"' | b'\''))
@@ -508,7 +519,7 @@ impl Scratch {
                 && (self.urn.last() == Some(&b'/') && prefix_test(buf, start - 1)
                     || builder_start(buf, start - 1, after_close, limit)
                     || concat_argument(buf, start, Some(start - 1), after_close, limit)
-                    || continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
+                    || !doubled && continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
                     || joined_to_a_value(buf, after_close, limit))
         {
             return None;
@@ -742,6 +753,36 @@ impl Scratch {
                 // cut does not know is no part of a URN (a name of one
                 // letter, `&b;`, is none: kept as the NSS's `&`).
                 b'&' if entity(buf, i, limit).is_none() && entity_shaped(buf, i, limit) => return i,
+                // A GUID in braces written on to an NSS (Mozilla's add-on
+                // IDs, `urn:mozilla:extension:{eecba28f-b68b-4b3a-b501-6ce12e6b8696}`,
+                // the registry form of Microsoft's GUIDs): part of what the
+                // writer meant, invalid as a URN (RFC 8141 section 2 has no
+                // `{`) and reported so, not taken for a template's
+                // placeholder (whose names RFC 6570 section 2.3 keeps
+                // without `-`).
+                // In a quoted value, an index in brackets that more of
+                // the value follows, or its closing quote (CTS's
+                // subreferences, `"urn:cts:...:1.1.1@Gallia[1]-1.1.2@Belgae[1]"`):
+                // part of what was written, invalid as a URN (RFC 8141
+                // section 2 has no `[`), not a footnote, which prose puts
+                // after a URN.
+                b'[' if self.nss
+                    && matches!(open, Some(b'"' | b'\''))
+                    && let Some(len) = quoted_index(buf, i, limit, open) =>
+                {
+                    if !self.push_all(buf, i, len) {
+                        return i;
+                    }
+                    i += len;
+                    continue;
+                }
+                b'{' if self.nss && braced_guid(buf, i, limit) => {
+                    if !self.push_all(buf, i, BRACED_GUID) {
+                        return i;
+                    }
+                    i += BRACED_GUID;
+                    continue;
+                }
                 _ => {}
             }
             if b >= 0x80 {
@@ -1535,12 +1576,51 @@ fn colon_in_next_item(buf: &[u8], i: usize, limit: usize) -> bool {
             .any(|&b| b == b':')
 }
 
+/// The length of `[digits]` at `i` when a URN character or the quote
+/// `open` follows it.
+fn quoted_index(buf: &[u8], i: usize, limit: usize, open: Option<u8>) -> Option<usize> {
+    let digits = buf[i + 1..limit.min(i + 8)]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let close = i + 1 + digits;
+    let after = buf.get(close + 1).filter(|_| close + 1 < limit).copied();
+    (digits > 0
+        && buf.get(close) == Some(&b']')
+        && close < limit
+        && after.is_some_and(|c| Some(c) == open || is_urn_char(c)))
+    .then_some(digits + 2)
+}
+
+/// The length of a GUID in braces, `{8-4-4-4-12 hex digits}`.
+const BRACED_GUID: usize = 38;
+
+/// Whether `buf[i..]` starts with a GUID in braces.
+fn braced_guid(buf: &[u8], i: usize, limit: usize) -> bool {
+    buf.get(i..i + BRACED_GUID)
+        .filter(|_| i + BRACED_GUID <= limit)
+        .is_some_and(|g| {
+            g[0] == b'{'
+                && g[BRACED_GUID - 1] == b'}'
+                && g[1..BRACED_GUID - 1].iter().enumerate().all(|(k, &c)| {
+                    if matches!(k, 8 | 13 | 18 | 23) {
+                        c == b'-'
+                    } else {
+                        c.is_ascii_hexdigit()
+                    }
+                })
+        })
+}
+
 /// Whether the URN at `start` is in the path of an `http://` or
 /// `https://` URL, below its first segment: the text before it, back to a
 /// space, quote or angle bracket (at most 512 bytes), holds one and a
 /// segment before the URN's (`http://host/collections/urn:...`). A URN
 /// right after the host is a resolver's (`https://nbn-resolving.org/urn:nbn:...`,
-/// which takes the rest of the path as the URN).
+/// which takes the rest of the path as the URN). So is one in a reference
+/// to a path on the same host (RFC 3986 section 4.2), below its first
+/// segment: `href="/library/urn:cts:...:perseus-eng1/json/"`, or after
+/// `//host/`.
 fn in_web_url(buf: &[u8], start: usize) -> bool {
     let floor = start.saturating_sub(512);
     let from = buf[floor..start]
@@ -1548,6 +1628,15 @@ fn in_web_url(buf: &[u8], start: usize) -> bool {
         .rposition(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'<' | b'>' | b'(' | b'`'))
         .map_or(floor, |i| floor + i + 1);
     let token = &buf[from..start];
+    if token.starts_with(b"/") {
+        // A segment before the URN's: `/a/` (two '/'s), `//host/a/` (two
+        // after the host).
+        let (path, slashes) = match token.strip_prefix(b"//") {
+            Some(after_host) => (after_host, 2),
+            None => (&token[1..], 1),
+        };
+        return memchr::memchr_iter(b'/', path).count() >= slashes;
+    }
     // The URL may follow a `name=` or `name:` in the same token.
     memchr::memmem::find(token, b"://").is_some_and(|at| {
         let head = &token[..at];

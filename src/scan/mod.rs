@@ -138,6 +138,10 @@ pub struct Found<'a> {
     /// (`http://host/collections/urn:wmo:md:...:obs/items`): a `/` in it
     /// may be the URL's next segment (RFC 3986 section 3.3).
     pub in_web_url: bool,
+    /// A `/` comes right before it: it is a segment of a path, which a
+    /// `/` after it may go on (C2PA's JUMBF URIs,
+    /// `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`).
+    pub path_segment: bool,
     /// For each byte of `urn`, where its text ends in the text read.
     ends: &'a [usize],
     /// Where `text` starts in the text read.
@@ -330,6 +334,7 @@ impl Scanner {
                             alternative: cut.alternative(),
                             too_long: cut.too_long,
                             in_web_url: cut.url_path,
+                            path_segment: cut.path_segment,
                             ends: cut.ends(),
                             start,
                         });

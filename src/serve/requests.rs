@@ -9,7 +9,7 @@
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::registry::{Error, Kind, RegistrationFile, Result};
+use crate::registry::{Error, Kind, RegistrationFile, RequestStatus, Result};
 use crate::template::TemplateFields;
 
 /// The Appendix A fields a request's row holds, in template order.
@@ -26,14 +26,16 @@ const FIELD_COLUMNS: [&str; 10] = [
     "revision_information",
 ];
 
-/// One review decision on a request.
+/// One review decision on a request, or its withdrawal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReviewNote {
-    /// `approve`, `reject` or `ask-changes`.
+    /// `approve`, `reject` or `ask-changes`; `withdraw` for the
+    /// registrant's withdrawal.
     pub decision: String,
-    /// The expert's note to the registrant.
+    /// The expert's note to the registrant (the registrant's, for a
+    /// withdrawal).
     pub note: String,
-    /// The expert who decided.
+    /// Who decided.
     pub actor: String,
     /// When (UTC).
     pub at: String,
@@ -147,5 +149,23 @@ pub fn request(conn: &Connection, id: i64) -> Result<RequestView> {
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
+    // A withdrawal is the registrant's, kept in the audit log: shown last,
+    // with its note (an informal request has no NID whose history shows it).
+    if view.status == RequestStatus::Withdrawn.as_str() {
+        let mut stmt = conn.prepare_cached(
+            "SELECT detail, actor, at FROM audit_log WHERE registration_id = ?1 AND action = 'withdraw' ORDER BY id",
+        )?;
+        let withdrawals = stmt.query_map([id], |r| {
+            Ok(ReviewNote {
+                decision: "withdraw".to_string(),
+                note: r.get(0)?,
+                actor: r.get(1)?,
+                at: r.get(2)?,
+            })
+        })?;
+        for withdrawal in withdrawals {
+            view.reviews.push(withdrawal?);
+        }
+    }
     Ok(view)
 }
