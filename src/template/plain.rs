@@ -324,7 +324,13 @@ fn tokenize(html: &str) -> Vec<Token> {
             continue;
         }
         let end = tag_end(rest);
-        let tag = &rest[name_start..end.saturating_sub(1).max(name_start)];
+        // Without its `>` when it has one (a tag left open runs to the end).
+        let inner_end = if rest.as_bytes()[end - 1] == b'>' {
+            end - 1
+        } else {
+            end
+        };
+        let tag = &rest[name_start..inner_end.max(name_start)];
         rest = &rest[end..];
         let name: String = tag
             .chars()
@@ -811,6 +817,10 @@ mod tests {
             "<html><a href=\"x>",
             "<html>&#",
             "<html></",
+            "<html><a \u{e9}",
+            "<html><p title='\u{e9}\u{e9}",
+            "<html>&\u{e9}",
+            "<html><pre>\u{e9}",
         ] {
             let _ = html(page).unwrap();
         }
