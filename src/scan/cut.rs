@@ -506,6 +506,7 @@ impl Scratch {
             || has_format_conversion(&self.urn)
             || closed && self.urn.last() == Some(&b'%') && macro_after(buf, after_close, limit)
             || has_interpolation(&self.urn, self.literal_dollar)
+            || has_build_token(&self.urn)
             || left_out
             || piece
             || x_filled(&self.urn)
@@ -1166,6 +1167,9 @@ fn is_conversion(rest: &[u8]) -> bool {
                     | b'U'
                     | b'r'
                     | b'('
+                    // Foundation's object conversion (Objective-C, Swift's
+                    // `String(format:)`): `"urn:uuid:%@"`.
+                    | b'@'
             )
         )
     };
@@ -1217,6 +1221,24 @@ fn has_interpolation(urn: &[u8], literal_dollar: bool) -> bool {
     })
 }
 
+/// Whether `urn` has a build tool's token for a whole part, `:@NAME@`
+/// (Ant's filter tokens, autoconf's substitutions: `urn:uuid:@UUID@` in a
+/// DAISY NCX template): upper-case letters, digits and `_` between two
+/// `@`, filled in when the file is built.
+fn has_build_token(urn: &[u8]) -> bool {
+    memchr::memmem::find_iter(urn, b":@").any(|i| {
+        let name = &urn[i + 2..];
+        let len = name
+            .iter()
+            .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_')
+            .count();
+        len > 0
+            && name[0].is_ascii_uppercase()
+            && name.get(len) == Some(&b'@')
+            && matches!(name.get(len + 1), None | Some(b':' | b'/' | b'.' | b';'))
+    })
+}
+
 /// Whether `urn` has an ellipsis for a part: `...` (or more dots) after a
 /// `:` and before a `:`, a `/`, a `)` or its end (`urn:uuid:...`,
 /// `urn:oasis:names:...:Assertion`, `(urn:ogc:def:crs:...)`),
@@ -1238,6 +1260,20 @@ fn has_elision(urn: &[u8]) -> bool {
 /// marked as one in HTML (`<var>`, `<em>`, `<i>`, then a letter:
 /// `urn:xmpp:order-by:1@<em>other_namespace</em>`) is one.
 fn bracketed_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
+    // Written with entity references in XML and HTML text
+    // (`urn:xmpp:forums:category:0:&lt;UNIQUE ID&gt;`, XEP-0508).
+    if let Some(escaped) = buf[i.min(limit)..limit.min(i + 74)].strip_prefix(b"&lt;") {
+        return escaped
+            .first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && memchr::memmem::find(escaped, b"&gt;").is_some_and(|close| {
+                let name = &escaped[..close];
+                !name
+                    .iter()
+                    .any(|&b| matches!(b, b'<' | b'&' | b'/' | b'=' | b'"' | b'\'' | b'\n' | b'\r'))
+                    && !is_html_tag(name)
+            });
+    }
     let rest = &buf[i.min(limit)..limit.min(i + 67)];
     let closing = match rest.first() {
         Some(b'<') => b'>',
