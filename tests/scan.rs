@@ -996,7 +996,8 @@ fn scan_ends_a_urn_in_a_web_urls_path_at_the_urls_slash() {
                 https://nbn-resolving.org/urn:nbn:de:gbv:luen4-dspace-20.500.14123/175-7\n\
                 https://example.org/bom/urn:cdx:3e671687-395b-41f5-a30f-a58921a69b79/1\n\
                 <a href=\"/library/urn:isbn:0451450523/json/\">\n\
-                {\"@id\": \"urn:uuid:67c9122b-1b4a-4b6f-9c5c-5af07edba1f4/state\"}\n";
+                {\"@id\": \"urn:uuid:67c9122b-1b4a-4b6f-9c5c-5af07edba1f4/state\"}\n\
+                self#jumbf=/c2pa/contentauth:urn:uuid:b17278b7-c552-4d07-a464-2fa01a34881d/c2pa.signature\n";
     let out = urnreg(&["scan", "--all", "--format", "jsonl", "-"], text.as_bytes());
     let urns: Vec<String> = stdout(&out)
         .lines()
@@ -1020,6 +1021,9 @@ fn scan_ends_a_urn_in_a_web_urls_path_at_the_urls_slash() {
             // its namespace refuses stays its error (a Web of Things
             // description's node id).
             "urn:uuid:67c9122b-1b4a-4b6f-9c5c-5af07edba1f4/state",
+            // In a path's segment after a label (C2PA 1.x's
+            // `contentauth:urn:uuid:...`), it ends at the '/'.
+            "urn:uuid:b17278b7-c552-4d07-a464-2fa01a34881d",
         ]
     );
 }

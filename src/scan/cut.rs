@@ -318,9 +318,10 @@ pub(super) struct Scratch {
     /// it may be the URL's (RFC 3986 section 3.3), which the caller, who
     /// can check the URN before it, decides.
     pub url_path: bool,
-    /// A `/` comes right before it: it is a segment of a path (C2PA's
-    /// JUMBF URIs, `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`), which
-    /// a `/` after it may go on.
+    /// It is in a segment of a path, a `/` before it (C2PA's JUMBF URIs,
+    /// `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`, a label's
+    /// `/c2pa/contentauth:urn:uuid:<uuid>/...`), which a `/` after it may
+    /// go on.
     pub path_segment: bool,
     /// A `,` opened it: it is an item of a comma-separated list (psql's
     /// and spreadsheets' rows in a test's expected output, a `.properties`
@@ -378,8 +379,8 @@ impl Scratch {
         self.pairs = !self.query && pair_value(buf, start);
         // (A CSV file's own delimiter rule stands for it there.)
         self.field = prev == Some(b',') && self.delimiter.is_none();
-        self.path_segment = prev == Some(b'/');
-        self.url_path = self.path_segment && in_web_url(buf, start);
+        self.path_segment = in_path_segment(buf, start);
+        self.url_path = prev == Some(b'/') && in_web_url(buf, start);
         self.properties = false;
         self.component = false;
         self.fragment = false;
@@ -761,14 +762,18 @@ impl Scratch {
                 // `{`) and reported so, not taken for a template's
                 // placeholder (whose names RFC 6570 section 2.3 keeps
                 // without `-`).
-                // In a quoted value, an index in brackets that more of
-                // the value follows, or its closing quote (CTS's
-                // subreferences, `"urn:cts:...:1.1.1@Gallia[1]-1.1.2@Belgae[1]"`):
+                // In a quoted value, an index in brackets after a
+                // subreference's word that more of the value follows, or
+                // its closing quote (CTS's subreferences,
+                // `"urn:cts:...:1.1.1@Gallia[1]-1.1.2@Belgae[1]"`; not a
+                // pattern's class, `"urn:...:oxrs-1.[01]"`):
                 // part of what was written, invalid as a URN (RFC 8141
                 // section 2 has no `[`), not a footnote, which prose puts
                 // after a URN.
                 b'[' if self.nss
                     && matches!(open, Some(b'"' | b'\''))
+                    && self.urn.last().is_some_and(u8::is_ascii_alphabetic)
+                    && self.urn.contains(&b'@')
                     && let Some(len) = quoted_index(buf, i, limit, open) =>
                 {
                     if !self.push_all(buf, i, len) {
@@ -1610,6 +1615,32 @@ fn colon_in_next_item(buf: &[u8], i: usize, limit: usize) -> bool {
             .iter()
             .take_while(|&&b| b != b',' && is_urn_char(b))
             .any(|&b| b == b':')
+}
+
+/// Whether the URN at `start` is in a segment of a path: back from it,
+/// over the characters a segment holds (RFC 3986 section 3.3's pchar, at
+/// most 256 bytes), a `/` comes (`/c2pa/urn:...`, `/c2pa/contentauth:urn:...`),
+/// not a space, a quote or a bracket.
+fn in_path_segment(buf: &[u8], start: usize) -> bool {
+    buf[start.saturating_sub(256)..start].iter().rev().find(|&&b| {
+        !(b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b':'
+                    | b'@'
+                    | b'%'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+            ))
+    }) == Some(&b'/')
 }
 
 /// The length of `[digits]` at `i` when a URN character or the quote

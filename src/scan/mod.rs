@@ -138,8 +138,8 @@ pub struct Found<'a> {
     /// (`http://host/collections/urn:wmo:md:...:obs/items`): a `/` in it
     /// may be the URL's next segment (RFC 3986 section 3.3).
     pub in_web_url: bool,
-    /// A `/` comes right before it: it is a segment of a path, which a
-    /// `/` after it may go on (C2PA's JUMBF URIs,
+    /// It is in a segment of a path, a `/` before it, which a `/` after it
+    /// may go on (C2PA's JUMBF URIs,
     /// `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`).
     pub path_segment: bool,
     /// For each byte of `urn`, where its text ends in the text read.
