@@ -629,7 +629,7 @@ fn judge<'a, 'r>(
     }
 }
 
-/// A URN that is one segment of a path, a '/' before it (C2PA's JUMBF URIs,
+/// A URN in a segment of a path, a '/' before it (C2PA's JUMBF URIs,
 /// `self#jumbf=/c2pa/urn:c2pa:<uuid>/c2pa.signature`; a book's URN in a
 /// URL) ends at a '/' its namespace's syntax refuses, when what comes
 /// before it is a valid URN and the syntax never takes a '/' in the part
@@ -661,8 +661,8 @@ fn cut_at_slash<'a, 'r>(
             return (prefix, found.text_of(at), cut);
         }
     }
-    // Elsewhere, only a URN that is itself a segment of a path (a '/'
-    // before it) ends at one: `"@id": "urn:uuid:<uuid>/state"` (a Web of
+    // Elsewhere, only a URN in a segment of a path (a '/' before it)
+    // ends at one: `"@id": "urn:uuid:<uuid>/state"` (a Web of
     // Things description's node) is one value, invalid as written.
     let at = written
         .errors()
