@@ -782,6 +782,17 @@ impl Scratch {
                     i += len;
                     continue;
                 }
+                // Emphasis marked up inside a URN, which more of it
+                // follows (Javadoc's `urn:ogc:def:<b>crs</b>:EPSG::4326`,
+                // a table's `urn:ogc:crs:<span style=...>epsg:</span>...`):
+                // the markup is the page's, the URN reads on.
+                b'<' if self.nss
+                    && open != Some(b'<')
+                    && let Some(len) = inline_markup(buf, i, limit) =>
+                {
+                    i += len;
+                    continue;
+                }
                 b'{' if self.nss && braced_guid(buf, i, limit) => {
                     if !self.push_all(buf, i, BRACED_GUID) {
                         return i;
@@ -1641,6 +1652,45 @@ fn in_path_segment(buf: &[u8], start: usize) -> bool {
                     | b'='
             ))
     }) == Some(&b'/')
+}
+
+/// The length of the run of emphasis tags at `i` (`<b>`, `</b>`,
+/// `<strong>`, `<span ...>` and their end tags, at most four, each within
+/// 256 bytes) when a URN character follows it: the markup inside a URN on an
+/// HTML page or in Javadoc. (`<i>`, `<em>` and `<var>` after a part's
+/// separator mark a fill-in instead, [`bracketed_fill_in`].)
+fn inline_markup(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let mut at = i;
+    for _ in 0..4 {
+        let rest = &buf[at..limit.min(at + 256)];
+        let close = usize::from(rest.get(1) == Some(&b'/'));
+        let name_len = rest[1 + close..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        let name = &rest[1 + close..1 + close + name_len];
+        if ![&b"b"[..], b"strong", b"span"]
+            .iter()
+            .any(|t| name.eq_ignore_ascii_case(t))
+        {
+            return None;
+        }
+        let end = rest.iter().position(|&b| b == b'>')?;
+        // Attributes only on a start tag, and no line break or other tag
+        // among them.
+        let attributes = &rest[1 + close + name_len..end];
+        let well_formed = attributes.is_empty() || close == 0 && is_space(attributes[0]);
+        if !well_formed || attributes.contains(&b'<') {
+            return None;
+        }
+        at += end + 1;
+        match buf.get(at).filter(|_| at < limit) {
+            Some(b'<') => continue,
+            Some(&c) if is_urn_char(c) => return Some(at - i),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The length of `[digits]` at `i` when a URN character or the quote
