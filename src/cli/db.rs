@@ -252,11 +252,12 @@ impl DbArgs {
         if self.db.is_none() || SAID.swap(true, Ordering::Relaxed) {
             return;
         }
+        let path = path.display().to_string();
+        let shown = super::output::printable(&path);
         eprintln!(
-            "note: no database at {}: the built-in registry answers (a writing command or `urnreg init --db {}` \
+            "note: no database at {shown}: the built-in registry answers (a writing command or `urnreg init --db {}` \
              creates one there)",
-            super::output::printable(&path.display().to_string()),
-            shell_word(&super::output::printable(&path.display().to_string()))
+            shell_word(&shown)
         );
     }
 }

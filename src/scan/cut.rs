@@ -1629,29 +1629,16 @@ fn colon_in_next_item(buf: &[u8], i: usize, limit: usize) -> bool {
 }
 
 /// Whether the URN at `start` is in a segment of a path: back from it,
-/// over the characters a segment holds (RFC 3986 section 3.3's pchar, at
-/// most 256 bytes), a `/` comes (`/c2pa/urn:...`, `/c2pa/contentauth:urn:...`),
+/// over the URN characters a segment holds (RFC 3986 section 3.3's pchar,
+/// less the quote, brackets and `*` prose puts around a URN; at most 256
+/// bytes), a `/` comes (`/c2pa/urn:...`, `/c2pa/contentauth:urn:...`),
 /// not a space, a quote or a bracket.
 fn in_path_segment(buf: &[u8], start: usize) -> bool {
-    buf[start.saturating_sub(256)..start].iter().rev().find(|&&b| {
-        !(b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b':'
-                    | b'@'
-                    | b'%'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-            ))
-    }) == Some(&b'/')
+    buf[start.saturating_sub(256)..start]
+        .iter()
+        .rev()
+        .find(|&&b| !is_urn_char(b) || matches!(b, b'/' | b'\'' | b'(' | b')' | b'*' | b'?' | b'#'))
+        == Some(&b'/')
 }
 
 /// The length of the run of emphasis tags at `i` (`<b>`, `</b>`,
@@ -2109,7 +2096,7 @@ fn entity(buf: &[u8], i: usize, limit: usize) -> Option<(u32, usize)> {
 /// whitespace, punctuation and quotation marks prose puts next to an
 /// identifier, and the Latin-1 letters (a letter written on to a URN is
 /// held, as `&#233;` is). Names are case-sensitive.
-fn named(name: &[u8]) -> Option<u32> {
+pub(crate) fn named(name: &[u8]) -> Option<u32> {
     Some(match name {
         b"amp" | b"AMP" => 0x26,
         b"apos" => 0x27,

@@ -100,6 +100,10 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 mod cut;
 
+/// The code point of an HTML named character reference (`amp`, `nbsp`,
+/// `mdash`, the Latin-1 letters...), for other readers of HTML text.
+pub(crate) use cut::named as html_named_reference;
+
 /// The longest URN a scan reports whole, in bytes (decoded): a longer run
 /// is reported as too long, at its start.
 pub const MAX_URN: usize = 8192;

@@ -2019,7 +2019,7 @@ const MAIL_HEADERS: &[&str] = &[
 /// has a `From`, `To`, `Subject` or `Message-ID` field and at least two
 /// fields; otherwise `None`. Its `Date:` is the mail's, not the
 /// registration's.
-fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>> {
+pub(super) fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>> {
     let start = lines.iter().position(|l| !l.trim().is_empty())?;
     let mut names = Vec::new();
     let mut end = start;

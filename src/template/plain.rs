@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+use crate::urn::chars::hex_value;
+
 /// What was done to the text, for the note that says so.
 pub(crate) struct Unwrapped {
     /// The text to read.
@@ -44,11 +46,8 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
 /// the importer's input. The headers stay as they are.
 fn quoted_printable(text: &str) -> Option<Unwrapped> {
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
-    let header_end = lines.iter().position(|l| l.trim().is_empty())?;
+    let header_end = super::import::mail_header_block(&lines)?.end;
     let headers = &lines[..header_end];
-    if headers.is_empty() || !headers.iter().all(|l| is_header_line(l)) {
-        return None;
-    }
     let boundary = header_value(headers, "content-type").and_then(|v| parameter(&v, "boundary"));
     let mut out: Vec<u8> = Vec::with_capacity(text.len());
     let mut decoded = 0;
@@ -95,14 +94,11 @@ fn quoted_printable(text: &str) -> Option<Unwrapped> {
         };
         let mut j = 0;
         while j < body.len() {
-            let hex = |b: u8| (b as char).to_digit(16);
+            let hex = |k: usize| body.get(k).copied().and_then(hex_value);
             if body[j] == b'='
-                && let (Some(hi), Some(lo)) = (
-                    body.get(j + 1).and_then(|b| hex(*b)),
-                    body.get(j + 2).and_then(|b| hex(*b)),
-                )
+                && let (Some(hi), Some(lo)) = (hex(j + 1), hex(j + 2))
             {
-                out.push((hi * 16 + lo) as u8);
+                out.push(hi * 16 + lo);
                 decoded += 1;
                 j += 3;
             } else {
@@ -129,16 +125,6 @@ fn quoted_printable(text: &str) -> Option<Unwrapped> {
         how.push_str(", its bytes read as Windows-1252 (Latin-1) where they are not UTF-8");
     }
     Some(Unwrapped { text, how })
-}
-
-/// `Name: value` or the folded continuation of one (RFC 5322 section 2.2).
-fn is_header_line(line: &str) -> bool {
-    if line.starts_with([' ', '\t']) {
-        return true;
-    }
-    line.split_once(':').is_some_and(|(name, _)| {
-        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    })
 }
 
 /// The value of the header `name` (lower case) in a header block, its
@@ -414,45 +400,26 @@ fn character_reference(s: &str) -> (Cow<'static, str>, usize) {
                 let c = char::from_u32(code)
                     .filter(|c| *c != '\0')
                     .unwrap_or(char::REPLACEMENT_CHARACTER);
-                (
-                    Cow::Owned(if c == '\u{a0}' {
-                        ' '.to_string()
-                    } else {
-                        c.to_string()
-                    }),
-                    used,
-                )
+                (shown(c), used)
             }
             Err(_) => (Cow::Borrowed("&"), 1),
         };
     }
-    let named = match body {
-        "amp" => "&",
-        "lt" => "<",
-        "gt" => ">",
-        "quot" => "\"",
-        "apos" => "'",
-        "nbsp" | "ensp" | "emsp" | "thinsp" => " ",
-        "shy" | "zwsp" | "ZeroWidthSpace" => "",
-        "ndash" => "\u{2013}",
-        "mdash" => "\u{2014}",
-        "hellip" => "\u{2026}",
-        "lsquo" => "\u{2018}",
-        "rsquo" => "\u{2019}",
-        "ldquo" => "\u{201c}",
-        "rdquo" => "\u{201d}",
-        "laquo" => "\u{ab}",
-        "raquo" => "\u{bb}",
-        "copy" => "\u{a9}",
-        "reg" => "\u{ae}",
-        "trade" => "\u{2122}",
-        "middot" => "\u{b7}",
-        "bull" => "\u{2022}",
-        "sect" => "\u{a7}",
-        "times" => "\u{d7}",
-        _ => return (Cow::Borrowed("&"), 1),
-    };
-    (Cow::Borrowed(named), used)
+    match crate::scan::html_named_reference(body.as_bytes()).and_then(char::from_u32) {
+        Some(c) => (shown(c), used),
+        None => (Cow::Borrowed("&"), 1),
+    }
+}
+
+/// A referenced character as the laid-out text shows it: a no-break or
+/// typographic space as a space, an invisible one (a soft hyphen, a
+/// zero-width space or joiner) as nothing.
+fn shown(c: char) -> Cow<'static, str> {
+    match c {
+        '\u{a0}' | '\u{2000}'..='\u{200a}' => Cow::Borrowed(" "),
+        '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' => Cow::Borrowed(""),
+        c => Cow::Owned(c.to_string()),
+    }
 }
 
 /// The text of the page's `<pre>` blocks, one after another.
@@ -714,15 +681,18 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
     })
 }
 
+/// The ways a `<br>` is written.
+const LINE_BREAKS: [&str; 3] = ["<br/>", "<br />", "<br>"];
+
 /// A `<br/>` on a line of its own.
 fn is_line_break(line: &str) -> bool {
-    matches!(line.trim(), "<br/>" | "<br />" | "<br>")
+    LINE_BREAKS.contains(&line.trim())
 }
 
 /// A line without the `<br/>` that starts it (mmark's way to put a
 /// definition's value on a line of its own).
 fn strip_line_break(line: &str) -> &str {
-    ["<br/>", "<br />", "<br>"]
+    LINE_BREAKS
         .iter()
         .find_map(|b| line.strip_prefix(b))
         .unwrap_or(line)
