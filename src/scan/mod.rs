@@ -101,7 +101,9 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 mod cut;
 
 /// The code point of an HTML named character reference (`amp`, `nbsp`,
-/// `mdash`, the Latin-1 letters...), for other readers of HTML text.
+/// `mdash`, the Latin-1 letters...), for other readers of HTML text (the
+/// template importer).
+#[cfg(feature = "store")]
 pub(crate) use cut::named as html_named_reference;
 
 /// The longest URN a scan reports whole, in bytes (decoded): a longer run
