@@ -1993,7 +1993,9 @@ fn rfc3406_headings_inside_fields(headings: &mut Vec<Heading>) -> Vec<Heading> {
     taken
 }
 
-/// RFC 5322 header fields a registration mail starts with.
+/// RFC 5322 header fields a registration mail starts with, and those a
+/// mailing list or a mail client adds (RFC 2369, RFC 2919, RFC 5064): each
+/// names a mail's header even where it could be read as a heading.
 const MAIL_HEADERS: &[&str] = &[
     "from",
     "to",
@@ -2011,18 +2013,31 @@ const MAIL_HEADERS: &[&str] = &[
     "mime-version",
     "content-type",
     "content-transfer-encoding",
+    "organization",
+    "keywords",
+    "comments",
 ];
 
 /// The lines of a mail's header block at the top of `lines` (RFC 5322
 /// section 2.2: `Name: value` fields, folded lines starting with white
-/// space, up to the first blank line), if the text starts with one that
-/// has a `From`, `To`, `Subject` or `Message-ID` field and at least two
-/// fields; otherwise `None`. Its `Date:` is the mail's, not the
+/// space, up to the first blank line; an mbox file's `From ` line before
+/// them), if the text starts with one that has a `From`, `To`, `Subject`
+/// or `Message-ID` field and at least two fields; otherwise `None`. A
+/// field is one of [`MAIL_HEADERS`], or any other field name (RFC 5322
+/// section 3.6.8: `List-Id`, `User-Agent`, `Archived-At`, `X-...`) that
+/// is no template heading. Its `Date:` is the mail's, not the
 /// registration's.
 pub(super) fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>> {
     let start = lines.iter().position(|l| !l.trim().is_empty())?;
+    // An mbox file's separator line: `From sender date`, no colon after
+    // `From` (RFC 4155).
+    let fields_start = if lines[start].starts_with("From ") {
+        start + 1
+    } else {
+        start
+    };
     let mut names = Vec::new();
-    let mut end = start;
+    let mut end = fields_start;
     while end < lines.len() && !lines[end].trim().is_empty() {
         let line = lines[end];
         if line.starts_with([' ', '\t']) && !names.is_empty() {
@@ -2031,8 +2046,11 @@ pub(super) fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>
         }
         let (name, _) = line.split_once(':')?;
         let name = name.to_ascii_lowercase();
+        // RFC 5322 section 3.6.8: a field name is printable ASCII but the
+        // colon; the ones in use are letters, digits and hyphens.
+        let token = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
         let is_field = MAIL_HEADERS.contains(&name.as_str())
-            || (name.starts_with("x-") && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+            || (token && (name.starts_with("x-") || find_heading(&[line], 0, None).is_none()));
         if !is_field {
             return None;
         }
@@ -2044,6 +2062,44 @@ pub(super) fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>
         .any(|n| matches!(n.as_str(), "from" | "to" | "subject" | "message-id"));
     (addressed && names.len() >= 2).then_some(start..end)
 }
+
+/// The lines of a YAML front matter block at the top of `lines`: a `---`
+/// line first, then YAML (`key: value`, indented lines, `- item`,
+/// comments) up to a closing `---` or `...` line (kramdown-rfc closes it
+/// with its first section marker, `--- abstract`), within
+/// [`FRONT_MATTER_MAX`] lines, as kramdown-rfc and mmark sources start.
+fn front_matter(lines: &[&str]) -> Option<std::ops::Range<usize>> {
+    let start = lines.iter().position(|l| !l.trim().is_empty())?;
+    if lines[start].trim_end() != "---" {
+        return None;
+    }
+    let close = lines[start + 1..]
+        .iter()
+        .take(FRONT_MATTER_MAX)
+        .position(|l| matches!(l.trim_end(), "---" | "...") || l.starts_with("--- "))?;
+    let body = &lines[start + 1..start + 1 + close];
+    let yaml = body.iter().all(|l| {
+        let t = l.trim_start();
+        t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with("- ")
+            || t == "-"
+            || l.starts_with([' ', '\t'])
+            || t.split_once(':').is_some_and(|(key, _)| {
+                !key.is_empty()
+                    && key
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '"' | '\''))
+            })
+    });
+    let keyed = body
+        .iter()
+        .any(|l| !l.starts_with([' ', '\t']) && l.contains(':'));
+    (yaml && keyed).then_some(start..start + close + 2)
+}
+
+/// How many lines a YAML front matter block may have.
+const FRONT_MATTER_MAX: usize = 2000;
 
 /// The display heading of a field key.
 fn heading_of(key: &str) -> &'static str {
@@ -2126,6 +2182,32 @@ pub fn import_text(text: &str) -> ImportReport {
         ));
         for line in &mut lines[block] {
             *line = "";
+        }
+    }
+    // A Markdown source's YAML front matter (kramdown-rfc, mmark): the
+    // document's title, authors and date, never the template's.
+    if let Some(block) = front_matter(&lines) {
+        report.notes.push(Note::new(
+            NoteKind::Unplaced,
+            Some(block.start + 1),
+            format!(
+                "lines {}-{}: the document's YAML front matter, skipped: {}",
+                block.start + 1,
+                block.end,
+                preview(&dedent(&lines[block.start + 1..block.end - 1]))
+            ),
+        ));
+        for line in &mut lines[block] {
+            *line = "";
+        }
+        // kramdown-rfc's section markers (`--- middle`, `--- back`) part
+        // the document's parts: no text of a field.
+        for line in lines.iter_mut() {
+            if line.strip_prefix("--- ").is_some_and(|part| {
+                matches!(part.trim_end(), "abstract" | "middle" | "back") || part.starts_with("note_")
+            }) {
+                *line = "";
+            }
         }
     }
     let (mut headings, mut set_aside) = field_headings(&lines, None);
@@ -3104,6 +3186,23 @@ mod tests {
         assert_eq!(mail_header_block(&lines), Some(0..3));
         assert_eq!(mail_header_block(&["Date: 2024-01-01", "Version: 1"]), None);
         assert_eq!(mail_header_block(&["Date: 2024-01-01", "", "From: x"]), None);
+        // A list's and a client's own fields, and an mbox separator line.
+        let listed = [
+            "From urn-nid-bounces@ietf.org  Tue Mar 14 17:12:31 2017",
+            "From: a@example.org",
+            "Date: Tue, 14 Mar 2017 17:12:31 +0100",
+            "List-Id: <urn-nid.ietf.org>",
+            "User-Agent: Mutt/1.5",
+            "Archived-At: <https://mailarchive.ietf.org/x>",
+            "",
+            "Namespace ID: y",
+        ];
+        assert_eq!(mail_header_block(&listed), Some(0..6));
+        // A template heading is no mail field, even beside a Subject.
+        assert_eq!(
+            mail_header_block(&["Subject: x", "Version: 1", "Date: 2024"]),
+            None
+        );
     }
 
     /// RFC 8141 section 5.2: "to be assigned" alone is an informal
