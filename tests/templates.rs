@@ -209,6 +209,39 @@ fn filled() -> RegistrationFile {
     RegistrationFile::from_toml(include_str!("data/registrations/formal.toml")).expect("vector parses")
 }
 
+/// Black-box finding of 2026-11-28: urnreg's own HTML page and Markdown
+/// form of a registration import back to it (its NID, version, date and
+/// every field's words), as a text passed around in those forms is. The
+/// HTML page holds each field in a `<pre>` under its `<h2>`, and the
+/// Markdown form the NID, version and date in a table of two columns and
+/// each field in a code fence.
+#[test]
+fn html_and_markdown_renderings_import_back() {
+    let squashed = |f: &RegistrationFile| -> Vec<(&'static str, String)> {
+        f.template_fields()
+            .present()
+            .map(|(k, _, v)| (k, v.split_whitespace().collect::<Vec<_>>().join(" ")))
+            .collect()
+    };
+    for (nid, text) in registration_texts() {
+        let (first, _) = import_registration(&text);
+        for form in [Form::Html, Form::Markdown] {
+            let rendered = render(&first, form, None).unwrap_or_else(|e| panic!("{nid}: {e}"));
+            let (again, _) = import_registration(&rendered);
+            assert_eq!(
+                (&again.nid, again.version, &again.date),
+                (&first.nid, first.version, &first.date),
+                "{nid} in {form:?}"
+            );
+            assert_eq!(
+                squashed(&again),
+                squashed(&first),
+                "{nid} in {form:?}:\n{rendered}"
+            );
+        }
+    }
+}
+
 #[test]
 fn rfc8141_form_is_appendix_a_in_order_and_round_trips_exactly() {
     let file = filled();

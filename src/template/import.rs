@@ -1814,13 +1814,15 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
             && number
                 .match_indices('.')
                 .any(|(at, _)| field_numbers.contains(&number[..at]));
+        // A code fence's lines are code, whatever they look like (an RFC's
+        // section quoted in a field of a Markdown text).
+        if fences.inside(i) {
+            continue;
+        }
         if !inside_a_field
             && (is_section_title(lines, i, margin) || last_field < i && is_unlisted_title(lines, i, margin))
         {
             return Some((i, format!("the RFC section '{}'", line.trim())));
-        }
-        if fences.inside(i) {
-            continue;
         }
         // A Markdown heading no field is named after (`## Examples` after
         // a registration written in Markdown): the document's next
@@ -2101,6 +2103,37 @@ fn front_matter(lines: &[&str]) -> Option<std::ops::Range<usize>> {
 /// How many lines a YAML front matter block may have.
 const FRONT_MATTER_MAX: usize = 2000;
 
+/// A value that is one Markdown code fence whole (```` ```text ````, its
+/// text, ```` ``` ````; CommonMark section 4.5), as urnreg's own Markdown
+/// form writes each field: its text without the fence lines.
+fn unfenced(value: String) -> String {
+    let lines: Vec<&str> = value.lines().collect();
+    let [first, inner @ .., last] = lines.as_slice() else {
+        return value;
+    };
+    match fence_run(first) {
+        // Closed by its last line only (CommonMark: a run of the same
+        // character at least as long, alone on its line); a shorter run
+        // inside is the value's own text.
+        Some(open) if last.trim() == open && !inner.iter().any(|l| closes(l, open)) => dedent(inner),
+        _ => value,
+    }
+}
+
+/// Whether `line` closes a code fence opened by the run `open`.
+fn closes(line: &str, open: &str) -> bool {
+    fence_run(line).is_some_and(|run| run.starts_with(open) && line.trim() == run)
+}
+
+/// The run of backticks or tildes a code fence line starts with (three
+/// or more).
+fn fence_run(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let mark = t.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let run = &t[..t.len() - t.trim_start_matches(mark).len()];
+    (run.len() >= 3).then_some(run)
+}
+
 /// The display heading of a field key.
 fn heading_of(key: &str) -> &'static str {
     FIELDS.iter().find(|f| f.0 == key).map_or("?", |f| f.1)
@@ -2318,7 +2351,7 @@ pub fn import_text(text: &str) -> ImportReport {
         };
         let body_end = headings.get(n + 1).map_or(end, |next| next.line);
         let body = &lines[body_start.min(body_end)..body_end];
-        let mut value = dedent(body);
+        let mut value = unfenced(dedent(body));
         if !h.rest.is_empty() {
             // A blank line after a value's first line, written on the
             // heading line, parts its paragraphs as it does below it.

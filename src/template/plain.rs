@@ -27,6 +27,7 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
         quoted_printable as fn(&str) -> Option<Unwrapped>,
         html,
         definition_list,
+        two_column_table,
     ] {
         if let Some(done) = step(&text) {
             said.push(done.how);
@@ -165,7 +166,7 @@ fn is_quoted_printable(headers: &[&str]) -> bool {
 
 /// Elements whose content is never text of the page.
 const SKIPPED: &[&str] = &[
-    "head", "script", "style", "nav", "noscript", "svg", "template", "title",
+    "head", "script", "style", "nav", "noscript", "svg", "template", "title", "footer",
 ];
 
 /// Elements that start and end a paragraph.
@@ -210,9 +211,14 @@ fn html(text: &str) -> Option<Unwrapped> {
     let tokens = tokenize(text);
     // The text inside `<pre>` and outside it, in visible characters.
     let (mut inside, mut outside, mut depth) = (0usize, 0usize, 0usize);
+    // Headings outside `<pre>`: a page whose sections are headed so holds
+    // its text in them too (a field's value in a `<pre>` below its
+    // `<h2>`), where an RFC rendered by rfcmarkup has its headings inside.
+    let mut headings = 0usize;
     for token in &tokens {
         match token {
             Token::Open(name) if name == "pre" => depth += 1,
+            Token::Open(name) if depth == 0 && is_heading(name) => headings += 1,
             Token::Close(name) if name == "pre" => depth = depth.saturating_sub(1),
             Token::Text(t) => {
                 let n = t.chars().filter(|c| !c.is_whitespace()).count();
@@ -221,7 +227,7 @@ fn html(text: &str) -> Option<Unwrapped> {
             _ => {}
         }
     }
-    let (text, how) = if inside > 0 && inside >= outside * 4 {
+    let (text, how) = if inside > 0 && inside >= outside * 4 && headings < 2 {
         (pre_text(&tokens), "the text of its <pre> blocks")
     } else {
         (
@@ -235,6 +241,11 @@ fn html(text: &str) -> Option<Unwrapped> {
             "the text is an HTML page: read as {how}, without tags and with character references read"
         ),
     })
+}
+
+/// `h1` to `h6`.
+fn is_heading(name: &str) -> bool {
+    matches!(name.as_bytes(), [b'h', b'1'..=b'6'])
 }
 
 /// Whether the text starts as an HTML document or fragment does.
@@ -332,6 +343,8 @@ fn tokenize(html: &str) -> Vec<Token> {
         } else if SKIPPED.contains(&name.as_str()) && !tag.trim_end().ends_with('/') {
             // Up to its end tag.
             rest = end_tag(rest, &name).map_or("", |at| &rest[at + tag_end(&rest[at..])..]);
+        } else if is_furniture(tag) && !tag.trim_end().ends_with('/') {
+            rest = past_element(rest, &name);
         } else {
             tokens.push(Token::Open(name));
         }
@@ -339,6 +352,83 @@ fn tokenize(html: &str) -> Vec<Token> {
     text.push_str(rest);
     flush(&mut text, &mut tokens);
     tokens
+}
+
+/// Whether a tag (its text inside `<` and `>`) opens the page's own
+/// furniture, no text of the document: a table of contents (`id="toc"`,
+/// `class="toc"`, as xml2rfc writes it), a paragraph's self-link mark
+/// (xml2rfc's `class="pilcrow"`, Sphinx's `class="headerlink"`: a `¶`), or
+/// the site's footer (`id="footer"`, `role="contentinfo"`).
+fn is_furniture(tag: &str) -> bool {
+    const NAMES: [&str; 4] = ["toc", "pilcrow", "headerlink", "footer"];
+    let named = |value: Option<&str>| {
+        value.is_some_and(|v| {
+            v.split_ascii_whitespace()
+                .any(|w| NAMES.iter().any(|n| w.eq_ignore_ascii_case(n)))
+        })
+    };
+    let id = attribute(tag, "id");
+    named(id.filter(|id| !id.contains(char::is_whitespace)))
+        || named(attribute(tag, "class"))
+        || attribute(tag, "role").is_some_and(|r| r.eq_ignore_ascii_case("contentinfo"))
+}
+
+/// The value of the attribute `name` (lower case) in a tag's text, quoted
+/// or not.
+fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
+    let bytes = tag.as_bytes();
+    let mut from = 0;
+    while let Some(at) = tag[from..].find('=') {
+        let eq = from + at;
+        from = eq + 1;
+        let before = tag[..eq].trim_end();
+        let start = before.len().checked_sub(name.len())?;
+        let preceded = start == 0 || bytes[start - 1].is_ascii_whitespace();
+        if !(preceded && before.get(start..).is_some_and(|n| n.eq_ignore_ascii_case(name))) {
+            continue;
+        }
+        let value = tag[eq + 1..].trim_start();
+        return Some(match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or(""),
+            _ => value
+                .split(|c: char| c.is_ascii_whitespace() || c == '/')
+                .next()
+                .unwrap_or(""),
+        });
+    }
+    None
+}
+
+/// `s` past the element `name` whose start tag has been read: its end tag
+/// matched to it through nested elements of the same name (a `<div>` in
+/// a `<div>`), or the end of the page when it has none.
+fn past_element<'s>(s: &'s str, name: &str) -> &'s str {
+    let bytes = s.as_bytes();
+    let mut depth = 1usize;
+    let mut from = 0;
+    while let Some(at) = s[from..].find('<') {
+        let start = from + at;
+        let close = bytes.get(start + 1) == Some(&b'/');
+        let name_at = start + 1 + usize::from(close);
+        let after = name_at + name.len();
+        let named = bytes
+            .get(name_at..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+            && !bytes.get(after).is_some_and(u8::is_ascii_alphanumeric);
+        let end = start + tag_end(&s[start..]);
+        if named {
+            if close {
+                depth -= 1;
+                if depth == 0 {
+                    return &s[end..];
+                }
+            } else if !s[start..end].trim_end_matches('>').ends_with('/') {
+                depth += 1;
+            }
+        }
+        from = end.max(start + 1);
+    }
+    ""
 }
 
 /// Where the end tag of the element `name` (lower case) starts in `s`,
@@ -453,6 +543,7 @@ fn block_text(tokens: &[Token]) -> String {
                 "pre" => {
                     out.paragraph();
                     out.pre += 1;
+                    out.pre_opened = true;
                 }
                 "dl" => {
                     out.paragraph();
@@ -526,6 +617,9 @@ struct Layout {
     lists: Vec<bool>,
     /// Open `<pre>` elements: their text is kept as written.
     pre: usize,
+    /// A `<pre>` has just opened: a line break first in its text is no
+    /// part of it (HTML's parsing rules for `pre`).
+    pre_opened: bool,
     /// A `<dd>` or `<li>` has just opened: the paragraphs inside it start
     /// on its line.
     fresh: bool,
@@ -575,7 +669,12 @@ impl Layout {
 
     /// The indentation, and a list item's bullet, at the start of a line.
     fn line_start(&mut self) {
-        self.out.push_str(&"   ".repeat(self.indent.min(MAX_INDENT)));
+        // A `<pre>` block's lines stand one step in, as a plain template's
+        // values stand below their headings: a line of it that looks like
+        // a heading or an RFC's section title (`2.4.1.  Definition`) is
+        // then read as its text, not as the page's.
+        let depth = self.indent + usize::from(self.pre > 0);
+        self.out.push_str(&"   ".repeat(depth.min(MAX_INDENT)));
         if std::mem::take(&mut self.bullet) {
             self.out.push_str("- ");
         }
@@ -583,6 +682,13 @@ impl Layout {
     }
 
     fn text(&mut self, t: &str) {
+        let t = if std::mem::take(&mut self.pre_opened) {
+            t.strip_prefix("\r\n")
+                .or_else(|| t.strip_prefix('\n'))
+                .unwrap_or(t)
+        } else {
+            t
+        };
         if self.pre > 0 {
             for (i, line) in t.split('\n').enumerate() {
                 if i > 0 {
@@ -607,6 +713,77 @@ impl Layout {
             self.out.push(' ');
         }
     }
+}
+
+// ---------------------------------------------------------------------
+// Markdown tables
+
+/// The cells of a Markdown pipe-table row (`| a | b |`, GitHub Flavored
+/// Markdown section 4.10), `\|` read as a `|` of the cell's text.
+fn table_cells(line: &str) -> Option<Vec<String>> {
+    let t = line.trim().trim_end_matches('\r').trim_end();
+    let inner = t.strip_prefix('|')?.strip_suffix('|')?;
+    let mut cells = vec![String::new()];
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => {
+                cells.last_mut()?.push('|');
+                chars.next();
+            }
+            '|' => cells.push(String::new()),
+            c => cells.last_mut()?.push(c),
+        }
+    }
+    Some(cells.into_iter().map(|c| c.trim().to_string()).collect())
+}
+
+/// A table's delimiter row (`|---|:--:|`).
+fn is_delimiter_row(line: &str) -> bool {
+    table_cells(line).is_some_and(|cells| {
+        cells.iter().all(|c| {
+            let c = c.strip_prefix(':').unwrap_or(c);
+            let c = c.strip_suffix(':').unwrap_or(c);
+            !c.is_empty() && c.bytes().all(|b| b == b'-')
+        })
+    })
+}
+
+/// Fields written as a Markdown table of two columns (`| Namespace
+/// Identifier | `lamp` |`, as urnreg's own Markdown form writes the
+/// NID, version and date): each row a `Name: value` line, the value
+/// without its code span's backticks; the delimiter row goes.
+fn two_column_table(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let two = |l: &str| table_cells(l).is_some_and(|c| c.len() == 2);
+    let tables = (1..lines.len())
+        .filter(|&i| is_delimiter_row(lines[i]) && two(lines[i]) && two(lines[i - 1]))
+        .count();
+    if tables == 0 {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut in_table = false;
+    for (i, line) in lines.iter().enumerate() {
+        let starts = lines.get(i + 1).is_some_and(|next| is_delimiter_row(next)) && two(line);
+        in_table = (in_table || starts) && two(line);
+        if i > 0 && !(in_table && is_delimiter_row(line)) {
+            out.push('\n');
+        }
+        match table_cells(line).filter(|_| in_table) {
+            Some(cells) if is_delimiter_row(line) => drop(cells),
+            Some(cells) => {
+                let name = cells[0].trim_end_matches(':');
+                let value = cells[1].trim_matches('`');
+                out.push_str(&format!("{name}: {value}"));
+            }
+            None => out.push_str(line),
+        }
+    }
+    Some(Unwrapped {
+        text: out,
+        how: "its Markdown table of two columns read as 'Name: value' lines".to_string(),
+    })
 }
 
 // ---------------------------------------------------------------------
@@ -791,9 +968,58 @@ mod tests {
             "<html><p title='\u{e9}\u{e9}",
             "<html>&\u{e9}",
             "<html><pre>\u{e9}",
+            "<html><div id=toc",
+            "<html><div id=\"toc\"><div>",
+            "<html><a class='pilcrow' href=x>\u{b6}",
+            "<html><p id==>",
         ] {
             let _ = html(page).unwrap();
         }
+    }
+
+    /// xml2rfc v3's HTML: the table of contents (nested `<div>`s), the
+    /// self-link marks and the site's footer are no text of the page.
+    #[test]
+    fn page_furniture_is_no_text() {
+        let page = "<html><body><div id=\"toc\"><div><ul><li>1. Namespace Registration</li></ul></div>\
+                    <p>still contents</p></div><p>Version: 1<a href=\"#s\" class=\"pilcrow\">\u{b6}</a></p>\
+                    <div class=\"site footer\">\u{a9} 2024</div><footer>Legal</footer><p>Date: 2024</p></body></html>";
+        let text = html(page).unwrap().text;
+        assert_eq!(
+            text.split_whitespace().collect::<Vec<_>>(),
+            ["Version:", "1", "Date:", "2024"]
+        );
+        assert_eq!(attribute(" id = 'toc' class=x", "id"), Some("toc"));
+        assert_eq!(attribute(" data-id=toc", "id"), None);
+        assert_eq!(attribute(" class=pilcrow/", "class"), Some("pilcrow"));
+    }
+
+    /// A page whose headings stand outside its `<pre>` blocks (urnreg's own
+    /// HTML form: each field's value in a `<pre>` under its `<h2>`) is read
+    /// by its layout, the `<pre>` text one step in; rfcmarkup's pages keep
+    /// their headings inside.
+    #[test]
+    fn pre_blocks_under_headings_are_read_with_them() {
+        let page = "<html><body><h2>Purpose</h2><pre>\nWidgets.\n2.1.  Title</pre><h2>Syntax</h2><pre>NSS = 1*DIGIT</pre></body></html>";
+        let text = html(page).unwrap().text;
+        assert_eq!(
+            text,
+            "Purpose\n\n   Widgets.\n   2.1.  Title\n\nSyntax\n\n   NSS = 1*DIGIT\n"
+        );
+    }
+
+    /// GitHub Flavored Markdown section 4.10: a table of two columns is
+    /// read as `Name: value` lines; other tables stay as they are.
+    #[test]
+    fn two_column_tables_are_name_value_lines() {
+        let text = "# urn:lamp\n\n| Field | Value |\n|---|:--:|\n| Namespace Identifier | `lamp` |\n| Version | 1 \\| 2 |\n\nafter\n";
+        let done = two_column_table(text).unwrap();
+        assert_eq!(
+            done.text,
+            "# urn:lamp\n\nField: Value\nNamespace Identifier: lamp\nVersion: 1 | 2\n\nafter\n"
+        );
+        assert!(two_column_table("| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n").is_none());
+        assert!(two_column_table("| a | b |\n").is_none());
     }
 
     #[test]
