@@ -281,7 +281,11 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
             NidRead::None => notes.push(Note::new(
                 NoteKind::Unplaced,
                 None,
-                format!("Namespace Identifier: no NID found in '{}'", first_line(t)),
+                format!(
+                    "Namespace Identifier: no NID found in '{}' (RFC 8141 section 2: letters, digits \
+                     and hyphens, 2 to 32, starting and ending with a letter or digit)",
+                    first_line(t)
+                ),
             )),
             NidRead::Guessed(nid) => notes.push(Note::new(
                 NoteKind::Guessed,
@@ -311,13 +315,43 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     });
     let (version, date, read) = version_and_date(fields);
     notes.extend(read);
+    // A Namespace Identifier written but not readable as a NID still asks
+    // for a formal namespace (an informal one is said so): its text is
+    // kept where the registrant and the expert see it.
+    let unreadable = fields
+        .namespace_identifier
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| nid.is_none() && !informal && !t.is_empty())
+        // Unless it says no NID is given ("None") or writes a malformed
+        // informal one (`urn-X`, RFC 8141 section 5.2).
+        .filter(|t| {
+            let first = clean_word(t.split_whitespace().next().unwrap_or(""));
+            !NOT_A_NID.iter().any(|n| n.eq_ignore_ascii_case(first))
+                && !first.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-"))
+        });
     let kind = match nid.as_deref() {
         Some(n) if n.len() > 4 && n.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) => {
             Some(Kind::Informal)
         }
         Some(_) => Some(Kind::Formal),
         None if informal => Some(Kind::Informal),
+        None if unreadable.is_some() => Some(Kind::Formal),
         None => None,
+    };
+    let kept;
+    let fields = match unreadable {
+        Some(written) => {
+            let mut with = fields.clone();
+            let line = format!("Namespace Identifier (as written, no NID): {written}");
+            with.additional_information = Some(match with.additional_information.take() {
+                Some(info) if !info.trim().is_empty() => format!("{line}\n\n{info}"),
+                _ => line,
+            });
+            kept = with;
+            &kept
+        }
+        None => fields,
     };
     let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
     (file, notes)
@@ -823,12 +857,18 @@ const QUOTES: [char; 7] = ['"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '
 /// A word without the quotes, Markdown emphasis (`**gizmo**`, `_gizmo_`:
 /// no NID holds `*` or `_`) and punctuation around it.
 fn clean_word(w: &str) -> &str {
-    w.trim_matches(['*', '_'])
+    let w = w
+        .trim_matches(['*', '_'])
         .trim_matches(&QUOTES[..])
         .trim_end_matches(['.', ',', ';', ':', ')'])
         .trim_start_matches('(')
         .trim_matches(&QUOTES[..])
-        .trim_matches(['*', '_'])
+        .trim_matches(['*', '_']);
+    // The NID written with the scheme before it (`urn:ogc`, `URN:ISSN`).
+    match w.get(..4) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("urn:") && !w[4..].contains(':') => &w[4..],
+        _ => w,
+    }
 }
 
 /// The NID a Namespace Identifier text names. In order: a quoted word
@@ -852,10 +892,12 @@ fn nid_in(text: &str) -> Option<String> {
     }
     // The first line that does not introduce the next ("Request is made
     // for a formal assignment:").
+    // Its first word after those that only say a NID is asked for
+    // (`Requested: PIN`, `NID: clei`).
     let line = lines().find(|l| !l.ends_with(':'))?;
     line.split_whitespace()
-        .next()
         .map(clean_word)
+        .find(|w| !NID_REQUEST_WORDS.iter().any(|r| r.eq_ignore_ascii_case(w)))
         .filter(|w| is_nid(w))
         .map(str::to_string)
 }
@@ -3256,10 +3298,35 @@ mod tests {
             // Markdown emphasis around it is no part of it.
             ("Namespace Identifier: **acme**\nPurpose: x\n", Some("acme")),
             ("Namespace Identifier: _acme_\nPurpose: x\n", Some("acme")),
+            // The scheme before it, or a word that only asks for it.
+            ("Namespace Identifier: urn:ogc\nPurpose: x\n", Some("ogc")),
+            ("Namespace ID: URN:ISSN\nPurpose: x\n", Some("ISSN")),
+            ("Namespace ID: Requested: PIN\nPurpose: x\n", Some("PIN")),
+            ("Namespace ID: NID: clei\nPurpose: x\n", Some("clei")),
         ] {
             let (file, _) = import_registration(text);
             assert_eq!(file.nid.as_deref(), nid, "{text}");
         }
+    }
+
+    /// A Namespace Identifier that names no NID (RFC 8141 section 2) still
+    /// asks for a formal namespace: the kind is kept, and the text as
+    /// written stays in Additional Information, said in a note.
+    #[test]
+    fn an_unreadable_nid_keeps_its_text_and_the_kind() {
+        let (file, notes) =
+            import_registration("Namespace ID: foo!bar\nPurpose: x\nAdditional Information: y\n");
+        assert_eq!((file.kind, file.nid.as_deref()), (Some(Kind::Formal), None));
+        assert_eq!(
+            file.additional_information.as_deref(),
+            Some("Namespace Identifier (as written, no NID): foo!bar\n\ny")
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.message.contains("no NID found in 'foo!bar'")),
+            "{notes:?}"
+        );
     }
 
     /// Hostile texts stay linear: many headings, many numbered lines and
