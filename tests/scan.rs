@@ -1027,3 +1027,37 @@ fn scan_ends_a_urn_in_a_web_urls_path_at_the_urls_slash() {
         ]
     );
 }
+
+/// JSON strings never interpolate (RFC 8259 section 7): `$name` in a URN
+/// in a `.json` file is the URN's (SCIM's `...:User:groups.$ref`
+/// attribute ids), as in Java or C; `${name}` and `$(...)` stay
+/// templates. A YAML file (Helm's, Ansible's templates) still takes
+/// `$name` for a variable.
+#[test]
+fn scan_takes_a_dollar_name_in_json_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "{\"id\": \"urn:uuid:not-a-uuid.$ref\", \"t\": \"urn:example:${name}\", \"u\": \"urn:example:$(cmd)\",\n  \"a\": \"urn:ietf:params:scim:schemas:core:2.0:User:groups.$ref\"}\n";
+    fs::write(dir.path().join("schema.json"), text).unwrap();
+    fs::write(dir.path().join("values.yaml"), text).unwrap();
+    let json = dir.path().join("schema.json");
+    let out = urnreg(
+        &["scan", "--all", "--color", "never", json.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let got = stdout(&out);
+    let lines = lines(&got);
+    assert_eq!(lines.len(), 2, "{got}");
+    assert!(
+        lines[0].contains(":1:9: invalid urn:uuid:not-a-uuid.$ref: "),
+        "{got}"
+    );
+    assert!(
+        lines[1].ends_with(":2:9: valid urn:ietf:params:scim:schemas:core:2.0:User:groups.$ref"),
+        "{got}"
+    );
+    let yaml = dir.path().join("values.yaml");
+    let out = urnreg(&["scan", "--all", yaml.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+}

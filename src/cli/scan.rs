@@ -30,13 +30,17 @@ use super::output::{Palette, paint, printable, printable_line};
 use super::{Format, FormatParser, SyntaxArgs};
 
 /// The file extensions of languages whose string literals take `$name`
-/// as written, with no interpolation (Java, C, C++, C#, Go, Rust), and of
-/// XML schemas (XSD, WSDL), which no template fills in: `$name` in a URN
-/// there is the URN's ([`urnreg::scan::Scanner::set_literal_dollar`]).
+/// as written, with no interpolation (Java, C, C++, C#, Go, Rust), of
+/// XML schemas (XSD, WSDL), which no template fills in, and of JSON
+/// (RFC 8259 section 7: a string is its characters, no interpolation;
+/// JSON Schema's `$ref`, SCIM's `urn:...:User:groups.$ref` attribute
+/// ids): `$name` in a URN there is the URN's
+/// ([`urnreg::scan::Scanner::set_literal_dollar`]; `${name}` and `$(...)`
+/// stay templates, as a JSON file a tool fills in writes them).
 /// (Other XML and HTML files are often templates, `urn:uuid:$guid`, as
-/// are Python's `string.Template` and JSON templates.)
+/// are Python's `string.Template` and YAML files, Helm's and Ansible's.)
 const LITERAL_DOLLAR: &[&str] = &[
-    "java", "c", "h", "cc", "cpp", "cxx", "hpp", "cs", "go", "rs", "xsd", "wsdl",
+    "java", "c", "h", "cc", "cpp", "cxx", "hpp", "cs", "go", "rs", "xsd", "wsdl", "json", "jsonld",
 ];
 
 #[derive(clap::Args, Debug)]

@@ -162,10 +162,35 @@ fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: u
             });
     }
     match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+        [b'"', b'#'] if raw_string_close(buf, i, limit) => false,
+        // A YANG module written as adjacent C literals, one statement
+        // each (libyang's tests): a literal ending in `;`, the statement's
+        // terminator (RFC 7950 section 6.3), before one opening with the
+        // next statement's keyword (`"namespace urn:x:a;"` `"prefix a;"`)
+        // ends the URN there.
+        [q, _] if *q == quote && buf[after_quote - 2] == b';' && yang_statement(buf, i + 1, limit) => false,
         [q, b':' | b'.' | b'/' | b'#'] => *q == quote,
         [q, c] => *q == quote && open_end && is_urn_char(*c) && *c != quote,
         _ => false,
     }
+}
+
+/// The `"#` at `i` closes a Rust raw string literal, `r#"..."#` (The
+/// Rust Reference, "Raw string literals": `r`, n `#`, `"`, then `"` and
+/// the same n `#`), rather than opening an adjacent C literal that goes
+/// on with a fragment (`"urn:x:a" "#f"`): what follows its `#`s is no
+/// fragment's but code's, as after a raw string (a space or line end, `;`,
+/// `,`, `)`, `]`, `}`, `.`, `+`): dash-mpd-rs's
+/// `r#"<wrapper xmlns="urn:mpeg:dash:schema:mpd:2011" "# +`.
+fn raw_string_close(buf: &[u8], i: usize, limit: usize) -> bool {
+    let hashes = buf[i + 1..limit.min(i + 1 + 256)]
+        .iter()
+        .take_while(|&&b| b == b'#')
+        .count();
+    let after = i + 1 + hashes;
+    after >= limit
+        || matches!(buf[after], b';' | b',' | b')' | b']' | b'}' | b'.' | b'+')
+        || is_space(buf[after])
 }
 
 /// The string literal of the URN at `start` is an argument of `concat()`
@@ -225,20 +250,80 @@ fn concat_argument(
 }
 
 /// The string literal opening at `open_quote` is what a prefix test is
-/// given (`startsWith(`, `startswith(`, `starts_with(`, `hasPrefix(`):
-/// one ending in `/` there is a prefix of names (converse.js's
-/// `startsWith('urn:xmpp:microblog:0:comments/')`), where a namespace
-/// URI ending in `/` elsewhere is whole (`urn:schemas-upnp-org:metadata-1-0/AVT/`).
+/// given: a method's argument (`startsWith(`, Java's and JavaScript's;
+/// `startswith(`, Python's; `starts_with(`, Rust's and C++20's;
+/// `hasPrefix(`, Swift's; `StartsWith(`, C#'s) or a function's second,
+/// after the string tested (Go's `strings.HasPrefix(uri, "urn:...")`,
+/// Python's `str.startswith(uri, ...)`, PHP's `str_starts_with($uri, ...)`).
+/// The literal is a prefix of names there, not a URN: converse.js's
+/// `startsWith('urn:xmpp:microblog:0:comments/')`, a NETCONF client's
+/// `uri.startswith("urn:ietf:params")`, where the same text elsewhere is
+/// whole (`urn:schemas-upnp-org:metadata-1-0/AVT/`).
 fn prefix_test(buf: &[u8], open_quote: usize) -> bool {
-    let before = &buf[open_quote.saturating_sub(32)..open_quote];
-    [
-        &b"startsWith("[..],
+    const CALLS: [&[u8]; 6] = [
+        b"startsWith(",
         b"startswith(",
         b"starts_with(",
         b"hasPrefix(",
-    ]
-    .iter()
-    .any(|call| before.ends_with(call))
+        b"HasPrefix(",
+        b"StartsWith(",
+    ];
+    let before = &buf[open_quote.saturating_sub(96)..open_quote];
+    fn trim(mut s: &[u8]) -> &[u8] {
+        while let [rest @ .., b' ' | b'\t'] = s {
+            s = rest;
+        }
+        s
+    }
+    let before = trim(before);
+    if CALLS.iter().any(|call| before.ends_with(call)) {
+        return true;
+    }
+    // The second argument: the string tested before it, a name or a
+    // member (`uri`, `$uri`, `self.uri`, `node->uri`, `a[0]`), and a `,`.
+    let Some(rest) = before.strip_suffix(b",") else {
+        return false;
+    };
+    let rest = trim(rest);
+    let name = rest
+        .iter()
+        .rev()
+        .take_while(|&&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'[' | b']' | b'>' | b'-')
+        })
+        .count();
+    let rest = trim(&rest[..rest.len() - name]);
+    name > 0 && CALLS.iter().any(|call| rest.ends_with(call))
+}
+
+/// The URN at `start` is in an argument of JUnit's `@CsvSource` (JUnit 5
+/// User Guide, "@CsvSource": each string, or each line of its
+/// `textBlock`, is a CSV row whose columns a `,` delimits): the last
+/// `@CsvSource(` in the 1 KiB before it has its parenthesis still open
+/// there, and the annotation (up to 512 bytes on) names no other
+/// `delimiter` or `delimiterString`.
+fn csv_source_row(buf: &[u8], start: usize, limit: usize) -> bool {
+    const ANNOTATION: &[u8] = b"@CsvSource(";
+    let from = start.saturating_sub(1024);
+    let Some(at) = memchr::memmem::rfind(&buf[from..start], ANNOTATION) else {
+        return false;
+    };
+    // The annotation's parenthesis, open before the URN and up to where
+    // it closes after it.
+    let mut depth = 1i32;
+    let mut end = limit.min(start + 512);
+    for (k, &b) in buf[from + at + ANNOTATION.len()..end].iter().enumerate() {
+        depth += match b {
+            b'(' => 1,
+            b')' => -1,
+            _ => 0,
+        };
+        if depth == 0 {
+            end = from + at + ANNOTATION.len() + k;
+            break;
+        }
+    }
+    end > start && memchr::memmem::find(&buf[from + at..end], b"delimiter").is_none()
 }
 
 /// The string literal opening at `open_quote` (and closing right before
@@ -331,6 +416,12 @@ pub(super) struct Scratch {
     /// shows to be a URL's query (a KVP request written without its URL,
     /// `id=urn:...&request=GetRecordById`): a `&name=` ends it.
     pairs: bool,
+    /// Where the URN being cut starts, for the tests made only when its
+    /// run meets what they are about ([`Scratch::in_csv_row`]).
+    start: usize,
+    /// Whether it is in a row of a JUnit `@CsvSource` (`None`: not yet
+    /// looked at).
+    csv_row: Option<bool>,
 }
 
 impl Scratch {
@@ -377,6 +468,8 @@ impl Scratch {
             .or_else(|| escaped_apostrophe_before(buf, start).then_some(b'\''));
         self.query = query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
+        self.start = start;
+        self.csv_row = None;
         // (A CSV file's own delimiter rule stands for it there.)
         self.field = prev == Some(b',') && self.delimiter.is_none();
         self.path_segment = in_path_segment(buf, start);
@@ -515,10 +608,10 @@ impl Scratch {
             || regex_literal(&self.urn, buf, start, self.ends.last().copied().unwrap_or(end))
             || closed
                 && open != Some(b'<')
-                && matches!(self.urn.last(), Some(b':' | b'.'))
+                && (matches!(self.urn.last(), Some(b':' | b'.')) || ends_in_query_name(&self.urn))
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
             || quoted_literal
-                && (self.urn.last() == Some(&b'/') && prefix_test(buf, start - 1)
+                && (prefix_test(buf, start - 1)
                     || builder_start(buf, start - 1, after_close, limit)
                     || concat_argument(buf, start, Some(start - 1), after_close, limit)
                     || !doubled && continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
@@ -536,6 +629,14 @@ impl Scratch {
         self.urn
             .get(..9)
             .is_some_and(|head| head.eq_ignore_ascii_case(b"urn:gsma:"))
+    }
+
+    /// Whether the URN is in a row of a JUnit `@CsvSource` annotation
+    /// ([`csv_source_row`]), looked at once per URN, at its first `,`.
+    fn in_csv_row(&mut self, buf: &[u8], limit: usize) -> bool {
+        *self
+            .csv_row
+            .get_or_insert_with(|| csv_source_row(buf, self.start, limit))
     }
 
     /// A run longer than [`MAX_URN`]: its first MAX_URN bytes, as they
@@ -645,6 +746,11 @@ impl Scratch {
                 // unless the next item goes on with ':'-parts, the URN's
                 // own (OGC's compound CRS, `urn:ogc:def:crs,crs:EPSG::4326,...`).
                 b',' if self.field && !colon_in_next_item(buf, i + 1, limit) => return i,
+                // A row of JUnit's `@CsvSource` (each string one CSV line,
+                // its `,` the column delimiter; `'` quotes a column that
+                // holds one: JUnit 5 User Guide, "@CsvSource"): SCIM-SDK's
+                // `@CsvSource({"urn:...:User:manager,ADD"})`.
+                b',' if open != Some(b'\'') && self.in_csv_row(buf, limit) => return i,
                 b':' => self.nss = true,
                 // RFC 8141 section 2 allows `,`, `;` and `&` in an NSS, but
                 // one written right before another URI starts a list of
@@ -1073,11 +1179,23 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
         return true;
     }
     // A troff special character, `\(xx` (groff_char(7): `\(dq` is `"`,
-    // a manual page's quote: `\(dqurn:ogc:def:crs:EPSG::4326\(dq`).
+    // a manual page's quote: `\(dqurn:ogc:def:crs:EPSG::4326\(dq`), and
+    // the same two-character name after a font or string escape,
+    // `\f(CW`, `\*(lq` (groff(7), "Escape sequences").
     if start >= 4
         && buf[start - 3] == b'('
         && buf[start - 2..start].iter().all(u8::is_ascii_alphanumeric)
-        && escapes(start - 4)
+        && (escapes(start - 4) || start >= 5 && matches!(buf[start - 4], b'f' | b'*') && escapes(start - 5))
+    {
+        return true;
+    }
+    // A troff font change or string of a one-character name, `\fB`,
+    // `\fI`, `\fR`, `\f1`, `\*Q` (groff(7)): `see \fBurn:isbn:...\fR` in a
+    // manual page.
+    if start >= 3
+        && matches!(buf[start - 2], b'f' | b'*')
+        && buf[start - 1].is_ascii_alphanumeric()
+        && escapes(start - 3)
     {
         return true;
     }
@@ -1235,6 +1353,25 @@ fn has_interpolation(urn: &[u8], literal_dollar: bool) -> bool {
         };
         filled && !urn[i - 1].is_ascii_alphanumeric()
     })
+}
+
+/// Whether `urn` ends in a query's parameter name and its `=`, with no
+/// value: `?name=` or `&name=` (RFC 3986 section 3.4, the
+/// `application/x-www-form-urlencoded` pairs). A quoted literal so ending
+/// is a prefix the program completes with the value, as one ending in `:`
+/// is: libnetconf's `"urn:ietf:params:netconf:capability:url:1.0?scheme="`,
+/// to which the schemes are appended. (An r- or q-component's own `?+`,
+/// `?=` has no name before its `=`.)
+fn ends_in_query_name(urn: &[u8]) -> bool {
+    let Some(head) = urn.strip_suffix(b"=") else {
+        return false;
+    };
+    let name = head.iter().rev().take_while(|&&b| is_param_name(b)).count();
+    name > 0
+        && matches!(
+            head.len().checked_sub(name + 1).map(|i| head[i]),
+            Some(b'?' | b'&')
+        )
 }
 
 /// Whether `urn` has a build tool's token for a whole part, `:@NAME@`
@@ -1453,6 +1590,19 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
         {
             false
         }
+        // So are groff's other escapes after a URN (groff(7), "Escape
+        // sequences"): a special character by its long name, `\[dq]`,
+        // `\[rq]` (as pandoc writes a quote), and a string, `\*(rq`,
+        // `\*[rq]`, `\*Q`; no regex escapes a bracket so (`\[0-9]`) or
+        // writes `\*` before such a name.
+        [b'\\', b'[', ..] if troff_long_name(&rest[1..]) => false,
+        [b'\\', b'*', b'[', ..] if troff_long_name(&rest[2..]) => false,
+        [b'\\', b'*', b'(', a, b, ..] if a.is_ascii_alphanumeric() && b.is_ascii_alphanumeric() => false,
+        [b'\\', b'*', a, after @ ..]
+            if a.is_ascii_alphabetic() && !after.first().is_some_and(u8::is_ascii_alphanumeric) =>
+        {
+            false
+        }
         [
             b'\\',
             b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P' | b'.' | b'(' | b'[' | b'{' | b'+' | b'*'
@@ -1462,6 +1612,19 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
         [b'[', ..] => bracket_expression(rest),
         _ => false,
     }
+}
+
+/// A groff long name in brackets at the start of `rest`: `[`, a letter,
+/// then at most 15 letters and digits, `]` (`[dq]`, `[rq]`, `[u201D]`).
+fn troff_long_name(rest: &[u8]) -> bool {
+    let name = rest[1..rest.len().min(17)]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    name > 0
+        && rest.first() == Some(&b'[')
+        && rest[1].is_ascii_alphabetic()
+        && rest.get(1 + name) == Some(&b']')
 }
 
 /// Whether the URN-like text is a `/.../` literal in a string, PHP's and
@@ -1789,7 +1952,18 @@ fn pair_value(buf: &[u8], start: usize) -> bool {
     k < eq
         && (k == 0
             || !(is_urn_char(buf[k - 1]) || buf[k - 1] >= 0x80)
-            || matches!(buf[k - 1], b',' | b';' | b'&' | b'?' | b'(' | b'='))
+            || matches!(buf[k - 1], b',' | b';' | b'&' | b'?' | b'(' | b'=')
+            || opening_apostrophe(buf, k - 1))
+}
+
+/// The apostrophe at `i` opens a single-quoted string: nothing glued to
+/// it before (a space, a bracket, `=`, `:`, the start), as a shell word
+/// (POSIX.1 XCU 2.2.2: `curl -d 'id=urn:...&request=x'`), a Python or
+/// JavaScript literal (`body: 'grant_type=urn:...&scope=x'`) opens; an
+/// apostrophe written on to a letter or digit is the text's
+/// (`it's=`).
+fn opening_apostrophe(buf: &[u8], i: usize) -> bool {
+    buf[i] == b'\'' && (i == 0 || !(buf[i - 1].is_ascii_alphanumeric() || buf[i - 1] >= 0x80))
 }
 
 /// The `=` of the `name=` whose value holds the URN at `start`: right

@@ -6,7 +6,8 @@
 //!
 //! - A URN starts at `urn:` in any letter case at a word boundary (not
 //!   after a letter, digit, `_`, `+`, `-` or `.`, unless that letter or
-//!   digit ends a string literal's escape, `\n` or `\u0020`, or a `%20`),
+//!   digit ends a string literal's escape, `\n` or `\u0020`, a troff
+//!   escape, `\(dq`, `\fB`, `\*(lq`, or a `%20`),
 //!   and needs a NID and an NSS (`urn:NID:x`): `URN: urn:isbn:...` (a label), `the urn:isbn
 //!   namespace` (a mention) and `{urn:1,nsmap:1}` (a key: a `,`, `;` or
 //!   `*` before the NID's colon ends the run) are not URNs. A letter, digit or mark of
@@ -26,8 +27,10 @@
 //!   a URN that is a query value (`?id=urn:...`) ends at the next `&`,
 //!   and one that is a `name=` pair's value elsewhere
 //!   (`id=urn:...&request=x`, `;node=urn:...;item=x` of an `xmpp:` URI,
-//!   `nsu=urn:...;s=x` of an OPC UA NodeId) at the next `&name=` or
-//!   `;name=`.
+//!   `nsu=urn:...;s=x` of an OPC UA NodeId; also in a single-quoted
+//!   string, `'id=urn:...&request=x'`) at the next `&name=` or
+//!   `;name=`. In a row of JUnit's `@CsvSource` a `,` ends it (the
+//!   column delimiter).
 //!   In a CSV file ([`Scanner::set_csv`]) the delimiter ends a URN in a
 //!   field that is not quoted (RFC 4180 section 2).
 //! - Outside a closed delimiter pair, trailing sentence punctuation
@@ -47,7 +50,10 @@
 //!   `"urn:oid:2.5.4."`, a document's own entity after a `:`,
 //!   `urn:x:&version;`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
-//!   reported. Nor is a literal the next goes on from (`"urn:x:a" ":b"`,
+//!   reported, nor one ending in `?name=` or `&name=`, nor one given to a
+//!   prefix test (`startsWith(`, `HasPrefix(s, `...). Nor is a literal the
+//!   next goes on from (`"urn:x:a" ":b"`, but not past a Rust raw
+//!   string's closing `"#` or a YANG statement's `;`,
 //!   `"urn:x:a" + ":b"`, YANG's concatenation) or one joined to a computed
 //!   value (`"urn:isbn:978" + rest`), and an argument of `concat()`. So is a
 //!   regular expression: regex syntax where the run stops
