@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use urnreg::batch::{Batch, ChunkedRows, MAX_LINE, Offset, OffsetRows, Options, Sink};
@@ -39,7 +39,32 @@ impl Registry {
     /// `urn-namespaces.xml`, read with its checksums verified.
     #[staticmethod]
     fn from_path(path: std::path::PathBuf) -> PyResult<Registry> {
-        let failed = |e: &dyn std::fmt::Display| PyOSError::new_err(format!("{}: {e}", path.display()));
+        // The whole chain of causes, as the command line says it.
+        let failed = |e: &dyn std::error::Error| {
+            let mut message = format!("{}: {e}", path.display());
+            let mut cause = e.source();
+            while let Some(c) = cause {
+                message.push_str(&format!(": {c}"));
+                cause = c.source();
+            }
+            PyOSError::new_err(message)
+        };
+        match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(PyFileNotFoundError::new_err((
+                    2,
+                    format!("no database or snapshot at {}", path.display()),
+                    path.display().to_string(),
+                )));
+            }
+            Ok(meta) if !meta.is_dir() && meta.len() == 0 => {
+                return Err(PyOSError::new_err(format!(
+                    "{}: an empty file, not an urnreg database or snapshot",
+                    path.display()
+                )));
+            }
+            _ => {}
+        }
         let is_snapshot = path.is_dir()
             || path
                 .extension()
@@ -100,14 +125,16 @@ impl Registry {
     }
 
     /// Checks the rows of an Arrow string array, or of every chunk of a
-    /// chunked one, given by the addresses of their buffers, on `jobs`
-    /// threads (0: one per core) without the GIL: one batch over all the
-    /// chunks, into one set of columns (nothing to join afterwards).
+    /// chunked one, given by their pyarrow buffers, on `jobs` threads (0:
+    /// one per core) without the GIL: one batch over all the chunks, into
+    /// one set of columns (nothing to join afterwards).
     ///
-    /// Each chunk is `(rows, data, data_len, offsets, validity,
-    /// validity_bit)`: `offsets` the address of its first row's offset
-    /// (`offset_width` bytes each, the same for every chunk), `validity`
-    /// 0 without nulls.
+    /// Each chunk is `(rows, data, offsets, first, validity)`: its
+    /// `pyarrow.Buffer`s (data and validity may be None), and `first`, the
+    /// array's offset (its first row's index into the offsets buffer and
+    /// the validity bitmap). Every buffer's size is checked against what
+    /// the rows need before any of it is read: a wrong spec is a
+    /// ValueError, never a read out of bounds.
     ///
     /// Returns Arrow buffers, ready for `pyarrow.Array.from_buffers`: the
     /// inputs' validity bitmap (None without nulls) and the `valid` bits;
@@ -120,10 +147,10 @@ impl Registry {
     /// made).
     #[pyo3(signature = (chunks, offset_width, strict = false, syntax_only = false, rfc2141 = false, jobs = 0, want = None))]
     #[allow(clippy::too_many_arguments)]
-    fn check_columns<'py>(
+    fn _check_columns<'py>(
         &self,
         py: Python<'py>,
-        chunks: Vec<Chunk>,
+        chunks: Vec<ChunkSpec<'py>>,
         offset_width: usize,
         strict: bool,
         syntax_only: bool,
@@ -142,25 +169,28 @@ impl Registry {
         if offset_width != 4 && offset_width != 8 {
             return Err(PyValueError::new_err("offsets are int32 or int64"));
         }
-        let rows: usize = chunks.iter().map(|c| c.0).sum();
+        let buffer_type = py.import("pyarrow")?.getattr("Buffer")?;
+        let chunks = chunks
+            .iter()
+            .map(|spec| Chunk::of(spec, offset_width, &buffer_type))
+            .collect::<PyResult<Vec<Chunk>>>()?;
+        let rows: usize = chunks.iter().map(|c| c.rows).sum();
         // The validity bits of each chunk, from bit 0 (owned: a slice may
         // start mid-byte).
-        let mut bits = Vec::with_capacity(chunks.len());
-        for &(n, data, data_len, offsets, validity, validity_bit) in &chunks {
-            if n > 0 && (offsets == 0 || (data == 0 && data_len > 0)) {
-                return Err(PyValueError::new_err("an array without its buffers"));
-            }
-            bits.push((validity != 0).then(|| {
-                // SAFETY: the caller (urnreg/__init__.py) passes the
-                // addresses of live pyarrow buffers, kept referenced for
-                // the whole call; the validity buffer holds at least this
-                // many bytes for the chunk's offset and length.
-                let raw = unsafe {
-                    std::slice::from_raw_parts(validity as *const u8, (validity_bit + n).div_ceil(8))
-                };
-                shifted(raw, validity_bit, n)
-            }));
-        }
+        let bits: Vec<Option<Vec<u8>>> = chunks
+            .iter()
+            .map(|c| {
+                c.validity.map(|(address, _)| {
+                    // SAFETY: `Chunk::of` checked that the live pyarrow
+                    // buffer at `address` (kept referenced by the caller's
+                    // `chunks` for the whole call) holds these bytes.
+                    let raw = unsafe {
+                        std::slice::from_raw_parts(address as *const u8, (c.first + c.rows).div_ceil(8))
+                    };
+                    shifted(raw, c.first, c.rows)
+                })
+            })
+            .collect();
         let registry = (!syntax_only).then(|| Arc::clone(&self.inner));
         let options = Options {
             syntax: syntax(rfc2141),
@@ -180,9 +210,86 @@ impl Registry {
     }
 }
 
-/// One chunk of an Arrow string array, by the addresses of its buffers:
-/// `(rows, data, data_len, offsets, validity, validity_bit)`.
-type Chunk = (usize, usize, usize, usize, usize, usize);
+/// One chunk of an Arrow string array as `check_arrow` passes it: `(rows,
+/// data, offsets, first, validity)`, its buffers as `pyarrow.Buffer`s.
+type ChunkSpec<'py> = (
+    usize,
+    Option<Bound<'py, PyAny>>,
+    Option<Bound<'py, PyAny>>,
+    usize,
+    Option<Bound<'py, PyAny>>,
+);
+
+/// One chunk with where its buffers are, each checked to hold what its
+/// rows need.
+struct Chunk {
+    rows: usize,
+    /// The text: (address, size in bytes); (0, 0) when empty.
+    data: (usize, usize),
+    /// The first row's offset: its address; 0 without rows.
+    offsets: usize,
+    /// The array's offset into its offsets and validity bits.
+    first: usize,
+    /// The validity bitmap, when it has nulls.
+    validity: Option<(usize, usize)>,
+}
+
+impl Chunk {
+    /// Where the buffers of `spec` are, after checking that each is a
+    /// `pyarrow.Buffer` large enough for the chunk's rows: `rows + 1`
+    /// offsets of `width` bytes from row `first`, and `first + rows` bits.
+    fn of(spec: &ChunkSpec<'_>, width: usize, buffer_type: &Bound<'_, PyAny>) -> PyResult<Chunk> {
+        let (rows, data, offsets, first, validity) = spec;
+        let (rows, first) = (*rows, *first);
+        let span = |buffer: &Option<Bound<'_, PyAny>>| -> PyResult<Option<(usize, usize)>> {
+            let Some(buffer) = buffer else { return Ok(None) };
+            if !buffer.is_instance(buffer_type)? {
+                return Err(PyTypeError::new_err(
+                    "a chunk's buffers are pyarrow.Buffer objects",
+                ));
+            }
+            let address: usize = buffer.getattr("address")?.extract()?;
+            let size: usize = buffer.getattr("size")?.extract()?;
+            Ok(Some((address, size)))
+        };
+        let too_small = |what: &str| {
+            PyValueError::new_err(format!(
+                "an Arrow string array whose {what} is too small for its length"
+            ))
+        };
+        let data = span(data)?.filter(|&(_, size)| size > 0).unwrap_or((0, 0));
+        let needed = first
+            .checked_add(rows)
+            .and_then(|n| n.checked_add(1))
+            .and_then(|n| n.checked_mul(width))
+            .ok_or_else(|| too_small("offsets buffer"))?;
+        let offsets = match span(offsets)? {
+            _ if rows == 0 => 0,
+            // Offsets are read as integers of their width: aligned to it
+            // (pyarrow's own buffers are aligned to 64 bytes).
+            Some((address, size)) if size >= needed && address != 0 && address % width == 0 => {
+                address + first * width
+            }
+            _ => return Err(too_small("offsets buffer")),
+        };
+        let validity = match span(validity)? {
+            Some((address, size))
+                if address != 0 && size.checked_mul(8).is_some_and(|bits| bits >= first + rows) =>
+            {
+                Some((address, size))
+            }
+            Some(_) => return Err(too_small("validity bitmap")),
+            None => None,
+        };
+        Ok(Chunk {
+            rows,
+            data,
+            offsets,
+            first,
+            validity,
+        })
+    }
+}
 
 /// Checks `rows` (`n` in all, with `text` bytes of text) without the GIL
 /// into one set of columns.
@@ -212,10 +319,12 @@ fn chunked<'a, O: Offset>(
 ) -> PyResult<(ChunkedRows<OffsetRows<'a, O>>, usize)> {
     let mut rows = Vec::with_capacity(chunks.len());
     let mut text = 0;
-    for (&(n, data, data_len, offsets, _, _), bits) in chunks.iter().zip(bits) {
-        // SAFETY: as in `check_columns`: live buffers of `data_len` bytes
-        // and `n + 1` offsets, only read. OffsetRows::new then checks the
-        // offsets against the data before any row is read.
+    for (chunk, bits) in chunks.iter().zip(bits) {
+        let (n, (data, data_len), offsets) = (chunk.rows, chunk.data, chunk.offsets);
+        // SAFETY: live pyarrow buffers (the caller's `chunks` keeps them
+        // referenced for the whole call) that `Chunk::of` checked to hold
+        // `data_len` bytes and `n + 1` offsets, only read. OffsetRows::new
+        // then checks the offsets against the data before any row is read.
         let data: &[u8] = if data_len == 0 {
             &[]
         } else {
@@ -497,7 +606,7 @@ impl Acc {
     }
 
     /// The buffers, kept by one `Buffers` object, and each string column's
-    /// offset width (see [`Registry::check_columns`]).
+    /// offset width (see [`Registry::_check_columns`]).
     fn hand_over(self, py: Python<'_>) -> PyResult<HandedOver> {
         let mut owned = Buffers::default();
         let mut out = vec![

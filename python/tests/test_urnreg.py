@@ -235,13 +235,20 @@ def test_pandas():
     import urnreg.pandas  # noqa: F401
 
     s = pd.Series(["urn:isbn:0451450523", "urn:isnb:1", None], index=[10, 11, 12])
-    assert s.urn.valid().tolist() == [True, False, None]
-    assert list(s.urn.valid().index) == [10, 11, 12]
+    valid = s.urn.valid()
+    # Nullable dtypes: a missing value is <NA>, and the Series stays one of
+    # booleans a frame can be filtered with.
+    assert str(valid.dtype) == "boolean"
+    assert valid.tolist() == [True, False, pd.NA]
+    assert list(valid.index) == [10, 11, 12]
+    assert s[~valid.fillna(True)].tolist() == ["urn:isnb:1"]
     with pytest.raises(TypeError):
         pd.Series([1, "urn:isbn:0451450523"]).urn.valid()
     assert s.urn.key().tolist()[0] == "urn:isbn:9780451450524"
     frame = s.urn.check()
     assert list(frame.columns) == ["valid", "nid", "key", "error_kind", "error_message", "error_offset"]
+    assert (str(frame["valid"].dtype), str(frame["error_offset"].dtype)) == ("boolean", "Int64")
+    assert frame["error_offset"].tolist() == [pd.NA, 4, pd.NA]
 
 
 @pytest.fixture(scope="module")
@@ -306,5 +313,58 @@ def test_the_package_is_typed():
     here = pathlib.Path(urnreg.__file__).parent
     assert (here / "py.typed").exists()
     stub = (here / "_urnreg.pyi").read_text()
-    for name in ("class Registry", "def from_path", "def check_columns", "MAX_LINE"):
+    for name in ("class Registry", "def from_path", "def check_json", "MAX_LINE"):
         assert name in stub, name
+
+
+def test_the_engine_reads_only_pyarrow_buffers_large_enough():
+    # Black-box finding of 2026-11-28: the engine's entry point took
+    # addresses as integers, so plain Python could make it read any
+    # memory. It takes pyarrow buffers, and checks their sizes first.
+    pa = pytest.importorskip("pyarrow")
+    reg = urnreg.Registry.embedded()
+    with pytest.raises(TypeError):
+        reg._check_columns([(1, 16, 10, 8, None)], 4)
+    small = pa.py_buffer(b"\0" * 4)
+    with pytest.raises(ValueError, match="offsets buffer is too small"):
+        reg._check_columns([(10, small, small, 0, None)], 4)
+    offsets = pa.py_buffer(b"\0" * 8)
+    with pytest.raises(ValueError, match="validity bitmap is too small"):
+        reg._check_columns([(1, small, offsets, 0, pa.py_buffer(b""))], 4)
+    with pytest.raises(ValueError):
+        reg._check_columns([(1, small, pa.py_buffer(b"\0\0\0\0\xff\0\0\0"), 0, None)], 4)
+
+
+def test_api_misuse_is_a_clear_error():
+    # Black-box findings of 2026-11-28.
+    import pickle
+
+    pa = pytest.importorskip("pyarrow")
+    for values in ("urn:example:a", b"urn:x:y", {"urn:example:a": 1}):
+        with pytest.raises(TypeError, match="array of strings"):
+            urnreg.check_arrow(values)
+    with pytest.raises(TypeError):
+        urnreg.nid_arrow(pa.array(["urn:ab:c"]), stict=True)
+    with pytest.raises(TypeError, match="urnreg.Registry"):
+        urnreg.check("urn:example:a", registry="x")
+    try:
+        urnreg.parse("urn:isnb:1")
+    except urnreg.UrnError as e:
+        again = pickle.loads(pickle.dumps(e))
+        assert (again.urn, again.kind, again.offset, str(again)) == (e.urn, e.kind, e.offset, str(e))
+    with pytest.raises(FileNotFoundError) as missing:
+        urnreg.Registry.from_path("/nonexistent/registry.db")
+    assert missing.value.filename == "/nonexistent/registry.db"
+
+
+def test_from_path_says_why(tmp_path):
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    with pytest.raises(OSError, match="an empty file"):
+        urnreg.Registry.from_path(str(empty))
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"x" * 8192)
+    with pytest.raises(OSError) as e:
+        urnreg.Registry.from_path(str(garbage))
+    # The cause, not only "database error".
+    assert "garbage.db: " in str(e.value) and len(str(e.value)) > len(str(garbage)) + len(": database error")

@@ -29,6 +29,7 @@ Engines: ``urnreg.duckdb``, ``urnreg.polars``, ``urnreg.pandas``,
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -57,6 +58,11 @@ _EMBEDDED: Optional[Registry] = None
 def _registry(registry: Optional[Registry]) -> Registry:
     global _EMBEDDED
     if registry is not None:
+        if not isinstance(registry, Registry):
+            raise TypeError(
+                f"registry is a urnreg.Registry (Registry.embedded() or Registry.from_path(path)), "
+                f"not a {type(registry).__name__}"
+            )
         return registry
     if _EMBEDDED is None:
         _EMBEDDED = Registry.embedded()
@@ -73,6 +79,11 @@ class UrnError(ValueError):
         self.kind = kind
         self.offset = offset
         self.message = message
+
+    def __reduce__(self):
+        # Pickled with its own arguments (multiprocessing, concurrent.futures
+        # send exceptions between processes so).
+        return (type(self), (self.urn, self.kind, self.offset, self.message))
 
 
 @dataclass(frozen=True)
@@ -180,6 +191,13 @@ def _chunks(values: Any) -> list:
         chunks = list(pa.chunked_array(values).chunks)
     elif hasattr(values, "__arrow_c_array__"):
         chunks = [pa.array(values)]
+    elif isinstance(values, (str, bytes, bytearray, memoryview, Mapping)):
+        # A string is no column of strings (it would be checked a
+        # character at a time), nor a mapping (its keys).
+        raise TypeError(
+            f"urnreg checks an array of strings (pyarrow, or a list of str), not a {type(values).__name__}: "
+            "for one URN, call urnreg.check"
+        )
     else:
         chunks = [pa.array(list(values), type=pa.large_string())]
     out = []
@@ -223,29 +241,14 @@ def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict
         # A DuckDB vector (2,048 rows) or a small batch: starting threads
         # would cost more than they save.
         jobs = 1
+    # Each chunk by its buffers: the engine checks their sizes against its
+    # rows before it reads them in place.
     specs = []
     for chunk in chunks:
         validity, offsets, data = chunk.buffers()[:3]
-        first = chunk.offset
         nulls = chunk.null_count and validity is not None
-        # The engine reads these without knowing the buffers' sizes: an
-        # array whose buffers are too small for its length is refused here.
-        if len(chunk) and (offsets is None or offsets.size < (first + len(chunk) + 1) * width):
-            raise ValueError("an Arrow string array whose offsets buffer is too small for its length")
-        if nulls and validity.size * 8 < first + len(chunk):
-            raise ValueError("an Arrow string array whose validity bitmap is too small for its length")
-        specs.append(
-            (
-                len(chunk),
-                data.address if data is not None and data.size else 0,
-                data.size if data is not None else 0,
-                # The offsets of this slice: rows first .. first + n (absolute into data).
-                offsets.address + first * width if offsets is not None else 0,
-                validity.address if nulls else 0,
-                first if nulls else 0,
-            )
-        )
-    owner, cols, widths = reg.check_columns(
+        specs.append((len(chunk), data, offsets, chunk.offset, validity if nulls else None))
+    owner, cols, widths = reg._check_columns(
         specs,
         width,
         strict=strict,
@@ -333,23 +336,29 @@ def normalize_arrow(
     return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ("key",))["key"]
 
 
-def nid_arrow(values: Any, **options: Any):
+def nid_arrow(
+    values: Any,
+    *,
+    strict: bool = False,
+    syntax_only: bool = False,
+    rfc2141: bool = False,
+    registry: Optional[Registry] = None,
+    jobs: int = 0,
+):
     """The NID of each URN as written (null when it does not parse)."""
-    return _column(values, "nid", options)
+    return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ("nid",))["nid"]
 
 
-def error_arrow(values: Any, **options: Any):
+def error_arrow(
+    values: Any,
+    *,
+    strict: bool = False,
+    syntax_only: bool = False,
+    rfc2141: bool = False,
+    registry: Optional[Registry] = None,
+    jobs: int = 0,
+):
     """The first error's kind of each URN (null when valid)."""
-    return _column(values, "kind", options)
+    return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ("kind",))["error_kind"]
 
 
-def _column(values, name, options):
-    return _checked(
-        values,
-        options.get("registry"),
-        options.get("strict", False),
-        options.get("syntax_only", False),
-        options.get("rfc2141", False),
-        options.get("jobs", 0),
-        (name,),
-    )[_NAMES[name]]

@@ -27,22 +27,6 @@ class Registry:
         self, urn: str, strict: bool = False, syntax_only: bool = False, rfc2141: bool = False
     ) -> str:
         """The report on one URN as ``urnreg check --format jsonl`` writes it."""
-    def check_columns(
-        self,
-        chunks: List[Tuple[int, int, int, int, int, int]],
-        offset_width: int,
-        strict: bool = False,
-        syntax_only: bool = False,
-        rfc2141: bool = False,
-        jobs: int = 0,
-        want: Optional[List[str]] = None,
-    ) -> Tuple["Buffers", List[Optional[Tuple[int, int]]], List[int]]:
-        """Checks the chunks of an Arrow string array read in place, each
-        ``(rows, data, data_len, offsets, validity, validity_bit)`` by
-        address (``urnreg.check_arrow`` calls it): one set of columns as
-        (address, size) of buffers that the returned ``Buffers`` owns
-        (``pyarrow.foreign_buffer(..., base=it)``), and the offset width (4
-        or 8) of each string column."""
 
 class Buffers:
-    """The memory of columns made by ``Registry.check_columns``."""
+    """The memory of the columns ``check_arrow`` makes, which its arrays read in place."""

@@ -20,6 +20,20 @@ from . import Registry, check_arrow, error_arrow, nid_arrow, normalize_arrow, va
 __all__ = ["UrnAccessor"]
 
 
+def _nullable(arrow_type):
+    """pandas' nullable dtypes for the verdicts and offsets (``boolean``,
+    ``Int64``), so a missing value is ``<NA>`` in a column that keeps its
+    type, not ``None`` in an ``object`` column or ``NaN`` in a ``float64``
+    one."""
+    import pyarrow as pa
+
+    if arrow_type == pa.bool_():
+        return pd.BooleanDtype()
+    if arrow_type == pa.int64():
+        return pd.Int64Dtype()
+    return None
+
+
 @pd.api.extensions.register_series_accessor("urn")
 class UrnAccessor:
     """``series.urn``: URN checks on a Series of strings."""
@@ -39,13 +53,15 @@ class UrnAccessor:
         return check_arrow(self._values(), registry=registry, strict=strict)
 
     def _field(self, fn, registry, strict) -> pd.Series:
-        out = fn(self._values(), registry=registry, strict=strict).to_pandas()
+        out = fn(self._values(), registry=registry, strict=strict).to_pandas(types_mapper=_nullable)
         out.index = self._series.index
         out.name = self._series.name
         return out
 
     def valid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
-        """True if valid (None for a missing value)."""
+        """True if valid, ``<NA>`` for a missing value: pandas' nullable
+        ``boolean`` dtype, so ``df[series.urn.valid().fillna(False)]`` and
+        ``~valid`` work with missing values."""
         return self._field(valid_arrow, registry, strict)
 
     def key(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
@@ -66,6 +82,6 @@ class UrnAccessor:
 
         result = self._checked(registry, strict)
         table = pa.Table.from_arrays(result.flatten(), names=[f.name for f in result.type])
-        frame = table.to_pandas()
+        frame = table.to_pandas(types_mapper=_nullable)
         frame.index = self._series.index
         return frame
