@@ -79,7 +79,9 @@ const HEADINGS: &[(&str, &str)] = &[
 
 /// Words a heading may add to a template heading without naming another
 /// field: RFC 7207's "Declaration of syntactic structure of NSS part",
-/// "Rules for Lexical Equivalence of NSS part".
+/// "Rules for Lexical Equivalence of NSS part". "Considerations" a heading
+/// may also leave out: RFC 3044's "Identifier uniqueness:" and
+/// "Identifier persistence:" are RFC 3406's "... considerations".
 const QUALIFIER_WORDS: &[&str] = &[
     "nss",
     "nsss",
@@ -89,6 +91,7 @@ const QUALIFIER_WORDS: &[&str] = &[
     "specific",
     "string",
     "urn",
+    "considerations",
 ];
 
 /// Words no heading is told apart by.
@@ -1151,9 +1154,14 @@ fn label_words() -> &'static (Vec<String>, Vec<LabelWords>) {
     static WORDS: std::sync::OnceLock<(Vec<String>, Vec<LabelWords>)> = std::sync::OnceLock::new();
     WORDS.get_or_init(|| {
         let qualifiers = heading_words(&QUALIFIER_WORDS.join(" "));
+        let optional = heading_words("considerations");
         let labels = HEADINGS
             .iter()
-            .map(|(label, key)| (*label, *key, heading_words(label)))
+            .map(|(label, key)| {
+                let mut words = heading_words(label);
+                words.retain(|w| !optional.contains(w));
+                (*label, *key, words)
+            })
             .filter(|(_, _, w)| w.len() >= 2)
             .collect();
         (qualifiers, labels)
@@ -1528,19 +1536,41 @@ fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bo
 
 /// Removes the common indentation and the blank lines at both ends.
 fn dedent(lines: &[&str]) -> String {
+    dedent_under(lines, usize::MAX)
+}
+
+/// [`dedent`] for a field's text below a heading indented `heading`
+/// columns: when the only lines at or left of the heading's indentation
+/// are laid out as headings themselves (`Designated contact:`, a heading
+/// that names no field, kept in the text), the others are dedented by
+/// their own least indentation and those lose their own spaces only.
+fn dedent_under(lines: &[&str], heading: usize) -> String {
     let kept: Vec<&str> = lines.iter().copied().filter(|l| *l != PAGE_BREAK).collect();
     let lines = &kept[..];
-    let indent = lines
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
-        .min()
-        .unwrap_or(0);
+    let filled = || (0..lines.len()).filter(|&i| !lines[i].trim().is_empty());
+    let indent_of = |i: usize| lines[i].len() - lines[i].trim_start().len();
+    // A heading's line: short, ending in a colon, a blank line after it
+    // (`Text of a list:` right above its items introduces them).
+    let headed = |i: usize| {
+        let t = lines[i].trim();
+        t.ends_with(':')
+            && t.split_whitespace().count() <= 6
+            && lines.get(i + 1).is_none_or(|next| next.trim().is_empty())
+    };
+    let outdented_headings_only = heading != usize::MAX
+        && filled().filter(|&i| indent_of(i) <= heading).all(headed)
+        && filled().any(|i| indent_of(i) > heading);
+    let indent = if outdented_headings_only {
+        filled().map(indent_of).filter(|&n| n > heading).min()
+    } else {
+        filled().map(indent_of).min()
+    }
+    .unwrap_or(0);
     let body: Vec<&str> = lines
         .iter()
-        .map(|l| match l.get(indent..) {
-            Some(tail) if l.len() >= indent => tail.trim_end(),
-            _ => l.trim(),
+        .map(|l| {
+            let own = l.len() - l.trim_start().len();
+            l[own.min(indent)..].trim_end()
         })
         .collect();
     let start = body.iter().position(|l| !l.is_empty()).unwrap_or(body.len());
@@ -1719,7 +1749,14 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     // before a list's next item (`2.` with `1.` at its indentation a few
     // lines up).
     let broke_before = i > 0 && lines[i - 1] == PAGE_BREAK && !continues_a_list(lines, i);
-    if !((broke_before || before.is_none_or(blank)) && after.is_none_or(blank)) {
+    // And one right after it, for a title a formatter left at the foot of
+    // a page (the page's padding before its footer dropped with it): a
+    // short line after a blank one, no line a paragraph or a list's item
+    // filled (a wrapped line runs to near the right margin).
+    let broke_after = lines.get(i + 1) == Some(&PAGE_BREAK)
+        && before.is_none_or(blank)
+        && line.trim().chars().count() <= 48;
+    if !((broke_before || before.is_none_or(blank)) && (broke_after || after.is_none_or(blank))) {
         return false;
     }
     let trimmed = line.trim();
@@ -1844,8 +1881,19 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
             continue;
         }
         let line = lines[i];
-        if line.trim_end() == "--" && line.len() - line.trim_start().len() <= margin {
+        let at_margin = line.len() - line.trim_start().len() <= margin;
+        if line.trim_end() == "--" && at_margin {
             return Some((i, "a mail signature ('-- ')".into()));
+        }
+        // A mailing list's footer (Mailman's rule of underscores, then
+        // `urn-nid mailing list`), and a mail's closing at the margin
+        // after a blank line (`Best regards,`): the mail's, not the last
+        // field's.
+        if at_margin && is_list_footer(lines, i) {
+            return Some((i, "a mailing list's footer".into()));
+        }
+        if at_margin && i > 0 && lines[i - 1].trim().is_empty() && is_closing(line) {
+            return Some((i, format!("a mail's closing ('{}')", line.trim())));
         }
         // A subsection of a numbered field (`2.4.1.` under `2.4.
         // Declaration of Structure`) is part of its text.
@@ -1880,6 +1928,55 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
     }
     None
+}
+
+/// A mailing list's footer starting at line `i`: a rule of underscores
+/// (Mailman writes 47) and, below it, the list's name (`urn-nid mailing
+/// list`).
+fn is_list_footer(lines: &[&str], i: usize) -> bool {
+    let rule = lines[i].trim();
+    rule.len() >= 20
+        && rule.bytes().all(|b| b == b'_')
+        && lines
+            .get(i + 1)
+            .is_some_and(|next| next.to_ascii_lowercase().contains("mailing list"))
+}
+
+/// Closings a registration mail ends with (the words a line of its own
+/// starts with, case-insensitively), in the languages of the urn-nid
+/// list's archive.
+const CLOSINGS: &[&str] = &[
+    "best regards",
+    "kind regards",
+    "regards",
+    "best wishes",
+    "sincerely",
+    "yours sincerely",
+    "yours faithfully",
+    "many thanks",
+    "thanks and regards",
+    "cheers",
+    "mit freundlichen grüßen",
+    "mit freundlichen gruessen",
+    "viele grüße",
+    "cordialement",
+    "bien cordialement",
+    "saludos",
+    "met vriendelijke groet",
+    "med vänlig hälsning",
+    "ystävällisin terveisin",
+];
+
+/// Whether `line` is a mail's closing: one of [`CLOSINGS`], alone or
+/// followed by punctuation or a translation (`Mit freundlichen Grüßen /
+/// Best regards`).
+fn is_closing(line: &str) -> bool {
+    let t = line.trim().to_lowercase();
+    t.chars().count() <= 60
+        && CLOSINGS.iter().any(|c| {
+            t.strip_prefix(c)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([',', '.', '!', ' ', '/']))
+        })
 }
 
 /// The lines of a text inside Markdown code fences (CommonMark section
@@ -2393,7 +2490,7 @@ pub fn import_text(text: &str) -> ImportReport {
         };
         let body_end = headings.get(n + 1).map_or(end, |next| next.line);
         let body = &lines[body_start.min(body_end)..body_end];
-        let mut value = unfenced(dedent(body));
+        let mut value = unfenced(dedent_under(body, h.indent));
         if !h.rest.is_empty() {
             // A blank line after a value's first line, written on the
             // heading line, parts its paragraphs as it does below it.
@@ -3307,6 +3404,51 @@ mod tests {
             let (file, _) = import_registration(text);
             assert_eq!(file.nid.as_deref(), nid, "{text}");
         }
+    }
+
+    /// A field whose only lines at its heading's margin are headings that
+    /// name no field (the WHEP draft's `Designated contact:`) loses its
+    /// own lines' indentation as any field does; one whose text stands at
+    /// the margin keeps its indented lines' layout (the doi text's
+    /// bullets).
+    #[test]
+    fn a_field_dedents_around_a_heading_kept_in_it() {
+        let lines = [
+            "      The IETF.",
+            "",
+            "Designated contact:",
+            "",
+            "       An expert.",
+        ];
+        assert_eq!(
+            dedent_under(&lines, 0),
+            "The IETF.\n\nDesignated contact:\n\n An expert."
+        );
+        let lines = ["Text at the margin:", "   o a bullet"];
+        assert_eq!(dedent_under(&lines, 0), "Text at the margin:\n   o a bullet");
+        let lines = ["   Characters", "   o a bullet, not a heading", "other text"];
+        assert_eq!(
+            dedent_under(&lines, 0),
+            "   Characters\n   o a bullet, not a heading\nother text"
+        );
+    }
+
+    /// A mail's closing and a list's footer end a registration mail's
+    /// template; text that only starts with such a word does not.
+    #[test]
+    fn mail_closings_and_list_footers() {
+        assert!(is_closing("Best regards,"));
+        assert!(is_closing("Mit freundlichen Grüßen / Best regards"));
+        assert!(!is_closing("Regardless of the NSS, the rules apply."));
+        assert!(!is_closing(
+            "Regards to the assignment: see above, and all the other notes of this text."
+        ));
+        let footer = [
+            "_______________________________________________",
+            "urn-nid mailing list",
+        ];
+        assert!(is_list_footer(&footer, 0));
+        assert!(!is_list_footer(&["____________________", "Signature"], 0));
     }
 
     /// A Namespace Identifier that names no NID (RFC 8141 section 2) still
