@@ -133,6 +133,28 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          class) and its id not empty; other IETF URNs are not checked.",
     ),
     (
+        "alert-identifier",
+        "Alert URN identifiers (RFC 7462 sections 7 and 10): each standard label (one without \
+         '@provider'), up to the first private label, is where a value IANA has registered in the \
+         'Alert URN Identifiers' registry has it (https://www.iana.org/assignments/alert-urns/: the \
+         categories service, source, priority, duration, delay and locale and their values, \
+         service:crs added in 2023); a private label and what follows it are its provider's.",
+    ),
+    (
+        "dev-subtype",
+        "DEV URN subtypes (RFC 9039 sections 3 and 7): the subtype, the NSS up to its first ':', is \
+         one IANA has registered in the 'DEV URN Subtypes' registry \
+         (https://www.iana.org/assignments/device-identification/: mac, ow, org, os, ops and example \
+         of RFC 9039, ueid and sueid of RFC 9711).",
+    ),
+    (
+        "service-label",
+        "Service URN labels (RFC 5031 section 4): the top-level service is a label IANA has \
+         registered in the 'Service URN Labels' registry \
+         (https://www.iana.org/assignments/urn-serviceid-labels/: counseling, sos, test), and each \
+         sub-service one registered under it (sos.police, counseling.suicide, test.sos.fire, ...).",
+    ),
+    (
         "isan",
         "ISAN check characters (ISO 15706, RFC 4246 section 3): the check character after the \
          episode, and the one after the version when there is a version, are ISO 7064 MOD 37,36 over \

@@ -68,6 +68,25 @@ pub struct RulesFile {
     /// service (issue 22; see [`crate::resolve::ResolutionFile`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution: Option<crate::resolve::ResolutionFile>,
+    /// The NID as the registration's own text writes it where that is
+    /// not lower case (RFC 3044's `URN:ISSN:`, RFC 8458's `URN:NBN:`),
+    /// each citing where: a URN writing it so follows the registration and
+    /// gets no `nid-case` warning (RFC 8141 section 3.1 lower-cases the
+    /// NID for comparison only). Said here, not read from the examples,
+    /// so that which examples a rules file lists changes no warning.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub written_nid: Vec<WrittenNid>,
+}
+
+/// One way the registration's text writes the NID (`[[rules.written_nid]]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrittenNid {
+    /// The NID as written, with at least one upper-case letter (`NBN`).
+    pub nid: String,
+    /// Where the registration writes it so (required): its section and
+    /// an instance (`RFC 8458 section 4.3, Examples: URN:NBN:fi-...`).
+    pub source: String,
 }
 
 /// One form the namespace's owner writes in its own published documents,
@@ -343,10 +362,10 @@ pub struct CompiledRules {
     generic_hints: bool,
     /// Where its URNs lead.
     resolution: LazyResolution,
-    /// The NID as the registration's own valid examples write it, where
-    /// that is not lower case (`ISSN`, `CLEI`: RFC 3044's and RFC 4152's
-    /// URNs): a URN writing it so follows the registration, and gets no
-    /// `nid-case` warning.
+    /// The NID as the registration's own text writes it, where that is
+    /// not lower case (`ISSN`, `NBN`: RFC 3044's and RFC 8458's URNs;
+    /// `[[rules.written_nid]]`): a URN writing it so follows the
+    /// registration, and gets no `nid-case` warning.
     written_nids: Vec<Box<str>>,
 }
 
@@ -417,10 +436,41 @@ impl Should {
     /// The warning's message for `urn`: what is recommended, and where;
     /// when a built-in check is what `urn` fails, what that check found.
     pub fn message(&self, urn: &Urn<'_>) -> String {
+        if let Some(said) = self.without_last_punctuation(urn) {
+            return said;
+        }
         match self.rules.check_noted(urn, true, Some(&self.note)) {
             Some(v) if v.kind == ViolationKind::Check => v.message,
             _ => format!("{} ({})", self.note, self.rules.cite),
         }
+    }
+
+    /// When `urn` ends its text with punctuation (`.` `,` `;` `)` ...)
+    /// and follows the recommendation without it, what the namespace's
+    /// own rules say of the same mistake (the generic hint): punctuation
+    /// after a URN in text is no part of it (RFC 3986 Appendix C). An NSS
+    /// with a component after it does not end the text. (The finding's
+    /// source still names the recommendation; the message stays short.)
+    fn without_last_punctuation(&self, urn: &Urn<'_>) -> Option<String> {
+        let text = urn.as_str();
+        let end = urn.nss_start() + urn.nss().len();
+        if end != text.len() {
+            return None;
+        }
+        let (&last, rest) = urn.nss().as_bytes().split_last()?;
+        if rest.is_empty() || !b".,;)]}>'\"!".contains(&last) {
+            return None;
+        }
+        let shorter = Urn::parse(&text[..end - 1]).ok()?;
+        if self.rules.check_with(&shorter, false).is_some() {
+            return None;
+        }
+        Some(format!(
+            "unexpected {} in NSS at byte {}: the NSS is as recommended without its last '{}': punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
+            described(last),
+            end - 1,
+            last as char
+        ))
     }
 }
 
@@ -634,7 +684,7 @@ impl RulesFile {
                 written: self.resolution.clone().map(|r| (nid.to_string(), r)),
                 compiled: std::sync::OnceLock::new(),
             },
-            written_nids: written_nids(&self.examples.valid),
+            written_nids: written_nids(nid, &self.written_nid).map_err(err)?,
         };
         compiled.check_examples(nid, &self.examples).map_err(err)?;
         if self.practice.len() > MAX_PRACTICE {
@@ -707,6 +757,7 @@ impl RulesFile {
             should: Vec::new(),
             hint: Vec::new(),
             resolution: None,
+            written_nid: Vec::new(),
         };
         let rules = compile_form(nid, &file)?;
         for s in &p.examples {
@@ -1503,25 +1554,38 @@ pub(crate) fn lower_outside_escapes(s: &mut [u8]) {
     }
 }
 
-/// The NIDs of `examples` (URNs) written with an upper-case letter, each
-/// once.
-fn written_nids(examples: &[String]) -> Vec<Box<str>> {
+/// The NIDs of `[[rules.written_nid]]`, each once: each the namespace's
+/// NID in another letter case, with an upper-case letter, citing where
+/// the registration writes it so.
+fn written_nids(nid: &str, written: &[WrittenNid]) -> Result<Vec<Box<str>>, String> {
     let mut nids: Vec<Box<str>> = Vec::new();
-    for ex in examples {
-        let Some(nid) = ex.get(4..).and_then(|rest| rest.split(':').next()) else {
-            continue;
-        };
-        if nid.bytes().any(|b| b.is_ascii_uppercase()) && !nids.iter().any(|n| **n == *nid) {
-            nids.push(nid.into());
+    for w in written {
+        if w.source.trim().is_empty() {
+            return Err(format!(
+                "written_nid '{}': 'source' is required: where the registration writes the NID so",
+                w.nid
+            ));
+        }
+        if !w.nid.eq_ignore_ascii_case(nid) {
+            return Err(format!("written_nid '{}' is not the NID '{nid}'", w.nid));
+        }
+        if !w.nid.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(format!(
+                "written_nid '{}' is in lower case, which never gets a nid-case warning",
+                w.nid
+            ));
+        }
+        if !nids.iter().any(|n| **n == *w.nid) {
+            nids.push(w.nid.as_str().into());
         }
     }
-    nids
+    Ok(nids)
 }
 
 impl CompiledRules {
-    /// Whether the registration's own examples write the NID as `nid`
-    /// does, in upper case (`URN:ISSN:`): a URN writing it so follows the
-    /// registration (no `nid-case` warning).
+    /// Whether the registration's own text writes the NID as `nid` does,
+    /// in upper case (`URN:ISSN:`, `[[rules.written_nid]]`): a URN writing
+    /// it so follows the registration (no `nid-case` warning).
     pub(crate) fn writes_nid(&self, nid: &str) -> bool {
         self.written_nids.iter().any(|n| **n == *nid)
     }
@@ -2259,5 +2323,125 @@ examples = ["urn:xy:1.03"]
         assert_eq!(written_nss("urn:a b:x"), None);
         assert_eq!(written_nss("ur"), None);
         assert_eq!(written_nss("urné:x:y"), None);
+    }
+}
+
+#[cfg(test)]
+mod written_nid_tests {
+    use super::*;
+
+    /// RFC 8458 section 4.3 writes `URN:NBN:fi-fe201003181510`: the NID as
+    /// the registration's text writes it (`[[rules.written_nid]]`), not as
+    /// the rules file's examples happen to, ends the `nid-case` warning.
+    #[test]
+    fn the_nid_as_the_registration_writes_it_comes_from_written_nid_not_examples() {
+        let with = compiled(
+            "source = \"s\"\n[[written_nid]]\nnid = \"XY\"\nsource = \"the registration's examples\"\n",
+        )
+        .unwrap();
+        assert!(with.writes_nid("XY"));
+        assert!(!with.writes_nid("Xy"));
+        // An example written in upper case says nothing of the NID's case.
+        let examples_only = compiled("source = \"s\"\n[examples]\nvalid = [\"URN:XY:a\"]\n").unwrap();
+        assert!(!examples_only.writes_nid("XY"));
+    }
+
+    #[test]
+    fn a_written_nid_is_the_nid_in_upper_case_with_its_source() {
+        for (entry, said) in [
+            ("nid = \"XZ\"\nsource = \"s\"", "is not the NID"),
+            ("nid = \"xy\"\nsource = \"s\"", "in lower case"),
+            ("nid = \"XY\"\nsource = \" \"", "'source' is required"),
+        ] {
+            let e = compiled(&format!("source = \"s\"\n[[written_nid]]\n{entry}\n"))
+                .err()
+                .unwrap_or_else(|| panic!("{entry}"));
+            assert!(e.0.contains(said), "{entry}: {}", e.0);
+        }
+    }
+
+    /// The shipped registrations that write their NID in upper case: each
+    /// is said, with its source, whichever examples the file lists.
+    #[test]
+    fn shipped_registrations_writing_the_nid_in_upper_case() {
+        let registry = crate::Registry::embedded();
+        for urn in [
+            "URN:NBN:fi-fe201003181510",
+            "URN:NBN:no-nb_digibok_2008051404065",
+            "urn:ISSN:0317-8471",
+            "URN:ISBN:978-951-0-18435-6",
+            "urn:LEI:7LTWFZYICNSX8D621K86",
+            "URN:CLEI:D4CE18B7AA",
+            "URN:S1000D:DMC-AE-A-07-05-0000-00A-040A-A_I-001_L-EN",
+            "URN:IVIS:100001:EP.DA-DA616-V1-0",
+            "URN:NAN:fi:ka:a-1510439051",
+        ] {
+            let report = registry.check(urn);
+            assert!(report.is_valid(), "{urn}");
+            assert!(
+                report.findings().iter().all(|f| f.code() != "nid-case"),
+                "{urn}: {:?}",
+                report
+                    .findings()
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>()
+            );
+        }
+        // Another letter case than the registration's is still said.
+        let report = registry.check("urn:Nbn:fi-fe201003181510");
+        assert!(report.findings().iter().any(|f| f.code() == "nid-case"));
+    }
+}
+
+#[cfg(test)]
+mod should_punctuation_tests {
+    /// The namespace's own rules say "the NSS is valid without its last
+    /// '.'" (RFC 3986 Appendix C); a recommendation that the URN follows
+    /// without its last punctuation says the same, not what its check
+    /// expected at the '.'.
+    #[test]
+    fn a_recommendation_followed_without_the_last_punctuation_says_so() {
+        let registry = crate::Registry::embedded();
+        let report = registry.check("urn:nbn:de:gbv:46-00107698-18.");
+        assert!(report.is_valid());
+        let should: Vec<_> = report
+            .findings()
+            .iter()
+            .filter(|f| f.code() == "nss-should")
+            .collect();
+        assert_eq!(should.len(), 1, "{should:?}");
+        assert_eq!(should[0].offset(), 29);
+        let said = should[0].to_string();
+        assert!(
+            said.contains("without its last '.'") && said.contains("RFC 3986 Appendix C"),
+            "{said}"
+        );
+        // A wrong check digit before the '.' is what the check says.
+        let report = registry.check("urn:nbn:de:gbv:46-00107698-17.");
+        let said = report
+            .findings()
+            .iter()
+            .find(|f| f.code() == "nss-should")
+            .map(|f| f.to_string())
+            .unwrap_or_default();
+        assert!(
+            said.contains("check digit") && !said.contains("without its last"),
+            "{said}"
+        );
+        // No punctuation, or a component after it: no such words.
+        for urn in [
+            "urn:nbn:de:gbv:46-00107698-17",
+            "urn:nbn:de:gbv:46-00107698-18.#x",
+        ] {
+            let report = registry.check(urn);
+            assert!(
+                report
+                    .findings()
+                    .iter()
+                    .all(|f| !f.to_string().contains("without its last")),
+                "{urn}"
+            );
+        }
     }
 }

@@ -3,8 +3,10 @@
 
 // One file per identifier standard: its algorithm, the standard cited,
 // its unit tests. Adding one is a new file and a line in each table below.
+mod alert;
 mod date;
 mod ddi;
+mod dev;
 mod doi;
 mod eic;
 mod eidr;
@@ -23,13 +25,16 @@ mod nbn_de;
 mod newsml;
 mod percent;
 mod pwid;
+mod service;
 mod smpte;
 mod thread;
 mod trivore;
 mod urn_6;
 
+use alert::check_alert_identifier;
 use date::{check_basic_date_id, check_pwid};
 use ddi::check_ddi;
+use dev::check_dev_subtype;
 use doi::normalize_doi_handbook_colon;
 use eic::check_eic;
 use eidr::check_eidr;
@@ -48,6 +53,7 @@ pub use nbn_de::nbn_de_check_digit;
 use newsml::normalize_newsml;
 use percent::{lower_outside_escapes, normalize_pct_decode_pchar};
 use pwid::normalize_pwid;
+use service::check_service_label;
 use smpte::normalize_smpte_ul;
 use thread::{check_thread, normalize_thread};
 use trivore::check_trivore;
@@ -124,7 +130,9 @@ pub(crate) fn with_messages<T>(messages: bool, check: impl FnOnce() -> T) -> T {
 
 /// The names of the built-in checkers.
 pub const CHECKERS: &[&str] = &[
+    "alert-identifier",
     "ddi",
+    "dev-subtype",
     "eic",
     "eidr",
     "epc",
@@ -142,6 +150,7 @@ pub const CHECKERS: &[&str] = &[
     "nbn-de",
     "newsml",
     "pwid",
+    "service-label",
     "thread",
     "trivore",
     "urn-6",
@@ -193,6 +202,9 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "urn-6" => check_urn_6,
         "fdc" | "newsml" => check_basic_date_id,
         "pwid" => check_pwid,
+        "alert-identifier" => check_alert_identifier,
+        "dev-subtype" => check_dev_subtype,
+        "service-label" => check_service_label,
         _ => return None,
     })
 }
