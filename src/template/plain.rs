@@ -166,7 +166,7 @@ fn is_quoted_printable(headers: &[&str]) -> bool {
 
 /// Elements whose content is never text of the page.
 const SKIPPED: &[&str] = &[
-    "head", "script", "style", "nav", "noscript", "svg", "template", "title", "footer",
+    "head", "script", "style", "nav", "noscript", "svg", "template", "title",
 ];
 
 /// Elements that start and end a paragraph.
@@ -287,6 +287,8 @@ enum Token {
 /// the content of [`SKIPPED`] elements and comments left out.
 fn tokenize(html: &str) -> Vec<Token> {
     let mut tokens = Vec::new();
+    // Furniture elements found never closed.
+    let mut unclosed: Vec<String> = Vec::new();
     let mut text = String::new();
     let mut rest = html;
     let flush = |text: &mut String, tokens: &mut Vec<Token>| {
@@ -343,8 +345,20 @@ fn tokenize(html: &str) -> Vec<Token> {
         } else if SKIPPED.contains(&name.as_str()) && !tag.trim_end().ends_with('/') {
             // Up to its end tag.
             rest = end_tag(rest, &name).map_or("", |at| &rest[at + tag_end(&rest[at..])..]);
-        } else if is_furniture(tag) && !tag.trim_end().ends_with('/') {
-            rest = past_element(rest, &name);
+        } else if let Some(after) =
+            (is_furniture(&name, tag) && !tag.trim_end().ends_with('/') && !unclosed.contains(&name))
+                .then(|| {
+                    let after = past_element(rest, &name);
+                    // None closes after this one either: not looked for
+                    // again (each look runs to the end of the page).
+                    if after.is_none() {
+                        unclosed.push(name.clone());
+                    }
+                    after
+                })
+                .flatten()
+        {
+            rest = after;
         } else {
             tokens.push(Token::Open(name));
         }
@@ -358,9 +372,14 @@ fn tokenize(html: &str) -> Vec<Token> {
 /// furniture, no text of the document: a table of contents (`id="toc"`,
 /// `class="toc"`, as xml2rfc writes it), a paragraph's self-link mark
 /// (xml2rfc's `class="pilcrow"`, Sphinx's `class="headerlink"`: a `¶`), or
-/// the site's footer (`id="footer"`, `role="contentinfo"`).
-fn is_furniture(tag: &str) -> bool {
+/// the site's footer (`<footer>`, `id="footer"`, `role="contentinfo"`).
+/// Skipped up to its matching end tag; one never closed is read as text,
+/// not taken with the rest of the page.
+fn is_furniture(name: &str, tag: &str) -> bool {
     const NAMES: [&str; 4] = ["toc", "pilcrow", "headerlink", "footer"];
+    if name == "footer" {
+        return true;
+    }
     let named = |value: Option<&str>| {
         value.is_some_and(|v| {
             v.split_ascii_whitespace()
@@ -401,8 +420,8 @@ fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
 
 /// `s` past the element `name` whose start tag has been read: its end tag
 /// matched to it through nested elements of the same name (a `<div>` in
-/// a `<div>`), or the end of the page when it has none.
-fn past_element<'s>(s: &'s str, name: &str) -> &'s str {
+/// a `<div>`), or `None` when it has none.
+fn past_element<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     let bytes = s.as_bytes();
     let mut depth = 1usize;
     let mut from = 0;
@@ -420,7 +439,7 @@ fn past_element<'s>(s: &'s str, name: &str) -> &'s str {
             if close {
                 depth -= 1;
                 if depth == 0 {
-                    return &s[end..];
+                    return Some(&s[end..]);
                 }
             } else if !s[start..end].trim_end_matches('>').ends_with('/') {
                 depth += 1;
@@ -428,7 +447,7 @@ fn past_element<'s>(s: &'s str, name: &str) -> &'s str {
         }
         from = end.max(start + 1);
     }
-    ""
+    None
 }
 
 /// Where the end tag of the element `name` (lower case) starts in `s`,
@@ -989,6 +1008,13 @@ mod tests {
             text.split_whitespace().collect::<Vec<_>>(),
             ["Version:", "1", "Date:", "2024"]
         );
+        // Never closed: read as text, not taken with the rest of the page.
+        for page in [
+            "<html><div id=toc><p>Version: 1</p>",
+            "<html><footer><p>Version: 1</p>",
+        ] {
+            assert!(html(page).unwrap().text.contains("Version: 1"), "{page}");
+        }
         assert_eq!(attribute(" id = 'toc' class=x", "id"), Some("toc"));
         assert_eq!(attribute(" data-id=toc", "id"), None);
         assert_eq!(attribute(" class=pilcrow/", "class"), Some("pilcrow"));
