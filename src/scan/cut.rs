@@ -586,6 +586,8 @@ impl Scratch {
         // a prefix a program joins more on to, there
         // (`"urn:ietf:params:oauth:" + kind`) or where it uses the constant
         // (`REQUEST_URI_PREFIX = "urn:ietf:params:oauth:request_uri:"`).
+        // So is one ending in `-` or `_`, a name's prefix a program
+        // completes (`NBN_PREFIX = "urn:nbn:nl:ui:13-"`: it gave `invalid`).
         // So is one with an ellipsis for a part (`"urn:uuid:..."`).
         // An attribute's whole value (`xmlns:ex="urn:example:"`) is used
         // as it stands, and stays. A quoted URN that the next literal goes
@@ -604,11 +606,13 @@ impl Scratch {
             || left_out
             || piece
             || x_filled(&self.urn)
+            || stop == Some(b'<') && xslt_instruction(buf, end, limit)
             || is_pattern(&self.urn, buf, start, end, limit)
             || regex_literal(&self.urn, buf, start, self.ends.last().copied().unwrap_or(end))
             || closed
                 && open != Some(b'<')
-                && (matches!(self.urn.last(), Some(b':' | b'.')) || ends_in_query_name(&self.urn))
+                && (matches!(self.urn.last(), Some(b':' | b'.' | b'-' | b'_'))
+                    || ends_in_query_name(&self.urn))
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
             || quoted_literal
                 && (prefix_test(buf, start - 1)
@@ -885,6 +889,16 @@ impl Scratch {
                     if !self.push_all(buf, i, len) {
                         return i;
                     }
+                    i += len;
+                    continue;
+                }
+                // HTML's break hint element, `<wbr>` (`<wbr/>`, `<wbr />`;
+                // HTML Living Standard 4.5.29) inside a URN that more of it
+                // follows, is the page's, as a zero-width space is (below):
+                // authlete-java-common's Javadoc
+                // `urn:<wbr>ietf:<wbr>params:<wbr>oauth:...` (it gave
+                // nothing, or `urn:nbn:de` for `urn:nbn:de:<wbr>bsz:...`).
+                b'<' if let Some(len) = wbr_tag(buf, i, limit) => {
                     i += len;
                     continue;
                 }
@@ -1603,6 +1617,12 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
         {
             false
         }
+        // An unfinished groff escape (`\[`, `\[rq y`, `\*(r`, `\(` at a
+        // line's end or before a space) is a manual page's slip, and no
+        // regex escapes a bracket or star with nothing after it on the
+        // line: the URN stays, ending at the backslash (it vanished,
+        // even with --all, and an invalid one was not said).
+        [b'\\', b'[' | b'(' | b'*', ..] if unfinished_troff_escape(&rest[1..]) => false,
         [
             b'\\',
             b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P' | b'.' | b'(' | b'[' | b'{' | b'+' | b'*'
@@ -1625,6 +1645,23 @@ fn troff_long_name(rest: &[u8]) -> bool {
         && rest.first() == Some(&b'[')
         && rest[1].is_ascii_alphabetic()
         && rest.get(1 + name) == Some(&b']')
+}
+
+/// An unfinished groff escape at the start of `rest` (after its `\`):
+/// `[`, `(` or `*` (then `(` or `[` after `*`), at most 15 letters and
+/// digits, and then the line's or the text's end or a space: `[`, `[rq y`,
+/// `*`, `*(r`, `*[x`, `(r`. A regex goes on after its escaped
+/// metacharacter with more of the pattern (`\[0-9]`, `\([^)]+\)`, `\[x"`).
+fn unfinished_troff_escape(rest: &[u8]) -> bool {
+    let opener = match rest {
+        [b'*', b'(' | b'[', ..] => 2,
+        _ => 1,
+    };
+    let name = rest[opener..rest.len().min(opener + 16)]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    name < 16 && rest.get(opener + name).is_none_or(|&b| is_space(b))
 }
 
 /// Whether the URN-like text is a `/.../` literal in a string, PHP's and
@@ -1841,6 +1878,51 @@ fn inline_markup(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// An XSLT instruction that writes a computed value at `i`, right after
+/// a URN's text (XSLT 3.0 sections 11.4.2, 5.7.1, 10.1, 11.9.1, 11.4.1:
+/// `<xsl:value-of`, `<xsl:apply-templates`, `<xsl:call-template`,
+/// `<xsl:copy-of`, `<xsl:text`): the literal text is a template's start,
+/// as `{$x}` in an attribute value template is
+/// (`<dc:identifier>urn:nbn:de:gbv:089-<xsl:value-of select="."/>`).
+fn xslt_instruction(buf: &[u8], i: usize, limit: usize) -> bool {
+    let Some(name) = buf[i..limit.min(i + 24)].strip_prefix(b"<xsl:") else {
+        return false;
+    };
+    [
+        &b"value-of"[..],
+        b"apply-templates",
+        b"call-template",
+        b"copy-of",
+        b"text",
+    ]
+    .iter()
+    .any(|instruction| {
+        name.starts_with(instruction)
+            && name
+                .get(instruction.len())
+                .is_some_and(|&b| is_space(b) || matches!(b, b'/' | b'>'))
+    })
+}
+
+/// The length of a `<wbr>` tag at `i` (`<wbr>`, `<wbr/>`, `<wbr />`, in
+/// any letter case) when a URN character follows it.
+fn wbr_tag(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let rest = &buf[i..limit.min(i + 8)];
+    if !rest
+        .get(1..4)
+        .is_some_and(|name| name.eq_ignore_ascii_case(b"wbr"))
+    {
+        return None;
+    }
+    let len = [&b">"[..], b"/>", b" />"]
+        .iter()
+        .find(|close| rest[4..].starts_with(close))
+        .map(|close| 4 + close.len())?;
+    buf.get(i + len)
+        .filter(|&&c| i + len < limit && is_urn_char(c))
+        .map(|_| len)
 }
 
 /// The length of `[digits]` at `i` when a URN character or the quote
