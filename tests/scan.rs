@@ -1061,3 +1061,41 @@ fn scan_takes_a_dollar_name_in_json_as_written() {
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert_eq!(stdout(&out), "");
 }
+
+/// Black-box finding of 2026-11-28 (apple/ccs-calendarserver): iCalendar
+/// folds lines longer than 75 octets, a CRLF and one space going on with
+/// the line (RFC 5545 section 3.1; vCard, RFC 6350 section 3.2; LDIF,
+/// RFC 2849), so a `urn:uuid:` folded in two is one URN there; in any
+/// other text a line break ends it.
+#[test]
+fn scan_reads_a_urn_across_an_icalendar_fold() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "BEGIN:VEVENT\r\nORGANIZER;CN=X:urn:uuid:C3B38B00-\r\n 4166-11DD-B22C-A07C87E02F6A\r\nATTENDEE:urn:isbn:0451450523\r\n  x\r\nEND:VEVENT\r\n";
+    for name in ["event.ics", "card.VCF", "note.txt"] {
+        fs::write(dir.path().join(name), text).unwrap();
+        let path = dir.path().join(name);
+        let out = urnreg(
+            &["scan", "--all", "--color", "never", path.to_str().unwrap()],
+            b"",
+        );
+        let got = stdout(&out);
+        let lines = lines(&got);
+        assert_eq!(lines.len(), 2, "{name}: {got}");
+        if name == "note.txt" {
+            assert_eq!(code(&out), 1, "{got}");
+            assert!(lines[0].contains(":2:16: invalid urn:uuid:C3B38B00-: "), "{got}");
+        } else {
+            assert_eq!(code(&out), 0, "{name}: {got}");
+            assert!(
+                lines[0].ends_with(":2:16: valid urn:uuid:C3B38B00-4166-11DD-B22C-A07C87E02F6A"),
+                "{name}: {got}"
+            );
+        }
+        // Two spaces after the break: the second is the line's, and the
+        // URN before it ends there.
+        assert!(
+            lines[1].ends_with(":4:10: valid urn:isbn:0451450523"),
+            "{name}: {got}"
+        );
+    }
+}

@@ -43,6 +43,12 @@ const LITERAL_DOLLAR: &[&str] = &[
     "java", "c", "h", "cc", "cpp", "cxx", "hpp", "cs", "go", "rs", "xsd", "wsdl", "json", "jsonld",
 ];
 
+/// File name extensions of formats that fold long lines, a line break
+/// and one space or tab going on with the line: iCalendar (RFC 5545
+/// section 3.1: `.ics`, `.ifb`, and vCalendar's `.vcs`), vCard (RFC 6350
+/// section 3.2: `.vcf`, `.vcard`) and LDIF (RFC 2849: `.ldif`).
+const FOLDED: &[&str] = &["ics", "ifb", "vcs", "vcf", "vcard", "ldif"];
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Files and directories to scan, `-` for stdin (default: the current
@@ -401,6 +407,12 @@ impl<'s, 'a> Worker<'s, 'a> {
             .and_then(|e| e.to_str())
             .is_some_and(|e| LITERAL_DOLLAR.iter().any(|x| x.eq_ignore_ascii_case(e)));
         self.scanner.set_literal_dollar(literal_dollar);
+        // Formats that fold their long lines.
+        let folded = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| FOLDED.iter().any(|x| x.eq_ignore_ascii_case(e)));
+        self.scanner.set_folded(folded);
         let shared = self.shared;
         let checker = &mut self.checker;
         let summary = &mut self.summary;

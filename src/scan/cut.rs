@@ -393,6 +393,9 @@ pub(super) struct Scratch {
     /// The text's strings take `$name` as written
     /// ([`super::Scanner::set_literal_dollar`]).
     pub literal_dollar: bool,
+    /// The text folds long lines, a line break and one space or tab
+    /// going on with the line ([`super::Scanner::set_folded`]).
+    pub folded: bool,
     /// A percent-encoded quote or angle bracket opened it, in encoded text
     /// (a URL's query, `srsName=%22urn:ogc:def:crs:EPSG::4326%22`,
     /// `%3Cid%3Eurn:isbn:...%3C/id%3E`): a `%HH` of a character that no URN
@@ -663,6 +666,17 @@ impl Scratch {
                 return i;
             }
             let b = buf[i];
+            // A folded line (iCalendar, RFC 5545 section 3.1; vCard, RFC
+            // 6350 section 3.2; LDIF, RFC 2849): the line break and the
+            // one space or tab after it are no part of the value, and the
+            // URN goes on (`urn:uuid:C3B38B00-` CRLF SP `4166-...`).
+            if self.folded
+                && matches!(b, b'\r' | b'\n')
+                && let Some(len) = fold(buf, i, limit)
+            {
+                i += len;
+                continue;
+            }
             if Some(b) == self.delimiter && open != Some(b'"') {
                 return i;
             }
@@ -1904,6 +1918,19 @@ fn xslt_instruction(buf: &[u8], i: usize, limit: usize) -> bool {
                 .get(instruction.len())
                 .is_some_and(|&b| is_space(b) || matches!(b, b'/' | b'>'))
     })
+}
+
+/// The length of a folded line's break at `i` (CRLF or LF, then one
+/// space or tab) when a URN character goes on after it.
+fn fold(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let line_end = match buf.get(i..limit.min(i + 2))? {
+        [b'\r', b'\n'] => 2,
+        [b'\n', ..] => 1,
+        _ => return None,
+    };
+    let after = i + line_end;
+    (after + 1 < limit && matches!(buf[after], b' ' | b'\t') && is_urn_char(buf[after + 1]))
+        .then_some(line_end + 1)
 }
 
 /// The length of a `<wbr>` tag at `i` (`<wbr>`, `<wbr/>`, `<wbr />`, in

@@ -266,6 +266,15 @@ impl Scanner {
         self.cut.literal_dollar = yes;
     }
 
+    /// Reads the inputs from now on as text that folds its long lines: a
+    /// line break and one space or tab after it go on with the line
+    /// (iCalendar, RFC 5545 section 3.1; vCard, RFC 6350 section 3.2;
+    /// LDIF, RFC 2849), so a URN folded in two is read whole. Off (the
+    /// default), a line break ends a URN.
+    pub fn set_folded(&mut self, yes: bool) {
+        self.cut.folded = yes;
+    }
+
     /// Reads `input` to its end and hands each URN found to `each`, in
     /// order. Memory stays within a fixed window (about 300 KiB).
     pub fn scan<R: Read>(&mut self, mut input: R, mut each: impl FnMut(&Found<'_>)) -> io::Result<Scanned> {
