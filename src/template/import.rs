@@ -1990,22 +1990,16 @@ struct Fences(Vec<bool>);
 impl Fences {
     fn of(lines: &[&str], from: usize) -> Fences {
         let mut inside = vec![false; lines.len()];
-        let mut open: Option<(char, usize)> = None;
+        let mut open: Option<&str> = None;
         for (i, line) in lines.iter().enumerate().skip(from) {
             let indent = line.len() - line.trim_start().len();
-            let t = line.trim();
-            let fence = t
-                .chars()
-                .next()
-                .filter(|c| matches!(c, '`' | '~') && indent <= 3)
-                .map(|c| (c, t.chars().take_while(|x| *x == c).count()))
-                .filter(|(_, n)| *n >= 3);
+            let fence = fence_run(line).filter(|_| indent <= 3);
             match (open, fence) {
-                (None, Some(f)) => {
-                    open = Some(f);
+                (None, Some(run)) => {
+                    open = Some(run);
                     inside[i] = true;
                 }
-                (Some((c, n)), Some((d, m))) if c == d && m >= n && t.chars().all(|x| x == c) => {
+                (Some(run), Some(_)) if closes(line, run) => {
                     open = None;
                     inside[i] = true;
                 }

@@ -757,14 +757,12 @@ fn table_cells(line: &str) -> Option<Vec<String>> {
     Some(cells.into_iter().map(|c| c.trim().to_string()).collect())
 }
 
-/// A table's delimiter row (`|---|:--:|`).
-fn is_delimiter_row(line: &str) -> bool {
-    table_cells(line).is_some_and(|cells| {
-        cells.iter().all(|c| {
-            let c = c.strip_prefix(':').unwrap_or(c);
-            let c = c.strip_suffix(':').unwrap_or(c);
-            !c.is_empty() && c.bytes().all(|b| b == b'-')
-        })
+/// Whether a table row's cells make its delimiter row (`|---|:--:|`).
+fn is_delimiter(cells: &[String]) -> bool {
+    cells.iter().all(|c| {
+        let c = c.strip_prefix(':').unwrap_or(c);
+        let c = c.strip_suffix(':').unwrap_or(c);
+        !c.is_empty() && c.bytes().all(|b| b == b'-')
     })
 }
 
@@ -774,9 +772,21 @@ fn is_delimiter_row(line: &str) -> bool {
 /// without its code span's backticks; the delimiter row goes.
 fn two_column_table(text: &str) -> Option<Unwrapped> {
     let lines: Vec<&str> = text.split('\n').collect();
-    let two = |l: &str| table_cells(l).is_some_and(|c| c.len() == 2);
+    // Each line read once: its cells when a row of two, and whether it is
+    // a delimiter row (of any number of columns).
+    let rows: Vec<(Option<Vec<String>>, bool)> = lines
+        .iter()
+        .map(|l| match table_cells(l) {
+            Some(cells) => {
+                let delimiter = is_delimiter(&cells);
+                ((cells.len() == 2).then_some(cells), delimiter)
+            }
+            None => (None, false),
+        })
+        .collect();
+    let two = |i: usize| rows[i].0.is_some();
     let tables = (1..lines.len())
-        .filter(|&i| is_delimiter_row(lines[i]) && two(lines[i]) && two(lines[i - 1]))
+        .filter(|&i| rows[i].1 && two(i) && two(i - 1))
         .count();
     if tables == 0 {
         return None;
@@ -784,19 +794,20 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
     let mut out = String::with_capacity(text.len());
     let mut in_table = false;
     for (i, line) in lines.iter().enumerate() {
-        let starts = lines.get(i + 1).is_some_and(|next| is_delimiter_row(next)) && two(line);
-        in_table = (in_table || starts) && two(line);
-        if i > 0 && !(in_table && is_delimiter_row(line)) {
+        let starts = rows.get(i + 1).is_some_and(|next| next.1) && two(i);
+        in_table = (in_table || starts) && two(i);
+        let delimiter = in_table && rows[i].1;
+        if i > 0 && !delimiter {
             out.push('\n');
         }
-        match table_cells(line).filter(|_| in_table) {
-            Some(cells) if is_delimiter_row(line) => drop(cells),
-            Some(cells) => {
+        match &rows[i].0 {
+            Some(_) if delimiter => {}
+            Some(cells) if in_table => {
                 let name = cells[0].trim_end_matches(':');
                 let value = cells[1].trim_matches('`');
                 out.push_str(&format!("{name}: {value}"));
             }
-            None => out.push_str(line),
+            _ => out.push_str(line),
         }
     }
     Some(Unwrapped {
