@@ -27,6 +27,9 @@ struct Case {
     /// Scanned as text whose strings take `$name` as written (XML, Java).
     #[serde(default)]
     literal_dollar: bool,
+    /// Scanned as code whose line breaks end statements (Kotlin, Go, Ruby).
+    #[serde(default)]
+    line_statements: bool,
 }
 
 #[test]
@@ -37,6 +40,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
     for case in &vectors.case {
         let (mut found, mut places, mut alternatives) = (Vec::new(), Vec::new(), Vec::new());
         scanner.set_literal_dollar(case.literal_dollar);
+        scanner.set_line_statements(case.line_statements);
         scanner
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());

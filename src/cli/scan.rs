@@ -49,6 +49,14 @@ const LITERAL_DOLLAR: &[&str] = &[
 /// section 3.2: `.vcf`, `.vcard`) and LDIF (RFC 2849: `.ldif`).
 const FOLDED: &[&str] = &["ics", "ifb", "vcs", "vcf", "vcard", "ldif"];
 
+/// File name extensions of languages whose statements end at a line break
+/// after a string literal, so nothing on the next line joins on to it:
+/// Kotlin (a newline ends a statement; `+"text"` is `unaryPlus`, a DSL's
+/// text node), Go (a semicolon is inserted after a string literal that
+/// ends a line: The Go Programming Language Specification, "Semicolons")
+/// and Ruby (`+"text"` is `String#+@`).
+const LINE_STATEMENTS: &[&str] = &["kt", "kts", "go", "rb", "rake"];
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Files and directories to scan, `-` for stdin (default: the current
@@ -413,6 +421,12 @@ impl<'s, 'a> Worker<'s, 'a> {
             .and_then(|e| e.to_str())
             .is_some_and(|e| FOLDED.iter().any(|x| x.eq_ignore_ascii_case(e)));
         self.scanner.set_folded(folded);
+        // Languages whose line breaks end statements.
+        let line_statements = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| LINE_STATEMENTS.iter().any(|x| x.eq_ignore_ascii_case(e)));
+        self.scanner.set_line_statements(line_statements);
         let shared = self.shared;
         let checker = &mut self.checker;
         let summary = &mut self.summary;

@@ -78,7 +78,8 @@ fn past_spaces(buf: &[u8], mut i: usize, stop: usize) -> usize {
 fn joined_on(buf: &[u8], after_quote: usize) -> bool {
     let i = past_spaces(buf, after_quote, buf.len().min(after_quote + 64));
     match buf.get(i..buf.len().min(i + 2)).unwrap_or_default() {
-        [b'+' | b'.' | b'~', ..] | [b'|', b'|'] | [b'<', b'<'] => true,
+        [b'<', b'<'] => !opens_binary_or_heredoc(buf, after_quote, i),
+        [b'+' | b'.' | b'~', ..] | [b'|', b'|'] => true,
         [b'&', next] => i > after_quote && is_space(*next),
         _ => false,
     }
@@ -148,6 +149,7 @@ fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: u
     // written on to the quote ends a sentence (`"urn:x:y". "Next"`).
     let spaced = i > after_quote;
     let operator = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
+        [b'<', b'<'] if opens_binary_or_heredoc(buf, after_quote, i) => 0,
         [b'|', b'|'] | [b'<', b'<'] | [b'.', b'.'] => 2,
         [b'+' | b'~', ..] => 1,
         [b'.' | b'&', ..] if spaced => 1,
@@ -191,6 +193,104 @@ fn raw_string_close(buf: &[u8], i: usize, limit: usize) -> bool {
     after >= limit
         || matches!(buf[after], b';' | b',' | b')' | b']' | b'}' | b'.' | b'+')
         || is_space(buf[after])
+}
+
+/// The `<<` at `i`, the first thing on a line after the literal that
+/// closed before `after_quote`, is written on to a quote: an Erlang
+/// binary (`<<"urn:xmpp:sid:0">> = ...`) or a Ruby or shell heredoc
+/// (`<<"EOS"`) opening a new statement, not C++'s or Ruby's `<<` joining
+/// on to the literal before.
+fn opens_binary_or_heredoc(buf: &[u8], after_quote: usize, i: usize) -> bool {
+    matches!(buf.get(i + 2), Some(b'"' | b'\''))
+        && buf[after_quote..i].iter().any(|&b| matches!(b, b'\n' | b'\r'))
+}
+
+/// A line break comes next after `after`, with nothing but spaces and
+/// tabs before it (or the text ends).
+fn line_break_next(buf: &[u8], after: usize, limit: usize) -> bool {
+    let rest = &buf[after.min(limit)..limit];
+    match rest.iter().position(|&b| b != b' ' && b != b'\t') {
+        Some(k) => matches!(rest[k], b'\n' | b'\r'),
+        None => true,
+    }
+}
+
+/// The string literal that a URN runs to the end of, without starting
+/// it, goes on in another literal on the next line (C11 6.4.5 and
+/// Python's adjacent literals, one string: SoCo's
+/// `'... xmlns:upnp="urn:schemas-upnp-org:m'` then `'etadata-1-0/DIDL-Lite/"'`,
+/// a template's `'...xmlns:u="urn:schemas-upnp-org:service:'` then
+/// `'{service_type}:{version}">'`): the URN is a piece of that string,
+/// whatever the next literal starts with. Only spaces, tabs and one line
+/// break between them (a shell's `"a" "b"` on one line are two words);
+/// Python's triple quotes count as the quote.
+fn adjacent_on_next_line(buf: &[u8], quote: u8, after_quote: usize, limit: usize) -> bool {
+    // A YANG statement's `;` before the next statement's literal ends it
+    // (as in [`continued`]).
+    let terminated = after_quote >= 2 && buf[after_quote - 2] == b';';
+    // The rest of a triple quote that closed the literal.
+    let after_quote = if buf.get(after_quote..after_quote + 2) == Some(&[quote, quote][..]) {
+        after_quote + 2
+    } else {
+        after_quote
+    };
+    let stop = limit.min(after_quote + 256);
+    let gap = &buf[after_quote.min(stop)..stop];
+    let Some(k) = gap.iter().position(|&b| !is_space(b)) else {
+        return false;
+    };
+    gap[..k].iter().filter(|&&b| b == b'\n').count() == 1
+        && gap[k] == quote
+        && !(terminated && yang_statement(buf, after_quote + k + 1, limit))
+}
+
+/// At `i`, right after an `&amp;` that decoded to `&`, the name of a
+/// reference to a quote or angle bracket and its `;` (`quot;`, `lt;`,
+/// `#34;`, `#x3E;`): markup escaped twice, which ends a URN.
+fn escaped_delimiter(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 8)];
+    [
+        &b"quot;"[..],
+        b"apos;",
+        b"lt;",
+        b"gt;",
+        b"#34;",
+        b"#39;",
+        b"#60;",
+        b"#62;",
+        b"#x22;",
+        b"#x27;",
+        b"#x3c;",
+        b"#x3e;",
+    ]
+    .iter()
+    .any(|name| rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name))
+}
+
+/// The literal whose opening quote is at `open_quote` is the pattern of
+/// SQL's `LIKE` (ISO/IEC 9075-2 8.5), PostgreSQL's `ILIKE` or `SIMILAR
+/// TO`: the operator's word, any case, then spaces, right before it.
+fn like_pattern(buf: &[u8], open_quote: usize) -> bool {
+    let head = &buf[open_quote.saturating_sub(64)..open_quote];
+    let end = head.iter().rposition(|&b| !is_space(b)).map_or(0, |k| k + 1);
+    if end == head.len() {
+        return false;
+    }
+    match last_word(&head[..end]) {
+        Some((word, _)) if word.eq_ignore_ascii_case(b"like") || word.eq_ignore_ascii_case(b"ilike") => true,
+        Some((word, before)) if word.eq_ignore_ascii_case(b"to") => {
+            last_word(before.trim_ascii_end()).is_some_and(|(w, _)| w.eq_ignore_ascii_case(b"similar"))
+        }
+        _ => false,
+    }
+}
+
+/// The word of letters that `text` ends with, and the text before it;
+/// `None` when a word character is glued on before it.
+fn last_word(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let name = text.iter().rev().take_while(|b| b.is_ascii_alphabetic()).count();
+    let glued = text.len() > name && is_word(text[text.len() - name - 1]);
+    (!glued).then(|| (&text[text.len() - name..], &text[..text.len() - name]))
 }
 
 /// The string literal of the URN at `start` is an argument of `concat()`
@@ -396,6 +496,10 @@ pub(super) struct Scratch {
     /// The text folds long lines, a line break and one space or tab
     /// going on with the line ([`super::Scanner::set_folded`]).
     pub folded: bool,
+    /// A line break after a string literal ends the statement: no operator
+    /// or literal on the next line joins on to it
+    /// ([`super::Scanner::set_line_statements`]).
+    pub line_statements: bool,
     /// A percent-encoded quote or angle bracket opened it, in encoded text
     /// (a URL's query, `srsName=%22urn:ogc:def:crs:EPSG::4326%22`,
     /// `%3Cid%3Eurn:isbn:...%3C/id%3E`): a `%HH` of a character that no URN
@@ -565,14 +669,37 @@ impl Scratch {
         let doubled = quoted_literal
             && open.is_some_and(|q| start >= 2 && buf[start - 2] == q && buf.get(after_close) == Some(&q));
         let open_end = self.urn.last().is_some_and(|b| !b.is_ascii_alphanumeric());
+        // Kotlin, Go and Ruby end a statement at a line break after a
+        // literal: a `+"text"` on the next line is a unary plus (a
+        // Kotlin DSL's text node, Ruby's unfrozen string), not a join.
+        let line_statements = self.line_statements;
+        let ends_statement = |after: usize| line_statements && line_break_next(buf, after, limit);
         let piece = !closed
             && matches!(stop, Some(b'"' | b'\''))
+            && !ends_statement(end + 1)
             && (matches!(self.urn.last(), Some(b':' | b'.')) && joined_on(buf, end + 1)
                 || joined_to_a_value(buf, end + 1, limit)
                 // (Not a doubled quote: an escaped one in CSV or SQL.)
                 || buf.get(end + 1) != stop.as_ref()
                     && continued(buf, stop.unwrap_or_default(), open_end, end + 1, limit)
                 || concat_argument(buf, start, None, end + 1, limit));
+        // A URN that runs to the end of a literal it does not start (its
+        // closing quote where the run stopped, an apostrophe it took as
+        // its last character, or a quote after an escaped one that opened
+        // it, `"<x xmlns=\"urn:...`), which a literal on the next line
+        // goes on from ([`adjacent_on_next_line`]).
+        let literal_end = if !closed && matches!(stop, Some(b'"' | b'\'')) {
+            stop.map(|q| (q, end + 1))
+        } else if !closed && self.urn.last() == Some(&b'\'') && open != Some(b'\'') {
+            Some((b'\'', end))
+        } else if closed && !escaped_pair && open == Some(b'"') && escaped_quote_before(buf, start) {
+            Some((b'"', after_close))
+        } else {
+            None
+        };
+        let split = literal_end.is_some_and(|(quote, after)| {
+            !ends_statement(after) && adjacent_on_next_line(buf, quote, after, limit)
+        });
         if !closed {
             self.trim(open, stop);
         }
@@ -608,6 +735,7 @@ impl Scratch {
             || has_build_token(&self.urn)
             || left_out
             || piece
+            || split
             || x_filled(&self.urn)
             || stop == Some(b'<') && xslt_instruction(buf, end, limit)
             || is_pattern(&self.urn, buf, start, end, limit)
@@ -621,8 +749,15 @@ impl Scratch {
                 && (prefix_test(buf, start - 1)
                     || builder_start(buf, start - 1, after_close, limit)
                     || concat_argument(buf, start, Some(start - 1), after_close, limit)
-                    || !doubled && continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
-                    || joined_to_a_value(buf, after_close, limit))
+                    || !doubled
+                        && !ends_statement(after_close)
+                        && continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
+                    || !ends_statement(after_close) && joined_to_a_value(buf, after_close, limit))
+            // A pattern of SQL's LIKE (`WHERE id LIKE 'urn:uuid:%'`: `%`
+            // any characters, ISO/IEC 9075-2 8.5), not a URN.
+            || matches!(open, Some(b'"' | b'\''))
+                && self.urn.contains(&b'%')
+                && like_pattern(buf, start - 1)
         {
             return None;
         }
@@ -894,10 +1029,18 @@ impl Scratch {
                 // part of what was written, invalid as a URN (RFC 8141
                 // section 2 has no `[`), not a footnote, which prose puts
                 // after a URN.
+                // So is a word in brackets after a name in a quoted value,
+                // its closing quote or more of the value after it (an
+                // SOS phenomenon's unit, `"urn:ogc:def:phenomenon:OGC:1.0.30:AIR_HUMIDITY_[PERCENT]"`,
+                // `"urn:example:temp[1]"`): not a regex's class
+                // ([`bracket_expression`]).
                 b'[' if self.nss
                     && matches!(open, Some(b'"' | b'\''))
-                    && self.urn.last().is_some_and(u8::is_ascii_alphabetic)
-                    && self.urn.contains(&b'@')
+                    && self
+                        .urn
+                        .last()
+                        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+                    && !bracket_expression(&buf[i..limit.min(i + 64)])
                     && let Some(len) = quoted_index(buf, i, limit, open) =>
                 {
                     if !self.push_all(buf, i, len) {
@@ -1004,6 +1147,11 @@ impl Scratch {
                 None => return i,
                 // `&amp;` in a query is the URL's `&` (HTML 4.01 B.2.2).
                 Some((Decoded::Ascii(b'&' | b'#'), _)) if self.query => return i,
+                // Markup escaped twice (`&amp;quot;`, `&amp;gt;&amp;lt;`:
+                // a UPnP `LastChange` event's DIDL-Lite inside escaped
+                // XML): a quote or angle bracket the text stands for, no
+                // part of a URN, as one escaped once is not.
+                Some((Decoded::Ascii(b'&'), len)) if escaped_delimiter(buf, i + len, limit) => return i,
                 Some((Decoded::Ascii(b'&'), len)) if starts_uri(buf, i + len, limit) => return i,
                 // JSON's `\/` before another URN, as `/` (RFC 8259 section 7).
                 Some((Decoded::Ascii(b'/'), len)) if starts_urn(buf, i + len, limit) => return i,
@@ -1690,7 +1838,10 @@ fn unfinished_troff_escape(rest: &[u8]) -> bool {
 /// between), and a `/` in the text that its flags and then its end, a
 /// method call, `)`, `,` or `;` follow (`if (/urn:isbn:0451450523/.test(s))`,
 /// `.match(/urn\:oasis\:...\:status\:(.*)/)`). A `/` before it after a
-/// name is a URL's path (`host/urn:x:y/`).
+/// name is a URL's path (`host/urn:x:y/`). Perl's match operators open
+/// one too (`qr/urn:.../`, `m/.../`, `$x =~ /.../`), and so does such a
+/// `/` earlier on the line, the URN inside the pattern
+/// (`assert_match(/<samlp:StatusCode Value='urn:...:PartialLogout/, xml)`).
 fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool {
     if start < 2 {
         return false;
@@ -1720,26 +1871,78 @@ fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool 
         }
         return buf[start + close] == quote && inner[..inner.len() - flags].ends_with(&[delimiter]);
     }
+    let closes = |urn: &[u8]| closes_regex(urn);
     if delimiter != b'/' {
-        return false;
+        // The pattern opened earlier on the line.
+        let line = &buf[start.saturating_sub(256)..start];
+        let line = &line[line.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1)..];
+        return match memchr::memrchr(b'/', line) {
+            Some(k) => {
+                let opening = start - line.len() + k;
+                opening > 0
+                    && buf[opening - 1] != b'\\'
+                    && opens_regex(buf, opening)
+                    && closes_regex_strictly(urn, buf, text_end)
+            }
+            None => false,
+        };
     }
     if matches!(buf[start - 2], b'"' | b'\'') {
         return urn.ends_with(b"/") && buf.get(text_end) == Some(&buf[start - 2]);
     }
-    let before = buf[start.saturating_sub(256)..start - 1]
-        .iter()
-        .rev()
-        .find(|&&b| b != b' ' && b != b'\t');
     // A Markdown link's target, `[text](/urn:...)`, is a path.
     if start >= 3 && buf[start - 2] == b'(' && buf[start - 3] == b']' {
         return false;
     }
-    if !matches!(
-        before,
-        Some(b'(' | b'=' | b',' | b'!' | b'&' | b'|' | b'?' | b'[' | b'{' | b';' | b':')
-    ) {
-        return false;
+    opens_regex(buf, start - 1) && closes(urn)
+}
+
+/// The `/` at `slash` opens a regular expression literal: after `(`,
+/// `=`, `,`, `!`, `&`, `|`, `?`, `[`, `{`, `;` or `:` (spaces between;
+/// ECMA-262 12.9.5, Ruby alike), after Perl's `=~` or `!~`, or as the
+/// delimiter of Perl's `qr` or `m` (perlop, "Regexp Quote-Like
+/// Operators").
+fn opens_regex(buf: &[u8], slash: usize) -> bool {
+    let head = &buf[slash.saturating_sub(256)..slash];
+    let operator = |word: &[u8]| {
+        head.ends_with(word) && (head.len() == word.len() || !is_word(head[head.len() - word.len() - 1]))
+    };
+    if operator(b"qr") || operator(b"m") {
+        return true;
     }
+    matches!(
+        head.iter().rev().find(|&&b| b != b' ' && b != b'\t'),
+        Some(b'(' | b'=' | b',' | b'!' | b'&' | b'|' | b'?' | b'[' | b'{' | b';' | b':' | b'~')
+    )
+}
+
+/// As [`closes_regex`], for a pattern that opened before the URN, where a
+/// `/` in it is more often a path's: its flags are JavaScript's, Ruby's
+/// or Perl's usual ones (`g`, `i`, `m`, `s`, `u`, `x`, `y`, at most
+/// three), and what follows them is a method call on the pattern, or `)`,
+/// `,` or `;` (in the text after the URN when the URN ends there).
+fn closes_regex_strictly(urn: &[u8], buf: &[u8], text_end: usize) -> bool {
+    memchr::memchr_iter(b'/', urn).any(|at| {
+        let flags = urn[at + 1..]
+            .iter()
+            .take_while(|b| b"gimsuxy".contains(b))
+            .count();
+        let after = &urn[at + 1 + flags..];
+        flags <= 3
+            && match after.first() {
+                None => matches!(buf.get(text_end), Some(b')' | b',' | b';')),
+                Some(b')' | b',' | b';') => true,
+                Some(_) => [&b".test("[..], b".exec(", b".match("]
+                    .iter()
+                    .any(|call| after.starts_with(call)),
+            }
+    })
+}
+
+/// The URN's text holds the `/` that closes a regular expression literal:
+/// its flags (lower-case letters), then its end, a method call (`.test(`),
+/// `)`, `,` or `;`.
+fn closes_regex(urn: &[u8]) -> bool {
     memchr::memchr_iter(b'/', urn).any(|at| {
         let flags = urn[at + 1..]
             .iter()
@@ -1952,20 +2155,20 @@ fn wbr_tag(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
         .map(|_| len)
 }
 
-/// The length of `[digits]` at `i` when a URN character or the quote
-/// `open` follows it.
+/// The length of `[word]` at `i` (letters, digits, `_`, `-`, `.`; at
+/// most 48, or none) when a URN character or the quote `open` follows it.
 fn quoted_index(buf: &[u8], i: usize, limit: usize, open: Option<u8>) -> Option<usize> {
-    let digits = buf[i + 1..limit.min(i + 8)]
+    let word = buf[i + 1..limit.min(i + 50)]
         .iter()
-        .take_while(|b| b.is_ascii_digit())
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         .count();
-    let close = i + 1 + digits;
+    let close = i + 1 + word;
     let after = buf.get(close + 1).filter(|_| close + 1 < limit).copied();
-    (digits > 0
+    (word <= 48
         && buf.get(close) == Some(&b']')
         && close < limit
         && after.is_some_and(|c| Some(c) == open || is_urn_char(c)))
-    .then_some(digits + 2)
+    .then_some(word + 2)
 }
 
 /// The length of a GUID in braces, `{8-4-4-4-12 hex digits}`.
@@ -2060,6 +2263,8 @@ fn pair_value(buf: &[u8], start: usize) -> bool {
     }
     k < eq
         && (k == 0
+            // A UTF-8 byte-order mark is no character of the text.
+            || k == 3 && buf.starts_with(b"\xEF\xBB\xBF")
             || !(is_urn_char(buf[k - 1]) || buf[k - 1] >= 0x80)
             || matches!(buf[k - 1], b',' | b';' | b'&' | b'?' | b'(' | b'=')
             || opening_apostrophe(buf, k - 1))

@@ -275,6 +275,16 @@ impl Scanner {
         self.cut.folded = yes;
     }
 
+    /// Reads the inputs from now on as code whose statements end at a line
+    /// break after a string literal (Kotlin, Go, Ruby): an operator or a
+    /// literal at the start of the next line joins nothing on to it
+    /// (Kotlin's and Ruby's `+"text"` is a unary plus). Off (the default),
+    /// `"urn:x:" + ...` on two lines is read as one string, as in Java,
+    /// JavaScript, C and Python.
+    pub fn set_line_statements(&mut self, yes: bool) {
+        self.cut.line_statements = yes;
+    }
+
     /// Reads `input` to its end and hands each URN found to `each`, in
     /// order. Memory stays within a fixed window (about 300 KiB).
     pub fn scan<R: Read>(&mut self, mut input: R, mut each: impl FnMut(&Found<'_>)) -> io::Result<Scanned> {
