@@ -79,9 +79,8 @@ const HEADINGS: &[(&str, &str)] = &[
 
 /// Words a heading may add to a template heading without naming another
 /// field: RFC 7207's "Declaration of syntactic structure of NSS part",
-/// "Rules for Lexical Equivalence of NSS part". "Considerations" a heading
-/// may also leave out: RFC 3044's "Identifier uniqueness:" and
-/// "Identifier persistence:" are RFC 3406's "... considerations".
+/// "Rules for Lexical Equivalence of NSS part". [`OPTIONAL_WORDS`] are
+/// among them.
 const QUALIFIER_WORDS: &[&str] = &[
     "nss",
     "nsss",
@@ -92,7 +91,18 @@ const QUALIFIER_WORDS: &[&str] = &[
     "string",
     "urn",
     "considerations",
+    "process",
+    "rules",
 ];
+
+/// Words a heading may also leave out of a template heading: RFC 3044's
+/// "Identifier uniqueness:" and "Identifier persistence:" are RFC 3406's
+/// "... considerations"; RFC 3613's (mace's, copied by RFC 4926 geant and
+/// RFC 6338 schac) "Identifier assignment:", "Identifier resolution:" and
+/// "Lexical equivalence:" are its "Process of identifier assignment",
+/// "Process for identifier resolution" and "Rules for Lexical
+/// Equivalence".
+const OPTIONAL_WORDS: &[&str] = &["considerations", "process", "rules"];
 
 /// Words no heading is told apart by.
 const STOP_WORDS: &[&str] = &[
@@ -1154,7 +1164,7 @@ fn label_words() -> &'static (Vec<String>, Vec<LabelWords>) {
     static WORDS: std::sync::OnceLock<(Vec<String>, Vec<LabelWords>)> = std::sync::OnceLock::new();
     WORDS.get_or_init(|| {
         let qualifiers = heading_words(&QUALIFIER_WORDS.join(" "));
-        let optional = heading_words("considerations");
+        let optional = heading_words(&OPTIONAL_WORDS.join(" "));
         let labels = HEADINGS
             .iter()
             .map(|(label, key)| {
@@ -1425,6 +1435,14 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         }
         None => {}
     }
+    // A heading glossed after a slash, its first part a template heading
+    // (RFC 7207's "Scope / kind of named resources:", eurosystem's): that
+    // field, as by its words.
+    if let Some((first, _)) = norm.split_once('/')
+        && let Some((label, key)) = HEADINGS.iter().find(|(label, _)| *label == first.trim())
+    {
+        return Some(heading(key, HowFound::Words { label }));
+    }
     let (label, key, distance) = fuzzy_heading(&norm)?;
     Some(heading(key, HowFound::Fuzzy { label, distance }))
 }
@@ -1592,7 +1610,9 @@ const RFC_SECTION_TITLES: &[&str] = &["security considerations"];
 /// sections: at least two sections with the same parent number (`3.1.
 /// Namespace ID`, `3.2.  Registration Information`) name fields.
 fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Heading>) {
+    let contents = table_of_contents(lines).unwrap_or(0..0);
     let mut candidates: Vec<Heading> = (0..lines.len())
+        .filter(|i| !contents.contains(i))
         .filter_map(|i| find_heading(lines, i, nid))
         .collect();
     // Field titles per parent number, counted once (a text of many
@@ -1640,6 +1660,15 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Headi
                 if bare && UNNUMBERED_RFC_TITLES.contains(&normalize(&h.written).as_str()) {
                     continue;
                 }
+                // A numbered title without a colon is the RFC's section
+                // (RFC 8458's `4.1.  Assignment`, `4.2.  Syntax` before
+                // its template of `Field:` lines; RFC 3044's `6. Security
+                // Considerations` after one), whatever other titles share
+                // its parent.
+                if h.numbered && !h.colon {
+                    set_aside.push(h);
+                    continue;
+                }
                 h.outdented = Some(level);
                 true
             }
@@ -1650,7 +1679,70 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Headi
             set_aside.push(h);
         }
     }
+    if level == Level::Numbered {
+        opening_field_lines(lines, &mut kept, &mut set_aside);
+    }
     (kept, set_aside)
+}
+
+/// In a template of numbered sections, the `Field:` lines its parent
+/// section opens with, before its first numbered field, are its fields
+/// too (RFC 9039 section 3, `3.  DEV URN Definition`: `Namespace
+/// Identifier:  "dev"`, `Version:  1`, `Date:  2020-06-24`, `Registrant:`,
+/// then `3.1.  Purpose` to `3.9.  Revision Information`): those at the
+/// indentation of the first of them, naming fields no numbered section
+/// names, are moved from `set_aside` to `kept`.
+fn opening_field_lines(lines: &[&str], kept: &mut Vec<Heading>, set_aside: &mut Vec<Heading>) {
+    let Some(first) = kept.iter().find(|h| h.numbered && !h.key.is_empty()) else {
+        return;
+    };
+    let parent = parent_number(&first.number);
+    if parent.is_empty() {
+        return;
+    }
+    let Some(title) = (0..first.line)
+        .rev()
+        .find(|&i| strip_numbering(lines[i].trim()).1.trim_end_matches('.') == parent)
+    else {
+        return;
+    };
+    let within = |h: &Heading| {
+        h.line > title
+            && h.line < first.line
+            && h.colon
+            && !h.numbered
+            && !h.key.is_empty()
+            && !kept.iter().any(|k| k.key == h.key)
+    };
+    let Some(indent) = set_aside.iter().find(|h| within(h)).map(|h| h.indent) else {
+        return;
+    };
+    let (opening, rest): (Vec<Heading>, Vec<Heading>) = std::mem::take(set_aside)
+        .into_iter()
+        .partition(|h| within(h) && h.indent == indent);
+    *set_aside = rest;
+    kept.extend(opening);
+    kept.sort_by_key(|h| h.line);
+}
+
+/// The lines of an RFC's table of contents (RFC 7322 section 4.7): its
+/// title, then its entries, one run of lines indented right of the title
+/// (page breaks inside it), up to the first blank line or the first line
+/// at or left of the title (the body's first section title). xml2rfc v3
+/// writes the entries without dot leaders or page numbers (RFC 9039's
+/// `     3.1.  Purpose`, `     3.4.  Security and Privacy`), as a
+/// numbered template's field titles look: none of them is a field.
+fn table_of_contents(lines: &[&str]) -> Option<std::ops::Range<usize>> {
+    let indent_of = |l: &str| l.len() - l.trim_start().len();
+    let title = lines
+        .iter()
+        .position(|l| matches!(normalize(l.trim()).as_str(), "table of contents" | "contents"))?;
+    let indent = indent_of(lines[title]);
+    let first = (title + 1..lines.len()).find(|&i| !blank_or_break(lines[i]))?;
+    let end = (first..lines.len())
+        .find(|&i| lines[i] != PAGE_BREAK && (lines[i].trim().is_empty() || indent_of(lines[i]) <= indent))
+        .unwrap_or(lines.len());
+    Some(title..end)
 }
 
 /// Where a template's field headings are.
@@ -1774,7 +1866,9 @@ fn is_section_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let appendix = trimmed
         .strip_prefix("Appendix ")
         .is_some_and(|r| r.split_once('.').is_some_and(|(letter, _)| letter.len() == 1));
-    if appendix || BACK_MATTER.contains(&normalize(title).as_str()) {
+    // With a colon too: `References:` at the fields' margin after a
+    // registration mail's template (the urn-5 request of 2002).
+    if appendix || BACK_MATTER.contains(&normalize(title.trim_end_matches(':')).as_str()) {
         return true;
     }
     // An RFC's unnumbered section title: left of the template's headings;
@@ -1855,6 +1949,7 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .position(|h| h.key == "namespace_identifier")
         .map(|n| headings[n + 1].line);
     let fences = Fences::of(lines, first.line);
+    let container = container_end(lines, first.line);
     // The last field heading of this template (before a second one; the
     // RFC's own Security Considerations is none, `security_section`'s):
     // found once, not for each line.
@@ -1879,6 +1974,9 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
                 "a second Namespace Identifier heading (a second template)".into(),
             ));
         }
+        if let Some((end, what)) = container.filter(|(end, _)| *end == i) {
+            return Some((end, what.into()));
+        }
         if field_lines.contains(&i) {
             continue;
         }
@@ -1893,6 +1991,9 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         // field's.
         if at_margin && is_list_footer(lines, i) {
             return Some((i, "a mailing list's footer".into()));
+        }
+        if is_attachment_trailer(line) {
+            return Some((i, "a mailing list archive's attachment trailer".into()));
         }
         if at_margin && i > 0 && lines[i - 1].trim().is_empty() && is_closing(line) {
             return Some((i, format!("a mail's closing ('{}')", line.trim())));
@@ -1913,6 +2014,7 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
         if !inside_a_field
             && (is_section_title(lines, i, margin) || last_field < i && is_unlisted_title(lines, i, margin))
+            && !interrupts_template(lines, i, headings, margin)
         {
             return Some((i, format!("the RFC section '{}'", line.trim())));
         }
@@ -1932,6 +2034,98 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
     None
 }
 
+/// Whether the RFC section title on line `i` only interrupts the
+/// template that `headings` start: an unnumbered title that is a
+/// template heading's wording (RFC 3044 writes `Security Considerations`
+/// at column 0 between `Conformance with URN Syntax:` and `Validation
+/// mechanism:`), followed, before any other section title, by one of the
+/// template's headings at its `margin` naming a field none before it
+/// named. The template goes on after it, and the title is read as its
+/// field ([`interrupting_titles`]).
+fn interrupts_template(lines: &[&str], i: usize, headings: &[Heading], margin: usize) -> bool {
+    let (title, number) = strip_numbering(lines[i].trim());
+    let title = normalize(title);
+    if !number.is_empty() || !HEADINGS.iter().any(|(label, _)| *label == title) {
+        return false;
+    }
+    let Some(next) = headings.iter().find(|h| h.line > i) else {
+        return false;
+    };
+    let named_before = |key: &str| headings.iter().any(|h| h.line < i && h.key == key);
+    next.indent == margin
+        && next.outdented.is_none()
+        && !next.key.is_empty()
+        && next.key != "namespace_identifier"
+        && !named_before(next.key)
+        && find_heading(lines, i, None).is_some_and(|h| !named_before(h.key))
+        && !(i + 1..next.line).any(|j| is_section_title(lines, j, margin))
+}
+
+/// The headings of the RFC section titles that interrupt the template
+/// of `headings`, which ends at line `end` ([`interrupts_template`]):
+/// fields of the template, set apart left of its other headings.
+fn interrupting_titles(lines: &[&str], headings: &[Heading], end: usize, nid: Option<&str>) -> Vec<Heading> {
+    let Some(first) = headings.first() else {
+        return Vec::new();
+    };
+    let margin = template_margin(headings);
+    let field_lines: std::collections::HashSet<usize> = headings.iter().map(|h| h.line).collect();
+    (first.line + 1..end)
+        .filter(|i| !field_lines.contains(i))
+        .filter(|&i| is_section_title(lines, i, margin) && interrupts_template(lines, i, headings, margin))
+        .filter_map(|i| find_heading(lines, i, nid))
+        .map(|mut h| {
+            if h.indent < margin {
+                h.outdented = Some(margin);
+            }
+            h
+        })
+        .collect()
+}
+
+/// How many runs of headings (each a template as far as
+/// [`template_end`] finds) [`best_run`] compares: an RFC has a few dozen
+/// sections, and a hostile text of thousands of one-heading runs stays
+/// linear.
+const MAX_RUNS: usize = 64;
+
+/// The index in `headings` of the first heading of the text's template,
+/// among the runs of headings from one to where [`template_end`] finds
+/// its template ended: the first run with a Namespace Identifier heading
+/// (two whole templates: the first is read; a NID is what no
+/// registration is without), else the one that names the most fields,
+/// the first of equals. A prose sentence starting `Resolution: For URNs
+/// that ...` (RFC 3044 section 3.1), or numbered sections of an RFC's
+/// prose titled like fields (RFC 8458's `4.1.  Assignment`, `4.2.
+/// Syntax`), are runs of one or two fields before the real template.
+fn best_run(lines: &[&str], headings: &[Heading]) -> usize {
+    let mut best = (0, 0);
+    let mut start = 0;
+    for _ in 0..MAX_RUNS {
+        if start >= headings.len() {
+            break;
+        }
+        let run = &headings[start..];
+        let end = template_end(lines, run).map_or(lines.len(), |(end, _)| end);
+        let len = run.iter().position(|h| h.line >= end).unwrap_or(run.len()).max(1);
+        let mut keys: Vec<&str> = run[..len]
+            .iter()
+            .map(|h| h.key)
+            .filter(|k| !k.is_empty())
+            .collect();
+        if keys.contains(&"namespace_identifier") {
+            return start;
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        if keys.len() > best.0 {
+            best = (keys.len(), start);
+        }
+        start += len;
+    }
+    best.1
+}
+
 /// A mailing list's footer starting at line `i`: a rule of underscores
 /// (Mailman writes 47) and, below it, the list's name (`urn-nid mailing
 /// list`).
@@ -1942,6 +2136,15 @@ fn is_list_footer(lines: &[&str], i: usize) -> bool {
         && lines
             .get(i + 1)
             .is_some_and(|next| next.to_ascii_lowercase().contains("mailing list"))
+}
+
+/// Pipermail's line where it put a mail's scrubbed attachments (a PGP
+/// signature, an HTML alternative) after the text: `--------------
+/// next part --------------`, then `An HTML attachment was scrubbed...`
+/// and its URL.
+fn is_attachment_trailer(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with("----") && t.ends_with("----") && t.trim_matches('-').trim() == "next part"
 }
 
 /// Closings a registration mail ends with (the words a line of its own
@@ -1969,16 +2172,24 @@ const CLOSINGS: &[&str] = &[
     "ystävällisin terveisin",
 ];
 
+/// Closings of a word or two that also start sentences (`Best effort
+/// ...`, `Thanks to ...`): a closing only alone on its line, with its
+/// punctuation (`Thanks,`, `Thank you!`, `Best,`), as on the urn-nid and
+/// urn lists.
+const SHORT_CLOSINGS: &[&str] = &["thanks", "thank you", "best", "all the best", "thx", "ta"];
+
 /// Whether `line` is a mail's closing: one of [`CLOSINGS`], alone or
 /// followed by punctuation or a translation (`Mit freundlichen Grüßen /
-/// Best regards`).
+/// Best regards`), or one of [`SHORT_CLOSINGS`] alone.
 fn is_closing(line: &str) -> bool {
     let t = line.trim().to_lowercase();
+    let bare = t.trim_end_matches([',', '.', '!']).trim_end();
     t.chars().count() <= 60
-        && CLOSINGS.iter().any(|c| {
-            t.strip_prefix(c)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with([',', '.', '!', ' ', '/']))
-        })
+        && (SHORT_CLOSINGS.contains(&bare)
+            || CLOSINGS.iter().any(|c| {
+                t.strip_prefix(c)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with([',', '.', '!', ' ', '/']))
+            }))
 }
 
 /// The lines of a text inside Markdown code fences (CommonMark section
@@ -2013,6 +2224,37 @@ impl Fences {
     fn inside(&self, i: usize) -> bool {
         self.0.get(i).copied().unwrap_or(false)
     }
+}
+
+/// Where the block that holds a template starting at line `first` ends,
+/// if it is in one, and what the block is: a Markdown code fence opened
+/// before it (a template pasted into a GitHub issue or a README between
+/// ```` ``` ```` lines: the closing fence, CommonMark section 4.5), or an
+/// XML CDATA section (an xml2rfc source's `<artwork><![CDATA[` holding
+/// the template: the line with its `]]>`, XML 1.0 section 2.7). What
+/// follows is the document's, not the last field's.
+fn container_end(lines: &[&str], first: usize) -> Option<(usize, &'static str)> {
+    let mut open: Option<&str> = None;
+    for line in &lines[..first] {
+        let indent = line.len() - line.trim_start().len();
+        match (open, fence_run(line).filter(|_| indent <= 3)) {
+            (None, Some(run)) => open = Some(run),
+            (Some(run), Some(_)) if closes(line, run) => open = None,
+            _ => {}
+        }
+    }
+    if let Some(run) = open {
+        return (first + 1..lines.len())
+            .find(|&i| closes(lines[i], run))
+            .map(|i| (i, "the end of the code fence the template is in"));
+    }
+    let cdata = lines[..first].iter().rposition(|l| l.contains("<![CDATA["))?;
+    if lines[cdata..first].iter().any(|l| l.contains("]]>")) {
+        return None;
+    }
+    (first..lines.len())
+        .find(|&i| lines[i].contains("]]>"))
+        .map(|i| (i, "the end of the XML CDATA section the template is in"))
 }
 
 /// The level of the Markdown heading on line `i`, if it is one
@@ -2164,8 +2406,34 @@ const MAIL_HEADERS: &[&str] = &[
 /// section 3.6.8: `List-Id`, `User-Agent`, `Archived-At`, `X-...`) that
 /// is no template heading. Its `Date:` is the mail's, not the
 /// registration's.
+///
+/// The IETF's mail archive (mailarchive.ietf.org) shows a message with
+/// its subject and a line of its author and date above the header block,
+/// and saves it so: a block after at most [`MAIL_PREFACE_PARAGRAPHS`]
+/// short paragraphs is a header block too.
 pub(super) fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>> {
-    let start = lines.iter().position(|l| !l.trim().is_empty())?;
+    let mut start = lines.iter().position(|l| !l.trim().is_empty())?;
+    for _ in 0..=MAIL_PREFACE_PARAGRAPHS {
+        if let Some(block) = header_block_at(lines, start) {
+            return Some(block);
+        }
+        // The next paragraph, after a short one (a subject, an author's
+        // line).
+        let end = (start..lines.len()).find(|&i| lines[i].trim().is_empty())?;
+        if end - start > 2 {
+            return None;
+        }
+        start = (end..lines.len()).find(|&i| !lines[i].trim().is_empty())?;
+    }
+    None
+}
+
+/// How many paragraphs of one or two lines (a mail archive's subject and
+/// author lines) may come before a mail's header block.
+const MAIL_PREFACE_PARAGRAPHS: usize = 2;
+
+/// The header block of [`mail_header_block`] starting at line `start`.
+fn header_block_at(lines: &[&str], start: usize) -> Option<std::ops::Range<usize>> {
     // An mbox file's separator line: `From sender date`, no colon after
     // `From` (RFC 4155).
     let fields_start = if lines[start].starts_with("From ") {
@@ -2403,21 +2671,45 @@ pub fn import_text(text: &str) -> ImportReport {
         }
         return report;
     }
+    // The run of headings that names the most fields is the template;
+    // headings before it are the text's prose.
+    let passed: Vec<Heading> = headings.drain(..best_run(&lines, &headings)).collect();
     let first = &headings[0];
     let template_start = first.line;
     let margin = template_margin(&headings);
     let before = dedent(&lines[..first.line]);
     if !before.is_empty() {
+        let named: Vec<String> = passed
+            .iter()
+            .filter(|h| !h.key.is_empty())
+            .take(6)
+            .map(|h| format!("'{}' at line {}", h.written, h.line + 1))
+            .collect();
+        let passed_note = if named.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; its headings ({}{}) are the text's, not the template's: the template is the run of \
+                 headings below, which names more fields",
+                named.join(", "),
+                if passed.iter().filter(|h| !h.key.is_empty()).count() > named.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            )
+        };
         report.notes.push(Note::new(
             NoteKind::Unplaced,
             Some(1),
             format!(
-                "lines 1-{} before the first field: {}",
+                "lines 1-{} before the first field: {}{passed_note}",
                 first.line,
                 preview(&before)
             ),
         ));
     }
+    set_aside.extend(passed);
     // What follows the template (the RFC's next sections, a signature, a
     // second template) is no part of its last field.
     let mut after_note = None;
@@ -2456,6 +2748,10 @@ pub fn import_text(text: &str) -> ImportReport {
         }
         None => lines.len(),
     };
+    for h in interrupting_titles(&lines, &headings, end, nid.as_deref()) {
+        let at = headings.partition_point(|other| other.line < h.line);
+        headings.insert(at, h);
+    }
     let inside = rfc3406_headings_inside_fields(&mut headings);
     // RFC 3406 section 4 (and RFC 2611 section 3): "Registration
     // Information" holds the registration's version number and date.
@@ -3330,6 +3626,20 @@ mod tests {
             word_heading("identifier uniqueness/persistence considerations"),
             Some(WordMatch::Two((_, "uniqueness"), (_, "persistence")))
         ));
+        // RFC 3613's (mace's) headings without "Process" / "Rules for".
+        for (head, key) in [
+            ("identifier assignment", "assignment_process"),
+            ("identifier resolution", "resolution_process"),
+            ("lexical equivalence", "lexical_equivalence"),
+        ] {
+            assert!(
+                matches!(word_heading(head), Some(WordMatch::One(_, k)) if k == key),
+                "{head}"
+            );
+        }
+        // RFC 7207's (eurosystem's) heading glossed after a slash.
+        let glossed = find_heading(&["Scope / kind of named resources:"], 0, None).unwrap();
+        assert_eq!(glossed.key, "scope");
         for prose in [
             "<namespace-specific-identifier> ",
             "the identifier structure is as follows",
@@ -3445,6 +3755,47 @@ mod tests {
         ];
         assert!(is_list_footer(&footer, 0));
         assert!(!is_list_footer(&["____________________", "Signature"], 0));
+        // Short closings, alone on their line only (the urn-nid and urn
+        // lists' `Thanks,` / `-b.`, `All the best,`).
+        for closing in ["Thanks,", "Thank you!", "Best,", "All the best,", "thanks"] {
+            assert!(is_closing(closing), "{closing}");
+        }
+        for prose in [
+            "Best effort resolution is offered.",
+            "Thanks to the ISSN network, ...",
+        ] {
+            assert!(!is_closing(prose), "{prose}");
+        }
+        // Pipermail's scrubbed-attachment trailer.
+        assert!(is_attachment_trailer("-------------- next part --------------"));
+        assert!(!is_attachment_trailer("-------------------------------------"));
+    }
+
+    /// What ends a registration mail's template besides a closing: its
+    /// own `References:` list at the fields' margin (the urn-5 request),
+    /// Pipermail's attachment trailer; neither is kept in the last field.
+    #[test]
+    fn references_and_attachment_trailers_end_a_template() {
+        for tail in [
+            "References:\n\n[RDF]\n   RDF Model and Syntax.\n",
+            "-------------- next part --------------\nAn HTML attachment was scrubbed...\nURL: \
+             http://www.ietf.org/mail-archive/web/urn-nid/attachments/20090311/0d7b5b7c/attachment.htm\n",
+        ] {
+            let text = format!(
+                "Namespace ID:\n    to be assigned\n\nDeclared registrant of the namespace:\n    Joe\n\n\
+                 Scope:\n    Global.\n\n{tail}"
+            );
+            let report = import_text(&text);
+            assert_eq!(report.fields.scope.as_deref(), Some("Global."), "{tail}");
+            assert!(
+                report
+                    .notes
+                    .iter()
+                    .any(|n| n.kind == NoteKind::Unplaced && n.message.contains("after the template")),
+                "{:?}",
+                report.notes
+            );
+        }
     }
 
     /// A Namespace Identifier that names no NID (RFC 8141 section 2) still

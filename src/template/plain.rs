@@ -24,7 +24,8 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
     let mut text = Cow::Borrowed(text);
     let mut said = Vec::new();
     for step in [
-        quoted_printable as fn(&str) -> Option<Unwrapped>,
+        multipart as fn(&str) -> Option<Unwrapped>,
+        quoted_printable,
         html,
         definition_list,
         two_column_table,
@@ -35,6 +36,101 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
         }
     }
     (text, said)
+}
+
+// ---------------------------------------------------------------------
+// MIME multipart mails
+
+/// How deep multiparts nest in a mail that is read (a `multipart/mixed`
+/// holding a `multipart/alternative` is two).
+const MAX_MULTIPART_DEPTH: usize = 4;
+
+/// A MIME multipart mail (RFC 2046 section 5.1: `Content-Type:
+/// multipart/alternative; boundary="..."`, as mail clients send a text
+/// with its HTML copy, and list archives keep it): the mail with its
+/// body replaced by its first `text/plain` part (a part without a
+/// Content-Type is one, RFC 2045 section 5.2), looked for inside nested
+/// multiparts too, and that part's header lines (its Content-Type and
+/// Content-Transfer-Encoding) in place of the mail's. The other parts
+/// (the HTML alternative, attachments) and the boundary lines are no
+/// text of the registration.
+fn multipart(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let block = super::import::mail_header_block(&lines)?;
+    let headers = &lines[block.clone()];
+    let (part, others) = plain_part(headers, &lines[block.end..], 0)?;
+    let mut out: Vec<&str> = lines[..block.start].to_vec();
+    // The mail's own headers but those the part's replace (and their
+    // folded lines).
+    let mut replaced = false;
+    for line in headers {
+        if !line.starts_with([' ', '\t']) {
+            replaced = line.split_once(':').is_some_and(|(name, _)| {
+                let name = name.trim();
+                name.eq_ignore_ascii_case("content-type")
+                    || name.eq_ignore_ascii_case("content-transfer-encoding")
+            });
+        }
+        if !replaced {
+            out.push(line);
+        }
+    }
+    out.extend(part);
+    Some(Unwrapped {
+        text: out.join("\n"),
+        how: format!(
+            "the mail is MIME multipart (RFC 2046 section 5.1): its text/plain part read, {others} other \
+             part(s) (an HTML alternative, attachments) and the boundary lines left out"
+        ),
+    })
+}
+
+/// The first `text/plain` part of a multipart body (`body`, below the
+/// header block `headers`): its header lines and body, and how many
+/// other parts there were.
+fn plain_part<'t>(headers: &[&'t str], body: &[&'t str], depth: usize) -> Option<(Vec<&'t str>, usize)> {
+    let content_type = header_value(headers, "content-type")?;
+    if !content_type.to_ascii_lowercase().starts_with("multipart/") || depth >= MAX_MULTIPART_DEPTH {
+        return None;
+    }
+    let boundary = parameter(&content_type, "boundary")?;
+    let delimiter = format!("--{boundary}");
+    // RFC 2046 section 5.1.1: a delimiter line is `--` and the boundary
+    // (white space after it allowed); the last one ends with `--`.
+    let mut parts: Vec<&[&'t str]> = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, line) in body.iter().enumerate() {
+        let line = line.trim_end();
+        if line == delimiter || line == format!("{delimiter}--") {
+            if let Some(s) = start {
+                parts.push(&body[s..i]);
+            }
+            if line.ends_with("--") && line != delimiter {
+                start = None;
+                break;
+            }
+            start = Some(i + 1);
+        }
+    }
+    if let Some(s) = start {
+        parts.push(&body[s..]);
+    }
+    let count = parts.len();
+    for part in &parts {
+        let header_end = part
+            .iter()
+            .position(|l| l.trim().is_empty())
+            .unwrap_or(part.len());
+        let part_headers = &part[..header_end];
+        let kind = header_value(part_headers, "content-type").map(|v| v.to_ascii_lowercase());
+        if kind.as_deref().is_none_or(|k| k.starts_with("text/plain")) {
+            return Some((part.to_vec(), count - 1));
+        }
+        if let Some((inner, others)) = plain_part(part_headers, &part[header_end..], depth + 1) {
+            return Some((inner, count - 1 + others));
+        }
+    }
+    None
 }
 
 // ---------------------------------------------------------------------
