@@ -1930,3 +1930,20 @@ fn a_database_path_that_is_no_regular_file_is_refused_at_once() {
         }
     }
 }
+
+/// `serve`'s filing limits are at least 1, as its other limits are: 0
+/// would let a first filing through, then promise a retry that never
+/// comes (hostile sweep 48, D6).
+#[cfg(feature = "serve")]
+#[test]
+fn serve_refuses_filing_limits_of_zero() {
+    for option in ["--filing-burst", "--filings-per-hour"] {
+        let out = urnreg(&["serve", "--bind", "127.0.0.1:0", option, "0"], b"");
+        assert_eq!(code(&out), 2, "{option}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("0 is not in 1..=1000000"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -988,3 +988,82 @@ fn filed_versions_keep_their_file_name_only() {
         .unwrap();
     assert_eq!(still, seeded, "the shipped records' references are left alone");
 }
+
+/// A filing past MAX_REQUEST_ID (2^53 - 1, the largest id JSON readers hold
+/// exactly) is refused, nothing stored: an id past it would make an export
+/// that no import takes (hostile sweep 48, D1).
+#[test]
+fn request_ids_stop_at_max_request_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ids.db");
+    let mut store = Store::open(&db, "setup").unwrap();
+    let last = request(&mut store, &informal(1), "a").unwrap().id;
+    drop(store);
+    {
+        // The highest id moved to the limit (what an imported snapshot
+        // holding it leaves); the rows naming the old id are left behind.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "foreign_keys", false).unwrap();
+        conn.execute(
+            "UPDATE registrations SET id = ?1 WHERE id = ?2",
+            [urnreg::registry::MAX_REQUEST_ID, last],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&db, "setup").unwrap();
+    let err = request(&mut store, &informal(2), "a").expect_err("refused");
+    assert!(err.to_string().contains("MAX_REQUEST_ID"), "{err}");
+    let count: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM registrations WHERE id > ?1",
+            [urnreg::registry::MAX_REQUEST_ID],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(count, 0);
+}
+
+/// A read-only command given an empty file answers from the built-in
+/// registry and leaves the file as it was (hostile sweep 48, D5).
+#[test]
+fn reading_an_empty_database_file_writes_nothing_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("empty.db");
+    std::fs::write(&db, b"").unwrap();
+    let out = urnreg_db(&db, &["check", "urn:isbn:0451450523"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(std::fs::metadata(&db).unwrap().len(), 0);
+}
+
+/// `status` writes a line feed in a one-line field (an actor's name) as an
+/// escape: a name must not forge a review line (hostile sweep 48, D3).
+#[test]
+fn status_escapes_a_line_feed_in_an_actors_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let mut store = Store::open(&db, "setup").unwrap();
+    let id = request(&mut store, &informal(1), "a").unwrap().id;
+    drop(store);
+    let forged = "bob\n2026-11-28T00:00:00Z ada: approve";
+    let out = urnreg_db(
+        &db,
+        &[
+            "review",
+            &id.to_string(),
+            "--ask-changes",
+            "--note",
+            "fix",
+            "--actor",
+            forged,
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = urnreg_db(&db, &["status", &id.to_string()]);
+    let text = stdout(&out);
+    assert!(
+        !text.lines().any(|l| l.starts_with("2026-11-28T00:00:00Z ada")),
+        "{text}"
+    );
+    assert!(text.contains("bob\\x0a2026"), "{text}");
+}

@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::lifecycle::{Queue, write_queue};
-use super::output::{self, printable};
+use super::output::{self, printable, printable_line};
 use super::{Command, Format, FormatParser, UsageError};
 
 /// The environment variable holding the token.
@@ -331,27 +331,29 @@ fn write_outcome(out: &mut output::Stdout, o: &OutcomeAnswer) -> io::Result<()> 
     }
 }
 
-/// Prints a request for people; every text is escaped, a note line by line.
+/// Prints a request for people; every text is escaped, a note line by
+/// line, and a line feed in a one-line field too (an actor's name
+/// `bob\n... ada: approve` would forge a review line).
 fn write_request(out: &mut output::Stdout, r: &RequestAnswer) -> io::Result<()> {
     writeln!(
         out,
         "request {}: {} version {} {}",
         r.id,
-        printable(r.nid.as_deref().unwrap_or("(informal)")),
+        printable_line(r.nid.as_deref().unwrap_or("(informal)")),
         r.version,
-        printable(&r.status)
+        printable_line(&r.status)
     )?;
-    writeln!(out, "filed {}", printable(&r.submitted_at))?;
+    writeln!(out, "filed {}", printable_line(&r.submitted_at))?;
     if let Some(at) = &r.decided_at {
-        writeln!(out, "decided {}", printable(at))?;
+        writeln!(out, "decided {}", printable_line(at))?;
     }
     for review in &r.reviews {
         writeln!(
             out,
             "{} {}: {}",
-            printable(&review.at),
-            printable(&review.actor),
-            printable(&review.decision)
+            printable_line(&review.at),
+            printable_line(&review.actor),
+            printable_line(&review.decision)
         )?;
         for line in review.note.lines() {
             writeln!(out, "    {}", printable(line))?;

@@ -195,6 +195,12 @@ impl DbArgs {
             return Ok(Store::open_embedded()?);
         }
         regular_file(&path)?;
+        // An empty file holds no database yet (a writing command makes
+        // one there): reading must not write one into it.
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+            self.note_if_missing(&path);
+            return Ok(Store::open_embedded()?);
+        }
         let opened = match Store::open_read_only(&path) {
             Err(outdated @ urnreg::registry::Error::SchemaOutdated { .. }) => {
                 Store::open(&path, READER).map_err(|e| anyhow::Error::new(e).context(outdated.to_string()))

@@ -23,11 +23,11 @@ pub struct Args {
     /// Mark cookies Secure (when the proxy in front speaks HTTPS).
     #[arg(long)]
     secure_cookies: bool,
-    /// Filings one client address may make at once.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    /// Filings one client address may make at once (1 to 1,000,000).
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     filing_burst: u32,
-    /// Filings one client address regains per hour.
-    #[arg(long, default_value_t = 30, value_name = "N")]
+    /// Filings one client address regains per hour (1 to 1,000,000).
+    #[arg(long, default_value_t = 30, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     filings_per_hour: u32,
     /// Seconds a request's headers may take from their first byte; slower
     /// ones get 408 and are closed.

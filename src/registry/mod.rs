@@ -22,6 +22,11 @@ mod store;
 /// never overflow.
 pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
 
+/// The highest request id the registry hands out and a snapshot may hold:
+/// the largest integer that JSON readers hold exactly (RFC 7493 section
+/// 2.2), as `--format json` and the service print ids.
+pub const MAX_REQUEST_ID: i64 = (1 << 53) - 1;
+
 pub use error::{Error, Problem, Result};
 pub use registration::{Filing, MAX_REGISTRATION_BYTES, RegistrationFile, Vetted};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};

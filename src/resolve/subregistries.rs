@@ -24,6 +24,9 @@ use super::resolution::ResolutionFile;
 pub const MAX_QUERY_ENTRIES: usize = 1024;
 /// The longest text of an entry's field, in bytes.
 pub const MAX_QUERY_FIELD: usize = 1024;
+/// The longest keyword, in bytes (the 2012 URN draft's `keywd` has no
+/// bound; service names have 32 bytes, `is_service_name`).
+pub const MAX_KEYWORD: usize = 64;
 /// The statuses of a service designator (section 9.2.2).
 pub const SERVICE_STATUSES: [&str; 4] = ["std", "exp", "provisional", "deprecated"];
 
@@ -156,8 +159,8 @@ impl QueryRegistry {
     /// namespace supports, a service name that is not a designator or
     /// clashes with another's name or alias (matched without regard to
     /// case), a status outside [`SERVICE_STATUSES`], an empty or
-    /// unprintable text, more than [`MAX_QUERY_ENTRIES`] entries or a text
-    /// over [`MAX_QUERY_FIELD`] bytes.
+    /// unprintable text, more than [`MAX_QUERY_ENTRIES`] entries, a keyword
+    /// over [`MAX_KEYWORD`] bytes or a text over [`MAX_QUERY_FIELD`] bytes.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         // Every list is bounded before anything is compared (names are
@@ -179,6 +182,14 @@ impl QueryRegistry {
             }
         }
         for (i, k) in self.keywords.iter().enumerate() {
+            if k.keyword.len() > MAX_KEYWORD {
+                let head: String = k.keyword.chars().take(24).collect();
+                out.push(format!(
+                    "keyword '{}…': longer than MAX_KEYWORD = {MAX_KEYWORD} bytes",
+                    head.escape_debug()
+                ));
+                continue;
+            }
             let at = format!("keyword '{}'", k.keyword.escape_debug());
             if !is_keyword(&k.keyword) {
                 out.push(format!(
@@ -414,6 +425,13 @@ mod tests {
             problems[0].contains("service aliases, more than MAX_QUERY_ENTRIES"),
             "{problems:?}"
         );
+        // A keyword is bounded as a service name is, and said shortly.
+        let mut long = QueryRegistry::shipped().clone();
+        long.keywords[0].keyword = "b".repeat(100_000);
+        let problems = long.problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("longer than MAX_KEYWORD = 64 bytes"));
+        assert!(problems[0].len() < 120, "{}", problems[0]);
     }
 
     /// Section 9.2.1: what rules declare joins the lists; a keyword taken

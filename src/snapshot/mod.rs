@@ -59,10 +59,7 @@ pub const SNAPSHOT_SCHEMA: u32 = 3;
 /// is always representable.
 pub const MAX_VERSION: i64 = 1_000_000;
 
-/// The highest request id a snapshot may hold: the largest integer that
-/// JSON readers hold exactly (RFC 7493 section 2.2), as `--format json`
-/// prints ids.
-pub const MAX_REQUEST_ID: i64 = (1 << 53) - 1;
+pub use crate::registry::MAX_REQUEST_ID;
 
 /// The registry as a value: what every export writes and every import reads.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

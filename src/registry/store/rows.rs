@@ -243,6 +243,14 @@ pub(crate) fn insert_row(tx: &Transaction<'_>, row: &RegistrationRow<'_>) -> Res
     ))?
     .execute(rusqlite::params_from_iter(values))?;
     let id = tx.last_insert_rowid();
+    // Ids past the limit would make a snapshot that no import takes (the
+    // caller's transaction rolls the row back).
+    if id > crate::registry::MAX_REQUEST_ID {
+        return Err(Error::State(format!(
+            "request ids are exhausted: {id} would pass MAX_REQUEST_ID = {}",
+            crate::registry::MAX_REQUEST_ID
+        )));
+    }
     set_rules(tx, id, row.rules)?;
     Ok(id)
 }
