@@ -1871,7 +1871,6 @@ fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool 
         }
         return buf[start + close] == quote && inner[..inner.len() - flags].ends_with(&[delimiter]);
     }
-    let closes = |urn: &[u8]| closes_regex(urn);
     if delimiter != b'/' {
         // The pattern opened earlier on the line.
         let line = &buf[start.saturating_sub(256)..start];
@@ -1894,7 +1893,7 @@ fn regex_literal(urn: &[u8], buf: &[u8], start: usize, text_end: usize) -> bool 
     if start >= 3 && buf[start - 2] == b'(' && buf[start - 3] == b']' {
         return false;
     }
-    opens_regex(buf, start - 1) && closes(urn)
+    opens_regex(buf, start - 1) && closes_regex(urn)
 }
 
 /// The `/` at `slash` opens a regular expression literal: after `(`,

@@ -55,10 +55,15 @@
 //!   next goes on from (`"urn:x:a" ":b"`, but not past a Rust raw
 //!   string's closing `"#` or a YANG statement's `;`,
 //!   `"urn:x:a" + ":b"`, YANG's concatenation) or one joined to a computed
-//!   value (`"urn:isbn:978" + rest`), and an argument of `concat()`. So is a
+//!   value (`"urn:isbn:978" + rest`), and an argument of `concat()`; a
+//!   literal a URN runs to the end of goes on in one on the next line (C's
+//!   and Python's adjacent literals). Kotlin, Go and Ruby end a statement
+//!   at a line break ([`Scanner::set_line_statements`]). So is a
 //!   regular expression: regex syntax where the run stops
 //!   (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
-//!   `(urn:epcglobal:cbv|...)`, `(.*)`), or a `/.../` literal.
+//!   `(urn:epcglobal:cbv|...)`, `(.*)`), or a `/.../` literal (Perl's
+//!   `qr/`, `m/`, `=~ /`, or opened earlier on the line), and SQL's `LIKE`
+//!   pattern (`LIKE 'urn:uuid:%'`).
 //! - A backslash ending a line inside a quoted string joins the next line
 //!   on, past its indentation (C, Python, a Java text block).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
@@ -70,7 +75,8 @@
 //!   punctuation, quotes and Latin-1 letters: `&nbsp;`, `&mdash;`), JSON's
 //!   escapes (`\/`, `\u003a`), Java `.properties` escapes (`urn\:isbn\:`),
 //!   the colon after `urn` included, and a URN percent-encoded inside a URL
-//!   (`?id=urn%3Aisbn%3A...`, decoded once). An unknown `&name;` ends it.
+//!   (`?id=urn%3Aisbn%3A...`, decoded once). An unknown `&name;` ends it, and
+//!   so does markup escaped twice (`&amp;quot;`, `&amp;lt;`).
 //! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
 //!   mark of another script written on to it (`urn:example:café`, or
 //!   `\u00e9` in JSON) is part of it, so it is reported invalid rather than
