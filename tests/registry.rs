@@ -1067,3 +1067,65 @@ fn status_escapes_a_line_feed_in_an_actors_name() {
     );
     assert!(text.contains("bob\\x0a2026"), "{text}");
 }
+
+/// A snapshot that only changes a request's id drops the held request and
+/// adds another: the plan names both by id, the refusal says so (no hole
+/// in its sentence), and --replace reports what it did (hostile sweep 48,
+/// D2).
+#[test]
+fn an_import_that_changes_a_requests_id_names_the_requests_dropped_and_added() {
+    let (_dir, mut store) = fresh();
+    let held = request(&mut store, &informal(1), "bob").unwrap().id;
+    let mut snapshot = store.snapshot().unwrap();
+    let free = held + 5000;
+    snapshot.requests[0].id = Some(free);
+    let before = dump(&store);
+    let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
+    assert!(plan.conflicts, "{plan:?}");
+    assert_eq!(plan.dropped_requests, [format!("request {held} (informal v1)")]);
+    assert_eq!(plan.added_requests, [format!("request {free} (informal v1)")]);
+    assert!(
+        plan.changed_requests.is_empty() && plan.renumbered.is_empty(),
+        "{plan:?}"
+    );
+    let err = store
+        .import_snapshot(&snapshot, false, false, "operator")
+        .unwrap_err()
+        .to_string();
+    assert!(!err.contains("would  "), "{err}");
+    assert!(
+        err.contains("would drop 1 request(s) the database holds")
+            && err.contains(&format!("dropped: request {held} (informal v1)"))
+            && err.contains(&format!("added: request {free} (informal v1)")),
+        "{err}"
+    );
+    assert_eq!(dump(&store), before, "refused: nothing changed");
+    let plan = store.import_snapshot(&snapshot, true, false, "operator").unwrap();
+    assert!(plan.applied);
+    assert_eq!(plan.dropped_requests.len(), 1, "{plan:?}");
+    assert_eq!(plan.added_requests.len(), 1, "{plan:?}");
+    let ids: Vec<i64> = store
+        .snapshot()
+        .unwrap()
+        .requests
+        .iter()
+        .filter_map(|v| v.id)
+        .collect();
+    assert_eq!(ids, [free]);
+
+    // Adding a request beside the held ones changes nothing held, in
+    // whatever order the snapshot lists them.
+    let second = request(&mut store, &informal(2), "bob").unwrap().id;
+    let mut snapshot = store.snapshot().unwrap();
+    let mut added = snapshot.requests[0].clone();
+    added.id = Some(second + 1);
+    snapshot.requests.insert(0, added);
+    snapshot.requests.reverse();
+    let plan = store.import_snapshot(&snapshot, false, true, "operator").unwrap();
+    assert!(!plan.conflicts, "{plan:?}");
+    assert_eq!(
+        plan.added_requests,
+        [format!("request {} (informal v1)", second + 1)]
+    );
+    assert!(plan.dropped_requests.is_empty(), "{plan:?}");
+}

@@ -1177,3 +1177,51 @@ fn export_then_import_gives_the_same_registry() {
         }
     }
 }
+
+/// A toml snapshot that only changes a request's id in `_requests.toml`:
+/// the plan, the refusal and the report of `--replace` name the request
+/// dropped and the one added (hostile sweep 48, D2).
+#[test]
+fn a_changed_request_id_is_planned_as_a_request_dropped_and_one_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let busy = busy_database(dir.path());
+    let snap = dir.path().join("snap");
+    export(&busy, "toml", &snap);
+    let path = snap.join(urnreg::snapshot::REQUESTS_FILE);
+    let text = fs::read_to_string(&path).unwrap();
+    let line = text.lines().find(|l| l.starts_with("id = ")).unwrap();
+    let old: i64 = line["id = ".len()..].parse().unwrap();
+    let new = old + 100_000;
+    fs::write(&path, text.replacen(line, &format!("id = {new}"), 1)).unwrap();
+    sign(&snap);
+    let snap = snap.to_str().unwrap();
+    let out = run(&busy, &["import", snap, "--dry-run"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let plan = stdout(&out);
+    assert!(
+        plan.lines().any(|l| l.starts_with(&format!("- request {old} (")))
+            && plan.lines().any(|l| l.starts_with(&format!("+ request {new} (")))
+            && plan.contains("1 request(s) added, 1 request(s) dropped (changes what"),
+        "{plan}"
+    );
+    let before = content(&busy);
+    let out = run(&busy, &["import", snap]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        !err.contains("would  ")
+            && err.contains("would drop 1 request(s) the database holds")
+            && err.contains(&format!("dropped: request {old} ("))
+            && err.contains(&format!("added: request {new} (")),
+        "{err}"
+    );
+    assert_eq!(content(&busy), before, "refused: nothing changed");
+    let out = run(&busy, &["import", snap, "--replace"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .contains("imported: 0 added, 0 changed, 0 removed, 1 request(s) added, 1 request(s) dropped"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -151,6 +151,12 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     for line in &plan.renumbered {
         writeln!(out, "{} {}", paint(p.warning, "~"), printable(line))?;
     }
+    for line in &plan.added_requests {
+        writeln!(out, "{} {}", paint(p.good, "+"), printable(line))?;
+    }
+    for line in &plan.dropped_requests {
+        writeln!(out, "{} {}", paint(p.error, "-"), printable(line))?;
+    }
     if plan.last_informal.0 != plan.last_informal.1 {
         writeln!(
             out,
@@ -165,10 +171,16 @@ fn print_plan(plan: &ImportPlan, format: Format, dry_run: bool) -> anyhow::Resul
     } else {
         "not imported"
     };
-    let requests = match plan.changed_requests.len() {
-        0 => String::new(),
-        n => format!(", {n} request(s) changed"),
-    };
+    let mut requests = String::new();
+    for (n, how) in [
+        (plan.added_requests.len(), "added"),
+        (plan.changed_requests.len(), "changed"),
+        (plan.dropped_requests.len(), "dropped"),
+    ] {
+        if n != 0 {
+            requests.push_str(&format!(", {n} request(s) {how}"));
+        }
+    }
     let query = match plan.query.len() {
         0 => String::new(),
         n => format!(", {n} keyword(s) or service(s) added, changed or removed"),

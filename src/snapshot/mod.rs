@@ -112,6 +112,15 @@ pub struct ImportPlan {
     /// version: "request 1 (3gpp2 v1) is given to urn-12 v1" (each would
     /// be renumbered; a conflict).
     pub renumbered: Vec<String>,
+    /// Requests (not yet registered NIDs) the database holds whose id the
+    /// snapshot holds nowhere: "request 73 (informal v1)" (a conflict). A
+    /// request the snapshot only renumbers is dropped under its old id and
+    /// added under the new one.
+    pub dropped_requests: Vec<String>,
+    /// Requests the snapshot holds under an id the database gives no
+    /// version: "request 5000 (informal v1)" ("a request (...)" for one
+    /// without an id, as in schema 1).
+    pub added_requests: Vec<String>,
     /// Whether it would change or drop something the database holds (needs
     /// `--replace`).
     pub conflicts: bool,

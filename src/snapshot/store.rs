@@ -91,8 +91,8 @@ impl Store {
             if !plan.changed_requests.is_empty() {
                 what.push(format!("change {} request(s)", plan.changed_requests.len()));
             }
-            if plan.requests.1 < plan.requests.0 {
-                what.push(format!("drop {} request(s)", plan.requests.0 - plan.requests.1));
+            if !plan.dropped_requests.is_empty() {
+                what.push(format!("drop {} request(s)", plan.dropped_requests.len()));
             }
             if !plan.renumbered.is_empty() {
                 what.push(format!("renumber {} request(s)", plan.renumbered.len()));
@@ -100,9 +100,23 @@ impl Store {
             if !plan.query.is_empty() {
                 what.push("change the resolution sub-registries".into());
             }
+            // Every conflict is one of the above; never a sentence with a
+            // hole in it.
+            if what.is_empty() {
+                what.push("change what".into());
+            }
+            let mut named = String::new();
+            for (how, requests) in [
+                ("dropped", &plan.dropped_requests),
+                ("added", &plan.added_requests),
+            ] {
+                if !requests.is_empty() {
+                    named.push_str(&format!("; {how}: {}", first_few(requests)));
+                }
+            }
             return Err(Error::State(format!(
-                "the snapshot would {} the database holds; see --dry-run, and pass --replace to make \
-                 the database equal to the snapshot",
+                "the snapshot would {} the database holds{named}; see --dry-run, and pass --replace \
+                 to make the database equal to the snapshot",
                 what.join(", ")
             )));
         }
@@ -130,6 +144,16 @@ impl Store {
     }
 }
 
+/// The first few of `names`, joined, and how many more there are.
+fn first_few(names: &[String]) -> String {
+    const FEW: usize = 5;
+    let mut out = names[..names.len().min(FEW)].join(", ");
+    if names.len() > FEW {
+        out.push_str(&format!(" and {} more", names.len() - FEW));
+    }
+    out
+}
+
 fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
     let (old, new) = (current.by_nid(), incoming.by_nid());
     let held_informal = current.highest_informal();
@@ -141,7 +165,7 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
     // Changing or dropping what is held is a conflict; adding is not, and
     // neither is a namespace that only gains versions, nor a higher
     // informal sequence.
-    let mut conflicts = !starts_with(&incoming.requests, &current.requests);
+    let mut conflicts = false;
     for (key, record) in &new {
         match old.get(key) {
             None => plan.added.push(record.nid.clone()),
@@ -195,23 +219,50 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
             Some(_) => {}
         }
     }
-    // A request held that the snapshot holds under the same id: what it
-    // says otherwise.
+    // The requests held, by id: the snapshot holds each under the same id
+    // (what it says otherwise, if anything: in its requests, or in a record
+    // that registers it), or not at all (dropped). A schema 1 snapshot
+    // gives no ids: a version it holds word for word is the same one.
+    // Looked up by id, and the versions without one by what they were
+    // filed as: a snapshot holds tens of thousands of versions, and each
+    // held request is looked for once.
+    let incoming_by_id: HashMap<i64, &FiledVersion> =
+        incoming.filed().filter_map(|v| v.id.map(|id| (id, v))).collect();
+    let unnumbered = by_filing(incoming.filed().filter(|v| v.id.is_none()));
+    let held_unnumbered = by_filing(current.filed());
+    let matched_without_id =
+        |held: &FiledVersion, candidates: &HashMap<FilingKey<'_>, Vec<&FiledVersion>>| {
+            candidates
+                .get(&filing_key(held))
+                .is_some_and(|found| found.iter().any(|v| same_but_id(held, v) || same_but_id(v, held)))
+        };
     for held in &current.requests {
         let Some(id) = held.id else { continue };
-        let Some(incoming) = incoming.requests.iter().find(|v| v.id == Some(id)) else {
-            continue;
-        };
-        let changes = filed_changes(held, incoming);
-        if !changes.is_empty() {
-            plan.changed_requests.push(format!(
-                "request {id} ({} v{}): {}",
-                held.nid.as_deref().unwrap_or("informal"),
-                held.version,
-                changes.join(", ")
-            ));
+        match incoming_by_id.get(&id) {
+            Some(incoming) => {
+                let changes = filed_changes(held, incoming);
+                if !changes.is_empty() {
+                    plan.changed_requests
+                        .push(format!("{}: {}", request_label(held), changes.join(", ")));
+                }
+            }
+            None if matched_without_id(held, &unnumbered) => {}
+            None => plan.dropped_requests.push(request_label(held)),
         }
     }
+    // The snapshot's requests under an id no version held has (or, without
+    // an id, not held word for word): added, not a conflict.
+    let held_ids: HashSet<i64> = current.filed().filter_map(|v| v.id).collect();
+    for new in &incoming.requests {
+        let added = match new.id {
+            Some(id) => !held_ids.contains(&id),
+            None => !matched_without_id(new, &held_unnumbered),
+        };
+        if added {
+            plan.added_requests.push(request_label(new));
+        }
+    }
+    conflicts |= !plan.changed_requests.is_empty() || !plan.dropped_requests.is_empty();
     plan.removed = old
         .iter()
         .filter(|(k, _)| !new.contains_key(*k))
@@ -274,18 +325,53 @@ fn query_changes(held: &QueryRegistry, incoming: &QueryRegistry) -> (Vec<String>
     (out, conflict)
 }
 
+/// A request as the plan names it: "request 73 (acme-parts v1)", "a
+/// request (informal v1)" without an id.
+fn request_label(v: &FiledVersion) -> String {
+    let what = format!("({} v{})", v.nid.as_deref().unwrap_or("informal"), v.version);
+    match v.id {
+        Some(id) => format!("request {id} {what}"),
+        None => format!("a request {what}"),
+    }
+}
+
+/// Whether an incoming version without an id says what the held one does.
+fn same_but_id(held: &FiledVersion, incoming: &FiledVersion) -> bool {
+    incoming.id.is_none()
+        && FiledVersion {
+            id: None,
+            ..held.clone()
+        } == *incoming
+}
+
+/// What a version was filed as, apart from its id: its NID, version and
+/// filing time (the versions a snapshot without ids holds are matched to
+/// the held ones within these groups).
+type FilingKey<'a> = (Option<&'a str>, i64, &'a str);
+
+fn filing_key(v: &FiledVersion) -> FilingKey<'_> {
+    (v.nid.as_deref(), v.version, v.submitted_at.as_str())
+}
+
+/// The versions, grouped by [`filing_key`].
+fn by_filing<'a>(
+    versions: impl Iterator<Item = &'a FiledVersion>,
+) -> HashMap<FilingKey<'a>, Vec<&'a FiledVersion>> {
+    let mut groups: HashMap<FilingKey<'a>, Vec<&'a FiledVersion>> = HashMap::new();
+    for v in versions {
+        groups.entry(filing_key(v)).or_default().push(v);
+    }
+    groups
+}
+
 /// Whether `incoming` begins with the versions `held`. A version without a
 /// request id (a schema 1 snapshot) matches the held one whatever its id.
 fn starts_with(incoming: &[FiledVersion], held: &[FiledVersion]) -> bool {
     incoming.len() >= held.len()
-        && held.iter().zip(incoming).all(|(h, i)| {
-            h == i
-                || (i.id.is_none()
-                    && FiledVersion {
-                        id: None,
-                        ..h.clone()
-                    } == *i)
-        })
+        && held
+            .iter()
+            .zip(incoming)
+            .all(|(h, i)| h == i || same_but_id(h, i))
 }
 
 /// What an incoming filed version says otherwise than the held one, one
