@@ -568,7 +568,8 @@ fn cli_import_writes_a_registration_and_reports_what_it_cannot_place() {
     assert_eq!(file.purpose.as_deref(), Some("caf\u{e9}"));
     assert_eq!(
         stderr(&out),
-        "decoded: line 1: not UTF-8: 1 byte(s) read as Windows-1252 (Latin-1), the first (0xE9) at byte 12\n"
+        "decoded: line 1: not UTF-8: 1 byte(s) read as Windows-1252 (Latin-1), the first (0xE9) at byte 12\n\
+         not placed: no Namespace Identifier (Namespace ID) field: the registration has no NID and no kind; add them\n"
     );
     // Past the size limit: refused, and not read whole.
     let big = vec![b'a'; urnreg::template::MAX_TEXT_BYTES + 1];

@@ -326,6 +326,17 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
             _ => None,
         }
     });
+    // No Namespace Identifier heading at all (a partial update, RFC 7354's
+    // "All other fields ... remain as specified"; a quoted extract): the
+    // one thing a registration is not filed without, said.
+    if fields.namespace_identifier.is_none() && fields.present().next().is_some() {
+        notes.push(Note::new(
+            NoteKind::Unplaced,
+            None,
+            "no Namespace Identifier (Namespace ID) field: the registration has no NID and no kind; \
+             add them",
+        ));
+    }
     let (version, date, read) = version_and_date(fields);
     notes.extend(read);
     // A Namespace Identifier written but not readable as a NID still asks
@@ -1088,6 +1099,10 @@ struct Heading {
     /// Less indented than the template's run of headings, which are at
     /// this indentation.
     outdented: Option<usize>,
+    /// More indented than the template's run of headings, which are at
+    /// this indentation: a field heading indented into the value above it
+    /// ([`indented_field`]).
+    indented: Option<usize>,
 }
 
 fn is_underline(line: &str) -> bool {
@@ -1391,6 +1406,7 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         number: number.to_string(),
         colon,
         outdented: None,
+        indented: None,
     };
     // urnreg's own description of a registration's rules (what `template
     // render` writes under this heading) is never a template field.
@@ -1515,12 +1531,47 @@ fn drop_page_breaks(lines: &mut [&str]) {
                 j += 1;
             }
         }
-        if back > 0 && j < lines.len() && page_broke_between_paragraphs(lines[back - 1], lines[j], margin) {
+        if back > 0
+            && j < lines.len()
+            && page_broke_between_paragraphs(lines[back - 1], lines[j], margin, i - back)
+        {
             lines[back] = "";
         }
         i = j;
     }
+    // A page's padding whose footer and header were deleted (an "rfc
+    // strip" macro, a copy from a paginated viewer): a run of more blank
+    // lines than any paragraph gap is read as a page break too, one blank
+    // line, or none inside a sentence.
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].trim().is_empty() || lines[i] == PAGE_BREAK {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && lines[i].trim().is_empty() && lines[i] != PAGE_BREAK {
+            i += 1;
+        }
+        if start == 0 || i == lines.len() || i - start < PADDING_RUN {
+            continue;
+        }
+        // The run is the page's padding and the blank lines below its
+        // header: a form feed's line and two (RFC 7322 section 4.1).
+        let goes_on =
+            !page_broke_between_paragraphs(lines[start - 1], lines[i], margin, (i - start).saturating_sub(3));
+        for line in &mut lines[start..i - usize::from(!goes_on)] {
+            *line = PAGE_BREAK;
+        }
+    }
 }
+
+/// Blank lines in a row that no paragraph gap has: a page's padding.
+const PADDING_RUN: usize = 4;
+
+/// The blank lines an RFC page ends with at least (RFC 7322 section 4.1's
+/// pages, as formatters pad them): more, and the page was cut short.
+const PAGE_PADDING: usize = 3;
 
 /// The widest line of an RFC (RFC 7322 section 4.1).
 const RFC_LINE_WIDTH: usize = 72;
@@ -1530,7 +1581,10 @@ const RFC_LINE_WIDTH: usize = 72;
 /// first word after it would have fitted on that line, so a formatter
 /// filling the paragraph would have put it there; or the line after it
 /// starts a grammar rule.
-fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bool {
+fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize, padding: usize) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let shallower = indent(after) < indent(before);
+    let capital = after.trim_start().starts_with(|c: char| c.is_uppercase());
     let before = before.trim_end();
     let ends_sentence = before
         .trim_end_matches(['"', ')', '\'', '\u{201d}'])
@@ -1549,7 +1603,20 @@ fn page_broke_between_paragraphs(before: &str, after: &str, margin: usize) -> bo
     // title as well as an item: `is_section_title` tells them apart.)
     let next_item =
         matches!(rule.split_once(' '), Some(("*" | "-" | "o" | "+", _))) || rule.starts_with("NOTE:");
-    (ends_sentence && used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH) || next_rule || next_item
+    let fitted = used + 1 + next_word.chars().count() <= RFC_LINE_WIDTH;
+    // Or a line the next word would have fitted on ends a display left of
+    // which the text goes on (`http://www.dvb.org/metadata` at column 9,
+    // then `DVB will ...` at 6; RFC 3121's grammar, then `where ...`); or
+    // a sentence ended and a new one begins on a page cut short (more
+    // padding than a full page has: RFC 6288's `... may not be
+    // reassigned.`, 7 blank lines, `The DGIWG may permit ...`). A full
+    // page ending a sentence goes on with the paragraph (RFC 3614's
+    // `... URN catalogs.` / `The presence of a URN ...`, one paragraph in
+    // IANA's mpeg text).
+    (fitted && (ends_sentence || shallower))
+        || ((ends_sentence || fitted) && capital && padding > PAGE_PADDING)
+        || next_rule
+        || next_item
 }
 
 /// Removes the common indentation and the blank lines at both ends.
@@ -1644,12 +1711,29 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Headi
     };
     let mut set_aside = Vec::new();
     let mut kept = Vec::new();
+    let at_level: Vec<&'static str> = match level {
+        Level::Indent(level) => candidates
+            .iter()
+            .filter(|h| h.indent == level && !h.key.is_empty())
+            .map(|h| h.key)
+            .collect(),
+        Level::Numbered => Vec::new(),
+    };
     for mut h in candidates {
         let keep = match level {
             Level::Numbered => h.numbered || h.underlined,
             Level::Indent(level) if h.indent == level => true,
-            // Deeper: a line of a value (RFC 3406's indented sub-items).
-            Level::Indent(level) if h.indent > level => false,
+            // Deeper: a line of a value (RFC 3406's indented sub-items),
+            // unless it is a field's own heading indented into the value
+            // above it, said in a note.
+            Level::Indent(level) if h.indent > level => {
+                if indented_field(lines, &h, &at_level) {
+                    h.indented = Some(level);
+                    true
+                } else {
+                    false
+                }
+            }
             // Less indented than the template's own run of headings: an
             // RFC's unnumbered section title ("Security Considerations"
             // at column 0) is no field; a heading with a colon is one (a
@@ -1683,6 +1767,39 @@ fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Headi
         opening_field_lines(lines, &mut kept, &mut set_aside);
     }
     (kept, set_aside)
+}
+
+/// Whether `h`, more indented than the template's headings (which name
+/// the fields `at_level`), is a field's heading all the same: RFC 3044
+/// indents `Relevant ancillary documentation:` to its values' column at
+/// the end of Declaration of syntactic structure, RFC 3937 `Declared
+/// registrant of the namespace:`. It is the exact wording of a field of
+/// the template's form that no heading at the margin names, alone on its
+/// line with its colon, after a blank line.
+fn indented_field(lines: &[&str], h: &Heading, at_level: &[&str]) -> bool {
+    let form = |key: &str| {
+        FIELDS
+            .iter()
+            .find(|f| f.0 == key && !matches!(key, "namespace_identifier" | "version" | "date"))
+            .map(|f| f.2)
+    };
+    let modern = at_level.iter().filter(|k| form(k) == Some(true)).count();
+    let legacy = at_level.iter().filter(|k| form(k) == Some(false)).count();
+    let same_form = match form(h.key) {
+        Some(true) => modern > legacy,
+        Some(false) => legacy > modern,
+        None => false,
+    };
+    matches!(h.how, HowFound::Exact)
+        && h.colon
+        && h.rest.is_empty()
+        && !h.numbered
+        && !h.underlined
+        && same_form
+        && !matches!(h.key, "namespace_identifier" | "version" | "date")
+        && !at_level.contains(&h.key)
+        && h.line > 0
+        && (lines[h.line - 1].trim().is_empty() || lines[h.line - 1] == PAGE_BREAK)
 }
 
 /// In a template of numbered sections, the `Field:` lines its parent
@@ -2752,6 +2869,21 @@ pub fn import_text(text: &str) -> ImportReport {
         let at = headings.partition_point(|other| other.line < h.line);
         headings.insert(at, h);
     }
+    // A field written as a Markdown heading with its text in a code fence
+    // (urnreg's Markdown rendering, `templates/markdown.md`): the fence's
+    // lines are its text verbatim, and a heading-like line inside it
+    // (`Community considerations:`, kept in Additional Information) is
+    // that text, not the next field.
+    let fences = Fences::of(&lines, 0);
+    let mut fenced_below_heading = false;
+    headings.retain(|h| {
+        let inside = fences.inside(h.line);
+        if inside && fenced_below_heading {
+            return false;
+        }
+        fenced_below_heading = !inside && markdown_heading(&lines, h.line, 3).is_some();
+        true
+    });
     let inside = rfc3406_headings_inside_fields(&mut headings);
     // RFC 3406 section 4 (and RFC 2611 section 3): "Registration
     // Information" holds the registration's version number and date.
@@ -2769,7 +2901,6 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     // Text found after one-line values, for Additional Information.
     let mut extra: Vec<String> = Vec::new();
-    let fences = Fences::of(&lines, 0);
     for (n, h) in headings.iter().enumerate() {
         let body_start = h.line + 1 + usize::from(h.underlined);
         // A Markdown heading in the field's text at the field's own level
@@ -2813,6 +2944,17 @@ pub fn import_text(text: &str) -> ImportReport {
                     h.written,
                     heading_of(h.key),
                     heading_of("resolution_process")
+                ),
+            ));
+        }
+        if let Some(level) = h.indented {
+            report.notes.push(Note::new(
+                NoteKind::Guessed,
+                line,
+                format!(
+                    "heading '{}' is indented {} column(s), right of the template's other headings \
+                     ({level}), into the text above it: read as its field",
+                    h.written, h.indent
                 ),
             ));
         }
@@ -2868,7 +3010,10 @@ pub fn import_text(text: &str) -> ImportReport {
             let nid_lines = (h.key == "namespace_identifier")
                 .then(|| nid_value_lines(&filled.iter().map(|&i| raw[i].trim()).collect::<Vec<_>>()))
                 .flatten();
-            let kept = nid_lines.unwrap_or_else(|| parenthesis_lines(&raw, &filled));
+            let kept = match nid_lines {
+                Some(n) => sentence_lines(&raw, &filled, n),
+                None => parenthesis_lines(&raw, &filled),
+            };
             // Text after a NID that cannot be read is no other field's.
             let moved = h.key != "namespace_identifier" || nid_lines.is_some();
             if filled.len() > kept {
@@ -3012,6 +3157,20 @@ pub fn import_text(text: &str) -> ImportReport {
         ));
         report.fields.security_and_privacy = Some(value);
     }
+    // urnreg's own HTML and Markdown renderings of an informal registration
+    // write no Namespace Identifier field, only their title: the title
+    // says it (`render.rs`), so the rendering imports back as informal.
+    if report.fields.namespace_identifier.is_none()
+        && let Some(at) = (0..template_start).find(|&i| is_informal_title(lines[i]))
+    {
+        let title = lines[at].trim().trim_start_matches('#').trim();
+        report.notes.push(Note::new(
+            NoteKind::Guessed,
+            Some(at + 1),
+            format!("the title '{title}' (urnreg's rendering of an informal namespace) read as its Namespace Identifier"),
+        ));
+        report.fields.namespace_identifier = Some(title.to_string());
+    }
     report.notes.extend(misread(&report.fields, &set_aside));
     if !extra.is_empty() {
         let extra = extra.join("\n\n");
@@ -3022,6 +3181,18 @@ pub fn import_text(text: &str) -> ImportReport {
         });
     }
     report
+}
+
+/// The title urnreg's HTML and Markdown renderings give a registration
+/// with no NID (`templates/registration.html`, `templates/markdown.md`).
+const INFORMAL_TITLE: &str = "Informal namespace (NID to be assigned)";
+
+/// Whether `line` is [`INFORMAL_TITLE`], as a Markdown heading or alone.
+fn is_informal_title(line: &str) -> bool {
+    line.trim()
+        .trim_start_matches('#')
+        .trim()
+        .eq_ignore_ascii_case(INFORMAL_TITLE)
 }
 
 /// How many of a one-line value's lines (`filled`: the indices in `raw`
@@ -3041,6 +3212,32 @@ fn parenthesis_lines(raw: &[&str], filled: &[usize]) -> usize {
         kept += 1;
     }
     if open > 0 { 1 } else { kept }
+}
+
+/// How many of a Namespace Identifier's lines (`filled`, as for
+/// [`parenthesis_lines`]) are its value when the first `kept` name the
+/// NID: those, or, when the last of them is a sentence that goes on in
+/// the lines right below (`The Namespace ID "lampx" is requested of IANA
+/// for this` / `namespace.`, RFC 4358's and RFC 7467's wording), up to
+/// the line that ends it.
+fn sentence_lines(raw: &[&str], filled: &[usize], kept: usize) -> usize {
+    let ends = |line: &str| {
+        line.trim_end()
+            .trim_end_matches(['"', ')', '\'', '\u{201d}'])
+            .ends_with(['.', '!', '?', ':', ';'])
+    };
+    let last = raw[filled[kept - 1]].trim();
+    if last.split_whitespace().count() < 3 || ends(last) {
+        return kept;
+    }
+    let mut n = kept;
+    while n < filled.len().min(NID_VALUE_MAX_LINES) && filled[n] == filled[n - 1] + 1 {
+        if ends(raw[filled[n]]) {
+            return n + 1;
+        }
+        n += 1;
+    }
+    kept
 }
 
 /// At most this many fields read, while at least [`MISREAD_UNREAD`]

@@ -26,6 +26,7 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
     for step in [
         multipart as fn(&str) -> Option<Unwrapped>,
         quoted_printable,
+        xml2rfc,
         html,
         definition_list,
         two_column_table,
@@ -337,6 +338,123 @@ fn html(text: &str) -> Option<Unwrapped> {
             "the text is an HTML page: read as {how}, without tags and with character references read"
         ),
     })
+}
+
+/// An xml2rfc XML source (RFC 7749's v2 vocabulary, RFC 7991's v3) whose
+/// template is a definition list: v2's `<list style="hanging">` of `<t
+/// hangText="Namespace ID:">` items, v3's `<dl>` of `<dt>`/`<dd>`. Read
+/// as the HTML page it maps to: a hangText as a `<dt>`, its `<t>` as the
+/// `<dd>`, a section's title as its heading, `<artwork>` and
+/// `<sourcecode>` as `<pre>`, `<vspace/>` as a line break, `<xref>` and
+/// `<eref>` without text as their target, CDATA sections as text. A
+/// source whose template is verbatim (`<artwork><![CDATA[`) is read as
+/// text, as it is written there.
+fn xml2rfc(text: &str) -> Option<Unwrapped> {
+    let head = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let mut cut = head.len().min(4096);
+    while !head.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let window = &head[..cut];
+    let root = window.contains("<rfc ") || window.contains("<rfc>") || window.contains("<rfc\n");
+    if !(head.starts_with('<') && root && !window.contains("<html"))
+        || !(text.contains("hangText=") || text.contains("<dt>") || text.contains("<dt "))
+    {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    // Whether each open `<t>` is a hanging item (closed as `</dd>`).
+    let mut items: Vec<bool> = Vec::new();
+    let mut rest = head;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if let Some(cdata) = rest.strip_prefix("<![CDATA[") {
+            let end = cdata.find("]]>").unwrap_or(cdata.len());
+            out.push_str(&cdata[..end].replace('&', "&amp;").replace('<', "&lt;"));
+            rest = cdata.get(end + 3..).unwrap_or("");
+            continue;
+        }
+        if rest.starts_with("<!--") {
+            rest = skip_to(rest, "-->");
+            continue;
+        }
+        if rest.starts_with("<?") {
+            rest = skip_to(rest, "?>");
+            continue;
+        }
+        if rest.starts_with("<!") {
+            // A DOCTYPE, with its internal subset of entities.
+            let bracket = rest.find('[');
+            let close = rest.find('>').unwrap_or(rest.len());
+            rest = match bracket {
+                Some(b) if b < close => skip_to(rest, "]>"),
+                _ => rest.get(close + 1..).unwrap_or(""),
+            };
+            continue;
+        }
+        let close = rest.find('>').map_or(rest.len(), |e| e + 1);
+        let tag = &rest[..close];
+        rest = &rest[close..];
+        let inner = tag.trim_start_matches('<').trim_end_matches('>');
+        let ending = inner.starts_with('/');
+        let empty = inner.ends_with('/');
+        let name: String = inner
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        match (name.as_str(), ending) {
+            ("t", false) if empty => {}
+            ("t", false) => match attribute(inner, "hangtext") {
+                Some(hang) => {
+                    items.push(true);
+                    out.push_str(&format!("<dt>{hang}</dt><dd>"));
+                }
+                None => {
+                    items.push(false);
+                    out.push_str("<p>");
+                }
+            },
+            ("t", true) => out.push_str(if items.pop().unwrap_or(false) {
+                "</dd>"
+            } else {
+                "</p>"
+            }),
+            ("list", false) => out.push_str("<dl>"),
+            ("list", true) => out.push_str("</dl>"),
+            ("vspace", _) => out.push_str("<br>"),
+            ("section", false) => {
+                out.push_str("<section>");
+                if let Some(title) = attribute(inner, "title") {
+                    out.push_str(&format!("<h2>{title}</h2>"));
+                }
+            }
+            ("name", false) => out.push_str("<h2>"),
+            ("name", true) => out.push_str("</h2>"),
+            ("xref" | "eref", false) if empty => {
+                if let Some(target) = attribute(inner, "target") {
+                    out.push_str(&format!("[{target}]"));
+                }
+            }
+            ("xref" | "eref", _) => {}
+            ("artwork" | "sourcecode", false) if !empty => out.push_str("<pre>"),
+            ("artwork" | "sourcecode", true) => out.push_str("</pre>"),
+            _ => out.push_str(tag),
+        }
+    }
+    out.push_str(rest);
+    Some(Unwrapped {
+        text: block_text(&tokenize(&out)),
+        how: "the text is an xml2rfc XML source: read as the text it renders, its hangText and <dt> \
+              terms as headings, without tags and with character references read"
+            .to_string(),
+    })
+}
+
+/// `rest` past the first `end` in it, or nothing.
+fn skip_to<'s>(rest: &'s str, end: &str) -> &'s str {
+    rest.find(end).map_or("", |e| &rest[e + end.len()..])
 }
 
 /// `h1` to `h6`.
