@@ -404,29 +404,16 @@ impl<'s, 'a> Worker<'s, 'a> {
         } else {
             Box::new(head.chain(input))
         };
-        // A CSV file's delimiter ends a URN in an unquoted field.
-        let csv = Path::new(name)
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        self.scanner.set_csv(csv);
-        // Markup and languages whose strings take `$name` as written.
-        let literal_dollar = Path::new(name)
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| LITERAL_DOLLAR.iter().any(|x| x.eq_ignore_ascii_case(e)));
-        self.scanner.set_literal_dollar(literal_dollar);
-        // Formats that fold their long lines.
-        let folded = Path::new(name)
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| FOLDED.iter().any(|x| x.eq_ignore_ascii_case(e)));
-        self.scanner.set_folded(folded);
-        // Languages whose line breaks end statements.
-        let line_statements = Path::new(name)
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| LINE_STATEMENTS.iter().any(|x| x.eq_ignore_ascii_case(e)));
-        self.scanner.set_line_statements(line_statements);
+        // How the file's kind reads: a CSV file's delimiter ends a URN in
+        // an unquoted field; markup and languages whose strings take
+        // `$name` as written; formats that fold their long lines; languages
+        // whose line breaks end statements.
+        let extension = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("");
+        let one_of = |list: &[&str]| list.iter().any(|x| x.eq_ignore_ascii_case(extension));
+        self.scanner.set_csv(one_of(&["csv"]));
+        self.scanner.set_literal_dollar(one_of(LITERAL_DOLLAR));
+        self.scanner.set_folded(one_of(FOLDED));
+        self.scanner.set_line_statements(one_of(LINE_STATEMENTS));
         let shared = self.shared;
         let checker = &mut self.checker;
         let summary = &mut self.summary;

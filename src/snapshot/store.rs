@@ -229,12 +229,12 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
     let incoming_by_id: HashMap<i64, &FiledVersion> =
         incoming.filed().filter_map(|v| v.id.map(|id| (id, v))).collect();
     let unnumbered = by_filing(incoming.filed().filter(|v| v.id.is_none()));
-    let held_unnumbered = by_filing(current.filed());
+    let held_by_filing = by_filing(current.filed());
     let matched_without_id =
-        |held: &FiledVersion, candidates: &HashMap<FilingKey<'_>, Vec<&FiledVersion>>| {
+        |version: &FiledVersion, candidates: &HashMap<FilingKey<'_>, Vec<&FiledVersion>>| {
             candidates
-                .get(&filing_key(held))
-                .is_some_and(|found| found.iter().any(|v| same_but_id(held, v) || same_but_id(v, held)))
+                .get(&filing_key(version))
+                .is_some_and(|found| found.iter().any(|v| same_but_id(version, v)))
         };
     for held in &current.requests {
         let Some(id) = held.id else { continue };
@@ -256,7 +256,7 @@ fn compare(current: &Snapshot, incoming: &Snapshot) -> ImportPlan {
     for new in &incoming.requests {
         let added = match new.id {
             Some(id) => !held_ids.contains(&id),
-            None => !matched_without_id(new, &held_unnumbered),
+            None => !matched_without_id(new, &held_by_filing),
         };
         if added {
             plan.added_requests.push(request_label(new));
@@ -335,13 +335,18 @@ fn request_label(v: &FiledVersion) -> String {
     }
 }
 
-/// Whether an incoming version without an id says what the held one does.
-fn same_but_id(held: &FiledVersion, incoming: &FiledVersion) -> bool {
-    incoming.id.is_none()
-        && FiledVersion {
-            id: None,
-            ..held.clone()
-        } == *incoming
+/// Whether two versions, one of them without an id (a schema 1
+/// snapshot's), say the same but for it.
+fn same_but_id(a: &FiledVersion, b: &FiledVersion) -> bool {
+    let without_id = |v: &FiledVersion| FiledVersion {
+        id: None,
+        ..v.clone()
+    };
+    match (a.id, b.id) {
+        (_, None) => without_id(a) == *b,
+        (None, _) => without_id(b) == *a,
+        _ => false,
+    }
 }
 
 /// What a version was filed as, apart from its id: its NID, version and
