@@ -293,9 +293,13 @@ impl<'r> Checker<'r> {
                 report.set_namespace(ns, Some(rules));
                 // The NID as the registration writes it (RFC 3044's
                 // `URN:ISSN:`): no `nid-case` warning (RFC 8141 section
-                // 3.1 lower-cases it for comparison only).
+                // 3.1 lower-cases it for comparison only), and no
+                // `scheme-case` one for the `URN:` written with it.
                 if self.warnings && rules.writes_nid(urn.nid()) {
                     report.drop_warning(WarningKind::NidCase);
+                    if urn.as_str().starts_with("URN:") {
+                        report.drop_warning(WarningKind::SchemeCase);
+                    }
                 }
                 let mut valid = true;
                 // A form valid only by the owner's practice is not one the
@@ -491,6 +495,28 @@ mod tests {
         assert!(!nid_case("URN:CLEI:D4CE18B7AA"));
         assert!(nid_case("urn:Issn:0044-8699"));
         assert!(nid_case("urn:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"));
+    }
+
+    /// RFC 8458 section 4.3's `URN:NBN:fi-fe201003181510` and the ISBN
+    /// registration's `URN:ISBN:...` write the scheme in upper case with
+    /// the NID: written so, no `scheme-case` warning either (RFC 8141
+    /// section 3.1 folds both for comparison). Another spelling of the
+    /// scheme, or `URN:` before a NID not written so, is still said.
+    #[test]
+    fn the_scheme_written_with_the_registrations_nid_is_no_case_warning() {
+        let registry = Registry::embedded();
+        let scheme_case = |urn: &str| {
+            Checker::new(registry)
+                .check_str(urn)
+                .warnings()
+                .any(|w| w.code() == "scheme-case")
+        };
+        assert!(!scheme_case("URN:NBN:fi-fe201003181510"));
+        assert!(!scheme_case("URN:ISBN:978-951-0-18435-6"));
+        assert!(!scheme_case("URN:CLEI:D4CE18B7AA"));
+        assert!(scheme_case("Urn:NBN:fi-fe201003181510"));
+        assert!(scheme_case("URN:nbn:fi-fe201003181510"));
+        assert!(scheme_case("URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"));
     }
 
     /// The `unregistered-nid` message is remembered per checker and per
