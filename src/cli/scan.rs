@@ -57,6 +57,15 @@ const FOLDED: &[&str] = &["ics", "ifb", "vcs", "vcf", "vcard", "ldif"];
 /// and Ruby (`+"text"` is `String#+@`).
 const LINE_STATEMENTS: &[&str] = &["kt", "kts", "go", "rb", "rake"];
 
+/// File name extensions of prose and markup, which have no operators: a
+/// `+` that starts a line is a list item's bullet (CommonMark 5.2) or a
+/// UML attribute's visibility (`+ crs : URI = "urn:ogc:def:crs:OGC::84"`
+/// in an OGC standard's text), not a join on to a quoted URN on the line
+/// before; a line break there ends the statement, as in [`LINE_STATEMENTS`].
+const PROSE: &[&str] = &[
+    "md", "markdown", "mkd", "mdown", "txt", "text", "rst", "adoc", "asciidoc", "org", "tex", "rdoc",
+];
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Files and directories to scan, `-` for stdin (default: the current
@@ -413,7 +422,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.scanner.set_csv(one_of(&["csv"]));
         self.scanner.set_literal_dollar(one_of(LITERAL_DOLLAR));
         self.scanner.set_folded(one_of(FOLDED));
-        self.scanner.set_line_statements(one_of(LINE_STATEMENTS));
+        self.scanner
+            .set_line_statements(one_of(LINE_STATEMENTS) || one_of(PROSE));
         let shared = self.shared;
         let checker = &mut self.checker;
         let summary = &mut self.summary;

@@ -205,6 +205,64 @@ fn opens_binary_or_heredoc(buf: &[u8], after_quote: usize, i: usize) -> bool {
         && buf[after_quote..i].iter().any(|&b| matches!(b, b'\n' | b'\r'))
 }
 
+/// An EPC URI whose last field is empty, written as a final `.` after
+/// digits: a 12-digit GS1 Company Prefix leaves a PGLN's, GINC's or
+/// SGLN's reference empty (EPC Tag Data Standard, section 6:
+/// `urn:epc:id:pgln:859839494502.`; a pattern's, `urn:epc:idpat:grai:1234567890.12.`).
+/// The URN is whole, not a prefix a program completes.
+fn epc_empty_field(urn: &[u8]) -> bool {
+    if !urn
+        .get(..8)
+        .is_some_and(|head| head.eq_ignore_ascii_case(b"urn:epc:"))
+    {
+        return false;
+    }
+    let mut parts = urn[8..].splitn(3, |&b| b == b':');
+    let (Some(kind), Some(_scheme), Some(body)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    ["id", "idpat", "tag", "pat"]
+        .iter()
+        .any(|k| kind.eq_ignore_ascii_case(k.as_bytes()))
+        && body.len() >= 2
+        && body.ends_with(b".")
+        && body[body.len() - 2].is_ascii_digit()
+        && body.iter().all(|&b| b.is_ascii_digit() || b == b'.')
+}
+
+/// A `)` comes later on the line from `i` (within 256 bytes).
+fn closes_on_the_line(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i.min(limit)..limit.min(i + 256)];
+    let line = &rest[..memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len())];
+    memchr::memchr(b')', line).is_some()
+}
+
+/// A blank line comes next after `after`: a line break, spaces or tabs,
+/// and another line break (no statement of a program goes on across one
+/// after a literal in practice; a list's next item or a new paragraph
+/// does: `+ crs : URI = "urn:ogc:def:crs:OGC::84"`, then a blank line and
+/// `+ dimensions`, UML attributes in an OGC standard's text).
+fn blank_line_next(buf: &[u8], after: usize, limit: usize) -> bool {
+    let rest = &buf[after.min(limit)..limit.min(after + 256)];
+    let mut breaks = 0;
+    let mut k = 0;
+    while k < rest.len() {
+        match rest[k] {
+            b' ' | b'\t' => {}
+            b'\r' if rest.get(k + 1) == Some(&b'\n') => {}
+            b'\n' | b'\r' => {
+                breaks += 1;
+                if breaks == 2 {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+        k += 1;
+    }
+    false
+}
+
 /// A line break comes next after `after`, with nothing but spaces and
 /// tabs before it (or the text ends).
 fn line_break_next(buf: &[u8], after: usize, limit: usize) -> bool {
@@ -223,7 +281,11 @@ fn line_break_next(buf: &[u8], after: usize, limit: usize) -> bool {
 /// `'{service_type}:{version}">'`): the URN is a piece of that string,
 /// whatever the next literal starts with. Only spaces, tabs and one line
 /// break between them (a shell's `"a" "b"` on one line are two words);
-/// Python's triple quotes count as the quote.
+/// Python's triple quotes count as the quote. A next literal that opens
+/// with a space or tab goes on from the string, not from the URN, which
+/// holds none (miniupnp's `"...schemaLocation=\"urn:schemas-upnp-org:gw:WANIPConnection"`
+/// then `" http://www.upnp.org/..."`; libyang's indented YANG statements,
+/// `"  namespace urn:x:a;"` then `"  prefix a;"`): the URN ends there.
 fn adjacent_on_next_line(buf: &[u8], quote: u8, after_quote: usize, limit: usize) -> bool {
     // A YANG statement's `;` before the next statement's literal ends it
     // (as in [`continued`]).
@@ -241,6 +303,7 @@ fn adjacent_on_next_line(buf: &[u8], quote: u8, after_quote: usize, limit: usize
     };
     gap[..k].iter().filter(|&&b| b == b'\n').count() == 1
         && gap[k] == quote
+        && !gap.get(k + 1).is_some_and(|&b| b == b' ' || b == b'\t')
         && !(terminated && yang_statement(buf, after_quote + k + 1, limit))
 }
 
@@ -559,7 +622,13 @@ impl Scratch {
         // (XML 1.0 section 2.5); its `-` is no word glued to `urn`.
         let comment = buf[..start].ends_with(b"<!--");
         let underscores = emphasis_underscores(buf, start);
-        if prev.is_some_and(is_word) && !comment && underscores == 0 && !after_escape(buf, start) {
+        let code_mark = inline_code_mark(buf, start);
+        if prev.is_some_and(is_word)
+            && !comment
+            && underscores == 0
+            && !code_mark
+            && !after_escape(buf, start)
+        {
             return None;
         }
         // A letter, digit or mark of another script before `urn` glues it
@@ -571,7 +640,7 @@ impl Scratch {
             return None;
         }
         let open = prev
-            .filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~'))
+            .filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~') || code_mark)
             .or_else(|| escaped_apostrophe_before(buf, start).then_some(b'\''));
         self.query = query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
@@ -661,7 +730,10 @@ impl Scratch {
         // and an argument of XPath's or SQL's `concat()`.
         // A string literal the URN starts and closes, and whether it ends
         // in a separator (anything but a letter or digit).
-        let quoted_literal = closed && matches!(open, Some(b'"' | b'\''));
+        // (Not a pair of quotes written `\"` inside one: the quote after
+        // its close is the outer literal's, `"xmlns:cal=\"urn:x:y:\"";`,
+        // and the URN the markup's whole attribute value.)
+        let quoted_literal = closed && !escaped_pair && matches!(open, Some(b'"' | b'\''));
         // Opened and closed by doubled quotes: escaped ones (C#'s verbatim
         // strings, C# spec 6.4.5.6, Visual Basic, CSV fields, SQL):
         // `@"<x Uri=""urn:oasis:names:tc:SAML:2.0:assertion""/>"`. The
@@ -672,8 +744,11 @@ impl Scratch {
         // Kotlin, Go and Ruby end a statement at a line break after a
         // literal: a `+"text"` on the next line is a unary plus (a
         // Kotlin DSL's text node, Ruby's unfrozen string), not a join.
+        // A blank line after a literal ends it in any text.
         let line_statements = self.line_statements;
-        let ends_statement = |after: usize| line_statements && line_break_next(buf, after, limit);
+        let ends_statement = |after: usize| {
+            line_statements && line_break_next(buf, after, limit) || blank_line_next(buf, after, limit)
+        };
         let piece = !closed
             && matches!(stop, Some(b'"' | b'\''))
             && !ends_statement(end + 1)
@@ -700,6 +775,18 @@ impl Scratch {
         let split = literal_end.is_some_and(|(quote, after)| {
             !ends_statement(after) && adjacent_on_next_line(buf, quote, after, limit)
         });
+        // A `(` written on to the URN and a word after it, which a space
+        // stops and a `)` later on the line closes: the sentence's
+        // parenthesis (`...:nameid-format:unspecified(see Section 8.3.1)`).
+        if matches!(stop, Some(b' ' | b'\t'))
+            && let Some(paren) = self.urn.iter().rposition(|&b| b == b'(')
+            && paren > 4
+            && self.urn.len() > paren + 1
+            && self.urn[paren + 1..].iter().all(u8::is_ascii_alphabetic)
+            && closes_on_the_line(buf, end, limit)
+        {
+            self.pop(self.urn.len() - paren);
+        }
         if !closed {
             self.trim(open, stop);
         }
@@ -744,6 +831,7 @@ impl Scratch {
                 && open != Some(b'<')
                 && (matches!(self.urn.last(), Some(b':' | b'.' | b'-' | b'_'))
                     || ends_in_query_name(&self.urn))
+                && !epc_empty_field(&self.urn)
                 && (joined_on(buf, after_close) || !attribute_value(buf, start))
             || quoted_literal
                 && (prefix_test(buf, start - 1)
@@ -914,6 +1002,11 @@ impl Scratch {
                 // of a URL's path (`/org/urn:mrn:mcp:org:idp1:dma/mms/urn:mrn:...`,
                 // each a segment, RFC 3986 section 3.3).
                 b'/' if starts_urn(buf, i + 1, limit) => return i,
+                // A `(` right before `urn` is closed by the first `)` when
+                // the URN holds no `(` of its own, whatever follows it
+                // (a table of contents' leaders,
+                // `2D simple grid (urn:ogc:def:method:WCS:1.1:2dSimpleGrid)....87`).
+                b')' if open == Some(b'(') && memchr::memchr(b'(', &self.urn).is_none() => return i,
                 // A YANG module on one line (`module a {namespace
                 // urn:tests:a;prefix a;...}`, a test's module text): the
                 // `;` ending the namespace statement before the next one.
@@ -928,9 +1021,13 @@ impl Scratch {
                 // Outside a component, `&name=` after a `name=` pair's
                 // value is the next pair (a URN's own `&` is kept:
                 // `urn:example:a&b`, a q-component's `?=a=1&b=2`).
+                // So does one that ends the line before the next line's
+                // `name=` (a KVP request laid out a pair a line, OGC WCS
+                // 1.1's `GridBaseCRS=urn:ogc:def:crs:EPSG::4326&`).
                 b'&' if self.pairs
                     && !self.component
-                    && next_pair(buf, past_ampersands(buf, i, limit), limit) =>
+                    && (next_pair(buf, past_ampersands(buf, i, limit), limit)
+                        || pair_on_next_line(buf, i + 1, limit)) =>
                 {
                     return i;
                 }
@@ -1303,6 +1400,9 @@ impl Scratch {
                 }
                 b'_' => usize::from(open == Some(b'_')),
                 b'~' => usize::from(open == Some(b'~')),
+                // RDoc's and AsciiDoc's `+code+`, Org's `=verbatim=`.
+                b'+' => usize::from(open == Some(b'+')),
+                b'=' => usize::from(open == Some(b'=')),
                 // A possessive `'s` after a URN no apostrophe opened.
                 b's' | b'S' if self.urn[len - 2] == b'\'' && open != Some(b'\'') && len > 6 => 2,
                 _ => 0,
@@ -2338,6 +2438,27 @@ fn next_pair(buf: &[u8], i: usize, limit: usize) -> bool {
     name > 0 && (rest[0].is_ascii_alphabetic() || rest[0] == b'_') && rest.get(name) == Some(&b'=')
 }
 
+/// After spaces or tabs from `i`, a line break, then (after indentation)
+/// a query's next pair.
+fn pair_on_next_line(buf: &[u8], i: usize, limit: usize) -> bool {
+    let stop = limit.min(i + 128);
+    let mut k = i;
+    while k < stop && matches!(buf[k], b' ' | b'\t') {
+        k += 1;
+    }
+    if k < stop && buf[k] == b'\r' {
+        k += 1;
+    }
+    if k >= stop || buf[k] != b'\n' {
+        return false;
+    }
+    k += 1;
+    while k < stop && matches!(buf[k], b' ' | b'\t') {
+        k += 1;
+    }
+    next_pair(buf, k, limit)
+}
+
 /// A bare option at `i` in a list of them: a name (a letter or `_`, then
 /// letters, digits and `_`) and a `,` after it (`uniqueItems,`).
 fn next_flag(buf: &[u8], i: usize, limit: usize) -> bool {
@@ -2347,6 +2468,31 @@ fn next_flag(buf: &[u8], i: usize, limit: usize) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
         .count();
     name > 0 && (rest[0].is_ascii_alphabetic() || rest[0] == b'_') && rest.get(name) == Some(&b',')
+}
+
+/// A `+` or `=` right before `start` opens inline code, not glued to a
+/// word before it (a space, a tab, a line's start, `(` or `[` before it),
+/// and closes on the same line after a URN character (`+` then a space,
+/// punctuation or the line's end): RDoc's and AsciiDoc's monospace,
+/// `+urn:isbn:0451450523+` (Ruby's URI documentation), and Org's
+/// verbatim, `=urn:isbn:0451450523=`. The mark is no part of the URN.
+fn inline_code_mark(buf: &[u8], start: usize) -> bool {
+    let Some(mark @ (b'+' | b'=')) = start.checked_sub(1).map(|i| buf[i]) else {
+        return false;
+    };
+    if start >= 2 && !matches!(buf[start - 2], b' ' | b'\t' | b'\n' | b'\r' | b'(' | b'[') {
+        return false;
+    }
+    let line = &buf[start..buf.len().min(start + 1024)];
+    let line = &line[..memchr::memchr2(b'\n', b'\r', line).unwrap_or(line.len())];
+    let run = line.iter().take_while(|&&b| is_urn_char(b)).count();
+    // The closing mark is the run's last one, or one before punctuation.
+    let body = &line[..run];
+    let trimmed = body
+        .iter()
+        .rposition(|&b| !matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')'))
+        .map_or(0, |k| k + 1);
+    trimmed > 5 && body[trimmed - 1] == mark && body[trimmed - 2] != mark
 }
 
 /// How many `_` open Markdown emphasis right before `start`: a run of one
