@@ -286,6 +286,28 @@ fn lifecycle_formal_request_review_and_revision() {
 /// registrants' tokens, the audit log's links and every request's id stay
 /// (operating.md: "changing or removing what the database holds needs
 /// --replace"; security.md: never loses data already stored).
+/// Every replaced text is kept, so one request takes at most
+/// MAX_AMENDMENTS amendments: past it, a clear refusal and the database
+/// as it was (hostile sweep 49, D4).
+#[test]
+fn a_request_is_amended_at_most_max_amendments_times() {
+    let (_dir, mut store) = fresh();
+    let req = request(&mut store, &registration("formal.toml"), "alice").unwrap();
+    let target = req.id.to_string();
+    let amend = |store: &mut urnreg::registry::Store, n: i64| {
+        let mut amended = registration("formal.toml");
+        amended.purpose = Some(format!("Names the parts of the catalogue, round {n}."));
+        let vetted = vet_amendment(store, &target, &amended)?;
+        store.amend(&target, &vetted, None, "alice")
+    };
+    for n in 1..=urnreg::registry::MAX_AMENDMENTS {
+        amend(&mut store, n).unwrap();
+    }
+    let e = amend(&mut store, 0).unwrap_err().to_string();
+    assert!(e.contains("MAX_AMENDMENTS"), "{e}");
+    assert!(e.contains("amended 100 times"), "{e}");
+}
+
 #[test]
 fn importing_the_databases_own_snapshot_keeps_everything() {
     let (_dir, mut store) = fresh();

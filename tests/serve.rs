@@ -200,6 +200,11 @@ fn bearer(token: &str) -> String {
     format!("Bearer {token}")
 }
 
+/// `GET url` with `token` as the bearer.
+fn get_with(url: &str, token: &str) -> Answer {
+    send("GET", url, &[("authorization", &bearer(token))], None)
+}
+
 /// Files `text`; returns (id, token) after asserting 201.
 pub fn file(server: &Server, text: &str) -> (i64, String) {
     let a = send(
@@ -985,6 +990,77 @@ fn filing_is_rate_limited_per_client() {
     assert_eq!(a.status, 429, "{}", a.body);
     let wait: u64 = a.header("retry-after").unwrap().parse().unwrap();
     assert!(wait > 0 && wait <= 3600, "{wait}");
+}
+
+/// Amendments store a text each: they take from the filing limit as
+/// filings do (hostile sweep 49, D4).
+#[test]
+fn amending_is_rate_limited_with_filing() {
+    let server = Server::start_with(|c| {
+        c.filing_burst = 2;
+        c.filings_per_hour = 1;
+    });
+    let (id, token) = file(&server, &data("informal.toml"));
+    let amend = |n: usize| {
+        let text = data("informal.toml").replacen(
+            "purpose = \"Identifiers",
+            &format!("purpose = \"Amended {n}: identifiers"),
+            1,
+        );
+        send(
+            "PUT",
+            &server.url(&format!("/api/requests/{id}")),
+            &[("authorization", &bearer(&token))],
+            Some(text.as_bytes()),
+        )
+    };
+    assert_eq!(amend(1).status, 200);
+    let a = amend(2);
+    assert_eq!(a.status, 429, "{}", a.body);
+    assert!(a.body.contains("filings and amendments"), "{}", a.body);
+}
+
+/// A decision names the amendment count it read (`GET /api/requests/{id}`
+/// says it): a text the registrant replaced since is not approved unseen
+/// (409), whether through the API or the review form (hostile sweep 49, D3).
+#[test]
+fn a_review_of_a_text_amended_since_it_was_read_is_refused() {
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let (id, token) = file(&server, &data("informal.toml"));
+    let read = get_with(&server.url(&format!("/api/requests/{id}")), &token).json()["amendments"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(read, 0);
+    let text =
+        data("informal.toml").replacen("purpose = \"Identifiers", "purpose = \"Switched: identifiers", 1);
+    let a = send(
+        "PUT",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &bearer(&token))],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let decide = |amendments: i64| {
+        let body = serde_json::json!({ "decision": "approve", "note": "fine", "amendments": amendments })
+            .to_string();
+        send(
+            "POST",
+            &server.url(&format!("/api/requests/{id}/review")),
+            &[
+                ("authorization", &bearer(&expert)),
+                ("content-type", "application/json"),
+            ],
+            Some(body.as_bytes()),
+        )
+    };
+    let a = decide(0);
+    assert_eq!(a.status, 409, "{}", a.body);
+    assert!(a.body.contains("amended since it was read"), "{}", a.body);
+    let a = get_with(&server.url(&format!("/api/requests/{id}")), &token);
+    assert_eq!(a.json()["status"], "submitted", "nothing decided");
+    assert_eq!(a.json()["amendments"], 1);
+    assert_eq!(decide(1).status, 200);
 }
 
 #[test]
@@ -1945,6 +2021,61 @@ fn fake_server(answer: Vec<u8>) -> String {
         }
     });
     base
+}
+
+/// A line feed in what a server says (a NID, a status, a token, a
+/// refusal's message or finding, a queue row) is written `\x0a`: it
+/// cannot forge a line of the client's output (hostile sweep 49, D1).
+#[test]
+fn the_client_prints_a_servers_line_feeds_escaped() {
+    let filed = fake_server(canned(
+        "201 Created",
+        br#"{"id":5,"nid":"acme version 1 submitted\ntoken: forged","version":1,"status":"submitted","token":"t1\nsecond line"}"#,
+    ));
+    let out = run(
+        &["--server", &filed, "request", &format!("{DATA}/formal.toml")],
+        &[],
+    );
+    let text = stdout(&out);
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("token: forged") || l.starts_with("request 6") || l == "second line"),
+        "{text}"
+    );
+    assert!(
+        text.contains("acme version 1 submitted\\x0atoken: forged"),
+        "{text}"
+    );
+    assert!(text.contains("token: t1\\x0asecond line"), "{text}");
+
+    let refused = fake_server(canned(
+        "422 Unprocessable Entity",
+        br#"{"error":{"status":422,"message":"bad\n  - error purpose: forged","findings":[{"field":"a\nb","message":"m","severity":"error"}]}}"#,
+    ));
+    let out = run(
+        &["--server", &refused, "request", &format!("{DATA}/formal.toml")],
+        &[],
+    );
+    let err = stderr(&out);
+    assert!(
+        !err.lines()
+            .any(|l| l.trim_start().starts_with("- error purpose: forged") || l == "b: m"),
+        "{err}"
+    );
+    assert!(err.contains("bad\\x0a"), "{err}");
+
+    let queue = fake_server(canned(
+        "200 OK",
+        br#"[{"id":1,"nid":"a\n    9  forged","kind":"formal","version":1,"status":"submitted","filed":"2026-01-01","amendments":0,"last_note":null}]"#,
+    ));
+    let out = run(&["--server", &queue, "queue"], &[("URNREG_TOKEN", "t")]);
+    let text = stdout(&out);
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with("9  forged")),
+        "{text}"
+    );
+    assert!(text.contains("a\\x0a    9  forged"), "{text}");
 }
 
 /// An HTTP/1.1 response with this status line and JSON body.

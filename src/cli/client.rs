@@ -227,17 +227,31 @@ fn refusal(answer: &Answer) -> anyhow::Error {
         .and_then(Value::as_str)
         .map(|m| m.chars().take(4 * QUOTED_CHARS).collect::<String>())
         .unwrap_or_else(|| quoted(&answer.text));
-    let mut text = format!("the server answered {}: {message}", answer.status);
+    // Each piece on its line: a line feed in what a server says must not
+    // forge a finding or a line of its own.
+    let mut text = format!(
+        "the server answered {}: {}",
+        answer.status,
+        printable_line(&message)
+    );
     for f in error
         .and_then(|e| e.get("findings"))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        let field = f.get("field").and_then(Value::as_str).unwrap_or("?");
-        let message = f.get("message").and_then(Value::as_str).unwrap_or("?");
-        let rule = f.get("rule").and_then(Value::as_str);
-        let severity = f.get("severity").and_then(Value::as_str).unwrap_or("error");
+        let piece = |key: &str, default: &'static str| {
+            printable_line(f.get(key).and_then(Value::as_str).unwrap_or(default)).into_owned()
+        };
+        let (field, message, severity) = (
+            piece("field", "?"),
+            piece("message", "?"),
+            piece("severity", "error"),
+        );
+        let rule = f
+            .get("rule")
+            .and_then(Value::as_str)
+            .map(|r| printable_line(r).into_owned());
         match rule {
             Some(rule) => text.push_str(&format!("\n  - {severity} {field}: {message} [{rule}]")),
             None => text.push_str(&format!("\n  - {field}: {message}")),
@@ -317,16 +331,16 @@ fn write_outcome(out: &mut output::Stdout, o: &OutcomeAnswer) -> io::Result<()> 
             out,
             "request {}: {} version {} {}",
             o.id,
-            printable(nid),
+            printable_line(nid),
             o.version,
-            printable(&o.status)
+            printable_line(&o.status)
         ),
         None => writeln!(
             out,
             "request {}: informal, version {} {}",
             o.id,
             o.version,
-            printable(&o.status)
+            printable_line(&o.status)
         ),
     }
 }
@@ -383,7 +397,7 @@ pub fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
 /// Prints a filing's outcome and its registrant token, shown this once.
 fn write_filed(out: &mut output::Stdout, filed: &FiledAnswer) -> io::Result<()> {
     write_outcome(out, &filed.outcome)?;
-    writeln!(out, "token: {}", printable(&filed.token))
+    writeln!(out, "token: {}", printable_line(&filed.token))
 }
 
 /// How to follow a request just filed with `server`, for stderr.

@@ -11,7 +11,7 @@ use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{Decision, Outcome, RegistrationFile, Store};
 
 use super::db::{ActorArgs, Create, DbArgs, suggest_nid};
-use super::output::{self, printable};
+use super::output::{self, printable, printable_line};
 use super::{Format, FormatParser};
 
 /// The largest registration file read (a registration is a few pages).
@@ -316,10 +316,10 @@ pub(super) fn write_queue(out: &mut output::Stdout, Queue(entries): &Queue) -> i
             out,
             "{:>5}  {:<24} {:>7}  {:<17}  {:<20}  {}{amended}",
             e.id,
-            printable(e.nid.as_deref().unwrap_or("informal")),
+            printable_line(e.nid.as_deref().unwrap_or("informal")),
             e.version,
-            printable(&e.status),
-            printable(&e.filed),
+            printable_line(&e.status),
+            printable_line(&e.filed),
             printable(note.lines().next().unwrap_or_default())
         )?;
     }

@@ -27,6 +27,12 @@ pub const MAX_INFORMAL_NUMBER: i64 = 999_999_999;
 /// 2.2), as `--format json` and the service print ids.
 pub const MAX_REQUEST_ID: i64 = (1 << 53) - 1;
 
+/// The most times one request's text may be replaced (`amend`): every
+/// text replaced is kept, so an unbounded count would let one filing grow
+/// the database without end. An expert's rounds of questions stay far
+/// below it.
+pub const MAX_AMENDMENTS: i64 = 100;
+
 pub use error::{Error, Problem, Result};
 pub use registration::{Filing, MAX_REGISTRATION_BYTES, RegistrationFile, Vetted};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};

@@ -547,12 +547,14 @@ async fn registrant_of(state: &Arc<AppState>, headers: &HeaderMap, id: i64) -> R
 /// `PUT /api/requests/{id}`: an amended registration file (TOML).
 pub(crate) async fn amend(
     State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
     extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
     let id = path_request_id(&id)?;
     registrant_of(&state, &headers, id).await?;
+    take_filing(&state, &headers, peer).await?;
     let text = String::from_utf8(body.to_vec())
         .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
     match amend_text(&state, id, text, "api").await? {
@@ -597,6 +599,27 @@ pub(crate) async fn withdraw(
     Ok(Json(outcome).into_response())
 }
 
+/// Takes one filing from the client's bucket, or answers 429 with the
+/// seconds to wait: filings and amendments share it (each stores a text).
+pub(crate) async fn take_filing(
+    state: &Arc<AppState>,
+    headers: &HeaderMap,
+    peer: SocketAddr,
+) -> Result<(), ApiError> {
+    if let Err(wait) = state.take_filing(client_ip(state, headers, peer)).await? {
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many filings and amendments from this address (at most {} at once, {} an hour): try again in {wait} s",
+                state.config.filing_burst, state.config.filings_per_hour
+            ),
+        );
+        e.retry_after = Some(wait);
+        return Err(e);
+    }
+    Ok(())
+}
+
 /// `POST /api/requests`: a registration file (TOML) in the body.
 pub(crate) async fn file(
     State(state): State<Arc<AppState>>,
@@ -604,17 +627,7 @@ pub(crate) async fn file(
     headers: HeaderMap,
     extract::Body(body): extract::Body,
 ) -> Result<Response, ApiError> {
-    if let Err(wait) = state.take_filing(client_ip(&state, &headers, peer)).await? {
-        let mut e = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "too many filings from this address (at most {} at once, {} an hour): try again in {wait} s",
-                state.config.filing_burst, state.config.filings_per_hour
-            ),
-        );
-        e.retry_after = Some(wait);
-        return Err(e);
-    }
+    take_filing(&state, &headers, peer).await?;
     let text = String::from_utf8(body.to_vec())
         .map_err(|_| ApiError::new(StatusCode::BAD_REQUEST, "the registration file is not UTF-8"))?;
     match file_text(&state, text, "api").await? {
@@ -664,6 +677,10 @@ pub(crate) async fn request(
 pub(crate) struct ReviewBody {
     decision: String,
     note: String,
+    /// The request's `amendments` count when the expert read it: the
+    /// decision is refused (409) if it was amended since.
+    #[serde(default)]
+    amendments: Option<i64>,
 }
 
 /// A decision by its name in the API and the forms.
@@ -683,10 +700,11 @@ pub(crate) async fn decide(
     decision: Decision,
     note: String,
     expert: String,
+    read: Option<i64>,
 ) -> Result<Outcome, ApiError> {
     let outcome = state
         .writer
-        .run(move |store| store.review(&id.to_string(), decision, &note, &expert))
+        .run(move |store| store.review_read(&id.to_string(), decision, &note, &expert, read))
         .await?;
     // The write is committed: its answer is the truth whatever the read
     // model does (a failed refresh is tried again within a second).
@@ -694,7 +712,8 @@ pub(crate) async fn decide(
     Ok(outcome)
 }
 
-/// `POST /api/requests/{id}/review` with `{"decision", "note"}`.
+/// `POST /api/requests/{id}/review` with `{"decision", "note"}` and,
+/// optionally, `"amendments"`: the count read in `GET /api/requests/{id}`.
 pub(crate) async fn review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -718,7 +737,7 @@ pub(crate) async fn review(
             ),
         )
     })?;
-    let outcome = decide(&state, id, decision, body.note, name).await?;
+    let outcome = decide(&state, id, decision, body.note, name, body.amendments).await?;
     Ok(Json(outcome).into_response())
 }
 

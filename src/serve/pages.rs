@@ -741,6 +741,9 @@ pub(crate) struct ReviewForm {
     #[serde(default)]
     decision: String,
     note: String,
+    /// The request's amendment count on the page the expert read.
+    #[serde(default)]
+    amendments: String,
 }
 
 /// `POST /review/{id}`: records the decision, as the signed-in expert.
@@ -766,7 +769,10 @@ pub(crate) async fn review(
         .await;
     };
     let name = who.principal.actor().to_string();
-    match api::decide(&state, id, decision, form.note, name).await {
+    // The form always carries the count it was made with; a decision on
+    // a text replaced since is refused (409), the page shows the new one.
+    let read = form.amendments.trim().parse::<i64>().ok();
+    match api::decide(&state, id, decision, form.note, name, read).await {
         Ok(_) => Ok(Redirect::to(&format!("/review/{id}")).into_response()),
         Err(e) if e.status.is_client_error() && e.status != StatusCode::NOT_FOUND => {
             let message = match &e.findings {
@@ -885,6 +891,7 @@ pub(crate) struct AmendForm {
 /// inline when refused.
 pub(crate) async fn amend(
     State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
     Form(form): Form<AmendForm>,
@@ -892,6 +899,7 @@ pub(crate) async fn amend(
     let id = path_request_id(&id)?;
     let who = registrant_session(&state, &headers, id).await?;
     check_csrf(&headers, &form.csrf, Some(&who))?;
+    api::take_filing(&state, &headers, peer).await?;
     let text = form.text.clone();
     match api::amend_text(&state, id, form.text, "web").await {
         Ok(Lodged::Refused(findings)) => {

@@ -66,6 +66,9 @@ pub struct RequestView {
     pub rules: Option<String>,
     /// The review decisions, oldest first.
     pub reviews: Vec<ReviewNote>,
+    /// How many times its text was replaced (amended): a review may name
+    /// the count it read, and is refused when the text changed since.
+    pub amendments: i64,
 }
 
 impl RequestView {
@@ -98,7 +101,8 @@ impl RequestView {
 /// [`Error::NotFound`] when there is no such request, or the SQLite error.
 pub fn request(conn: &Connection, id: i64) -> Result<RequestView> {
     let sql = format!(
-        "SELECT r.nid, r.kind, r.version, r.status, r.date, r.submitted_at, r.decided_at, rules.body, {}
+        "SELECT r.nid, r.kind, r.version, r.status, r.date, r.submitted_at, r.decided_at, rules.body,
+                (SELECT count(*) FROM amendments a WHERE a.registration_id = r.id), {}
          FROM registrations r LEFT JOIN rules ON rules.registration_id = r.id WHERE r.id = ?1",
         FIELD_COLUMNS.map(|c| format!("r.{c}")).join(", ")
     );
@@ -107,7 +111,7 @@ pub fn request(conn: &Connection, id: i64) -> Result<RequestView> {
         .query_row([id], |r| {
             let mut fields = TemplateFields::default();
             for (i, key) in FIELD_COLUMNS.iter().enumerate() {
-                let text: String = r.get(8 + i)?;
+                let text: String = r.get(9 + i)?;
                 if let Some(slot) = fields.get_mut(key) {
                     *slot = (!text.is_empty()).then_some(text);
                 }
@@ -129,6 +133,7 @@ pub fn request(conn: &Connection, id: i64) -> Result<RequestView> {
                 fields,
                 rules: r.get(7)?,
                 reviews: Vec::new(),
+                amendments: r.get(8)?,
             })
         })
         .optional()?;

@@ -15,8 +15,20 @@ use crate::registry::{Error, Result};
 /// then signing in is refused.
 pub(crate) const MAX_SESSIONS: i64 = 10_000;
 
-/// The most client addresses the filing limit remembers; beyond it, the
-/// buckets that have filled up again are forgotten first, then all.
+/// The most sessions one token holds at once: signing in again ends its
+/// oldest, so that signing in over and over with one token (a registrant's
+/// from one filing) cannot fill [`MAX_SESSIONS`].
+pub(crate) const MAX_SESSIONS_PER_TOKEN: i64 = 16;
+
+/// The most sessions registrants hold together: the rest of
+/// [`MAX_SESSIONS`] stays for experts, whom registrants' sign-ins then
+/// never lock out.
+pub(crate) const MAX_REGISTRANT_SESSIONS: i64 = MAX_SESSIONS / 2;
+
+/// The most clients the filing limit remembers; beyond it, the buckets
+/// that have filled up again are forgotten, and while none has, a client
+/// not yet remembered waits until one does (the others keep their
+/// limits: forgetting them would reset them).
 const MAX_BUCKETS: i64 = 100_000;
 
 /// A signed-in browser.
@@ -35,12 +47,13 @@ fn now() -> f64 {
 }
 
 /// Stores a new session for `principal` lasting `lifetime` seconds, after
-/// purging expired ones.
+/// purging expired ones and the principal's oldest beyond
+/// [`MAX_SESSIONS_PER_TOKEN`].
 ///
 /// # Errors
 ///
-/// [`Error::State`] when [`MAX_SESSIONS`] live sessions exist; the SQLite
-/// error.
+/// [`Error::State`] when [`MAX_SESSIONS`] live sessions exist, or
+/// [`MAX_REGISTRANT_SESSIONS`] for a registrant; the SQLite error.
 pub(crate) fn create(
     conn: &Connection,
     id_hash: &[u8; 32],
@@ -50,16 +63,35 @@ pub(crate) fn create(
 ) -> Result<()> {
     let now = now() as i64;
     conn.execute("DELETE FROM service_sessions WHERE expires_at <= ?1", [now])?;
+    let (expert, request) = match principal {
+        Principal::Expert { id, .. } => (Some(*id), None),
+        Principal::Registrant { request } => (None, Some(*request)),
+    };
+    // Room for this one among the token's own.
+    conn.execute(
+        "DELETE FROM service_sessions WHERE id_hash IN (
+             SELECT id_hash FROM service_sessions WHERE expert_id IS ?1 AND request_id IS ?2
+             ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?3)",
+        params![expert, request, MAX_SESSIONS_PER_TOKEN - 1],
+    )?;
     let live: i64 = conn.query_row("SELECT count(*) FROM service_sessions", [], |r| r.get(0))?;
     if live >= MAX_SESSIONS {
         return Err(Error::State(format!(
             "too many sessions at once (at most {MAX_SESSIONS}): try again later"
         )));
     }
-    let (expert, request) = match principal {
-        Principal::Expert { id, .. } => (Some(*id), None),
-        Principal::Registrant { request } => (None, Some(*request)),
-    };
+    if request.is_some() {
+        let registrants: i64 = conn.query_row(
+            "SELECT count(*) FROM service_sessions WHERE request_id IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        if registrants >= MAX_REGISTRANT_SESSIONS {
+            return Err(Error::State(format!(
+                "too many registrants signed in at once (at most {MAX_REGISTRANT_SESSIONS}): try again later"
+            )));
+        }
+    }
     conn.execute(
         "INSERT INTO service_sessions (id_hash, expert_id, request_id, csrf, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -121,6 +153,23 @@ pub(crate) fn end(conn: &Connection, id_hash: &[u8; 32]) -> Result<()> {
     Ok(())
 }
 
+/// The bucket a client's filings count in: its IPv4 address, or the /64
+/// network of its IPv6 one (RFC 4291 section 2.5.4: one site's subnet,
+/// whose 2^64 addresses one host may take in turn; RFC 7707 section 2).
+fn bucket_of(client: IpAddr) -> String {
+    match client {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                let net = std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0);
+                format!("{net}/64")
+            }
+        },
+    }
+}
+
 /// Takes one filing from `client`'s token bucket (`burst` filings, one
 /// more every `1 / per_second` seconds) in one statement; `Ok(Err(seconds))`
 /// to wait when it is empty.
@@ -135,16 +184,32 @@ pub(crate) fn take_filing(
     per_second: f64,
 ) -> Result<std::result::Result<(), u64>> {
     let now = now();
-    let client = client.to_string();
-    let count: i64 = conn.query_row("SELECT count(*) FROM filing_limits", [], |r| r.get(0))?;
-    if count >= MAX_BUCKETS {
-        conn.execute(
-            "DELETE FROM filing_limits WHERE tokens + (?1 - updated_at) * ?2 >= ?3",
-            params![now, per_second, burst],
-        )?;
+    let client = bucket_of(client);
+    let known = conn
+        .query_row("SELECT 1 FROM filing_limits WHERE client = ?1", [&client], |_| {
+            Ok(())
+        })
+        .optional()?
+        .is_some();
+    if !known {
         let count: i64 = conn.query_row("SELECT count(*) FROM filing_limits", [], |r| r.get(0))?;
         if count >= MAX_BUCKETS {
-            conn.execute("DELETE FROM filing_limits", [])?;
+            conn.execute(
+                "DELETE FROM filing_limits WHERE tokens + (?1 - updated_at) * ?2 >= ?3",
+                params![now, per_second, burst],
+            )?;
+            let count: i64 = conn.query_row("SELECT count(*) FROM filing_limits", [], |r| r.get(0))?;
+            if count >= MAX_BUCKETS {
+                // The soonest a remembered bucket fills up again.
+                let soonest: f64 = conn
+                    .query_row(
+                        "SELECT min((?3 - tokens) / ?2 - (?1 - updated_at)) FROM filing_limits",
+                        params![now, per_second, burst],
+                        |r| r.get::<_, Option<f64>>(0),
+                    )?
+                    .unwrap_or(1.0);
+                return Ok(Err(soonest.ceil().max(1.0) as u64));
+            }
         }
     }
     // Refill, then take one if there is one: atomic, whichever process
@@ -170,4 +235,93 @@ pub(crate) fn take_filing(
         |r| r.get(0),
     )?;
     Ok(Err(((1.0 - tokens) / per_second).ceil().max(1.0) as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Addresses of one IPv6 /64 share a bucket; IPv4 addresses, and IPv6
+    /// ones of other /64s, have their own (hostile sweep 49, D5).
+    #[test]
+    fn an_ipv6_client_is_its_64() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert_eq!(
+            bucket_of(ip("2001:db8:1:2::1")),
+            bucket_of(ip("2001:db8:1:2:ffff:1:2:3"))
+        );
+        assert_eq!(bucket_of(ip("2001:db8:1:2::1")), "2001:db8:1:2::/64");
+        assert_ne!(bucket_of(ip("2001:db8:1:2::1")), bucket_of(ip("2001:db8:1:3::1")));
+        assert_eq!(bucket_of(ip("192.0.2.7")), "192.0.2.7");
+        assert_eq!(bucket_of(ip("::ffff:192.0.2.7")), "192.0.2.7");
+        assert_ne!(bucket_of(ip("192.0.2.7")), bucket_of(ip("192.0.2.8")));
+    }
+
+    /// A filing from an address of a /64 that filed its burst waits, as
+    /// the first address does.
+    #[test]
+    fn addresses_of_one_64_share_the_burst() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::registry::Store::open(&dir.path().join("r.db"), "test").unwrap();
+        let conn = store.connection();
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert!(
+            take_filing(conn, ip("2001:db8::1"), 2.0, 1.0 / 3600.0)
+                .unwrap()
+                .is_ok()
+        );
+        assert!(
+            take_filing(conn, ip("2001:db8::2"), 2.0, 1.0 / 3600.0)
+                .unwrap()
+                .is_ok()
+        );
+        assert!(
+            take_filing(conn, ip("2001:db8::3"), 2.0, 1.0 / 3600.0)
+                .unwrap()
+                .is_err()
+        );
+        assert!(
+            take_filing(conn, ip("2001:db8:0:1::3"), 2.0, 1.0 / 3600.0)
+                .unwrap()
+                .is_ok()
+        );
+    }
+
+    /// Signing in again and again with one token keeps at most
+    /// [`MAX_SESSIONS_PER_TOKEN`] of its sessions, the newest: the rest of
+    /// [`MAX_SESSIONS`] stays for everyone else (hostile sweep 49, D2).
+    #[test]
+    fn one_token_holds_at_most_its_share_of_the_sessions() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::registry::Store::open(&dir.path().join("r.db"), "test").unwrap();
+        let conn = store.connection();
+        let (ada, _) = super::super::tokens::add_expert(conn, "ada").unwrap();
+        let (bob, _) = super::super::tokens::add_expert(conn, "bob").unwrap();
+        let principal = |e: &super::super::tokens::Expert| Principal::Expert {
+            id: e.id,
+            name: e.name.clone(),
+        };
+        let hash = |n: u32| {
+            let mut h = [0u8; 32];
+            h[..4].copy_from_slice(&n.to_le_bytes());
+            h
+        };
+        create(conn, &hash(0), &principal(&bob), "c", 3600).unwrap();
+        for n in 1..=100 {
+            create(conn, &hash(n), &principal(&ada), "c", 3600).unwrap();
+        }
+        let count = |expert: i64| -> i64 {
+            conn.query_row(
+                "SELECT count(*) FROM service_sessions WHERE expert_id = ?1",
+                [expert],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(count(ada.id), MAX_SESSIONS_PER_TOKEN);
+        assert_eq!(count(bob.id), 1, "another token's session stays");
+        assert!(find(conn, &hash(100)).unwrap().is_some(), "the newest stays");
+        assert!(find(conn, &hash(1)).unwrap().is_none(), "the oldest went");
+        assert!(find(conn, &hash(0)).unwrap().is_some());
+    }
 }

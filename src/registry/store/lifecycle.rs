@@ -623,7 +623,8 @@ impl Store {
     ///
     /// [`Error::NotFound`] when there is no such request,
     /// [`Error::State`] when it was decided or withdrawn, the file was
-    /// vetted for another filing or nothing changed, [`Error::Invalid`]
+    /// vetted for another filing, nothing changed or it was amended
+    /// [`MAX_AMENDMENTS`](crate::registry::MAX_AMENDMENTS) times already, [`Error::Invalid`]
     /// when the file changes the kind, NID or version, or repeats another
     /// informal request.
     pub fn amend(
@@ -702,6 +703,17 @@ impl Store {
         {
             return Err(Error::Invalid(vec![problem("text", dup.message())]));
         }
+        let replaced: i64 = tx.query_row(
+            "SELECT count(*) FROM amendments WHERE registration_id = ?1",
+            [row.id],
+            |r| r.get(0),
+        )?;
+        if replaced >= crate::registry::MAX_AMENDMENTS {
+            return Err(Error::State(format!(
+                "request {} has been amended {replaced} times, the most one request takes (MAX_AMENDMENTS): withdraw it and file it again",
+                row.id
+            )));
+        }
         let old = version_by_id(&tx, row.id)?;
         let old_file = old.to_registration();
         let mut new_file = file.clone();
@@ -747,11 +759,7 @@ impl Store {
             "UPDATE registrations SET status = ?1 WHERE id = ?2",
             params![RequestStatus::Submitted, row.id],
         )?;
-        let texts: i64 = tx.query_row(
-            "SELECT count(*) FROM amendments WHERE registration_id = ?1",
-            [row.id],
-            |r| r.get(0),
-        )?;
+        let texts = replaced + 1;
         audit(
             &tx,
             actor,
@@ -821,6 +829,26 @@ impl Store {
     /// [`Error::Invalid`] for an empty note, a NID registered meanwhile,
     /// a text already in force, or rules that do not compile.
     pub fn review(&mut self, target: &str, decision: Decision, note: &str, actor: &str) -> Result<Outcome> {
+        self.review_read(target, decision, note, actor, None)
+    }
+
+    /// [`Store::review`] of the text the expert read: `read` is how many
+    /// times the request had been amended then (the service's review form
+    /// and API send it). A decision on a text the registrant has replaced
+    /// since is refused, so that no text is approved unseen.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::review`]; [`Error::State`] when the request was amended
+    /// since it was read.
+    pub fn review_read(
+        &mut self,
+        target: &str,
+        decision: Decision,
+        note: &str,
+        actor: &str,
+        read: Option<i64>,
+    ) -> Result<Outcome> {
         if note.trim().is_empty() {
             return Err(Error::Invalid(vec![problem(
                 "note",
@@ -831,6 +859,18 @@ impl Store {
         let row = resolve(&tx, target)?;
         row.require_pending("reviewed")?;
         let id = row.id;
+        if let Some(read) = read {
+            let amended: i64 = tx.query_row(
+                "SELECT count(*) FROM amendments WHERE registration_id = ?1",
+                [id],
+                |r| r.get(0),
+            )?;
+            if amended != read {
+                return Err(Error::State(format!(
+                    "request {id} was amended since it was read (amended {amended} times, {read} when read): read its text again before deciding"
+                )));
+            }
+        }
         let at = now();
         let mut nid = row.nid.clone();
         if decision == Decision::Approve {
