@@ -30,6 +30,9 @@ struct Case {
     /// Scanned as code whose line breaks end statements (Kotlin, Go, Ruby).
     #[serde(default)]
     line_statements: bool,
+    /// Scanned as a Java `.properties` file.
+    #[serde(default)]
+    properties: bool,
 }
 
 #[test]
@@ -41,6 +44,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
         let (mut found, mut places, mut alternatives) = (Vec::new(), Vec::new(), Vec::new());
         scanner.set_literal_dollar(case.literal_dollar);
         scanner.set_line_statements(case.line_statements);
+        scanner.set_properties(case.properties);
         scanner
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());

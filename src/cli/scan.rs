@@ -422,6 +422,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.scanner.set_csv(one_of(&["csv"]));
         self.scanner.set_literal_dollar(one_of(LITERAL_DOLLAR));
         self.scanner.set_folded(one_of(FOLDED));
+        self.scanner.set_properties(one_of(&["properties"]));
         self.scanner
             .set_line_statements(one_of(LINE_STATEMENTS) || one_of(PROSE));
         let shared = self.shared;

@@ -230,6 +230,22 @@ fn epc_empty_field(urn: &[u8]) -> bool {
         && body.iter().all(|&b| b.is_ascii_digit() || b == b'.')
 }
 
+/// Where a `.properties` value goes on after the `\` at `i` that ends a
+/// line (LF, CRLF or CR), past the next line's spaces, tabs and form
+/// feeds; `None` when no line break follows it or the next line is blank.
+fn properties_continuation(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let mut k = i + 1;
+    match buf.get(k).filter(|_| k < limit)? {
+        b'\r' if buf.get(k + 1).filter(|_| k + 1 < limit) == Some(&b'\n') => k += 2,
+        b'\r' | b'\n' => k += 1,
+        _ => return None,
+    }
+    while k < limit && matches!(buf[k], b' ' | b'\t' | b'\x0c') {
+        k += 1;
+    }
+    (k < limit && is_urn_char(buf[k])).then_some(k)
+}
+
 /// A `)` comes later on the line from `i` (within 256 bytes).
 fn closes_on_the_line(buf: &[u8], i: usize, limit: usize) -> bool {
     let rest = &buf[i.min(limit)..limit.min(i + 256)];
@@ -559,6 +575,11 @@ pub(super) struct Scratch {
     /// The text folds long lines, a line break and one space or tab
     /// going on with the line ([`super::Scanner::set_folded`]).
     pub folded: bool,
+    /// The text is a Java `.properties` file
+    /// ([`super::Scanner::set_properties`]): `\:`, `\=`, `\#` and `\!`
+    /// are the character, and a `\` ending a line goes on after the next
+    /// line's indentation.
+    pub properties_file: bool,
     /// A line break after a string literal ends the statement: no operator
     /// or literal on the next line joins on to it
     /// ([`super::Scanner::set_line_statements`]).
@@ -1099,11 +1120,21 @@ impl Scratch {
                 // (`Properties.store()` writes one in a key as `\=`):
                 // `urn\:iso\:std\:iso\:30042\:ed-1\:v1\:en=tbx`.
                 b'=' if self.properties => return i,
-                b'\\' if self.properties => {
+                b'\\' if self.properties || self.properties_file => {
                     if let Some(&c @ (b':' | b'=' | b'#' | b'!')) = buf.get(i + 1).filter(|_| i + 1 < limit) {
                         self.nss |= c == b':';
                         self.push(c, i + 2);
                         i += 2;
+                        continue;
+                    }
+                    // A logical line goes on after a `\` that ends a
+                    // natural one, the next one's leading whitespace dropped
+                    // (`Properties.load`): `...:nameid-format:\` then
+                    // `    emailAddress`.
+                    if self.properties_file
+                        && let Some(next) = properties_continuation(buf, i, limit)
+                    {
+                        i = next;
                         continue;
                     }
                 }

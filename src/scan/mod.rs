@@ -281,6 +281,17 @@ impl Scanner {
         self.cut.folded = yes;
     }
 
+    /// Reads the inputs from now on as Java `.properties` files
+    /// (`Properties.load`): `\:`, `\=`, `\#` and `\!` in a value are the
+    /// character (`ns=urn:x-example:a\:b`), and a `\` ending a line goes
+    /// on after the next line's leading whitespace, so a URN continued so is
+    /// read whole. Off (the default), these escapes are read only in a URN
+    /// whose first colon is written `\:` (`urn\:isbn\:...`, as
+    /// `Properties.store()` writes it).
+    pub fn set_properties(&mut self, yes: bool) {
+        self.cut.properties_file = yes;
+    }
+
     /// Reads the inputs from now on as code whose statements end at a line
     /// break after a string literal (Kotlin, Go, Ruby): an operator or a
     /// literal at the start of the next line joins nothing on to it
