@@ -18,7 +18,7 @@ use urnreg::registry::RegistrationFile;
 
 use super::db::DbArgs;
 use super::lifecycle::MAX_REGISTRATION_BYTES;
-use super::output::{self, Palette, paint, printable};
+use super::output::{self, Palette, paint, printable, printable_line};
 use super::{Format, FormatParser, QuietExit};
 
 #[derive(clap::Args, Debug)]
@@ -69,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         let p = Palette::stdout();
-        let name = printable(&source);
+        let name = printable_line(&source);
         for f in &findings {
             let (style, level) = match f.severity {
                 Severity::Error => (p.error, "error"),
@@ -81,8 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "{}: {}: {}: {} ({})",
                 paint(p.dim, format_args!("{name}:{}:{}", at.line, at.column)),
                 paint(style, format_args!("{level}[{}]", f.rule)),
-                printable(&f.field),
-                printable(&one_line(&f.message)),
+                printable_line(&f.field),
+                printable_line(&one_line(&f.message)),
                 f.section
             )?;
             if let Some(suggestion) = &f.suggestion {
@@ -137,12 +137,12 @@ fn parse_error(source: &str, text: &str, e: &toml::de::Error, format: Format) ->
             "{}: {}: {} (not a registration file{})",
             paint(
                 p.dim,
-                format_args!("{}:{}:{}", printable(source), at.line, at.column)
+                format_args!("{}:{}:{}", printable_line(source), at.line, at.column)
             ),
             paint(p.error, "error[toml]"),
-            printable(message),
+            printable_line(message),
             hint.as_deref()
-                .map(|h| format!("; {}", printable(h)))
+                .map(|h| format!("; {}", printable_line(h)))
                 .unwrap_or_default()
         )?;
     }

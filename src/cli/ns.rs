@@ -14,7 +14,7 @@ use urnreg::registry::{
 };
 
 use super::db::{DbArgs, suggest_nid};
-use super::output::{self, Palette, paint, printable};
+use super::output::{self, Palette, paint, printable, printable_line};
 use super::{Format, FormatParser};
 
 #[derive(Subcommand, Debug)]
@@ -226,11 +226,11 @@ fn write_summary_line(out: &mut impl Write, r: &NamespaceSummary) -> io::Result<
     write_columns(
         out,
         [
-            &printable(&r.nid),
+            &printable_line(&r.nid),
             r.kind.as_str(),
             r.status.as_str(),
-            &printable(r.date.as_deref().unwrap_or("-")),
-            &printable(&r.references.join("; ")),
+            &printable_line(r.date.as_deref().unwrap_or("-")),
+            &printable_line(&r.references.join("; ")),
         ],
     )?;
     if let Some(p) = &r.pending {
@@ -241,48 +241,56 @@ fn write_summary_line(out: &mut impl Write, r: &NamespaceSummary) -> io::Result<
 
 fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()> {
     let s = &d.summary;
-    writeln!(out, "NID:        {}", printable(&s.nid))?;
+    writeln!(out, "NID:        {}", printable_line(&s.nid))?;
     writeln!(out, "kind:       {}", s.kind.as_str())?;
     writeln!(out, "status:     {}", s.status.as_str())?;
     if let Some(p) = &s.pending {
         writeln!(out, "pending:    {}", pending_text(p))?;
     }
-    writeln!(out, "registered: {}", printable(s.date.as_deref().unwrap_or("-")))?;
+    writeln!(
+        out,
+        "registered: {}",
+        printable_line(s.date.as_deref().unwrap_or("-"))
+    )?;
     if let Some(u) = &d.updated {
-        writeln!(out, "updated:    {}", printable(u))?;
+        writeln!(out, "updated:    {}", printable_line(u))?;
     }
-    writeln!(out, "references: {}", printable(&s.references.join("; ")))?;
+    writeln!(out, "references: {}", printable_line(&s.references.join("; ")))?;
     match &d.rules {
         None => writeln!(
             out,
             "rules:      none in force (check applies the generic RFC 8141 syntax only)"
         )?,
         Some(rules) => {
-            writeln!(out, "rules:      in force, from {}", printable(&rules.source))?;
+            writeln!(
+                out,
+                "rules:      in force, from {}",
+                printable_line(&rules.source)
+            )?;
             for p in &rules.practice {
                 writeln!(
                     out,
                     "practice:   {} (the owner's, not the registration's: valid with a \
                      registration-deviation warning; from {})",
-                    printable(p.note.as_deref().unwrap_or("a form the owner publishes")),
-                    printable(&p.source)
+                    printable_line(p.note.as_deref().unwrap_or("a form the owner publishes")),
+                    printable_line(&p.source)
                 )?;
             }
             for should in &rules.should {
                 writeln!(
                     out,
                     "should:     {} (the registration's recommendation: an nss-should warning; from {})",
-                    printable(&should.note),
-                    printable(&should.source)
+                    printable_line(&should.note),
+                    printable_line(&should.source)
                 )?;
             }
             if let Some(r) = &rules.resolution {
                 writeln!(
                     out,
                     "resolution: {} (default {}), from {}",
-                    printable(&r.services.join(", ")),
-                    printable(&r.default),
-                    printable(&r.source)
+                    printable_line(&r.services.join(", ")),
+                    printable_line(&r.default),
+                    printable_line(&r.source)
                 )?;
             }
         }
@@ -294,7 +302,7 @@ fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()>
     if let Some(rules) = &d.rules {
         writeln!(out, "\nRules in force:")?;
         for line in toml::to_string(rules)?.lines() {
-            writeln!(out, "    {}", printable(line))?;
+            writeln!(out, "    {}", printable_line(line))?;
         }
     }
     Ok(())
@@ -305,16 +313,16 @@ fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
         out,
         "\nversion {} ({}), request {}",
         v.version,
-        printable(&v.status.to_string()),
+        printable_line(&v.status.to_string()),
         v.id
     )?;
     if let Some(src) = &v.source {
-        writeln!(out, "source: {}", printable(src))?;
+        writeln!(out, "source: {}", printable_line(src))?;
     }
     for (_, heading, value) in v.fields.present() {
         writeln!(out, "\n{heading}:")?;
         for line in value.lines() {
-            writeln!(out, "    {}", printable(line))?;
+            writeln!(out, "    {}", printable_line(line))?;
         }
     }
     match &v.rules {
@@ -322,7 +330,7 @@ fn write_version(out: &mut impl Write, v: &Version) -> anyhow::Result<()> {
         Some(rules) => {
             writeln!(out, "\nRules of this version:")?;
             for line in toml::to_string(rules)?.lines() {
-                writeln!(out, "    {}", printable(line))?;
+                writeln!(out, "    {}", printable_line(line))?;
             }
         }
     }
@@ -344,19 +352,19 @@ fn write_history(
     history: &History,
     shipped: Option<&(RecordFile, Option<NamespaceSummary>)>,
 ) -> io::Result<()> {
-    writeln!(out, "{} ({})", printable(&history.nid), history.status)?;
+    writeln!(out, "{} ({})", printable_line(&history.nid), history.status)?;
     if let Some((record, summary)) = shipped {
         let mut facts = Vec::new();
         if let Some(date) = summary.as_ref().and_then(|s| s.date.as_deref()) {
-            facts.push(format!("registered {}", printable(date)));
+            facts.push(format!("registered {}", printable_line(date)));
         }
         if let Some(updated) = &record.updated {
-            facts.push(format!("updated {}", printable(updated)));
+            facts.push(format!("updated {}", printable_line(updated)));
         }
         if let Some(references) = summary.as_ref().filter(|s| !s.references.is_empty()) {
             facts.push(format!(
                 "references: {}",
-                printable(&references.references.join(", "))
+                printable_line(&references.references.join(", "))
             ));
         }
         let facts = if facts.is_empty() {
@@ -382,19 +390,19 @@ fn write_history(
         let origin = if shipped_text == Some((v.version, v.source.as_deref().unwrap_or(""))) {
             format!(
                 "shipped with urnreg, the text from {}",
-                printable(v.source.as_deref().unwrap_or(""))
+                printable_line(v.source.as_deref().unwrap_or(""))
             )
         } else if v.submitted_at.is_empty() {
             v.source
                 .as_ref()
-                .map_or("not filed here".into(), |s| format!("from {}", printable(s)))
+                .map_or("not filed here".into(), |s| format!("from {}", printable_line(s)))
         } else {
             format!(
                 "filed {}{}",
-                printable(&v.submitted_at),
+                printable_line(&v.submitted_at),
                 v.decided_at
                     .as_ref()
-                    .map_or(String::new(), |d| format!(", decided {}", printable(d)))
+                    .map_or(String::new(), |d| format!(", decided {}", printable_line(d)))
             )
         };
         writeln!(
@@ -403,7 +411,7 @@ fn write_history(
             v.version,
             v.id,
             v.status,
-            printable(if v.date.is_empty() { "-" } else { &v.date }),
+            printable_line(if v.date.is_empty() { "-" } else { &v.date }),
         )?;
     }
     if !history.amended.is_empty() {
@@ -414,14 +422,14 @@ fn write_history(
                 "  request {} text {}: filed {}, replaced {}{}",
                 t.registration_id,
                 t.text,
-                printable(&t.filed_at),
-                printable(&t.replaced_at),
+                printable_line(&t.filed_at),
+                printable_line(&t.replaced_at),
                 t.source
                     .as_ref()
-                    .map_or(String::new(), |s| format!(", from {}", printable(s)))
+                    .map_or(String::new(), |s| format!(", from {}", printable_line(s)))
             )?;
             for line in t.body.lines() {
-                writeln!(out, "      {}", printable(line))?;
+                writeln!(out, "      {}", printable_line(line))?;
             }
         }
     }
@@ -468,7 +476,11 @@ fn write_field_change(
         None => writeln!(out, "{}", paint(p.error, "- (absent)"))?,
         Some(_) => {
             for line in &a[head..a.len() - tail] {
-                writeln!(out, "{}", paint(p.error, format_args!("- {}", printable(line))))?;
+                writeln!(
+                    out,
+                    "{}",
+                    paint(p.error, format_args!("- {}", printable_line(line)))
+                )?;
             }
         }
     }
@@ -476,7 +488,11 @@ fn write_field_change(
         None => writeln!(out, "{}", paint(p.good, "+ (absent)"))?,
         Some(_) => {
             for line in &b[head..b.len() - tail] {
-                writeln!(out, "{}", paint(p.good, format_args!("+ {}", printable(line))))?;
+                writeln!(
+                    out,
+                    "{}",
+                    paint(p.good, format_args!("+ {}", printable_line(line)))
+                )?;
             }
         }
     }
@@ -491,7 +507,7 @@ fn write_diff(out: &mut impl Write, d: &VersionDiff) -> io::Result<()> {
     writeln!(
         out,
         "{}: version {} (request {}, {}) -> version {} (request {}, {})",
-        printable(&d.nid),
+        printable_line(&d.nid),
         d.from.version,
         d.from.id,
         d.from.status,

@@ -8,7 +8,7 @@ use urnreg::Report;
 
 use anstyle::Style;
 
-use super::output::{Palette, escape, is_bidi_control, paint, printable};
+use super::output::{Palette, escape, is_bidi_control, paint, printable_line};
 
 /// Writes the text form; `line` is the input's line number in a stream,
 /// written `N:` before the status as `grep -n` does. `verbose`: the whole
@@ -49,7 +49,12 @@ pub fn write_findings(
         for f in report.findings().iter().filter(|f| f.is_error() == errors) {
             write_caret(out, shown, f.offset(), level, &f.to_string(), palette)?;
             if verbose && let Some(source) = report.source_of(f) {
-                writeln!(out, "  {} {}", paint(palette.dim, "= source:"), printable(source))?;
+                writeln!(
+                    out,
+                    "  {} {}",
+                    paint(palette.dim, "= source:"),
+                    printable_line(source)
+                )?;
             }
         }
     }
@@ -244,7 +249,7 @@ pub fn write_caret(
     out.write_all(b" ")?;
     write_painted(out, style, label)?;
     out.write_all(b": ")?;
-    out.write_all(printable(message).as_bytes())?;
+    out.write_all(printable_line(message).as_bytes())?;
     out.write_all(b"\n")
 }
 

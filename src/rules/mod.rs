@@ -529,6 +529,46 @@ enum Step {
 /// namespaces use 1 to 3; a larger count is a mistake or hostile data).
 pub const MAX_PARTS: usize = 64;
 
+/// Refuses step orders whose key is not its own key (normalizing it again
+/// would change it): a `remove` of `:` after `case-insensitive-parts`
+/// (the parts' boundaries move: `A:B` keys to `aB`, then to `ab`), a
+/// `remove` after `case-insensitive-until` of a delimiter of more than one
+/// character (the removal can make the delimiter: `Q-Ya-b` keys to `QYab`,
+/// then `qyab`), and a `remove` of letters before a case-insensitive step
+/// (folding makes more of them to remove: `A` keys to `a`, then to nothing).
+fn step_order(steps: &[EquivalenceStep]) -> Result<(), String> {
+    let folds = |s: &EquivalenceStep| {
+        matches!(
+            s,
+            EquivalenceStep::CaseInsensitiveNss
+                | EquivalenceStep::CaseInsensitiveParts { .. }
+                | EquivalenceStep::CaseInsensitiveUntil { .. }
+        )
+    };
+    for (i, step) in steps.iter().enumerate() {
+        let EquivalenceStep::Remove { chars } = step else {
+            continue;
+        };
+        for before in &steps[..i] {
+            match before {
+                EquivalenceStep::CaseInsensitiveParts { .. } if chars.contains(':') => {
+                    return Err("equivalence: a 'remove' of ':' after 'case-insensitive-parts' moves the parts, so a key normalized again changes: remove first".into());
+                }
+                EquivalenceStep::CaseInsensitiveUntil { delimiter } if delimiter.len() > 1 => {
+                    return Err(format!(
+                        "equivalence: a 'remove' after 'case-insensitive-until' of '{delimiter}' can make the delimiter, so a key normalized again changes: remove first"
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if chars.bytes().any(|b| b.is_ascii_alphabetic()) && steps[i + 1..].iter().any(folds) {
+            return Err("equivalence: a 'remove' of letters before a case-insensitive step leaves letters that folding makes removable, so a key normalized again changes: fold first".into());
+        }
+    }
+    Ok(())
+}
+
 /// The most equivalence steps one form may declare (the shipped rules
 /// use at most three).
 pub const MAX_EQUIVALENCE_STEPS: usize = 16;
@@ -545,7 +585,39 @@ impl RulesFile {
     ///
     /// A [`RuleError`] saying what does not compile or which example fails.
     pub fn compile(&self, nid: &str) -> Result<CompiledRules, RuleError> {
+        let err = |m: String| RuleError(format!("rules for '{nid}': {m}"));
+        step_order(&self.equivalence).map_err(err)?;
+        // What a message says is one line of text: no line feed or escape
+        // in it can write a line of a report (a forged verdict).
+        let one_line = [("source", Some(self.source.as_str()))]
+            .into_iter()
+            .chain(self.practice.iter().flat_map(|p| {
+                [
+                    ("practice source", Some(p.source.as_str())),
+                    ("practice note", p.note.as_deref()),
+                ]
+            }))
+            .chain(self.should.iter().flat_map(|s| {
+                [
+                    ("should source", Some(s.source.as_str())),
+                    ("should note", Some(s.note.as_str())),
+                ]
+            }))
+            .chain(self.hint.iter().flat_map(|h| {
+                [
+                    ("hint source", Some(h.source.as_str())),
+                    ("hint note", Some(h.note.as_str())),
+                ]
+            }));
+        for (what, text) in one_line {
+            if text.is_some_and(|t| t.chars().any(char::is_control)) {
+                return Err(err(format!(
+                    "the {what} holds a control character (a line feed, an escape): it is one line of text"
+                )));
+            }
+        }
         let compiled = self.compile_stored(nid)?;
+        compiled.check_example_keys(&self.examples).map_err(err)?;
         compiled
             .resolution()
             .map_err(|m| RuleError(format!("rules for '{nid}': resolution: {m}")))?;
@@ -1000,6 +1072,30 @@ impl CompiledRules {
             }
             if ua.equivalence_key_with(self) != ub.equivalence_key_with(self) {
                 return Err(format!("examples '{a}' and '{b}' should be equivalent"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The key of each valid and equivalent example is a URN that is its
+    /// own key: normalizing twice changes nothing (docs/validating.md).
+    /// (Not that it passes this form's syntax: an owner's practice keys
+    /// to the registration's form, `urn:doi:10.123:456` to `10.123/456`.)
+    fn check_example_keys(&self, examples: &Examples) -> Result<(), String> {
+        let all = examples.valid.iter().chain(examples.equivalent.iter().flatten());
+        for s in all {
+            let urn = parse_example(s)?;
+            let key = urn.equivalence_key_with(self).into_owned();
+            let Ok(keyed) = Urn::parse(&key) else {
+                return Err(format!(
+                    "equivalence: the key of example '{s}', '{key}', is not a URN (RFC 8141 section 2)"
+                ));
+            };
+            let again = keyed.equivalence_key_with(self);
+            if again != key {
+                return Err(format!(
+                    "equivalence: the key of example '{s}', '{key}', is not its own key ('{again}'): normalizing twice must change nothing"
+                ));
             }
         }
         Ok(())
@@ -1626,7 +1722,8 @@ impl CompiledRules {
                 out.extend_from_slice(&urn.as_str().as_bytes()[..urn.nss_start()]);
                 out[start..].make_ascii_lowercase();
                 let split = out.len();
-                if !normalize(urn.nss(), out) {
+                // As in `apply_steps`: the key stays a URN.
+                if !normalize(urn.nss(), out) || matches!(out.get(split), None | Some(b'/')) {
                     out.truncate(split);
                     out.extend_from_slice(urn.nss().as_bytes());
                 }
@@ -1708,7 +1805,11 @@ fn apply_steps(steps: &[Step], buf: &mut Vec<u8>, split: usize) {
                     continue;
                 };
                 buf.truncate(split);
-                if !normalize(text, buf) {
+                // The key stays a URN (RFC 8141 section 2: an NSS is not
+                // empty and does not start with '/'): a normalizer that
+                // would leave neither is not applied (`%2F10.1000/1`).
+                if !normalize(text, buf) || matches!(buf.get(split), None | Some(b'/')) {
+                    buf.truncate(split);
                     buf.extend_from_slice(copy);
                 }
             }
@@ -2442,6 +2543,84 @@ mod should_punctuation_tests {
                     .all(|f| !f.to_string().contains("without its last")),
                 "{urn}"
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod key_fixed_point_tests {
+    use super::*;
+
+    fn rules(steps: &str) -> Result<CompiledRules, RuleError> {
+        toml::from_str::<RulesFile>(&format!("source = \"test\"\n{steps}"))
+            .unwrap()
+            .compile("xy")
+    }
+
+    /// Step orders whose key changes when normalized again are refused
+    /// when rules are filed; the same steps in the other order are taken
+    /// (hostile sweep 49, D1).
+    #[test]
+    fn step_orders_whose_key_is_not_its_own_key_are_refused() {
+        let parts = "[[equivalence]]\nstep = \"case-insensitive-parts\"\nparts = 1\n";
+        let until = "[[equivalence]]\nstep = \"case-insensitive-until\"\ndelimiter = \"ab\"\n";
+        let nss = "[[equivalence]]\nstep = \"case-insensitive-nss\"\n";
+        let remove = |chars: &str| format!("[[equivalence]]\nstep = \"remove\"\nchars = \"{chars}\"\n");
+        for (steps, said) in [
+            (format!("{parts}{}", remove(":")), "moves the parts"),
+            (format!("{until}{}", remove("-")), "can make the delimiter"),
+            (format!("{}{nss}", remove("a")), "letters"),
+        ] {
+            let e = rules(&steps).err().unwrap_or_else(|| panic!("{steps}"));
+            assert!(e.0.contains(said), "{steps}: {}", e.0);
+        }
+        for steps in [
+            format!("{}{parts}", remove(":")),
+            format!("{}{until}", remove("-")),
+            format!("{nss}{}", remove("a")),
+            format!("{parts}{}", remove("-")),
+        ] {
+            assert!(rules(&steps).is_ok(), "{steps}");
+        }
+    }
+
+    /// A note or source with a line feed or an escape is refused when
+    /// rules are filed: a message is one line of a report, and must not
+    /// write a forged verdict line (hostile sweep 49, D7).
+    #[test]
+    fn notes_and_sources_are_one_line_of_text() {
+        for (form, said) in [
+            (
+                "[[hint]]\nsource = \"s\"\nnote = \"n\\nvalid   urn:forged:x\"\nregex = \"[0-9]+\"\nexamples = [\"urn:xy:1\"]\n[syntax]\nregex = \"[a-z]+\"\n",
+                "hint note",
+            ),
+            (
+                "[[should]]\nsource = \"s\\u001b[2J\"\nnote = \"n\"\nregex = \"[a-z]+\"\n",
+                "should source",
+            ),
+        ] {
+            let e = rules(form).err().unwrap_or_else(|| panic!("{form}"));
+            assert!(e.0.contains(said) && e.0.contains("control character"), "{}", e.0);
+        }
+    }
+
+    /// A built-in normalizer that would leave an NSS starting with '/' (no
+    /// URN, RFC 8141 section 2) is not applied: `%2F10.1000/182`, which the
+    /// DOI registration's DOI-PREFIX takes, keys to itself, percent-encoded,
+    /// and its key is its own key.
+    #[test]
+    fn a_key_stays_a_urn_and_its_own_key() {
+        let registry = crate::Registry::embedded();
+        for urn in [
+            "urn:doi:%2F10.1000/182",
+            "urn:doi:10.123:a:b",
+            "urn:doi:10.123/a:b",
+        ] {
+            let report = registry.check(urn);
+            let key = report.key().unwrap_or_else(|| panic!("{urn}")).to_string();
+            assert!(Urn::parse(&key).is_ok(), "{urn} keys to {key}");
+            let again = registry.check(&key);
+            assert_eq!(again.key().map(|k| k.to_string()), Some(key.clone()), "{urn}");
         }
     }
 }

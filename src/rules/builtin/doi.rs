@@ -10,6 +10,12 @@ pub(super) fn normalize_doi_handbook_colon(nss: &str, out: &mut Vec<u8>) -> bool
     let Some(at) = memchr::memchr(b':', nss.as_bytes()) else {
         return false;
     };
+    // Only the prefix's colon: none once a '/' has ended the prefix
+    // (`10.123/a:b` is a DOI whose suffix holds ':'), and a prefix is not
+    // empty. So a key normalized again stays as it was.
+    if at == 0 || nss.as_bytes()[..at].contains(&b'/') {
+        return false;
+    }
     out.extend_from_slice(&nss.as_bytes()[..at]);
     out.push(b'/');
     out.extend_from_slice(&nss.as_bytes()[at + 1..]);
@@ -29,5 +35,8 @@ mod tests {
         assert_eq!(n("10.123:456ABC%2Fzyz").as_deref(), Some("10.123/456ABC%2Fzyz"));
         assert_eq!(n("10.123:a:b").as_deref(), Some("10.123/a:b"));
         assert_eq!(n("10.123/456"), None);
+        // Normalized again, the key stays (hostile sweep 49, D1).
+        assert_eq!(n("10.123/a:b"), None);
+        assert_eq!(n(":0xxA"), None);
     }
 }
