@@ -808,7 +808,30 @@ impl Scratch {
         {
             self.pop(self.urn.len() - paren);
         }
-        if !closed {
+        // An element's whole content ending in `:`
+        // (`<ns>urn:ietf:params:xml:ns:yang:</ns>`): the text between the
+        // tags is the value, its `:` included, as an attribute's is; no
+        // sentence ends in `:` before a closing tag (a `.` or `;` there
+        // may be a list item's, and goes). Not when markup inside was
+        // read past (`<b>urn:x:y</b>.</p>`).
+        let element_content = prev == Some(b'>')
+            && stop == Some(b'<')
+            && buf.get(end + 1) == Some(&b'/')
+            && self.urn.last() == Some(&b':')
+            && memchr::memchr(b'<', &buf[start..end]).is_none();
+        // `_` opens Markdown emphasis only when one closes it after the
+        // URN (`_urn:x:y_`); without, it glues `urn` to a name
+        // (`_urn:schemas-upnp-org:service:X_scpd.xml`, a file's name).
+        if underscores > 0
+            && self
+                .urn
+                .iter()
+                .rposition(|b| !matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')'))
+                .is_none_or(|last| self.urn[last] != b'_')
+        {
+            return None;
+        }
+        if !closed && !element_content {
             self.trim(open, stop);
         }
         // The run may pass MAX_URN by what ends a sentence after it.
