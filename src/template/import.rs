@@ -564,6 +564,7 @@ fn read_nid(text: &str) -> NidRead {
         },
         None => match nid_in(text) {
             Some(nid) => (nid, text.to_string()),
+            None if informal_placeholder(text) => return NidRead::Informal,
             None => return NidRead::None,
         },
     };
@@ -584,6 +585,45 @@ fn read_nid(text: &str) -> NidRead {
     } else {
         NidRead::Guessed(found)
     }
+}
+
+/// Whether `text` writes its NID as `urn-` and a stand-in for the number
+/// IANA is to assign: RFC 2611 and RFC 3406 informal requests posted to
+/// urn-nid (the W3C's 2001 `urn-anon` and `urn-ti` requests say
+/// `urn-<n>`; others `urn-n`, `urn-NNN`, `urn-?` or a bare `urn-`).
+/// RFC 8141 section 5.2: "urn-" is followed by IANA's number, and no
+/// formal NID starts with it (section 5.1), so such a word names no NID
+/// of its own: the namespace is informal, its number to come. A word
+/// with a digit after `urn-` is a number written (`urn-7`) and is read
+/// by [`quoted_or_informal_nid`]; any other letters after it (`urn-X`,
+/// `urn-nid@ietf.org`, the list's address) are no stand-in that says a
+/// number, and stay unread, as before.
+fn informal_placeholder(text: &str) -> bool {
+    // The stand-in: nothing; a bracketed word (`<n>`, `[number]`,
+    // `{N}`); marks (`?`, `#`, `*`, `...`); or `n` ("number") or a run of
+    // one letter (`NNN`, `xxx`).
+    let stand_in = |rest: &str| {
+        let b = rest.as_bytes();
+        let bracketed = b.len() >= 3
+            && matches!((b[0], b[b.len() - 1]), (b'<', b'>') | (b'[', b']') | (b'{', b'}'))
+            && b[1..b.len() - 1]
+                .iter()
+                .all(|c| c.is_ascii_alphabetic() || *c == b' ');
+        let marks = b.iter().all(|c| b"?#*._".contains(c));
+        let run = !b.is_empty()
+            && b.iter()
+                .all(|c| c.eq_ignore_ascii_case(&b[0]) && c.is_ascii_alphabetic())
+            && (b[0].eq_ignore_ascii_case(&b'n') || b.len() >= 2);
+        b.len() <= 12 && (bracketed || marks || run)
+    };
+    text.split_whitespace().any(|w| {
+        let w = w
+            .trim_matches(&QUOTES[..])
+            .trim_start_matches('(')
+            .trim_end_matches(['.', ',', ';', ':', ')'])
+            .trim_matches(&QUOTES[..]);
+        w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("urn-")) && stand_in(&w[4..])
+    })
 }
 
 /// Words a Namespace Identifier value may have beside its NID while still
@@ -733,12 +773,33 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
         return read_date(date).map(|(date, _)| (date, false));
     }
     // Words, and digits apart from letters (`5Feb2001` is `5 Feb 2001`).
-    let words: Vec<&str> = text
+    let mut words: Vec<&str> = text
         .trim_end_matches(['.', ',', ';'])
         .split(|c: char| c.is_whitespace() || matches!(c, '-' | '/' | '.' | ','))
         .filter(|w| !w.is_empty())
         .flat_map(digits_apart_from_letters)
         .collect();
+    // A day written as an ordinal, as English prose and mails write dates
+    // (`September 8th, 2001`, `the 1st of October 2003`, `22nd May
+    // 2002`): the day's number, without its suffix and the `the`/`of`
+    // around it.
+    let ordinal = |w: &str| ["st", "nd", "rd", "th"].iter().any(|s| s.eq_ignore_ascii_case(w));
+    // Only a text with an ordinal day: "the date of 2001-02-03" speaks of
+    // a date without giving it as one.
+    let mut kept = Vec::with_capacity(words.len());
+    let mut ordinals = 0;
+    for (i, w) in words.iter().enumerate() {
+        let after_day = i > 0 && words[i - 1].len() <= 2 && words[i - 1].bytes().all(|b| b.is_ascii_digit());
+        let filler = ["the", "of"].iter().any(|s| s.eq_ignore_ascii_case(w));
+        if ordinal(w) && after_day {
+            ordinals += 1;
+        } else if !filler {
+            kept.push(*w);
+        }
+    }
+    if ordinals == 1 && kept.len() == 3 {
+        words = kept;
+    }
     let number = |w: &str| crate::clock::decimal(w).filter(|_| w.len() <= 4);
     // A month's name or its start (`Feb`), in any letter case.
     let month = |w: &str| {
@@ -1260,7 +1321,7 @@ fn strip_markup(s: &str) -> &str {
     // space): a template written as a bulleted list of its fields.
     let s = match s.as_bytes() {
         [b'-' | b'*' | b'+', b' ' | b'\t', ..] => s[2..].trim_start(),
-        _ => s,
+        _ => strip_list_marker(s),
     };
     let s = match s.strip_prefix('#') {
         Some(_) => s.trim_start_matches('#').trim_start(),
@@ -1269,6 +1330,56 @@ fn strip_markup(s: &str) -> &str {
     match s.strip_prefix("**") {
         Some(inner) => inner.trim_start(),
         None => s,
+    }
+}
+
+/// The text after a heading's colon without the colons that double it:
+/// AsciiDoc writes a definition list's term as `Namespace Identifier::`
+/// (or `:::`), and a heading typed with two colons is one heading. Only
+/// colons that stand alone before a space or the line's end: `::=`
+/// (ABNF after a heading) stays.
+fn without_more_colons(rest: &str) -> &str {
+    let after = rest.trim_start_matches(':');
+    if after.len() < rest.len() && (after.is_empty() || after.starts_with([' ', '\t'])) {
+        after
+    } else {
+        rest
+    }
+}
+
+/// Bullets a template's fields are listed with, other than Markdown's:
+/// the `o` of RFC 7749's symbol lists as xml2rfc v2 writes them in text
+/// (`   o  Namespace ID:`), the bullets a word processor or a PDF copy
+/// leaves (`•`, `◦`, `▪`, `‣`, `·`, `–`).
+const BULLETS: &[&str] = &[
+    "o", "\u{2022}", "\u{25e6}", "\u{25aa}", "\u{2023}", "\u{b7}", "\u{2013}",
+];
+
+/// A line without the list marker before a field's heading (the fields of
+/// a template written as a list, as registrants drafting in a word
+/// processor, ISO and ITU documents and xml2rfc v2 text write them): one of
+/// [`BULLETS`], or an item's letter or number in brackets (`a)`, `(b)`,
+/// `1)`, `(12)`), then a space. The heading is then read as unlisted; a
+/// section number (`3.1.`) is [`strip_numbering`]'s.
+fn strip_list_marker(s: &str) -> &str {
+    fn spaced(rest: &str) -> Option<&str> {
+        rest.starts_with([' ', '\t']).then(|| rest.trim_start())
+    }
+    if let Some(rest) = BULLETS.iter().find_map(|b| s.strip_prefix(b).and_then(spaced)) {
+        return rest;
+    }
+    let (open, body) = match s.strip_prefix('(') {
+        Some(body) => (true, body),
+        None => (false, s),
+    };
+    let Some((item, rest)) = body.split_once(')') else {
+        return s;
+    };
+    let letter = item.len() == 1 && item.bytes().all(|b| b.is_ascii_alphabetic());
+    let number = (1..=2).contains(&item.len()) && item.bytes().all(|b| b.is_ascii_digit());
+    match spaced(rest) {
+        Some(rest) if (letter || number) && (open || !item.is_empty()) => rest,
+        _ => s,
     }
 }
 
@@ -1374,7 +1485,10 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
     let (head, rest, colon) = match text.find(':') {
         Some(p) => (
             &text[..p],
-            text[p + 1..].trim().trim_start_matches("**").trim(),
+            without_more_colons(&text[p + 1..])
+                .trim()
+                .trim_start_matches("**")
+                .trim(),
             true,
         ),
         // `Version 1` alone on its line (urn-4's template): the field and
@@ -2662,36 +2776,115 @@ fn heading_of(key: &str) -> &'static str {
 /// A registration quoted in a mail reply (`> Namespace ID: ...`, RFC 3676
 /// section 4.5's quote marks): when at least three lines and half of
 /// those with text are quoted, the quoted lines are read without their
-/// first `>` (and the space after it), and the replier's own lines (`On
-/// ..., X wrote:`, `Looks fine to me.`) are no part of the template: set
-/// aside, and said.
+/// quote marks (and the space after each), and the replier's own lines
+/// (`On ..., X wrote:`, `Looks fine to me.`) are no part of the template:
+/// set aside, and said.
+///
+/// A reply to a reply quotes the registration deeper (`> > Namespace ID:`
+/// or `>> Namespace ID:`, as a urn-nid thread quotes the request once per
+/// answer): the template is read at the depth most of the quoted text is
+/// quoted to, its lines without that many marks; the lines quoted less
+/// deep are the earlier replies' words (`> Dear all, below is the revised
+/// template.`), set aside like the replier's own.
 fn unquote_reply(lines: &mut [&str], notes: &mut Vec<Note>) {
     let quoted = lines.iter().filter(|l| l.starts_with('>')).count();
     let filled = lines.iter().filter(|l| !l.trim().is_empty()).count();
     if quoted < 3 || quoted * 2 < filled {
         return;
     }
+    // The line without `depth` quote marks, and how many it had (up to
+    // `depth`).
+    fn unquoted(line: &str, depth: usize) -> (&str, usize) {
+        let mut rest = line;
+        for n in 0..depth {
+            match rest.strip_prefix('>') {
+                Some(r) => rest = r.strip_prefix(' ').unwrap_or(r),
+                None => return (rest, n),
+            }
+        }
+        (rest, depth)
+    }
+    // The depth the template's headings are quoted to, and else the one
+    // with the most quoted lines of text: (headings, lines) at each depth.
+    // An older thread quoted deeper below the registration is not it.
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    for line in lines.iter() {
+        let (rest, depth) = unquoted(line, usize::MAX);
+        if depth > 0 && !rest.trim().is_empty() {
+            if counts.len() < depth {
+                counts.resize(depth, (0, 0));
+            }
+            let heading = find_heading(&[rest], 0, None).is_some_and(|h| !h.key.is_empty());
+            counts[depth - 1].0 += usize::from(heading);
+            counts[depth - 1].1 += 1;
+        }
+    }
+    let depth = (1..=counts.len())
+        .rev()
+        .max_by_key(|d| counts[d - 1])
+        .unwrap_or(1);
     let mut own = Vec::new();
+    let mut older = Vec::new();
     for (i, line) in lines.iter_mut().enumerate() {
-        if let Some(rest) = line.strip_prefix('>') {
-            *line = rest.strip_prefix(' ').unwrap_or(rest);
-        } else if !line.trim().is_empty() {
+        let (rest, marks) = unquoted(line, depth);
+        if marks == depth && rest.starts_with('>') {
+            // Quoted deeper than the template: an older message the
+            // quoted one answered (`>> Earlier discussion ...`), no text
+            // of the registration.
+            if !rest.trim_start_matches(['>', ' ']).trim().is_empty() {
+                older.push(i);
+            }
+            *line = "";
+        } else if marks == depth {
+            *line = rest;
+        } else if rest.trim().is_empty() {
+            *line = "";
+        } else {
             own.push((i, line.trim()));
             *line = "";
         }
     }
+    // The line that introduces an older message (`Earlier, Bob wrote:`)
+    // goes with it.
+    for k in 0..older.len() {
+        let first = older[k];
+        if k > 0 && older[k - 1] + 1 >= first {
+            continue;
+        }
+        if let Some(intro) = (0..first).rev().find(|&j| !lines[j].trim().is_empty())
+            && lines[intro].trim_end().to_ascii_lowercase().ends_with("wrote:")
+        {
+            lines[intro] = "";
+            older.push(intro);
+        }
+    }
+    older.sort_unstable();
     notes.push(Note::new(
         NoteKind::Unplaced,
         None,
         format!(
-            "the text is a reply quoting the registration with '>': the quoted lines are read without their \
-             quote marks{}",
+            "the text is a reply quoting the registration with '{}': the quoted lines are read without their \
+             quote marks{}{}",
+            ">".repeat(depth),
             match own.first() {
                 Some((i, first)) => format!(
-                    ", and the reply's own {} line(s) set aside (line {}: {})",
+                    ", and the {} {} line(s) set aside (line {}: {})",
+                    if depth > 1 {
+                        "replies' own and less deeply quoted"
+                    } else {
+                        "reply's own"
+                    },
                     own.len(),
                     i + 1,
                     preview(first)
+                ),
+                None => String::new(),
+            },
+            match older.first() {
+                Some(i) => format!(
+                    "; {} line(s) quoted deeper (an older message) set aside from line {}",
+                    older.len(),
+                    i + 1
                 ),
                 None => String::new(),
             }
@@ -3631,6 +3824,12 @@ mod tests {
             // A comment after it, as a Version may have.
             ("2018-06-10 (revised)", "2018-06-10"),
             ("June 10, 2018 (second version)", "2018-06-10"),
+            // A day written as an ordinal.
+            ("September 8th, 2001", "2001-09-08"),
+            ("8th September 2001", "2001-09-08"),
+            ("the 1st of October 2003", "2003-10-01"),
+            ("22nd May, 2002", "2002-05-22"),
+            ("March 3rd 2004", "2004-03-03"),
         ] {
             assert_eq!(read(written), Some((date.to_string(), false)), "{written}");
         }
@@ -3644,6 +3843,9 @@ mod tests {
             "Mayday 1, 2002",
             "2006-MM-DD",
             "2004-07-xx",
+            "May 2nd",
+            "2002 th",
+            "of 2001-02-03",
         ] {
             assert_eq!(read(none), None, "{none}");
         }
@@ -3878,6 +4080,54 @@ mod tests {
             mail_header_block(&["Subject: x", "Version: 1", "Date: 2024"]),
             None
         );
+    }
+
+    /// A field's list marker goes; anything else that looks like one
+    /// stays (a word, a longer bracketed number, no space after it).
+    #[test]
+    fn list_markers_before_a_heading_go() {
+        for (line, rest) in [
+            ("o  Namespace ID:", "Namespace ID:"),
+            ("\u{2022} Scope:", "Scope:"),
+            ("\u{2013}\tScope:", "Scope:"),
+            ("a) Scope:", "Scope:"),
+            ("(b) Scope:", "Scope:"),
+            ("12) Scope:", "Scope:"),
+            ("(3) Scope:", "Scope:"),
+            ("or Scope:", "or Scope:"),
+            ("o:Scope", "o:Scope"),
+            ("(123) Scope:", "(123) Scope:"),
+            ("ab) Scope:", "ab) Scope:"),
+            (") Scope:", ") Scope:"),
+            ("a)Scope:", "a)Scope:"),
+        ] {
+            assert_eq!(strip_list_marker(line), rest, "{line}");
+        }
+    }
+
+    /// An informal request's `urn-<n>` (the number IANA is to assign,
+    /// written as a stand-in) is an informal namespace; a number written
+    /// is its NID, and the list's address is no stand-in.
+    #[test]
+    fn an_informal_nid_stand_in_is_an_informal_namespace() {
+        for v in [
+            "urn-<n>",
+            "urn-n",
+            "urn-",
+            "\"urn-xxx\".",
+            "urn-NNN",
+            "urn-?",
+            "(urn-[n])",
+            "urn-<number>",
+        ] {
+            assert_eq!(read_nid(v), NidRead::Informal, "{v}");
+        }
+        assert_eq!(read_nid("urn-7"), NidRead::Nid("urn-7".into()));
+        for v in ["urn-nid@ietf.org", "urn-X", "urn-<n1>", "urn-abc"] {
+            assert_eq!(read_nid(v), NidRead::None, "{v}");
+        }
+        let (file, _) = import_registration("Namespace ID:\n   urn-<n>\n\nScope:\n   Global.\n");
+        assert_eq!((file.kind, file.nid), (Some(Kind::Informal), None));
     }
 
     /// RFC 8141 section 5.2: "to be assigned" alone is an informal

@@ -26,6 +26,7 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
     for step in [
         multipart as fn(&str) -> Option<Unwrapped>,
         quoted_printable,
+        flowed,
         xml2rfc,
         html,
         definition_list,
@@ -223,6 +224,99 @@ fn quoted_printable(text: &str) -> Option<Unwrapped> {
         how.push_str(", its bytes read as Windows-1252 (Latin-1) where they are not UTF-8");
     }
     Some(Unwrapped { text, how })
+}
+
+// ---------------------------------------------------------------------
+// format=flowed mail bodies
+
+/// A mail (or its text part) whose header says `Content-Type: text/plain;
+/// format=flowed` (RFC 3676, as Thunderbird, Apple Mail and many others
+/// send, and the urn-nid archive keeps the message): its body as the
+/// lines the sender wrote. A line that ends in a space is a soft break
+/// (section 4.2), joined to the next of the same quote depth (without
+/// that space when `DelSp=yes`, section 4.3); a space put before a line
+/// that starts with a space, `>` or `From ` is taken off (space-stuffing,
+/// section 4.4). Without this a template line the sender's client wrapped
+/// goes on at the margin (`      Kansallisarkisto, Rauhankatu 17, P.O.Box`
+/// then `258, 00171 Helsinki`), out of the value's indentation, and every
+/// indented line is one space deeper than written. The headers stay.
+fn flowed(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let block = super::import::mail_header_block(&lines)?;
+    let content_type = header_value(&lines[block.clone()], "content-type")?;
+    let is = |name: &str, value: &str| {
+        parameter(&content_type, name).is_some_and(|v| v.eq_ignore_ascii_case(value))
+    };
+    if !content_type.to_ascii_lowercase().starts_with("text/plain") || !is("format", "flowed") {
+        return None;
+    }
+    let delsp = is("delsp", "yes");
+    let mut out: Vec<String> = lines[..block.end].iter().map(|l| l.to_string()).collect();
+    // The logical line being joined: its quote depth and text.
+    let mut open: Option<(usize, String)> = None;
+    let mut joined = 0;
+    for line in &lines[block.end..] {
+        let depth = line.bytes().take_while(|&b| b == b'>').count();
+        let body = &line[depth..];
+        let body = body.strip_prefix(' ').unwrap_or(body);
+        // The signature separator `-- ` is no soft break (section 4.3).
+        let soft = body.ends_with(' ') && body != "-- ";
+        let quote = if depth > 0 {
+            format!("{} ", ">".repeat(depth))
+        } else {
+            String::new()
+        };
+        let text = match open.take() {
+            Some((d, mut text)) if d == depth => {
+                joined += 1;
+                text.push_str(body);
+                text
+            }
+            Some((d, text)) => {
+                // A soft break before a change of depth ends the line.
+                let q = if d > 0 {
+                    format!("{} ", ">".repeat(d))
+                } else {
+                    String::new()
+                };
+                out.push(format!("{q}{}", text.trim_end()));
+                body.to_string()
+            }
+            None => body.to_string(),
+        };
+        if soft {
+            let mut text = text;
+            if delsp {
+                text.pop();
+            }
+            open = Some((depth, text));
+        } else {
+            out.push(format!("{quote}{text}"));
+        }
+    }
+    if let Some((d, text)) = open {
+        let q = if d > 0 {
+            format!("{} ", ">".repeat(d))
+        } else {
+            String::new()
+        };
+        out.push(format!("{q}{}", text.trim_end()));
+    }
+    if joined == 0 && !lines[block.end..].iter().any(|l| l.starts_with(' ')) {
+        return None;
+    }
+    Some(Unwrapped {
+        text: out.join("\n"),
+        how: format!(
+            "the mail body is format=flowed (RFC 3676): {joined} soft line break(s) joined{}, space-stuffing \
+             taken off",
+            if delsp {
+                " (DelSp=yes: without their space)"
+            } else {
+                ""
+            }
+        ),
+    })
 }
 
 /// The value of the header `name` (lower case) in a header block, its
@@ -497,6 +591,13 @@ enum Token {
     Text(String),
 }
 
+/// What a word processor's paragraph (`<p class=MsoNormal>`, as Word and
+/// Outlook write a mail or a document saved as HTML) opens as: a line, not
+/// a paragraph. Word gives these no margin, so each shows as one line of
+/// the text typed; a blank line is a paragraph of its own that holds only
+/// `&nbsp;` (`<p class=MsoNormal><o:p>&nbsp;</o:p></p>`).
+const WORD_LINE: &str = "mso-p";
+
 /// The page as tags and text, the text's character references read and
 /// the content of [`SKIPPED`] elements and comments left out.
 fn tokenize(html: &str) -> Vec<Token> {
@@ -573,6 +674,8 @@ fn tokenize(html: &str) -> Vec<Token> {
                 .flatten()
         {
             rest = after;
+        } else if name == "p" && attribute(tag, "class").is_some_and(|c| c.starts_with("Mso")) {
+            tokens.push(Token::Open(WORD_LINE.to_string()));
         } else {
             tokens.push(Token::Open(name));
         }
@@ -769,8 +872,28 @@ fn pre_text(tokens: &[Token]) -> String {
 /// The page's text laid out as plain text by its block elements.
 fn block_text(tokens: &[Token]) -> String {
     let mut out = Layout::default();
+    // Inside a word processor's line ([`WORD_LINE`]): whether it has text.
+    let mut word_line: Option<bool> = None;
     for token in tokens {
         match token {
+            Token::Open(name) if name == WORD_LINE => {
+                out.newline();
+                word_line = Some(false);
+            }
+            Token::Close(name) if name == "p" && word_line.is_some() => {
+                // A line with no text is the blank line between paragraphs.
+                if word_line.take() == Some(true) {
+                    out.newline();
+                } else {
+                    out.paragraph();
+                }
+            }
+            Token::Text(t) if word_line.is_some() => {
+                if !t.trim().is_empty() {
+                    word_line = Some(true);
+                }
+                out.text(t);
+            }
             Token::Open(name) => match name.as_str() {
                 "br" => out.newline(),
                 "pre" => {
@@ -1074,6 +1197,15 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
         return None;
     }
     let mut out = String::with_capacity(text.len());
+    // The column the value of the definition whose first paragraph is
+    // being read stands at. The lines that go on with that paragraph
+    // (up to a blank line) are part of it wherever they are indented:
+    // mmark sources indent them to line up with the text after `: <br/>`
+    // (`: <br/>  The process for assigning ...` then `         Details
+    // ...`, the MRN draft's template), which is Markdown's lazy
+    // continuation, not an indented block; they stand at the value's
+    // column so that they are not read as indented below it.
+    let mut paragraph: Option<usize> = None;
     for (i, line) in lines.iter().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -1086,11 +1218,29 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
                 let value = &line[indent + 1..];
                 let spaces = value.len() - value.trim_start_matches([' ', '\t']).len();
                 let value = value.trim_start_matches([' ', '\t']);
-                let value = strip_line_break(value);
-                out.push_str(&" ".repeat(indent + 1 + spaces));
+                // The spaces after a `<br/>` are the line's, not the value's.
+                let value = match strip_line_break(value) {
+                    v if v.len() < value.len() => v.trim_start_matches([' ', '\t']),
+                    v => v,
+                };
+                let column = indent + 1 + spaces;
+                out.push_str(&" ".repeat(column));
                 out.push_str(value);
+                paragraph = (!value.trim().is_empty()).then_some(column);
             }
-            None => out.push_str(strip_line_break(line)),
+            // A blank line ends the paragraph; so does a list item, which
+            // may interrupt one (CommonMark 5.2) and keeps its own indent.
+            None if line.trim().trim_end_matches('\r').is_empty() || starts_list_item(line) => {
+                paragraph = None;
+                out.push_str(strip_line_break(line));
+            }
+            None => match paragraph {
+                Some(column) => {
+                    out.push_str(&" ".repeat(column));
+                    out.push_str(strip_line_break(line.trim_start_matches([' ', '\t'])));
+                }
+                None => out.push_str(strip_line_break(line)),
+            },
         }
     }
     Some(Unwrapped {
@@ -1100,6 +1250,21 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
              as indented below its term"
         ),
     })
+}
+
+/// Whether `line` starts a Markdown list item (`- `, `* `, `+ `, `1. `,
+/// `1) `), however indented.
+fn starts_list_item(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = if digits > 0 && t[digits..].starts_with(['.', ')']) {
+        &t[digits + 1..]
+    } else if t.starts_with(['-', '*', '+']) {
+        &t[1..]
+    } else {
+        return false;
+    };
+    rest.starts_with([' ', '\t'])
 }
 
 /// The ways a `<br>` is written.
@@ -1122,6 +1287,27 @@ fn strip_line_break(line: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RFC 3676: soft breaks joined at one quote depth (without their
+    /// space under DelSp=yes), stuffing off, `-- ` no soft break; a
+    /// mail that is not flowed is left alone.
+    #[test]
+    fn flowed_mail_reads_as_its_logical_lines() {
+        let mail = "From: a@b.example\nSubject: x\nContent-Type: text/plain; charset=utf-8; format=flowed\n\n\
+                    Scope:\n   Global, for the \nwhole world.\n>> quoted \n>> on\n> less \nnot joined\n-- \nsig\n";
+        let done = flowed(mail).unwrap();
+        assert!(done.text.ends_with(
+            "\n\nScope:\n  Global, for the whole world.\n>> quoted on\n> less\nnot joined\n-- \nsig\n"
+        ));
+        let delsp = mail.replace("format=flowed", "format=flowed; delsp=yes");
+        assert!(
+            flowed(&delsp)
+                .unwrap()
+                .text
+                .contains("  Global, for thewhole world.")
+        );
+        assert!(flowed(&mail.replace("; format=flowed", "")).is_none());
+    }
 
     #[test]
     fn rfcmarkup_page_reads_as_its_pre_text() {
