@@ -167,6 +167,11 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// file name in `FILE:LINE:COL:`), which must not start a line of its own:
 /// a file named `a\nfake.txt:9:9: invalid ...` would forge a finding.
 pub fn printable_line(text: &str) -> Cow<'_, str> {
+    // Printable ASCII (nearly every message): one pass, eight bytes at a
+    // time (it runs on every message `normalize` writes).
+    if printable_ascii(text.as_bytes()) {
+        return Cow::Borrowed(text);
+    }
     if !text.contains('\n') {
         return printable(text);
     }
