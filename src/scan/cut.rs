@@ -822,13 +822,7 @@ impl Scratch {
         // `_` opens Markdown emphasis only when one closes it after the
         // URN (`_urn:x:y_`); without, it glues `urn` to a name
         // (`_urn:schemas-upnp-org:service:X_scpd.xml`, a file's name).
-        if underscores > 0
-            && self
-                .urn
-                .iter()
-                .rposition(|b| !matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')'))
-                .is_none_or(|last| self.urn[last] != b'_')
-        {
+        if underscores > 0 && without_closing_punctuation(&self.urn).last() != Some(&b'_') {
             return None;
         }
         if !closed && !element_content {
@@ -2541,12 +2535,18 @@ fn inline_code_mark(buf: &[u8], start: usize) -> bool {
     let line = &line[..memchr::memchr2(b'\n', b'\r', line).unwrap_or(line.len())];
     let run = line.iter().take_while(|&&b| is_urn_char(b)).count();
     // The closing mark is the run's last one, or one before punctuation.
-    let body = &line[..run];
-    let trimmed = body
+    let body = without_closing_punctuation(&line[..run]);
+    body.len() > 5 && body[body.len() - 1] == mark && body[body.len() - 2] != mark
+}
+
+/// `text` without the sentence punctuation and `)` that end it: where a
+/// closing mark (`_`, `+`, `=`) written on to a URN would stand.
+fn without_closing_punctuation(text: &[u8]) -> &[u8] {
+    let end = text
         .iter()
         .rposition(|&b| !matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b')'))
         .map_or(0, |k| k + 1);
-    trimmed > 5 && body[trimmed - 1] == mark && body[trimmed - 2] != mark
+    &text[..end]
 }
 
 /// How many `_` open Markdown emphasis right before `start`: a run of one

@@ -703,11 +703,7 @@ impl Store {
         {
             return Err(Error::Invalid(vec![problem("text", dup.message())]));
         }
-        let replaced: i64 = tx.query_row(
-            "SELECT count(*) FROM amendments WHERE registration_id = ?1",
-            [row.id],
-            |r| r.get(0),
-        )?;
+        let replaced = amendment_count(&tx, row.id)?;
         if replaced >= crate::registry::MAX_AMENDMENTS {
             return Err(Error::State(format!(
                 "request {} has been amended {replaced} times, the most one request takes (MAX_AMENDMENTS): withdraw it and file it again",
@@ -860,11 +856,7 @@ impl Store {
         row.require_pending("reviewed")?;
         let id = row.id;
         if let Some(read) = read {
-            let amended: i64 = tx.query_row(
-                "SELECT count(*) FROM amendments WHERE registration_id = ?1",
-                [id],
-                |r| r.get(0),
-            )?;
+            let amended = amendment_count(&tx, id)?;
             if amended != read {
                 return Err(Error::State(format!(
                     "request {id} was amended since it was read (amended {amended} times, {read} when read): read its text again before deciding"
@@ -997,4 +989,13 @@ mod tests {
         assert_ne!(text_key(&a), text_key(&c));
         assert!(APPENDIX_A_KEYS.iter().all(|k| FIELDS.iter().any(|f| f.0 == *k)));
     }
+}
+
+/// How many times request `id`'s text was replaced (`amend`).
+fn amendment_count(conn: &Connection, id: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM amendments WHERE registration_id = ?1",
+        [id],
+        |r| r.get(0),
+    )?)
 }
