@@ -963,6 +963,15 @@ impl Store {
     }
 }
 
+/// How many times request `id`'s text was replaced (`amend`).
+fn amendment_count(conn: &Connection, id: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM amendments WHERE registration_id = ?1",
+        [id],
+        |r| r.get(0),
+    )?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -989,13 +998,4 @@ mod tests {
         assert_ne!(text_key(&a), text_key(&c));
         assert!(APPENDIX_A_KEYS.iter().all(|k| FIELDS.iter().any(|f| f.0 == *k)));
     }
-}
-
-/// How many times request `id`'s text was replaced (`amend`).
-fn amendment_count(conn: &Connection, id: i64) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM amendments WHERE registration_id = ?1",
-        [id],
-        |r| r.get(0),
-    )?)
 }
