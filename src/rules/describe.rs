@@ -82,7 +82,10 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
          URIs of the binary schemes (sgtin-96, sgln-96, grai-96, giai-96, gdti-96, cpi-96, cpi-var, \
          itip-110, gid-96, usdod-96) and the gid, usdod and cpi pure identities, the fields encoded as \
          integers have no leading zeros and fit their bits (an SGTIN-96 serial is at most \
-         274877906943, 38 bits).",
+         274877906943, 38 bits); in the pure identity pattern (idpat), tag pattern (pat) and LGTIN \
+         class URIs of the GS1 keys with a company prefix, a prefix of digits has 6 to 12 of them, \
+         and with the reference after it, when that is digits too, makes the key's length (13 for \
+         sgtin, lgtin and itip, 12 for sgln, grai, gdti and sgcn, 17 for sscc, gsrn and gsrnp).",
     ),
     (
         "fdc",
@@ -182,8 +185,9 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
     ),
     (
         "nbn-de",
-        "urn:nbn:de check digit (German National Library): an NBN under urn:nbn:de ends in a check \
-         digit computed over the whole URN before it; NBNs of other countries are not checked.",
+        "urn:nbn:de, at and ch check digit (German National Library, whose URN service covers the \
+         three countries): an NBN under urn:nbn:de, urn:nbn:at or urn:nbn:ch ends in a check digit \
+         computed over the whole URN before it; NBNs of other countries are not checked.",
     ),
 ];
 

@@ -120,14 +120,108 @@ const fn cpi_serial(index: usize) -> IntField {
     }
 }
 
+/// The GS1 keys whose first two fields, in a pattern or class URI, are the
+/// GS1 Company Prefix and the rest of the key: the key's digits in all,
+/// and what the TDS calls the second field (TDS section 6.3, each scheme's
+/// EPC URI: a prefix of 6 to 12 digits, and the two fields as many digits
+/// together as the key).
+const KEYS: &[(&str, usize, &str)] = &[
+    ("sgtin", 13, "item reference"),
+    ("lgtin", 13, "item reference"),
+    ("itip", 13, "item reference"),
+    ("sscc", 17, "serial reference"),
+    ("gsrn", 17, "service reference"),
+    ("gsrnp", 17, "service reference"),
+    ("sgln", 12, "location reference"),
+    ("grai", 12, "asset type"),
+    ("gdti", 12, "document type"),
+    ("sgcn", 12, "document type"),
+];
+
+/// The tag encodings of those keys (TDS section 14.5; GS1's Tag Data
+/// Translation artefacts), whose pattern URIs start with the filter.
+const TAG_SCHEMES: &[&str] = &[
+    "sgtin-96",
+    "sgtin-198",
+    "itip-110",
+    "itip-212",
+    "sscc-96",
+    "gsrn-96",
+    "gsrnp-96",
+    "sgln-96",
+    "sgln-195",
+    "grai-96",
+    "grai-170",
+    "gdti-96",
+    "gdti-113",
+    "gdti-174",
+    "sgcn-96",
+];
+
+/// The EPC pure identity pattern URIs (`idpat`, TDS section 8), the tag
+/// pattern URIs (`pat`, TDS section 13: the filter first) and the LGTIN
+/// class URI (`class:lgtin`, TDS section 6.4) carry a GS1 key's company
+/// prefix and reference as the id URIs do, either field possibly `*`:
+/// where both are digits, they are the key's length together (a typo such
+/// as `9506000.1233` is refused here as in the id URI).
+fn check_pattern_key(category: &str, scheme: &str, body: &str, body_at: usize) -> Result<(), Violation> {
+    let (category, first, base) = match category {
+        "idpat" => ("idpat", 0, scheme),
+        "class" if scheme == "lgtin" => ("class", 0, scheme),
+        "pat" if TAG_SCHEMES.contains(&scheme) => ("pat", 1, scheme.split('-').next().unwrap_or(scheme)),
+        _ => return Ok(()),
+    };
+    // Named from the table, not the input, in the message.
+    let Some(&(scheme, total, reference)) = KEYS.iter().find(|(s, _, _)| *s == base) else {
+        return Ok(());
+    };
+    let mut fields = body.split('.');
+    let mut at = body_at;
+    for _ in 0..first {
+        at += fields.next().map_or(0, |f| f.len() + 1);
+    }
+    let digits = |f: &str| f.bytes().all(|b| b.is_ascii_digit());
+    let Some(prefix) = fields.next().filter(|f| digits(f) && !f.is_empty()) else {
+        return Ok(());
+    };
+    if !(6..=12).contains(&prefix.len()) {
+        return Err(violation(
+            at,
+            format_args!(
+                "a GS1 Company Prefix has 6 to 12 digits, not {} ({category}:{scheme}, TDS section 6.3)",
+                prefix.len()
+            ),
+        ));
+    }
+    let Some(rest) = fields.next().filter(|f| digits(f)) else {
+        return Ok(());
+    };
+    if prefix.len() + rest.len() != total {
+        return Err(violation(
+            at + prefix.len() + 1,
+            format_args!(
+                "the {reference} of {category}:{scheme} has {} digits after a {}-digit company prefix, \
+                 not {} (TDS section 6.3)",
+                total - prefix.len(),
+                prefix.len(),
+                rest.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// EPC (RFC 5134 section 2, the Tag Data Standard's URIs): the integer
-/// fields of [`SCHEMES`] have no leading zeros and fit their bits. The
-/// grammar has checked the fields' digits and lengths.
+/// fields of [`SCHEMES`] have no leading zeros and fit their bits, and the
+/// GS1 keys of pattern and class URIs have their length
+/// ([`check_pattern_key`]). The grammar has checked the id and tag URIs'
+/// digits and lengths.
 pub(super) fn check_epc(nss: &str) -> Result<(), Violation> {
     let mut parts = nss.splitn(3, ':');
     let (Some(category), Some(scheme), Some(body)) = (parts.next(), parts.next(), parts.next()) else {
         return Ok(());
     };
+    check_pattern_key(category, scheme, body, category.len() + scheme.len() + 2)?;
     let Some((_, _, fields)) = SCHEMES.iter().find(|(c, s, _)| *c == category && *s == scheme) else {
         return Ok(());
     };
@@ -231,6 +325,9 @@ mod tests {
         for nss in [
             "tag:sscc-96:3.0614141.1234567890",
             "pat:sgtin-96:3.0614141.812345.*",
+            "pat:gid-96:1.1.*",
+            "idpat:giai:0614141.*",
+            "class:other:1.2.3",
             "",
             "id",
             "id:gid",
@@ -240,5 +337,46 @@ mod tests {
         ] {
             assert_eq!(check_epc(nss), Ok(()), "{nss}");
         }
+    }
+
+    /// Pattern and class URIs: the company prefix and the reference are
+    /// the key's length together, as in the id URI (TDS sections 6.3, 6.4,
+    /// 8 and 13); `*` leaves a field open.
+    #[test]
+    fn pattern_and_class_keys_have_their_length() {
+        for nss in [
+            "idpat:sgtin:0614141.112345.*",
+            "idpat:sgtin:0614141.*.*",
+            "idpat:sgtin:*.*.*",
+            "idpat:sscc:0614141.1234567890",
+            "idpat:sgln:061414112345.*",
+            "idpat:sgln:061414112345..*",
+            "pat:sgtin-96:3.0614141.112345.*",
+            "pat:sgtin-96:*.*.*.*",
+            "pat:sgtin-198:3.0614141.*.*",
+            "pat:grai-96:3.0614141.12345.*",
+            "class:lgtin:030003.0029328.BATCH001",
+            "class:lgtin:4012345.012345.998877",
+        ] {
+            assert_eq!(check_epc(nss), Ok(()), "{nss}");
+        }
+        let v = check_epc("class:lgtin:9506000.1233.a").unwrap_err();
+        assert_eq!(v.offset, 20);
+        assert_eq!(
+            v.message,
+            "the item reference of class:lgtin has 6 digits after a 7-digit company prefix, not 4 \
+             (TDS section 6.3)"
+        );
+        assert_eq!(check_epc("idpat:sgtin:9506000.1233.*").unwrap_err().offset, 20);
+        assert_eq!(check_epc("pat:sgtin-96:3.9506000.1233.*").unwrap_err().offset, 23);
+        assert_eq!(check_epc("pat:sscc-96:3.0614141.123.*").unwrap_err().offset, 22);
+        assert_eq!(
+            check_epc("pat:sgtin-9:3.0614141.123.*"),
+            Ok(()),
+            "no such encoding"
+        );
+        let v = check_epc("idpat:sgtin:06141.12345678.*").unwrap_err();
+        assert_eq!(v.offset, 12);
+        assert!(v.message.contains("6 to 12 digits"), "{}", v.message);
     }
 }

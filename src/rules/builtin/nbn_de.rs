@@ -1,4 +1,5 @@
-//! urn:nbn:de: the check digit the German National Library publishes for its NBNs (RFC 8458 section 4; DNB).
+//! urn:nbn:de, at and ch: the check digit the German National Library publishes for the NBNs of its URN
+//! service, which covers the three countries (RFC 8458 section 4; DNB).
 
 #[allow(unused_imports)]
 use super::*;
@@ -71,17 +72,27 @@ pub fn nbn_de_check_digit(urn_without_check: &str) -> Option<u32> {
     (last != 0).then(|| ((sum / last) % 10) as u32)
 }
 
-/// `urn:nbn:de` check digit: the NSS (`de:...`) ends in the digit computed
-/// over the whole URN before it. Other countries' NBNs are not checked.
+/// The DNB's check digit: the NSS of an NBN under `de`, `at` or `ch`
+/// (`de:...`, the countries of the DNB's URN service, whose Austrian and
+/// Swiss NBNs carry the digit as the German ones do) ends in the digit
+/// computed over the whole URN before it. Other countries' NBNs are not
+/// checked.
 pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
-    let is_de = nss.len() > 3 && nss[..3].eq_ignore_ascii_case("de:");
-    if !is_de {
+    let country = nss.get(..3).filter(|cc| {
+        ["de:", "at:", "ch:"]
+            .iter()
+            .any(|dnb| cc.eq_ignore_ascii_case(dnb))
+    });
+    let Some(country) = country.map(|cc| cc[..2].to_ascii_lowercase()) else {
+        return Ok(());
+    };
+    if nss.len() == 3 {
         return Ok(());
     }
     let Some(last) = nss.bytes().last().filter(u8::is_ascii_digit) else {
         return Err(violation(
             nss.len().saturating_sub(1),
-            "expected the urn:nbn:de check digit at the end",
+            format_args!("expected the urn:nbn:{country} check digit at the end"),
         ));
     };
     let body = format!("urn:nbn:{}", &nss[..nss.len() - 1]);
@@ -89,13 +100,13 @@ pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
         Some(want) if want == u32::from(last - b'0') => Ok(()),
         Some(want) => Err(violation(
             nss.len() - 1,
-            format_args!("wrong urn:nbn:de check digit: expected {want}"),
+            format_args!("wrong urn:nbn:{country} check digit: expected {want}"),
         )),
         None => {
             let at = nss.bytes().position(|b| nbn_de_value(b).is_none()).unwrap_or(0);
             Err(violation(
                 at,
-                "a character the urn:nbn:de check digit cannot be computed over",
+                format_args!("a character the urn:nbn:{country} check digit cannot be computed over"),
             ))
         }
     }
@@ -125,5 +136,29 @@ mod tests {
             Ok(()),
             "other countries are not checked"
         );
+    }
+
+    /// Austrian and Swiss NBNs, which the DNB's URN service also resolves,
+    /// carry the same check digit: published ones from the OBVSG (Austrian
+    /// library network) repositories and RERO DOC, Serval, UNIGE and e-rara
+    /// (Switzerland) pass; a wrong digit is named with its country.
+    #[test]
+    fn nbn_at_and_ch_check_digits() {
+        for nss in [
+            "at:at-ubl:3-2681",
+            "at:at-ubk:3-798",
+            "at:at-ubtuw:4-3370",
+            "AT:at-ubi:2-3870",
+            "at:at-obvsg-20201013145504030-1597525-7",
+            "ch:rero-006-122207",
+            "ch:unige-6880",
+            "CH:serval-BIB_D3B827073C8A5",
+            "ch:bel-bau-diss47638",
+        ] {
+            assert_eq!(check("nbn-de", nss), Ok(()), "{nss}");
+        }
+        let v = check("nbn-de", "ch:gbv:089-3321752945").unwrap_err();
+        assert_eq!(v.offset, 20);
+        assert_eq!(v.message, "wrong urn:nbn:ch check digit: expected 1");
     }
 }
