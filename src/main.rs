@@ -5,5 +5,24 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
+    ignore_file_size_signal();
     cli::main()
 }
+
+/// A write past the file size limit (`ulimit -f`, systemd's `LimitFSIZE=`)
+/// raises SIGXFSZ, whose default action ends the process at once, with no
+/// message and a database journal or temporary file left behind. Ignored,
+/// the write fails with EFBIG instead: SQLite reports "database or disk is
+/// full" and rolls back, and every command reports its write error (as
+/// Rust's runtime does for SIGPIPE and EPIPE).
+#[cfg(unix)]
+fn ignore_file_size_signal() {
+    // SAFETY: at the start of `main`, before any thread exists; SIG_IGN
+    // installs no handler, so no code runs in a signal context.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+#[cfg(not(unix))]
+fn ignore_file_size_signal() {}

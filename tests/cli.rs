@@ -1947,3 +1947,21 @@ fn serve_refuses_filing_limits_of_zero() {
         );
     }
 }
+
+/// The argument parser's own refusals quote the argument escaped, as every
+/// message of ours does: ESC, BEL and bidi overrides from argv never reach
+/// the terminal raw (host sweep 50, D7).
+#[test]
+fn argument_errors_quote_control_characters_escaped() {
+    for args in [
+        &["check", "--format", "X\x1b[31mRED\x07", "urn:a:b"][..],
+        &["chec\x1b[31mk", "urn:a:b"][..],
+        &["check", "--colour\u{202e}", "urn:a:b"][..],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 2, "{args:?}");
+        let err = stderr(&out);
+        assert!(!err.contains(['\x1b', '\x07', '\u{202e}']), "{err:?}");
+        assert!(err.contains("\\x1b") || err.contains("\\u{202e}"), "{err:?}");
+    }
+}

@@ -220,8 +220,17 @@ pub fn file(server: &Server, text: &str) -> (i64, String) {
     (id, v["token"].as_str().unwrap().to_string())
 }
 
+/// An expert's decision on the text they read: the request's amendment
+/// count is read first (0 when `token` may not read it).
 fn review(server: &Server, token: &str, id: i64, decision: &str, note: &str) -> Answer {
-    let body = serde_json::json!({ "decision": decision, "note": note }).to_string();
+    let read = get_with(&server.url(&format!("/api/requests/{id}")), token);
+    let amendments = if read.status == 200 {
+        read.json()["amendments"].as_i64().unwrap_or(0)
+    } else {
+        0
+    };
+    let body =
+        serde_json::json!({ "decision": decision, "note": note, "amendments": amendments }).to_string();
     send(
         "POST",
         &server.url(&format!("/api/requests/{id}/review")),
@@ -1152,7 +1161,8 @@ fn a_write_cut_at_the_time_limit_is_never_stored_afterwards() {
     let amended =
         data("informal.toml").replacen("purpose = \"Identifiers", "purpose = \"Amended: identifiers", 1);
     assert_ne!(amended, data("informal.toml"), "the amendment changes the text");
-    let review_body = serde_json::json!({ "decision": "approve", "note": "fine" }).to_string();
+    let review_body =
+        serde_json::json!({ "decision": "approve", "note": "fine", "amendments": 0 }).to_string();
     let cases: Vec<WriteCase> = vec![
         (
             "POST",
@@ -1454,7 +1464,8 @@ fn concurrent_filing_and_approval_lose_nothing_and_never_reuse_an_informal_numbe
             std::thread::spawn(move || {
                 let mut mine = Vec::new();
                 for id in ids {
-                    let body = serde_json::json!({"decision": "approve", "note": "ok"}).to_string();
+                    let body =
+                        serde_json::json!({"decision": "approve", "note": "ok", "amendments": 0}).to_string();
                     let auth = format!("Bearer {token}");
                     let a = send(
                         "POST",
@@ -1839,6 +1850,8 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
             "--approve",
             "--note",
             "self-approval",
+            "--amendments",
+            "0",
         ],
         &[("URNREG_TOKEN", &token)],
     );
@@ -1868,6 +1881,8 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
             "--ask-changes",
             "--note",
             "cite the numbering document",
+            "--amendments",
+            "0",
         ],
         &[("URNREG_TOKEN", &expert)],
     );
@@ -1888,8 +1903,53 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
         format!("request {id}: widgetnum version 1 submitted")
     );
 
-    let approved = run(
+    // The expert decides the text they read: the count `status` shows
+    // (host sweep 50, D5). Without it the client asks for it; with the
+    // count from before the amendment the server refuses (409).
+    let status = run(&["--server", &base, "status", &id], &[("URNREG_TOKEN", &expert)]);
+    assert!(
+        stdout(&status).contains("amendments 1 (a review names it: --amendments 1)"),
+        "{}",
+        stdout(&status)
+    );
+    let unseen = run(
         &["--server", &base, "review", &id, "--approve", "--note", "welcome"],
+        &[("URNREG_TOKEN", &expert)],
+    );
+    assert_eq!(code(&unseen), 2, "{}", stderr(&unseen));
+    assert!(
+        stderr(&unseen).contains("needs --amendments N"),
+        "{}",
+        stderr(&unseen)
+    );
+    let stale = run(
+        &[
+            "--server",
+            &base,
+            "review",
+            &id,
+            "--approve",
+            "--note",
+            "welcome",
+            "--amendments",
+            "0",
+        ],
+        &[("URNREG_TOKEN", &expert)],
+    );
+    assert_eq!(code(&stale), 2, "{}", stderr(&stale));
+    assert!(stderr(&stale).contains("409"), "{}", stderr(&stale));
+    let approved = run(
+        &[
+            "--server",
+            &base,
+            "review",
+            &id,
+            "--approve",
+            "--note",
+            "welcome",
+            "--amendments",
+            "1",
+        ],
         &[("URNREG_TOKEN", &expert)],
     );
     assert_eq!(code(&approved), 0, "{}", stderr(&approved));
@@ -2095,7 +2155,7 @@ fn each_client_command(base: &str, env: &[(&str, &str)]) -> Vec<(String, i32, St
     let filing = Path::new(DATA).join("formal.toml");
     let commands: [&[&str]; 6] = [
         &["status", "1"],
-        &["review", "1", "--approve", "--note", "x"],
+        &["review", "1", "--approve", "--note", "x", "--amendments", "0"],
         &["withdraw", "1"],
         &["amend", "1", filing.to_str().unwrap()],
         &["queue"],

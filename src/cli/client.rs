@@ -304,6 +304,9 @@ struct RequestAnswer {
     status: String,
     submitted_at: String,
     decided_at: Option<String>,
+    /// How many times it was amended (an older server does not say).
+    #[serde(default)]
+    amendments: Option<i64>,
     reviews: Vec<ReviewAnswer>,
 }
 
@@ -358,6 +361,9 @@ fn write_request(out: &mut output::Stdout, r: &RequestAnswer) -> io::Result<()> 
         printable_line(&r.status)
     )?;
     writeln!(out, "filed {}", printable_line(&r.submitted_at))?;
+    if let Some(n) = r.amendments {
+        writeln!(out, "amendments {n} (a review names it: --amendments {n})")?;
+    }
     if let Some(at) = &r.decided_at {
         writeln!(out, "decided {}", printable_line(at))?;
     }
@@ -465,7 +471,16 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
             } else {
                 "ask-changes"
             };
-            let body = serde_json::json!({ "decision": decision, "note": args.note });
+            // The service decides only the text the expert read.
+            let Some(amendments) = args.amendments else {
+                bail!(
+                    "with --server, review needs --amendments N: how many times request {id} had been \
+                     amended when you read it (`urnreg --server URL status {id}` shows it), so that a \
+                     text amended since is not decided"
+                );
+            };
+            let body =
+                serde_json::json!({ "decision": decision, "note": args.note, "amendments": amendments });
             let path = format!("/api/requests/{id}/review");
             let answer = client.post(&path, true, "application/json", body.to_string().as_bytes())?;
             (format!("POST {path}"), answer, 200, args.common.format, outcome)

@@ -66,6 +66,11 @@ pub struct ReviewArgs {
     /// The reviewer's note to the registrant.
     #[arg(long, required = true, value_name = "TEXT")]
     pub(super) note: String,
+    /// How many times the request had been amended when you read it
+    /// (`urnreg status` and `queue` show it): a text the registrant amended
+    /// since is not decided. Required with --server.
+    #[arg(long, value_name = "N")]
+    pub(super) amendments: Option<i64>,
     #[command(flatten)]
     pub(super) common: OutcomeArgs,
 }
@@ -254,7 +259,13 @@ pub fn review(args: ReviewArgs) -> anyhow::Result<ExitCode> {
     };
     let mut store = db.open_for_write(&actor, Create::FileOnly)?;
     let outcome = store
-        .review(&args.target, decision, &args.note, &actor.actor())
+        .review_read(
+            &args.target,
+            decision,
+            &args.note,
+            &actor.actor(),
+            args.amendments,
+        )
         .map_err(|e| suggest_nid(e, &store, &args.target))?;
     print_outcome(&outcome, format)?;
     Ok(ExitCode::SUCCESS)

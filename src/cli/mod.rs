@@ -310,7 +310,44 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let matches = cmd.get_matches_from(args);
+    // clap's errors quote the argument they refuse as given: when one has
+    // control characters (ESC, BEL, bidi overrides), the error is made
+    // again from the arguments escaped as our own messages write them, so
+    // it names the value without passing those characters to a terminal.
+    let shown: Option<Vec<std::ffi::OsString>> = args
+        .iter()
+        .any(|a| {
+            matches!(
+                output::printable(&a.to_string_lossy()),
+                std::borrow::Cow::Owned(_)
+            )
+        })
+        .then(|| {
+            args.iter()
+                .map(|a| output::printable(&a.to_string_lossy()).into_owned().into())
+                .collect()
+        });
+    let matches = match cmd.try_get_matches_from(args) {
+        Ok(matches) => matches,
+        Err(e) if e.use_stderr() && shown.is_some() => {
+            let again = Cli::command().try_get_matches_from(shown.unwrap_or_default());
+            let shown_error = again.err().filter(|again| again.kind() == e.kind());
+            match shown_error {
+                Some(again) => again.exit(),
+                None => {
+                    // Escaping made the arguments parse, or fail otherwise:
+                    // the first error, its text stripped of every escape.
+                    let text = e.render().to_string();
+                    let _ = std::io::Write::write_all(
+                        &mut std::io::stderr(),
+                        output::printable(&text).as_bytes(),
+                    );
+                    return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+                }
+            }
+        }
+        Err(e) => e.exit(),
+    };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

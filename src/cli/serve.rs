@@ -88,14 +88,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if !args.quiet {
         // Method, path without its query, status, time: never a header or
-        // a body, so never a token.
+        // a body, so never a token. Control characters and bidi overrides
+        // in the path are written escaped.
         config.access_log = Some(Arc::new(|l: &AccessLogLine| {
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "{} {} {} {} {:.1}ms",
                 l.client.ip(),
                 l.method,
-                l.path,
+                // A client's bytes, escaped as every message we print.
+                super::output::printable_line(&l.path),
                 l.status,
                 l.elapsed.as_secs_f64() * 1000.0
             );
@@ -108,6 +110,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("starting the server's runtime")?;
     runtime.block_on(async move {
         let state = AppState::open(config).with_context(|| format!("opening {}", db_path.display()))?;
+        if !state.is_writable() {
+            eprintln!(
+                "warning: {} may not be written here (its file or directory is read-only for this \
+                 process): pages and checks are served, but filings, amendments and reviews are refused (503)",
+                super::output::printable(&db_path.display().to_string())
+            );
+        }
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .with_context(|| format!("listening on {}", args.bind))?;

@@ -43,6 +43,6 @@ pub use store::{
 };
 #[cfg(feature = "snapshots")]
 pub(crate) use store::{
-    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, mark_if_current,
-    read_query_registry, replace_query_registry, seed_record, stored_fields,
+    RegistrationRow, appendix_a_columns, audit, informal_number, insert_row, left_by_dead_process,
+    mark_if_current, read_query_registry, replace_query_registry, seed_record, stored_fields,
 };

@@ -678,7 +678,8 @@ pub(crate) struct ReviewBody {
     decision: String,
     note: String,
     /// The request's `amendments` count when the expert read it: the
-    /// decision is refused (409) if it was amended since.
+    /// decision is refused (409) if it was amended since. Required (400
+    /// without it): nothing is decided unseen.
     #[serde(default)]
     amendments: Option<i64>,
 }
@@ -712,8 +713,8 @@ pub(crate) async fn decide(
     Ok(outcome)
 }
 
-/// `POST /api/requests/{id}/review` with `{"decision", "note"}` and,
-/// optionally, `"amendments"`: the count read in `GET /api/requests/{id}`.
+/// `POST /api/requests/{id}/review` with `{"decision", "note",
+/// "amendments"}`, the last the count read in `GET /api/requests/{id}`.
 pub(crate) async fn review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -737,7 +738,14 @@ pub(crate) async fn review(
             ),
         )
     })?;
-    let outcome = decide(&state, id, decision, body.note, name, body.amendments).await?;
+    let Some(read) = body.amendments else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "the body needs \"amendments\": how many times the request had been amended when you read it \
+             (GET /api/requests/{id} gives it), so that a text amended since is not decided",
+        ));
+    };
+    let outcome = decide(&state, id, decision, body.note, name, Some(read)).await?;
     Ok(Json(outcome).into_response())
 }
 

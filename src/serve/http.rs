@@ -168,10 +168,38 @@ impl From<Error> for ApiError {
                 e.retry_after = Some(1);
                 e
             }
+            // The database may not be written here (its file or directory,
+            // or a disk that is full or at the file size limit): the
+            // operator's to fix, said to the client and in the access log's
+            // 503, and nothing was stored (the write was rolled back).
+            Error::ReadOnly(_) => unavailable(
+                "the registry's database may not be written on this server (read-only): nothing was stored",
+            ),
+            Error::Sqlite(ref s)
+                if matches!(
+                    s.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+                ) =>
+            {
+                unavailable(
+                    "the registry's database may not be written on this server (read-only): nothing was stored",
+                )
+            }
+            Error::Sqlite(ref s) if s.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) => {
+                unavailable(
+                    "the registry's disk is full (or at its file size limit) on this server: nothing was stored",
+                )
+            }
             // A database or I/O failure: the details are the operator's.
             _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
         }
     }
+}
+
+/// 503 for a state of the server the operator has to change: no retry
+/// time is promised.
+fn unavailable(what: &'static str) -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, what)
 }
 
 /// 422 with the problems that refused a registration.
@@ -517,4 +545,36 @@ pub(crate) fn set_cookie(state: &AppState, name: &str, value: &str, max_age: Opt
         text.push_str("; Secure");
     }
     HeaderValue::from_str(&text).expect("cookie values are hex")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database this server may not write, or a full disk (the file size
+    /// limit too, once SIGXFSZ is ignored), is 503 saying so, not an
+    /// anonymous 500 (host sweep 50, D1 and D2).
+    #[test]
+    fn unwritable_and_full_databases_are_503_saying_why() {
+        let read_only = ApiError::from(Error::ReadOnly("opened for reading".into()));
+        assert_eq!(read_only.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            read_only.message.contains("may not be written"),
+            "{}",
+            read_only.message
+        );
+        let sqlite = |code: i32| {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(code),
+                None,
+            ))
+        };
+        let full = ApiError::from(sqlite(rusqlite::ffi::SQLITE_FULL));
+        assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(full.message.contains("disk is full"), "{}", full.message);
+        let read_only = ApiError::from(sqlite(rusqlite::ffi::SQLITE_READONLY));
+        assert_eq!(read_only.status, StatusCode::SERVICE_UNAVAILABLE);
+        let other = ApiError::from(sqlite(rusqlite::ffi::SQLITE_CORRUPT));
+        assert_eq!(other.status, StatusCode::INTERNAL_SERVER_ERROR);
+    }
 }

@@ -305,6 +305,8 @@ pub struct AppState {
     /// ([`Config::max_body_memory`]); a request holds its share until it is
     /// answered.
     pub(crate) body_budget: Arc<Semaphore>,
+    /// Whether the database could be opened for writing ([`Store::is_writable`]).
+    writable: bool,
 }
 
 /// How many reader connections the server keeps.
@@ -320,6 +322,7 @@ impl AppState {
     pub fn open(config: Config) -> Result<Arc<AppState>> {
         let path = config.db.clone();
         let writer = Store::open(&path, &config.actor)?;
+        let writable = writer.is_writable();
         let registry = Registry::from_store(&writer)?;
         let readers = (0..READERS)
             .map(|_| Store::open(&path, &config.actor))
@@ -337,7 +340,15 @@ impl AppState {
             readers: Arc::new(Pool::new(readers)),
             watcher: Mutex::new((watcher, version)),
             model: RwLock::new(Arc::new(Model::new(0, registry))),
+            writable,
         }))
+    }
+
+    /// Returns false if the database file or its directory may not be
+    /// written by this process: every filing, amendment and review is then
+    /// refused (503), and the command that starts the server says so.
+    pub fn is_writable(&self) -> bool {
+        self.writable
     }
 
     /// The read model now.

@@ -490,6 +490,7 @@ pub fn export(
         .ok_or_else(|| SnapshotError(format!("{} does not name a directory", out.display())))?
         .to_string_lossy()
         .into_owned();
+    remove_stale_exports(parent, &name);
     let tmp = parent.join(format!(".{name}.urnreg-tmp-{}", std::process::id()));
     let written = write_dir(&tmp, &files);
     if let Err(e) = written {
@@ -513,6 +514,34 @@ pub fn export(
         fs::remove_dir_all(&old).map_err(|e| io(&format!("removing {}", old.display()), e))?;
     }
     Ok(files.into_keys().collect())
+}
+
+/// Removes the half-written exports to `parent/name` that processes which
+/// are gone left (Ctrl-C, `kill`, a write past the file size limit: the
+/// cleanup after a failed write never ran): `.NAME.urnreg-tmp-PID`
+/// directories only, of a dead process, untouched for ten minutes. Never
+/// `.NAME.urnreg-old-PID`: that is the previous export, moved aside, and
+/// may be the only copy. Best effort: what cannot be removed stays.
+fn remove_stale_exports(parent: &Path, name: &str) {
+    let prefix = format!(".{name}.urnreg-tmp-");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && crate::registry::left_by_dead_process(pid, &entry) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 fn write_dir(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
@@ -699,6 +728,32 @@ pub fn read(path: &Path) -> Result<Loaded> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An export a dead process left half-written is removed by the next
+    /// export to the same place once untouched for ten minutes (host sweep
+    /// 50, D4); a fresh one, another name's, and the previous export moved
+    /// aside are kept.
+    #[test]
+    fn stale_half_written_exports_of_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // Above Linux's largest pid (2^22): never a live process.
+        let dead = 999_999_999u32;
+        let made = |name: &str, age: u64| {
+            let path = dir.path().join(name);
+            fs::create_dir(&path).unwrap();
+            fs::write(path.join("index.html"), "x").unwrap();
+            let then = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+            fs::File::open(&path).unwrap().set_modified(then).unwrap();
+            path
+        };
+        let stale = made(&format!(".site.urnreg-tmp-{dead}"), 3600);
+        let fresh = made(&format!(".site.urnreg-tmp-{}", dead - 1), 0);
+        let old = made(&format!(".site.urnreg-old-{dead}"), 3600);
+        let other = made(&format!(".site2.urnreg-tmp-{dead}"), 3600);
+        remove_stale_exports(dir.path(), "site");
+        assert!(!stale.exists());
+        assert!(fresh.exists() && old.exists() && other.exists());
+    }
 
     /// A snapshot `import` would refuse is not written: no backup that
     /// does not restore.

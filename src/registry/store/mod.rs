@@ -41,6 +41,7 @@ use super::error::{Error, Result};
 
 pub use lifecycle::Outcome;
 pub use migrate::MIGRATIONS;
+pub(crate) use open::left_by_dead_process;
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use params::{read_query_registry, replace_query_registry};
 pub use query::{
@@ -91,9 +92,17 @@ impl Store {
         self.created
     }
 
+    /// Returns true if and only if writes can be made: the store was not
+    /// opened read-only, and SQLite could open the file for writing (a file
+    /// or directory this process may not write is opened read-only without
+    /// a word, and every write would fail).
+    pub fn is_writable(&self) -> bool {
+        !self.read_only && !self.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false)
+    }
+
     /// Starts a write: one `BEGIN IMMEDIATE` transaction.
     pub(crate) fn write(&mut self) -> Result<Transaction<'_>> {
-        if self.read_only {
+        if !self.is_writable() {
             return Err(Error::ReadOnly(
                 "the database is read-only here (opened for reading, or its file or directory may not be \
                  written): this command writes to it"

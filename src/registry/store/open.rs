@@ -81,6 +81,18 @@ fn temporary_pid(file: &str, name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
+/// Whether a temporary file or directory named for process `pid` was left
+/// by a process that is gone: `/proc` says it is (Linux) and it has been
+/// untouched for [`STALE_AFTER`] (a process of another PID namespace
+/// sharing the directory is still writing a fresh one).
+pub(crate) fn left_by_dead_process(pid: u32, entry: &std::fs::DirEntry) -> bool {
+    let untouched = entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= STALE_AFTER));
+    untouched && !may_be_alive(pid)
+}
+
 /// Whether process `pid` may be alive: only where `/proc` says it is not
 /// (Linux) is it known to be gone.
 fn may_be_alive(pid: u32) -> bool {
@@ -111,11 +123,7 @@ fn remove_stale_temporaries(path: &Path) {
         let Some(pid) = temporary_pid(&file.to_string_lossy(), &name) else {
             continue;
         };
-        let stale = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= STALE_AFTER));
-        if stale && entry.file_type().is_ok_and(|t| t.is_file()) && !may_be_alive(pid) {
+        if entry.file_type().is_ok_and(|t| t.is_file()) && left_by_dead_process(pid, &entry) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
