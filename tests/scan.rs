@@ -33,6 +33,18 @@ struct Case {
     /// Scanned as a Java `.properties` file.
     #[serde(default)]
     properties: bool,
+    /// Scanned as TeX, LaTeX or BibTeX source.
+    #[serde(default)]
+    tex: bool,
+    /// Scanned as RTF.
+    #[serde(default)]
+    rtf: bool,
+    /// Scanned as a unified diff (a `.diff` or `.patch` file).
+    #[serde(default)]
+    diff: bool,
+    /// Scanned as Markdown.
+    #[serde(default)]
+    markdown: bool,
 }
 
 #[test]
@@ -45,6 +57,10 @@ fn cut_vectors_appendix_e_and_real_shapes() {
         scanner.set_literal_dollar(case.literal_dollar);
         scanner.set_line_statements(case.line_statements);
         scanner.set_properties(case.properties);
+        scanner.set_tex(case.tex);
+        scanner.set_rtf(case.rtf);
+        scanner.set_diff(case.diff);
+        scanner.set_markdown(case.markdown);
         scanner
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());
@@ -494,6 +510,41 @@ fn scan_escapes_a_line_feed_in_a_file_name() {
             .all(|l| l.starts_with("error: ") || l.starts_with("note: ")),
         "{err}"
     );
+}
+
+/// A byte of a file's name that is no UTF-8 is written `\xHH` in the text
+/// and JSON Lines `path` (as the text output writes a control character),
+/// so that two names that differ in such a byte stay two; SARIF's URI has
+/// it percent-encoded.
+#[cfg(unix)]
+#[test]
+fn scan_writes_a_name_byte_that_is_no_utf8_as_an_escape() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    for name in [&b"bad\xffname.txt"[..], b"bad\xfename.txt"] {
+        fs::write(
+            dir.path().join(std::ffi::OsStr::from_bytes(name)),
+            "urn:isbn:0451450524\n",
+        )
+        .unwrap();
+    }
+    let root = dir.path().to_str().unwrap();
+    let out = urnreg(&["scan", "--format", "jsonl", root], b"");
+    let mut paths: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["path"]
+                .as_str()
+                .unwrap()
+                .replace(root, "ROOT")
+        })
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["ROOT/bad\\xfename.txt", "ROOT/bad\\xffname.txt"]);
+    let text = stdout(&urnreg(&["scan", root], b"")).replace(root, "ROOT");
+    assert!(text.contains("ROOT/bad\\xffname.txt:1:1: invalid"), "{text}");
+    let sarif = stdout(&urnreg(&["scan", "--format", "sarif", root], b""));
+    assert!(sarif.contains("bad%FFname.txt"), "{sarif}");
 }
 
 /// `urnreg scan --all . > out.jsonl` inside the tree: the output file is

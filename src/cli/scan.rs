@@ -57,6 +57,19 @@ const FOLDED: &[&str] = &["ics", "ifb", "vcs", "vcf", "vcard", "ldif"];
 /// and Ruby (`+"text"` is `String#+@`).
 const LINE_STATEMENTS: &[&str] = &["kt", "kts", "go", "rb", "rake"];
 
+/// File name extensions of TeX, LaTeX and BibTeX source, where `~` is a
+/// tie and `\` then letters a control word
+/// ([`urnreg::scan::Scanner::set_tex`]).
+const TEX: &[&str] = &["tex", "sty", "cls", "bib", "ltx", "dtx"];
+
+/// File name extensions of unified diffs
+/// ([`urnreg::scan::Scanner::set_diff`]).
+const DIFF: &[&str] = &["diff", "patch"];
+
+/// File name extensions of Markdown, whose `diff` code blocks are read as
+/// diffs ([`urnreg::scan::Scanner::set_markdown`]).
+const MARKDOWN: &[&str] = &["md", "markdown", "mkd", "mdown"];
+
 /// File name extensions of prose and markup, which have no operators: a
 /// `+` that starts a line is a list item's bullet (CommonMark 5.2) or a
 /// UML attribute's visibility (`+ crs : URI = "urn:ogc:def:crs:OGC::84"`
@@ -313,7 +326,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         };
         let path = entry.path();
-        let name = shown(path, defaulted).display().to_string();
+        let name = name_of(shown(path, defaulted));
         if entry.is_stdin() {
             let source = self.source("<stdin>", Path::new("<stdin>"));
             self.file(io::stdin().lock(), source, true);
@@ -416,13 +429,18 @@ impl<'s, 'a> Worker<'s, 'a> {
         // How the file's kind reads: a CSV file's delimiter ends a URN in
         // an unquoted field; markup and languages whose strings take
         // `$name` as written; formats that fold their long lines; languages
-        // whose line breaks end statements.
+        // whose line breaks end statements; TeX's ties and control words,
+        // RTF's control words; diffs' line markers.
         let extension = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("");
         let one_of = |list: &[&str]| list.iter().any(|x| x.eq_ignore_ascii_case(extension));
         self.scanner.set_csv(one_of(&["csv"]));
         self.scanner.set_literal_dollar(one_of(LITERAL_DOLLAR));
         self.scanner.set_folded(one_of(FOLDED));
         self.scanner.set_properties(one_of(&["properties"]));
+        self.scanner.set_tex(one_of(TEX));
+        self.scanner.set_rtf(one_of(&["rtf"]));
+        self.scanner.set_diff(one_of(DIFF));
+        self.scanner.set_markdown(one_of(MARKDOWN));
         self.scanner
             .set_line_statements(one_of(LINE_STATEMENTS) || one_of(PROSE));
         let shared = self.shared;
@@ -989,6 +1007,33 @@ fn shown(path: &Path, defaulted: bool) -> &Path {
         path.strip_prefix(".").unwrap_or(path)
     } else {
         path
+    }
+}
+
+/// A path's name as the text, JSON and JSON Lines outputs give it: its
+/// text, each byte of it that is no part of a UTF-8 character written
+/// `\xHH`, as the text output writes a control character (`bad\xffname.txt`),
+/// so that names that differ in such a byte stay apart (U+FFFD would make
+/// them one). SARIF's URI percent-encodes the byte instead ([`uri_of`]).
+fn name_of(path: &Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::fmt::Write as _;
+        use std::os::unix::ffi::OsStrExt as _;
+        let bytes = path.as_os_str().as_bytes();
+        let mut name = String::with_capacity(bytes.len());
+        for chunk in bytes.utf8_chunks() {
+            name.push_str(chunk.valid());
+            for b in chunk.invalid() {
+                // Writing to a String cannot fail.
+                let _ = write!(name, "\\x{b:02x}");
+            }
+        }
+        name
+    }
+    #[cfg(not(unix))]
+    {
+        path.display().to_string()
     }
 }
 

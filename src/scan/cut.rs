@@ -613,6 +613,20 @@ pub(super) struct Scratch {
     /// Whether it is in a row of a JUnit `@CsvSource` (`None`: not yet
     /// looked at).
     csv_row: Option<bool>,
+    /// The text is TeX, LaTeX or BibTeX source
+    /// ([`super::Scanner::set_tex`]): `~` is a tie and `\` then letters a
+    /// control word.
+    pub tex: bool,
+    /// The text is RTF ([`super::Scanner::set_rtf`]): `\` then letters is
+    /// a control word.
+    pub rtf: bool,
+    /// A `~` ends this URN: TeX's tie, outside a verbatim argument.
+    tie: bool,
+    /// The URN's line is a line of a unified diff, whose first column
+    /// holds its marker (`-`, `+`, a space), after at most this many spaces
+    /// (a fenced block's indentation in Markdown); set by the scanner for
+    /// each URN.
+    pub diff_line: Option<usize>,
 }
 
 impl Scratch {
@@ -649,6 +663,7 @@ impl Scratch {
             && underscores == 0
             && !code_mark
             && !after_escape(buf, start)
+            && !self.syntax_before(buf, start)
         {
             return None;
         }
@@ -669,6 +684,7 @@ impl Scratch {
         self.csv_row = None;
         // (A CSV file's own delimiter rule stands for it there.)
         self.field = prev == Some(b',') && self.delimiter.is_none();
+        self.tie = self.tex && !tex_verbatim_argument(buf, start);
         self.path_segment = in_path_segment(buf, start);
         self.url_path = prev == Some(b'/') && in_web_url(buf, start);
         self.properties = false;
@@ -766,7 +782,9 @@ impl Scratch {
         // literal: a `+"text"` on the next line is a unary plus (a
         // Kotlin DSL's text node, Ruby's unfrozen string), not a join.
         // A blank line after a literal ends it in any text.
-        let line_statements = self.line_statements;
+        // A diff's next line starts with its marker (`+`, `-`, a space),
+        // no operator of the code in it.
+        let line_statements = self.line_statements || self.diff_line.is_some();
         let ends_statement = |after: usize| {
             line_statements && line_break_next(buf, after, limit) || blank_line_next(buf, after, limit)
         };
@@ -863,7 +881,7 @@ impl Scratch {
             || split
             || x_filled(&self.urn)
             || stop == Some(b'<') && xslt_instruction(buf, end, limit)
-            || is_pattern(&self.urn, buf, start, end, limit)
+            || is_pattern(&self.urn, buf, start, end, limit, self.tex || self.rtf)
             || regex_literal(&self.urn, buf, start, self.ends.last().copied().unwrap_or(end))
             || closed
                 && open != Some(b'<')
@@ -888,6 +906,16 @@ impl Scratch {
             return None;
         }
         self.ends.last().copied()
+    }
+
+    /// The word byte right before `start` ends syntax that glues nothing
+    /// on to `urn`: a unified diff's line marker, a shell parameter
+    /// expansion's operator, or a terminal's escape sequence.
+    fn syntax_before(&self, buf: &[u8], start: usize) -> bool {
+        self.diff_line
+            .is_some_and(|indent| diff_marker_before(buf, start, indent))
+            || shell_default_before(buf, start)
+            || csi_before(buf, start)
     }
 
     /// Whether the URN read so far is of a namespace whose NSS takes
@@ -1018,6 +1046,9 @@ impl Scratch {
                 // Sphinx search index), not a URN's NID; a `*` there is a
                 // glob's wildcard (`"*urn:invalid*urn:oasis:...*"`).
                 b',' | b';' | b'*' if !self.nss => return i,
+                // TeX's tie, a space that breaks no line (The TeXbook,
+                // chapter 14): `urn:...~\cite{...}`, `RFC~8141`.
+                b'~' if self.tie => return i,
                 // An item of a comma-separated list ends at its `,`
                 // (`Create,...,urn:ngsi-ld:entity:E1,f,kg,None`, a row
                 // of a test's expected psql output; an eHealth
@@ -1535,6 +1566,92 @@ fn after_escape(buf: &[u8], start: usize) -> bool {
     start >= 3 && buf[start - 3] == b'%' && hex2(buf, start - 2, start).is_some_and(|b| !is_word(b))
 }
 
+/// The `-` or `+` right before `start` is the marker of a unified diff's
+/// line (GNU diff, "Unified Format": `-` a line removed, `+` one added, a
+/// space one of context), first on its line after at most `indent`
+/// spaces: `-urn:isbn:...` is the line `urn:isbn:...` removed.
+fn diff_marker_before(buf: &[u8], start: usize, indent: usize) -> bool {
+    if start == 0 || !matches!(buf[start - 1], b'-' | b'+') {
+        return false;
+    }
+    let marker = start - 1;
+    let floor = marker.saturating_sub(indent);
+    let mut k = marker;
+    while k > floor && buf[k - 1] == b' ' {
+        k -= 1;
+    }
+    k == 0 || matches!(buf[k - 1], b'\n' | b'\r')
+}
+
+/// The `-` or `+` right before `start` is the operator of a shell
+/// parameter expansion with a default or an alternative value (POSIX.1
+/// XCU 2.6.2: `${name:-word}`, `${name-word}`, `${name:+word}`,
+/// `${name+word}`): `"${NAMEID:-urn:oasis:...}"` in a script, a `.env` or
+/// a Compose file. The name is a shell name or a positional parameter.
+fn shell_default_before(buf: &[u8], start: usize) -> bool {
+    if start < 4 || !matches!(buf[start - 1], b'-' | b'+') {
+        return false;
+    }
+    let end = start - 1 - usize::from(buf[start - 2] == b':');
+    let floor = end.saturating_sub(64);
+    let name = buf[floor..end]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let first = end - name;
+    name > 0
+        && first >= 2
+        && &buf[first - 2..first] == b"${"
+        && (!buf[first].is_ascii_digit() || buf[first..end].iter().all(u8::is_ascii_digit))
+}
+
+/// The letter right before `start` ends a control sequence of a
+/// terminal (ECMA-48 section 5.4: CSI, then parameter bytes 0x30 to 0x3F,
+/// intermediate bytes 0x20 to 0x2F and a final byte 0x40 to 0x7E), as a
+/// saved log or a notebook's output holds it before coloured text
+/// (`ESC[32murn:isbn:...`). CSI is `ESC [`, the ESC raw or written as a
+/// string literal's escape: `\u001b` (JSON, Java, JavaScript), `\x1b`
+/// (C, Python), `\033` (C's octal, shell `printf`), `\e` (Bash, Perl).
+fn csi_before(buf: &[u8], start: usize) -> bool {
+    if start < 3 || !(0x40..=0x7E).contains(&buf[start - 1]) {
+        return false;
+    }
+    let floor = (start - 1).saturating_sub(32);
+    let mut k = start - 1;
+    while k > floor && (0x20..=0x2F).contains(&buf[k - 1]) {
+        k -= 1;
+    }
+    while k > floor && (0x30..=0x3F).contains(&buf[k - 1]) {
+        k -= 1;
+    }
+    if k == 0 || buf[k - 1] != b'[' {
+        return false;
+    }
+    let head = &buf[(k - 1).saturating_sub(6)..k - 1];
+    let written = |escape: &[u8]| {
+        head.len() >= escape.len()
+            && head[head.len() - escape.len()..].eq_ignore_ascii_case(escape)
+            && !escaped_before(buf, k - 1 - escape.len())
+    };
+    head.last() == Some(&0x1B)
+        || written(b"\\u001b")
+        || written(b"\\x1b")
+        || written(b"\\033")
+        || written(b"\\e")
+}
+
+/// The URN at `start` is the argument of a LaTeX command that takes a URL
+/// or a path as written, `\url{`, `\nolinkurl{`, `\path{` (the `url`
+/// package) or `\href{` (`hyperref`): a `~` there is the URN's own, no
+/// tie.
+fn tex_verbatim_argument(buf: &[u8], start: usize) -> bool {
+    let head = &buf[start.saturating_sub(12)..start];
+    [&b"\\url{"[..], b"\\nolinkurl{", b"\\path{", b"\\href{"]
+        .iter()
+        .any(|command| head.ends_with(command))
+}
+
 /// Whether `urn` holds a printf-style conversion (C, Go, Python, Java's
 /// `String.format`: `%s`, `%d`, `%1$s`, `%-8v`, `%*d`, `%.*s`, `%lld`,
 /// `%(name)s`) where a percent-encoding (`%HH`, RFC 3986 section 2.1) is
@@ -1875,7 +1992,10 @@ fn x_filled(urn: &[u8]) -> bool {
 ///
 /// The text is then not reported, as a template is not, whether the
 /// pattern starts with `(` or `[`.
-fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) -> bool {
+///
+/// `control_words`: the text is TeX or RTF, whose `\` then letters after
+/// a URN is markup (`\par`, `\S`), never a class escape.
+fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize, control_words: bool) -> bool {
     if urn.ends_with(b"(") || urn.ends_with(b":.*") || urn.ends_with(b".+") {
         return true;
     }
@@ -1933,12 +2053,17 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize) ->
         // line: the URN stays, ending at the backslash (it vanished,
         // even with --all, and an invalid one was not said).
         [b'\\', b'[' | b'(' | b'*', ..] if unfinished_troff_escape(&rest[1..]) => false,
+        // A class escape, `\d`, `\w`, `\s`, `\p` and their negations, is
+        // one letter: more letters after it make a control word of TeX
+        // or RTF (`\par`, `\dots`, `\section`, `\wedge`; The TeXbook,
+        // chapter 3; RTF 1.9.1, "Control Words"), which a pattern's `\d+`,
+        // `\w*` or `\p{L}` is not.
         [
             b'\\',
-            b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P' | b'.' | b'(' | b'[' | b'{' | b'+' | b'*'
-            | b'|',
-            ..,
-        ] => true,
+            b'd' | b'D' | b'w' | b'W' | b's' | b'S' | b'p' | b'P',
+            after @ ..,
+        ] => !control_words && !after.first().is_some_and(u8::is_ascii_alphabetic),
+        [b'\\', b'.' | b'(' | b'[' | b'{' | b'+' | b'*' | b'|', ..] => true,
         [b'[', ..] => bracket_expression(rest),
         _ => false,
     }

@@ -13,6 +13,10 @@
 //!   `*` before the NID's colon ends the run) are not URNs. A letter, digit or mark of
 //!   another script before it glues it to a word too (`caféurn:`), and so
 //!   do `$` (`$urn`, a variable) and `^` (a regular expression's anchor).
+//!   Syntax ending in a word's character glues nothing: a shell parameter
+//!   expansion's `${NAME:-`, `${NAME+` (POSIX.1 XCU 2.6.2), a terminal's
+//!   control sequence `ESC[32m` (ECMA-48 section 5.4, also `\u001b[`), and
+//!   a unified diff's line marker ([`Scanner::set_diff`]).
 //! - It runs as far as the RFC 8141 characters go (r-, q- and
 //!   f-components included). Double quotes, angle brackets and whitespace
 //!   delimit it; so does an apostrophe when one opened it (also one
@@ -214,6 +218,8 @@ pub struct Scanner {
     starts: AhoCorasick,
     binary: bool,
     csv: bool,
+    diff: bool,
+    markdown: bool,
     buf: Vec<u8>,
     cut: cut::Scratch,
 }
@@ -241,6 +247,8 @@ impl Scanner {
             starts,
             binary: false,
             csv: false,
+            diff: false,
+            markdown: false,
             buf: Vec::new(),
             cut: cut::Scratch::default(),
         }
@@ -302,6 +310,42 @@ impl Scanner {
         self.cut.line_statements = yes;
     }
 
+    /// Reads the inputs from now on as TeX, LaTeX or BibTeX source (`.tex`,
+    /// `.sty`, `.cls`, `.bib`): a `~` ends a URN, as the tie it is there
+    /// (The TeXbook, chapter 14: `urn:isbn:...~\cite{x}`), but in the
+    /// argument of `\url{`, `\href{`, `\nolinkurl{` or `\path{`; and `\`
+    /// then letters after a URN is a control word (`\S`, `\par`), not a
+    /// regular expression's class escape. Off (the default), `~` is an NSS
+    /// character (RFC 8141 section 2).
+    pub fn set_tex(&mut self, yes: bool) {
+        self.cut.tex = yes;
+    }
+
+    /// Reads the inputs from now on as RTF: `\` then letters after a URN is
+    /// a control word (`\par`, `\s1`: RTF 1.9.1, "Control Words"), not a
+    /// regular expression's class escape.
+    pub fn set_rtf(&mut self, yes: bool) {
+        self.cut.rtf = yes;
+    }
+
+    /// Reads the inputs from now on as unified diffs (a `.diff` or `.patch`
+    /// file; GNU diff, "Unified Format"): the `-` or `+` first on a line
+    /// is the line's marker, glued to nothing (`-urn:isbn:...`), and a
+    /// `+` line after a quoted URN joins nothing on to it. An input that
+    /// starts as a diff does (`diff --git`, `--- `, `@@ `) is read so
+    /// anyway.
+    pub fn set_diff(&mut self, yes: bool) {
+        self.diff = yes;
+    }
+
+    /// Reads the inputs from now on as Markdown: the lines of a fenced code
+    /// block whose language is `diff` or `patch` (CommonMark 4.5, the info
+    /// string's first word) are read as a unified diff's
+    /// ([`Scanner::set_diff`]).
+    pub fn set_markdown(&mut self, yes: bool) {
+        self.markdown = yes;
+    }
+
     /// Reads `input` to its end and hands each URN found to `each`, in
     /// order. Memory stays within a fixed window (about 300 KiB).
     pub fn scan<R: Read>(&mut self, mut input: R, mut each: impl FnMut(&Found<'_>)) -> io::Result<Scanned> {
@@ -318,6 +362,10 @@ impl Scanner {
         // After a URN too long to report whole: the rest of its run is
         // skipped, not read again as URNs of its own.
         let mut skipping = false;
+        // The Markdown code fences read so far.
+        let mut fences = Fences::default();
+        // The input is a unified diff, by its name or its first line.
+        let mut diff = self.diff;
         self.cut.delimiter = None;
         loop {
             while filled < self.buf.len() && !eof {
@@ -345,6 +393,7 @@ impl Scanner {
                 if self.csv {
                     self.cut.delimiter = Some(csv_delimiter(&self.buf[..filled]));
                 }
+                diff |= starts_as_diff(&self.buf[..filled]);
             }
             let safe = if eof { filled } else { filled - KEEP };
             while at < safe {
@@ -364,6 +413,14 @@ impl Scanner {
                     at = safe;
                     break;
                 }
+                self.cut.diff_line = if diff {
+                    Some(0)
+                } else if self.markdown {
+                    fences.advance(&self.buf, start);
+                    fences.diff_indent()
+                } else {
+                    None
+                };
                 let colon = match m.pattern().as_usize() {
                     0 => cut::Colon::Plain,
                     1 => cut::Colon::Percent,
@@ -407,6 +464,10 @@ impl Scanner {
                 }
             }
             lines.advance(&self.buf, keep);
+            if self.markdown {
+                fences.advance(&self.buf, keep);
+                fences.pos -= keep;
+            }
             self.buf.copy_within(keep..filled, 0);
             filled -= keep;
             base += keep as u64;
@@ -479,6 +540,126 @@ fn chars(bytes: &[u8]) -> u64 {
         .utf8_chunks()
         .map(|chunk| chunk.valid().chars().count() + chunk.invalid().len())
         .sum::<usize>() as u64
+}
+
+/// The first line of a unified diff: git's header (`diff --git`), a
+/// hunk's (`@@ `), or the first file's (`--- `) with the second's
+/// (`+++ `) on the next line, as a YAML document's `--- ` is not (GNU
+/// diff, "Unified Format").
+fn starts_as_diff(head: &[u8]) -> bool {
+    let second = memchr::memchr(b'\n', head).map_or(&[][..], |k| &head[k + 1..]);
+    head.starts_with(b"diff --git ")
+        || head.starts_with(b"@@ ")
+        || head.starts_with(b"--- ") && second.starts_with(b"+++ ")
+}
+
+/// The first bytes of a line kept to tell a code fence; a longer line's
+/// rest is not needed (a fence's language is its info string's first
+/// word).
+const FENCE_HEAD: usize = 32;
+
+/// Markdown's fenced code blocks (CommonMark 4.5), read line by line as
+/// the scan goes, in a fixed space: whether a URN's line is inside one
+/// whose language is `diff` or `patch`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Fences {
+    /// The next byte to read in the window.
+    pos: usize,
+    /// The first bytes of the line being read.
+    head: [u8; FENCE_HEAD],
+    /// Bytes of that line read so far (more than `head` holds, when long).
+    len: usize,
+    /// The fence the text is in, if any.
+    open: Option<Fence>,
+}
+
+/// An opening code fence: its character, length and indentation, and
+/// whether its language is a diff's.
+#[derive(Clone, Copy, Debug)]
+struct Fence {
+    mark: u8,
+    width: usize,
+    indent: usize,
+    diff: bool,
+}
+
+impl Fences {
+    /// Reads the lines up to `to`: the state is then that of the line
+    /// `to` is in.
+    fn advance(&mut self, buf: &[u8], to: usize) {
+        while self.pos < to {
+            let rest = &buf[self.pos..to];
+            match memchr::memchr2(b'\n', b'\r', rest) {
+                Some(k) => {
+                    self.take(&rest[..k]);
+                    self.end_line();
+                    self.pos += k + 1;
+                }
+                None => {
+                    self.take(rest);
+                    self.pos = to;
+                }
+            }
+        }
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        if self.len < FENCE_HEAD {
+            let n = bytes.len().min(FENCE_HEAD - self.len);
+            self.head[self.len..self.len + n].copy_from_slice(&bytes[..n]);
+        }
+        self.len = self.len.saturating_add(bytes.len());
+    }
+
+    /// A line has ended: it may open or close a fence.
+    fn end_line(&mut self) {
+        let line = &self.head[..self.len.min(FENCE_HEAD)];
+        self.open = match self.open {
+            Some(fence) if closes(line, fence) => None,
+            Some(fence) => Some(fence),
+            None => opens(line),
+        };
+        self.len = 0;
+    }
+
+    /// The indentation before a diff line's marker when the text is in a
+    /// `diff` or `patch` block.
+    fn diff_indent(&self) -> Option<usize> {
+        self.open.filter(|fence| fence.diff).map(|fence| fence.indent)
+    }
+}
+
+/// The line opens a code fence: at most three spaces, three or more
+/// backticks or tildes, and an info string (no backtick in it after
+/// backticks) whose first word is the language.
+fn opens(line: &[u8]) -> Option<Fence> {
+    let indent = line.iter().take_while(|&&b| b == b' ').count();
+    let mark = *line.get(indent).filter(|&&b| b == b'`' || b == b'~')?;
+    let width = line[indent..].iter().take_while(|&&b| b == mark).count();
+    let info = &line[indent + width..];
+    if indent > 3 || width < 3 || mark == b'`' && info.contains(&b'`') {
+        return None;
+    }
+    let info = info.trim_ascii_start();
+    let word = &info[..info
+        .iter()
+        .position(|b| b.is_ascii_whitespace() || *b == b'{')
+        .unwrap_or(info.len())];
+    let diff = word.eq_ignore_ascii_case(b"diff") || word.eq_ignore_ascii_case(b"patch");
+    Some(Fence {
+        mark,
+        width,
+        indent,
+        diff,
+    })
+}
+
+/// The line closes `fence`: at most three spaces, as many of its
+/// character or more, then only spaces and tabs.
+fn closes(line: &[u8], fence: Fence) -> bool {
+    let indent = line.iter().take_while(|&&b| b == b' ').count();
+    let width = line[indent..].iter().take_while(|&&b| b == fence.mark).count();
+    indent <= 3 && width >= fence.width && line[indent + width..].iter().all(|&b| b == b' ' || b == b'\t')
 }
 
 /// The delimiter of a CSV file from its first line: `;` when it has more
@@ -774,6 +955,33 @@ mod tests {
                     "CR at {cr_at}, {breaks:?}, cut {cut}"
                 );
             }
+        }
+    }
+
+    /// CommonMark 4.5: a `diff` code block is read as a diff however far
+    /// the window has moved on since its fence opened, and not after its
+    /// closing fence.
+    #[test]
+    fn a_diff_fence_holds_across_the_window() {
+        for pad in [WINDOW - 5, WINDOW + KEEP, 3 * WINDOW] {
+            let text = format!(
+                "```diff\n{}-urn:isbn:0451450523\n```\n{}-urn:isbn:0451450524\n",
+                "x\n".repeat(pad / 2),
+                "y\n".repeat(pad / 2)
+            );
+            let mut scanner = Scanner::new();
+            scanner.set_markdown(true);
+            let mut found = Vec::new();
+            scanner
+                .scan(text.as_bytes(), |f| {
+                    found.push((f.line, f.urn_str().into_owned()))
+                })
+                .unwrap();
+            assert_eq!(
+                found,
+                [(pad as u64 / 2 + 2, "urn:isbn:0451450523".to_string())],
+                "pad {pad}"
+            );
         }
     }
 
