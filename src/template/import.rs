@@ -15,6 +15,7 @@
 //! every heading read as another, and whatever could not be placed in a
 //! field are returned as [`Note`]s.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use super::RULES_HEADING;
@@ -2174,11 +2175,7 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .map(|h| h.number.trim_end_matches('.'))
         .filter(|n| !n.is_empty())
         .collect();
-    let second_nid = headings
-        .iter()
-        .skip(1)
-        .position(|h| h.key == "namespace_identifier")
-        .map(|n| headings[n + 1].line);
+    let second_nid = second_template_start(lines, headings);
     let fences = Fences::of(lines, first.line);
     let container = container_end(lines, first.line);
     // The last field heading of this template (before a second one; the
@@ -2186,7 +2183,7 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
     // found once, not for each line.
     let last_field = headings
         .iter()
-        .filter(|h| !h.key.is_empty() && h.line < second_nid.unwrap_or(usize::MAX))
+        .filter(|h| !h.key.is_empty() && h.line < second_nid.map_or(usize::MAX, |(start, _)| start))
         .filter(|h| !security_title(lines, h.line, margin))
         .map(|h| h.line)
         .max()
@@ -2199,10 +2196,12 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .filter_map(|h| markdown_heading(lines, h.line, usize::MAX))
         .min();
     for i in first.line + 1..lines.len() {
-        if second_nid == Some(i) {
+        if let Some((start, key)) = second_nid
+            && start == i
+        {
             return Some((
                 i,
-                "a second Namespace Identifier heading (a second template)".into(),
+                format!("a second {} heading (a second template)", heading_of(key)),
             ));
         }
         if let Some((end, what)) = container.filter(|(end, _)| *end == i) {
@@ -2355,6 +2354,80 @@ fn best_run(lines: &[&str], headings: &[Heading]) -> usize {
         start += len;
     }
     best.1
+}
+
+/// How many template fields `text` has headings for, as written (no
+/// other form read first: [`super::plain`] weighs a mail's parts with it,
+/// and must not recurse into them).
+pub(super) fn fields_named(text: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut keys: Vec<&str> = field_headings(&lines, None)
+        .0
+        .iter()
+        .map(|h| h.key)
+        .filter(|k| !k.is_empty())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len()
+}
+
+/// The fields a template gives once, in a line (RFC 8141 Appendix A's
+/// Namespace Identifier, Version and Date): one written again after it
+/// starts a second template (a second registration, or an update of the
+/// first), whatever order each template's fields are in.
+const ONCE_FIELDS: &[&str] = &["namespace_identifier", "version", "date"];
+
+/// Where the second template of a run of `headings` starts, and the field
+/// whose heading repeats: at the first heading of a [`ONCE_FIELDS`] field
+/// the run has had before (a misspelled one, read as that field by
+/// [`fuzzy_heading`], is text: [`misspelled_repeats`]), or at the line
+/// introducing that template (`Update (2025):`, alone in its paragraph
+/// just above it, no heading).
+fn second_template_start(lines: &[&str], headings: &[Heading]) -> Option<(usize, &'static str)> {
+    let n = (1..headings.len()).find(|&n| {
+        let h = &headings[n];
+        ONCE_FIELDS.contains(&h.key)
+            && !matches!(h.how, HowFound::Fuzzy { .. })
+            && !in_registration_information(headings, n)
+            && headings[..n].iter().any(|before| before.key == h.key)
+    })?;
+    let at = headings[n].line;
+    let after_last = headings[n - 1].line;
+    let above = (after_last + 1..at).rev().find(|&i| !blank_or_break(lines[i]));
+    let introduced = above.filter(|&i| {
+        lines[i].trim_end().ends_with(':')
+            && blank_or_break(lines[i - 1])
+            && !headings.iter().any(|h| h.line == i)
+    });
+    Some((introduced.unwrap_or(at), headings[n].key))
+}
+
+/// Whether `headings[n]` is a `Version:` or `Date:` line right under
+/// RFC 3406's `Registration Information:` (with only such lines between):
+/// that block's own lines (RFC 3406 section 4), read with it.
+fn in_registration_information(headings: &[Heading], n: usize) -> bool {
+    let above = headings[..n]
+        .iter()
+        .rev()
+        .find(|h| !matches!(h.key, "version" | "date"));
+    matches!(headings[n].key, "version" | "date")
+        && above.is_some_and(|h| h.key == "registration_information")
+}
+
+/// The headings among `headings` that are misspellings of a
+/// [`ONCE_FIELDS`] field the text has already had a heading of
+/// (`Versions:` inside Purpose, after `Version: 1`): no second template
+/// and no field, but text of the field above.
+fn misspelled_repeats(headings: &[Heading]) -> Vec<usize> {
+    (0..headings.len())
+        .filter(|&n| {
+            let h = &headings[n];
+            ONCE_FIELDS.contains(&h.key)
+                && matches!(h.how, HowFound::Fuzzy { .. })
+                && headings[..n].iter().any(|before| before.key == h.key)
+        })
+        .collect()
 }
 
 /// A mailing list's footer starting at line `i`: a rule of underscores
@@ -2659,6 +2732,34 @@ pub(super) fn mail_header_block(lines: &[&str]) -> Option<std::ops::Range<usize>
     None
 }
 
+/// The header blocks of mails inside the text, below its first line: a
+/// paragraph that [`header_block_at`] reads as one (`Subject:`, `Date:`,
+/// `From:`, `To:` after `-------- Forwarded Message --------` or a blank
+/// line), as a forwarded message or an ID notification pasted into a
+/// mail carries.
+fn inner_header_blocks(lines: &[&str]) -> Vec<std::ops::Range<usize>> {
+    (1..lines.len())
+        .filter(|&i| {
+            !blank_or_break(lines[i]) && (blank_or_break(lines[i - 1]) || is_forward_rule(lines[i - 1]))
+        })
+        .filter_map(|i| header_block_at(lines, i))
+        .collect()
+}
+
+/// The line mail clients put above a forwarded message's header block
+/// (`-------- Forwarded Message --------`, `-----Original Message-----`,
+/// `Begin forwarded message:`).
+fn is_forward_rule(line: &str) -> bool {
+    let words = line
+        .trim()
+        .trim_matches(|c| c == '-' || c == ' ')
+        .to_ascii_lowercase();
+    matches!(
+        words.as_str(),
+        "forwarded message" | "original message" | "begin forwarded message:" | "forwarded message follows"
+    )
+}
+
 /// How many paragraphs of one or two lines (a mail archive's subject and
 /// author lines) may come before a mail's header block.
 const MAIL_PREFACE_PARAGRAPHS: usize = 2;
@@ -2674,7 +2775,9 @@ fn header_block_at(lines: &[&str], start: usize) -> Option<std::ops::Range<usize
     };
     let mut names = Vec::new();
     let mut end = fields_start;
-    while end < lines.len() && !lines[end].trim().is_empty() {
+    // The block ends at a blank line, or at the page break blank lines
+    // of page padding are read as (`drop_page_breaks`).
+    while end < lines.len() && !lines[end].trim().is_empty() && lines[end] != PAGE_BREAK {
         let line = lines[end];
         if line.starts_with([' ', '\t']) && !names.is_empty() {
             end += 1;
@@ -2901,7 +3004,7 @@ pub fn import_text(text: &str) -> ImportReport {
     let text: &str = &text;
     // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
     // or, in a text with no LF at all, CR alone (old Mac files).
-    let mut lines: Vec<&str> = if text.contains('\n') {
+    let lines: Vec<&str> = if text.contains('\n') {
         text.split('\n').map(|l| l.trim_end_matches('\r')).collect()
     } else {
         text.split('\r').collect()
@@ -2909,6 +3012,21 @@ pub fn import_text(text: &str) -> ImportReport {
     let mut report = ImportReport::default();
     for how in unwrapped {
         report.notes.push(Note::new(NoteKind::Decoded, None, how));
+    }
+    // Margins are measured in columns of spaces: tabs and no-break spaces
+    // in a line's indentation are made spaces first.
+    let (spaced, nbsp_lines) = spaced_layout(&lines);
+    let mut lines: Vec<&str> = spaced.iter().map(|l| l.as_ref()).collect();
+    if let Some(&first) = nbsp_lines.first() {
+        report.notes.push(Note::new(
+            NoteKind::Decoded,
+            Some(first + 1),
+            format!(
+                "{} line(s) laid out with no-break spaces (U+00A0, as pasted from a web page): \
+                 read as spaces",
+                nbsp_lines.len()
+            ),
+        ));
     }
     unquote_reply(&mut lines, &mut report.notes);
     drop_page_breaks(&mut lines);
@@ -2971,6 +3089,10 @@ pub fn import_text(text: &str) -> ImportReport {
     if nid.is_some() {
         (headings, set_aside) = field_headings(&lines, nid.as_deref());
     }
+    // A forwarded or quoted mail's header block in the text (its `Date:`
+    // is when that mail was sent): no heading of the template.
+    let forwarded = inner_header_blocks(&lines);
+    headings.retain(|h| !forwarded.iter().any(|block| block.contains(&h.line)));
     if headings.is_empty() {
         if !text.trim().is_empty() {
             report.notes.push(Note::new(
@@ -2980,6 +3102,19 @@ pub fn import_text(text: &str) -> ImportReport {
             ));
         }
         return report;
+    }
+    for n in misspelled_repeats(&headings).into_iter().rev() {
+        let h = headings.remove(n);
+        report.notes.push(Note::new(
+            NoteKind::Guessed,
+            Some(h.line + 1),
+            format!(
+                "'{}' is spelled like the heading '{}', which the text has above: kept as text of \
+                 the field it is in",
+                h.written,
+                heading_of(h.key)
+            ),
+        ));
     }
     // The run of headings that names the most fields is the template;
     // headings before it are the text's prose.
@@ -3374,6 +3509,89 @@ pub fn import_text(text: &str) -> ImportReport {
         });
     }
     report
+}
+
+/// The columns a tab in a line's indentation reaches to: the next
+/// multiple of 8, the convention of RFC text (and of terminals, `expand`
+/// and mail clients that turn leading spaces into tabs).
+const TAB_STOP: usize = 8;
+
+/// The most columns an expanded indentation is given (a line of tabs
+/// only must not grow eightfold without bound).
+const MAX_INDENT_COLUMNS: usize = 1024;
+
+/// `lines` with their layout written in spaces: a tab in a line's
+/// indentation taken to the next [`TAB_STOP`], so that margins and
+/// continuation lines keep their columns (tabs inside a line stay as
+/// written), and a no-break space (U+00A0) that lays text out (in the
+/// indentation, or next to another blank, as a web page's `&nbsp;`
+/// runs align an ABNF rule) made a space. A lone no-break space between
+/// two words (`5 March`) is typography and stays. Also the (0-based)
+/// lines where a no-break space was made a space.
+fn spaced_layout<'t>(lines: &[&'t str]) -> (Vec<Cow<'t, str>>, Vec<usize>) {
+    let mut nbsp = Vec::new();
+    let spaced = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let body = line.trim_start_matches([' ', '\t', '\u{a0}']);
+            let lead = &line[..line.len() - body.len()];
+            if !lead.contains('\t') && !line.contains('\u{a0}') {
+                return Cow::Borrowed(*line);
+            }
+            let body = layout_nbsp_as_spaces(body);
+            if lead.contains('\u{a0}') || matches!(body, Cow::Owned(_)) {
+                nbsp.push(i);
+            }
+            // Deeper than any layout: kept bounded, in its place among the
+            // lines this deep.
+            let columns = indent_columns(lead).min(MAX_INDENT_COLUMNS);
+            Cow::Owned(format!("{}{body}", " ".repeat(columns)))
+        })
+        .collect();
+    (spaced, nbsp)
+}
+
+/// The columns a line's leading blanks reach to, tabs taken to the next
+/// [`TAB_STOP`]. Spaces before the first tab are counted apart, as a
+/// shift of the stops: they are an indentation put before the whole text
+/// after its tabs were written (a quoted or re-indented copy, where
+/// `    \t ` still lines up with `            ` below it); `expand` and
+/// `unexpand` never write a space before a tab.
+fn indent_columns(lead: &str) -> usize {
+    let shift = lead.len() - lead.trim_start_matches(' ').len();
+    let mut column = 0;
+    for c in lead[shift..].chars() {
+        column = if c == '\t' {
+            (column / TAB_STOP + 1) * TAB_STOP
+        } else {
+            column + 1
+        };
+    }
+    shift + column
+}
+
+/// `text` with every no-break space next to another blank made a space.
+fn layout_nbsp_as_spaces(text: &str) -> Cow<'_, str> {
+    if !text.contains('\u{a0}') {
+        return Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let blank = |at: Option<&char>| matches!(at, Some(' ' | '\t' | '\u{a0}'));
+    let mut changed = false;
+    let out: String = (0..chars.len())
+        .map(|k| {
+            let layout = chars[k] == '\u{a0}'
+                && (blank(k.checked_sub(1).and_then(|p| chars.get(p))) || blank(chars.get(k + 1)));
+            changed |= layout;
+            if layout { ' ' } else { chars[k] }
+        })
+        .collect();
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// The title urnreg's HTML and Markdown renderings give a registration
@@ -4303,5 +4521,19 @@ mod tests {
                 size: MAX_TEXT_BYTES + 1
             }
         );
+    }
+
+    /// Tabs reach the next multiple of 8 columns, after the spaces put
+    /// before them; no-break spaces that lay text out are spaces, a lone
+    /// one between words is not.
+    #[test]
+    fn indentation_is_measured_in_spaces() {
+        assert_eq!(indent_columns("\t\t "), 17);
+        assert_eq!(indent_columns(" \t"), 9);
+        assert_eq!(indent_columns("\t  \t"), 16);
+        let (spaced, nbsp) = spaced_layout(&["\tNSS", "\u{a0} x\u{a0}\u{a0}= 1", "5\u{a0}March", "plain"]);
+        assert_eq!(spaced, ["        NSS", "  x  = 1", "5\u{a0}March", "plain"]);
+        assert_eq!(nbsp, [1]);
+        assert!(matches!(spaced[3], Cow::Borrowed(_)));
     }
 }

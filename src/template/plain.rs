@@ -25,7 +25,9 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
     let mut said = Vec::new();
     for step in [
         multipart as fn(&str) -> Option<Unwrapped>,
+        base64_body,
         quoted_printable,
+        pgp_cleartext,
         flowed,
         xml2rfc,
         html,
@@ -50,17 +52,22 @@ const MAX_MULTIPART_DEPTH: usize = 4;
 /// A MIME multipart mail (RFC 2046 section 5.1: `Content-Type:
 /// multipart/alternative; boundary="..."`, as mail clients send a text
 /// with its HTML copy, and list archives keep it): the mail with its
-/// body replaced by its first `text/plain` part (a part without a
-/// Content-Type is one, RFC 2045 section 5.2), looked for inside nested
-/// multiparts too, and that part's header lines (its Content-Type and
-/// Content-Transfer-Encoding) in place of the mail's. The other parts
-/// (the HTML alternative, attachments) and the boundary lines are no
-/// text of the registration.
+/// body replaced by its `text/plain` part (a part without a Content-Type
+/// is one, RFC 2045 section 5.2), looked for inside nested multiparts
+/// too, and that part's header lines (its Content-Type and
+/// Content-Transfer-Encoding) in place of the mail's. Of several
+/// `text/plain` parts (a covering note, then the template attached as
+/// `rocket-template.txt`), the one whose text has headings for the most template
+/// fields; the first on a tie. The other parts (the HTML alternative,
+/// attachments) and the boundary lines are no text of the registration.
 fn multipart(text: &str) -> Option<Unwrapped> {
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let block = super::import::mail_header_block(&lines)?;
     let headers = &lines[block.clone()];
-    let (part, others) = plain_part(headers, &lines[block.end..], 0)?;
+    let mut found = Vec::new();
+    let leaves = plain_parts(headers, &lines[block.end..], 0, &mut found)?;
+    let chosen = template_part(&found)?;
+    let part = found[chosen];
     let mut out: Vec<&str> = lines[..block.start].to_vec();
     // The mail's own headers but those the part's replace (and their
     // folded lines).
@@ -78,47 +85,49 @@ fn multipart(text: &str) -> Option<Unwrapped> {
         }
     }
     out.extend(part);
+    let how = if found.len() > 1 {
+        format!(
+            "the mail is MIME multipart (RFC 2046 section 5.1): of its {} text/plain parts, part {} \
+             read (the one that holds the template), the {} other part(s) and the boundary lines left out",
+            found.len(),
+            chosen + 1,
+            leaves - 1
+        )
+    } else {
+        format!(
+            "the mail is MIME multipart (RFC 2046 section 5.1): its text/plain part read, {} other \
+             part(s) (an HTML alternative, attachments) and the boundary lines left out",
+            leaves - 1
+        )
+    };
     Some(Unwrapped {
         text: out.join("\n"),
-        how: format!(
-            "the mail is MIME multipart (RFC 2046 section 5.1): its text/plain part read, {others} other \
-             part(s) (an HTML alternative, attachments) and the boundary lines left out"
-        ),
+        how,
     })
 }
 
-/// The first `text/plain` part of a multipart body (`body`, below the
-/// header block `headers`): its header lines and body, and how many
-/// other parts there were.
-fn plain_part<'t>(headers: &[&'t str], body: &[&'t str], depth: usize) -> Option<(Vec<&'t str>, usize)> {
+/// How many `text/plain` parts of a mail are read to find the one that
+/// holds the template.
+const MAX_PLAIN_PARTS: usize = 16;
+
+/// The `text/plain` parts of a multipart body (`body`, below the header
+/// block `headers`), each its header lines and body, in order and inside
+/// nested multiparts, into `found` (at most [`MAX_PLAIN_PARTS`]); how many
+/// parts that are no multipart it holds in all. `None` when `headers`
+/// are no multipart's, or no `text/plain` part is found.
+fn plain_parts<'l, 't>(
+    headers: &[&'t str],
+    body: &'l [&'t str],
+    depth: usize,
+    found: &mut Vec<&'l [&'t str]>,
+) -> Option<usize> {
     let content_type = header_value(headers, "content-type")?;
     if !content_type.to_ascii_lowercase().starts_with("multipart/") || depth >= MAX_MULTIPART_DEPTH {
         return None;
     }
     let boundary = parameter(&content_type, "boundary")?;
-    let delimiter = format!("--{boundary}");
-    // RFC 2046 section 5.1.1: a delimiter line is `--` and the boundary
-    // (white space after it allowed); the last one ends with `--`.
-    let mut parts: Vec<&[&'t str]> = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, line) in body.iter().enumerate() {
-        let line = line.trim_end();
-        if line == delimiter || line == format!("{delimiter}--") {
-            if let Some(s) = start {
-                parts.push(&body[s..i]);
-            }
-            if line.ends_with("--") && line != delimiter {
-                start = None;
-                break;
-            }
-            start = Some(i + 1);
-        }
-    }
-    if let Some(s) = start {
-        parts.push(&body[s..]);
-    }
-    let count = parts.len();
-    for part in &parts {
+    let mut leaves = 0;
+    for part in body_parts(body, &boundary) {
         let header_end = part
             .iter()
             .position(|l| l.trim().is_empty())
@@ -126,13 +135,153 @@ fn plain_part<'t>(headers: &[&'t str], body: &[&'t str], depth: usize) -> Option
         let part_headers = &part[..header_end];
         let kind = header_value(part_headers, "content-type").map(|v| v.to_ascii_lowercase());
         if kind.as_deref().is_none_or(|k| k.starts_with("text/plain")) {
-            return Some((part.to_vec(), count - 1));
-        }
-        if let Some((inner, others)) = plain_part(part_headers, &part[header_end..], depth + 1) {
-            return Some((inner, count - 1 + others));
+            leaves += 1;
+            if found.len() < MAX_PLAIN_PARTS {
+                found.push(part);
+            }
+        } else if let Some(inner) = plain_parts(part_headers, &part[header_end..], depth + 1, found) {
+            leaves += inner;
+        } else {
+            leaves += 1;
         }
     }
-    None
+    (!found.is_empty()).then_some(leaves)
+}
+
+/// The parts of a multipart body: the lines between its delimiter lines
+/// (RFC 2046 section 5.1.1: `--` and the boundary, white space after it
+/// allowed; the last one ends with `--`).
+fn body_parts<'l, 't>(body: &'l [&'t str], boundary: &str) -> Vec<&'l [&'t str]> {
+    let delimiter = format!("--{boundary}");
+    let mut parts = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, line) in body.iter().enumerate() {
+        let line = line.trim_end();
+        let Some(rest) = line.strip_prefix(delimiter.as_str()) else {
+            continue;
+        };
+        if !rest.is_empty() && rest != "--" {
+            continue;
+        }
+        if let Some(s) = start {
+            parts.push(&body[s..i]);
+        }
+        if rest == "--" {
+            return parts;
+        }
+        start = Some(i + 1);
+    }
+    if let Some(s) = start {
+        parts.push(&body[s..]);
+    }
+    parts
+}
+
+/// Which of the `text/plain` parts `found` holds the template: the one
+/// whose body (base64 decoded) has headings for the most template
+/// fields, the first on a tie.
+fn template_part(found: &[&[&str]]) -> Option<usize> {
+    if found.len() == 1 {
+        return Some(0);
+    }
+    let fields = |part: &[&str]| {
+        let header_end = part
+            .iter()
+            .position(|l| l.trim().is_empty())
+            .unwrap_or(part.len());
+        let body = &part[header_end..];
+        let text = match base64_lines(&part[..header_end], body) {
+            Some(bytes) => super::import::decode(&bytes).0,
+            None => body.join("\n"),
+        };
+        super::import::fields_named(&text)
+    };
+    let counts: Vec<usize> = found.iter().map(|p| fields(p)).collect();
+    let most = *counts.iter().max()?;
+    counts.iter().position(|&c| c == most)
+}
+
+// ---------------------------------------------------------------------
+// Base64 mail bodies
+
+/// A mail (or the MIME part [`multipart`] kept of one) whose header says
+/// `Content-Transfer-Encoding: base64`, as Outlook, Exchange and many
+/// webmailers send UTF-8 text and as a file is attached: its body
+/// decoded (RFC 2045 section 6.8), the bytes read as UTF-8 or else
+/// Windows-1252 like the rest of the importer's input. The headers stay
+/// as they are. A body that is no text (`Content-Type: image/png`) is
+/// not decoded.
+fn base64_body(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let block = super::import::mail_header_block(&lines)?;
+    let headers = &lines[block.clone()];
+    let is_text =
+        header_value(headers, "content-type").is_none_or(|v| v.to_ascii_lowercase().starts_with("text/"));
+    if !is_text {
+        return None;
+    }
+    let bytes = base64_lines(headers, &lines[block.end..])?;
+    let (body, not_utf8) = super::import::decode(&bytes);
+    let mut how = "the mail body is base64 (RFC 2045 section 6.8): read decoded".to_string();
+    if not_utf8.is_some() {
+        how.push_str(", its bytes read as Windows-1252 (Latin-1) where they are not UTF-8");
+    }
+    let mut out = lines[..block.end].join("\n");
+    out.push_str("\n\n");
+    out.push_str(&body);
+    Some(Unwrapped { text: out, how })
+}
+
+/// The bytes of a base64 body (`body`, below the header lines `headers`
+/// that say `Content-Transfer-Encoding: base64`): its lines decoded up to
+/// the first that is no base64 (a blank line after the data, a boundary,
+/// a list footer). `None` when the headers say no base64 or the body is
+/// none.
+fn base64_lines(headers: &[&str], body: &[&str]) -> Option<Vec<u8>> {
+    let encoding = header_value(headers, "content-transfer-encoding")?;
+    if !encoding.eq_ignore_ascii_case("base64") {
+        return None;
+    }
+    let mut data = String::new();
+    for line in body.iter().map(|l| l.trim()).skip_while(|l| l.is_empty()) {
+        if line.is_empty()
+            || !line
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+        {
+            break;
+        }
+        data.push_str(line);
+    }
+    let bytes = decode_base64(&data)?;
+    (!bytes.is_empty()).then_some(bytes)
+}
+
+/// RFC 4648 section 4's base64 decoded; `None` for a character outside
+/// its alphabet or padding in the middle.
+fn decode_base64(data: &str) -> Option<Vec<u8>> {
+    let digits = data.trim_end_matches('=').as_bytes();
+    let value = |b: u8| -> Option<u32> {
+        Some(match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(digits.len() / 4 * 3 + 2);
+    for chunk in digits.chunks(4) {
+        let mut word = 0;
+        for (k, &b) in chunk.iter().enumerate() {
+            word |= value(b)? << (18 - 6 * k);
+        }
+        let bytes = word.to_be_bytes();
+        // Four digits are three bytes, three are two, two are one.
+        out.extend_from_slice(&bytes[1..chunk.len().max(1)]);
+    }
+    Some(out)
 }
 
 // ---------------------------------------------------------------------
@@ -224,6 +373,58 @@ fn quoted_printable(text: &str) -> Option<Unwrapped> {
         how.push_str(", its bytes read as Windows-1252 (Latin-1) where they are not UTF-8");
     }
     Some(Unwrapped { text, how })
+}
+
+// ---------------------------------------------------------------------
+// PGP cleartext signatures
+
+/// The line that starts a cleartext-signed message (RFC 4880 section 7).
+const PGP_SIGNED: &str = "-----BEGIN PGP SIGNED MESSAGE-----";
+/// The lines around the signature of one (RFC 4880 section 6.2).
+const PGP_SIGNATURE: (&str, &str) = ("-----BEGIN PGP SIGNATURE-----", "-----END PGP SIGNATURE-----");
+
+/// A cleartext-signed text (RFC 4880 section 7, as registrations were
+/// sent to urn-nid in 2000-2010): the signed text alone. The armor line
+/// and its `Hash:` headers are made blank (the later lines keep their
+/// numbers), a dash-escaped line (`- ` before a line that starts with a
+/// dash, section 7.1) is read without its escape, and the signature
+/// block, up to its END line, is no text of the registration.
+fn pgp_cleartext(text: &str) -> Option<Unwrapped> {
+    let mut lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let is = |line: &str, armor: &str| line.trim_end() == armor;
+    let signed = lines.iter().position(|l| is(l, PGP_SIGNED));
+    let from = signed.unwrap_or(0);
+    let signature = (from..lines.len()).find(|&i| is(lines[i], PGP_SIGNATURE.0));
+    if signed.is_none() && signature.is_none() {
+        return None;
+    }
+    let text_end = signature.unwrap_or(lines.len());
+    if let Some(start) = signed {
+        // The armor headers (`Hash: SHA256`) up to the blank line.
+        let headers_end = (start + 1..text_end)
+            .find(|&i| lines[i].trim().is_empty())
+            .unwrap_or(text_end);
+        for line in &mut lines[start..headers_end] {
+            *line = "";
+        }
+        for line in &mut lines[headers_end..text_end] {
+            if let Some(unescaped) = line.strip_prefix("- ") {
+                *line = unescaped;
+            }
+        }
+    }
+    if let Some(start) = signature {
+        let end = (start..lines.len())
+            .find(|&i| is(lines[i], PGP_SIGNATURE.1))
+            .map_or(lines.len(), |e| e + 1);
+        lines.drain(start..end);
+    }
+    Some(Unwrapped {
+        text: lines.join("\n"),
+        how: "the text is PGP cleartext-signed (RFC 4880 section 7): its armor lines and signature block \
+              left out, dash-escaped lines read unescaped"
+            .to_string(),
+    })
 }
 
 // ---------------------------------------------------------------------
@@ -1498,5 +1699,32 @@ mod tests {
             "\nNamespace ID:\n  UUID\n\nScope:\n  Global,\n  everywhere.\n\nVersion\n   1\n"
         );
         assert!(definition_list("Namespace ID: x\n: y\n").is_none());
+    }
+
+    /// RFC 4648 section 4: padding, a short last group, characters
+    /// outside the alphabet refused; a mail whose body is no text is not
+    /// decoded.
+    #[test]
+    fn base64_is_decoded_for_text_bodies_only() {
+        assert_eq!(decode_base64("TmFtZQ==").as_deref(), Some(&b"Name"[..]));
+        assert_eq!(decode_base64("TmFt").as_deref(), Some(&b"Nam"[..]));
+        assert_eq!(decode_base64("TmE").as_deref(), Some(&b"Na"[..]));
+        assert_eq!(decode_base64("T*=="), None);
+        let mail =
+            "From: a@b\nSubject: s\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\nTmFtZQ==\n";
+        assert!(base64_body(mail).is_none());
+        let text = mail.replace("image/png", "text/plain");
+        assert!(base64_body(&text).is_some_and(|u| u.text.ends_with("\n\nName")));
+    }
+
+    /// RFC 4880 section 7: the armor and signature go, dash escapes are
+    /// undone; a text with neither is left alone.
+    #[test]
+    fn pgp_cleartext_signature_is_no_text() {
+        let signed = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nScope:\n- - one\n\n\
+                      -----BEGIN PGP SIGNATURE-----\n\nabc\n-----END PGP SIGNATURE-----\nafter";
+        let done = pgp_cleartext(signed).unwrap();
+        assert_eq!(done.text, "\n\n\nScope:\n- one\n\nafter");
+        assert!(pgp_cleartext("Scope:\n- - one\n").is_none());
     }
 }
