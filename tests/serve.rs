@@ -1841,19 +1841,15 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
         stderr(&refused)
     );
 
-    let as_registrant = run(
-        &[
-            "--server",
-            &base,
-            "review",
-            &id,
-            "--approve",
-            "--note",
-            "self-approval",
-            "--amendments",
-            "0",
-        ],
-        &[("URNREG_TOKEN", &token)],
+    // `urnreg --server URL review ID ARGS...` with `token`.
+    let review_as = |token: &str, args: &[&str]| {
+        let mut all = vec!["--server", base.as_str(), "review", id.as_str()];
+        all.extend_from_slice(args);
+        run(&all, &[("URNREG_TOKEN", token)])
+    };
+    let as_registrant = review_as(
+        &token,
+        &["--approve", "--note", "self-approval", "--amendments", "0"],
     );
     assert_eq!(code(&as_registrant), 2);
     assert!(
@@ -1872,19 +1868,15 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
         "{}",
         stdout(&queue)
     );
-    let asked = run(
+    let asked = review_as(
+        &expert,
         &[
-            "--server",
-            &base,
-            "review",
-            &id,
             "--ask-changes",
             "--note",
             "cite the numbering document",
             "--amendments",
             "0",
         ],
-        &[("URNREG_TOKEN", &expert)],
     );
     assert_eq!(code(&asked), 0, "{}", stderr(&asked));
     let amended_file = dir.path().join("amended.toml");
@@ -1912,46 +1904,17 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
         "{}",
         stdout(&status)
     );
-    let unseen = run(
-        &["--server", &base, "review", &id, "--approve", "--note", "welcome"],
-        &[("URNREG_TOKEN", &expert)],
-    );
+    let unseen = review_as(&expert, &["--approve", "--note", "welcome"]);
     assert_eq!(code(&unseen), 2, "{}", stderr(&unseen));
     assert!(
         stderr(&unseen).contains("needs --amendments N"),
         "{}",
         stderr(&unseen)
     );
-    let stale = run(
-        &[
-            "--server",
-            &base,
-            "review",
-            &id,
-            "--approve",
-            "--note",
-            "welcome",
-            "--amendments",
-            "0",
-        ],
-        &[("URNREG_TOKEN", &expert)],
-    );
+    let stale = review_as(&expert, &["--approve", "--note", "welcome", "--amendments", "0"]);
     assert_eq!(code(&stale), 2, "{}", stderr(&stale));
     assert!(stderr(&stale).contains("409"), "{}", stderr(&stale));
-    let approved = run(
-        &[
-            "--server",
-            &base,
-            "review",
-            &id,
-            "--approve",
-            "--note",
-            "welcome",
-            "--amendments",
-            "1",
-        ],
-        &[("URNREG_TOKEN", &expert)],
-    );
+    let approved = review_as(&expert, &["--approve", "--note", "welcome", "--amendments", "1"]);
     assert_eq!(code(&approved), 0, "{}", stderr(&approved));
     assert_eq!(
         stdout(&approved).trim(),

@@ -298,6 +298,30 @@ impl std::error::Error for UsageError {}
 
 /// Parses the arguments, runs the command, prints any error and maps the
 /// outcome to an exit status.
+/// Ends the process with clap's refusal `e` of `args`, written as clap
+/// writes it, but with any argument holding control characters escaped.
+fn refuse_arguments(e: clap::Error, args: &[std::ffi::OsString]) -> ! {
+    let escaped = |a: &std::ffi::OsString| output::printable(&a.to_string_lossy()).into_owned();
+    let shown: Vec<String> = args.iter().map(escaped).collect();
+    if args
+        .iter()
+        .zip(&shown)
+        .all(|(a, s)| a.to_str() == Some(s.as_str()))
+    {
+        e.exit();
+    }
+    match Cli::command().try_get_matches_from(shown) {
+        Err(again) if again.kind() == e.kind() => again.exit(),
+        // Escaping made the arguments parse, or fail otherwise: the first
+        // error, its text stripped of every escape.
+        _ => {
+            let text = e.render().to_string();
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), output::printable(&text).as_bytes());
+            std::process::exit(e.exit_code());
+        }
+    }
+}
+
 pub fn main() -> ExitCode {
     // Decided before clap parses, so that clap's own help and errors
     // follow `--color` too.
@@ -314,38 +338,10 @@ pub fn main() -> ExitCode {
     // control characters (ESC, BEL, bidi overrides), the error is made
     // again from the arguments escaped as our own messages write them, so
     // it names the value without passing those characters to a terminal.
-    let shown: Option<Vec<std::ffi::OsString>> = args
-        .iter()
-        .any(|a| {
-            matches!(
-                output::printable(&a.to_string_lossy()),
-                std::borrow::Cow::Owned(_)
-            )
-        })
-        .then(|| {
-            args.iter()
-                .map(|a| output::printable(&a.to_string_lossy()).into_owned().into())
-                .collect()
-        });
-    let matches = match cmd.try_get_matches_from(args) {
+    // Nothing of this runs unless the arguments are refused.
+    let matches = match cmd.try_get_matches_from(&args) {
         Ok(matches) => matches,
-        Err(e) if e.use_stderr() && shown.is_some() => {
-            let again = Cli::command().try_get_matches_from(shown.unwrap_or_default());
-            let shown_error = again.err().filter(|again| again.kind() == e.kind());
-            match shown_error {
-                Some(again) => again.exit(),
-                None => {
-                    // Escaping made the arguments parse, or fail otherwise:
-                    // the first error, its text stripped of every escape.
-                    let text = e.render().to_string();
-                    let _ = std::io::Write::write_all(
-                        &mut std::io::stderr(),
-                        output::printable(&text).as_bytes(),
-                    );
-                    return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-                }
-            }
-        }
+        Err(e) if e.use_stderr() => refuse_arguments(e, &args),
         Err(e) => e.exit(),
     };
     let cli = match Cli::from_arg_matches(&matches) {

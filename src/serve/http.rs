@@ -143,6 +143,11 @@ impl IntoResponse for ApiError {
 
 impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
+        use rusqlite::ErrorCode;
+        let sqlite = match &e {
+            Error::Sqlite(s) => s.sqlite_error_code(),
+            _ => None,
+        };
         match e {
             Error::Invalid(problems) => refused(&problems),
             Error::NotFound(what) => ApiError::new(StatusCode::NOT_FOUND, what),
@@ -155,12 +160,7 @@ impl From<Error> for ApiError {
             // The writer's busy timeout (shorter than the time limit) ran
             // out on another process's lock: the write did not begin, or
             // was rolled back (https://sqlite.org/rescode.html#busy).
-            Error::Sqlite(ref s)
-                if matches!(
-                    s.sqlite_error_code(),
-                    Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-                ) =>
-            {
+            _ if matches!(sqlite, Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)) => {
                 let mut e = ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "the database is busy (another process is writing to it): nothing was stored; try again",
@@ -172,29 +172,22 @@ impl From<Error> for ApiError {
             // or a disk that is full or at the file size limit): the
             // operator's to fix, said to the client and in the access log's
             // 503, and nothing was stored (the write was rolled back).
-            Error::ReadOnly(_) => unavailable(
-                "the registry's database may not be written on this server (read-only): nothing was stored",
+            Error::ReadOnly(_) => unavailable(READ_ONLY),
+            _ if matches!(sqlite, Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)) => {
+                unavailable(READ_ONLY)
+            }
+            _ if sqlite == Some(ErrorCode::DiskFull) => unavailable(
+                "the registry's disk is full (or at its file size limit) on this server: nothing was stored",
             ),
-            Error::Sqlite(ref s)
-                if matches!(
-                    s.sqlite_error_code(),
-                    Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
-                ) =>
-            {
-                unavailable(
-                    "the registry's database may not be written on this server (read-only): nothing was stored",
-                )
-            }
-            Error::Sqlite(ref s) if s.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) => {
-                unavailable(
-                    "the registry's disk is full (or at its file size limit) on this server: nothing was stored",
-                )
-            }
             // A database or I/O failure: the details are the operator's.
             _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
         }
     }
 }
+
+/// The refusal of a write to a database this server may not write.
+const READ_ONLY: &str =
+    "the registry's database may not be written on this server (read-only): nothing was stored";
 
 /// 503 for a state of the server the operator has to change: no retry
 /// time is promised.

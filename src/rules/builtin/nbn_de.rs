@@ -78,17 +78,14 @@ pub fn nbn_de_check_digit(urn_without_check: &str) -> Option<u32> {
 /// computed over the whole URN before it. Other countries' NBNs are not
 /// checked.
 pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
-    let country = nss.get(..3).filter(|cc| {
-        ["de:", "at:", "ch:"]
-            .iter()
-            .any(|dnb| cc.eq_ignore_ascii_case(dnb))
-    });
-    let Some(country) = country.map(|cc| cc[..2].to_ascii_lowercase()) else {
+    // The country as the messages name it, lower case, with no copy.
+    let head = nss.as_bytes();
+    let Some(country) = ["de", "at", "ch"]
+        .into_iter()
+        .find(|cc| head.len() > 3 && head[2] == b':' && head[..2].eq_ignore_ascii_case(cc.as_bytes()))
+    else {
         return Ok(());
     };
-    if nss.len() == 3 {
-        return Ok(());
-    }
     let Some(last) = nss.bytes().last().filter(u8::is_ascii_digit) else {
         return Err(violation(
             nss.len().saturating_sub(1),
