@@ -16,6 +16,7 @@
 //! field are returned as [`Note`]s.
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::RULES_HEADING;
@@ -1598,10 +1599,16 @@ fn drop_page_breaks(lines: &mut [&str]) {
             && t.rfind("[Page ")
                 .is_some_and(|at| t[at + 6..t.len() - 1].trim().bytes().all(|b| b.is_ascii_digit()))
     };
-    let is_header = |l: &str| {
+    // Other documents' running footers and headers (`Page 3 of 9`, `- 3 -`,
+    // a draft's `Internet Draft ...`, a title alone), told by where they
+    // stand: around the form feeds of a paginated text.
+    let running = running_furniture(lines);
+    let is_footer = |i: usize, l: &str| is_footer(l) || running.footers.contains(&i);
+    let is_header = |i: usize, l: &str| {
         let t = l.trim_start_matches('\u{c}').trim_start();
-        (t.starts_with("RFC ") || t.starts_with("Internet-Draft") || t.starts_with("INTERNET-DRAFT"))
-            && t.contains("   ")
+        ((t.starts_with("RFC ") || t.starts_with("Internet-Draft") || t.starts_with("INTERNET-DRAFT"))
+            && t.contains("   "))
+            || running.headers.contains(&i)
     };
     // Line lengths are measured from the text's left margin, so that an
     // indented copy of a text breaks the same.
@@ -1614,12 +1621,12 @@ fn drop_page_breaks(lines: &mut [&str]) {
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
-        let footer = is_footer(line);
+        let footer = is_footer(i, line);
         if !footer && !line.contains('\u{c}') {
             i += 1;
             continue;
         }
-        if !(footer || is_blank(line) || is_header(line)) {
+        if !(footer || is_blank(line) || is_header(i, line)) {
             // Text after a form feed is text.
             lines[i] = line.trim_matches('\u{c}');
             i += 1;
@@ -1638,7 +1645,7 @@ fn drop_page_breaks(lines: &mut [&str]) {
             lines[j] = PAGE_BREAK;
             j += 1;
         }
-        if j < lines.len() && is_header(lines[j]) {
+        if j < lines.len() && is_header(j, lines[j]) {
             lines[j] = PAGE_BREAK;
             j += 1;
             while j < lines.len() && is_blank(lines[j]) {
@@ -1679,6 +1686,138 @@ fn drop_page_breaks(lines: &mut [&str]) {
             *line = PAGE_BREAK;
         }
     }
+}
+
+/// The running footers and headers of a paginated text in other forms
+/// than an RFC's, by line: the last line above each form feed and the
+/// first below it, when the same line (its numbers aside) stands there
+/// at two page breaks or more, or is a page number (`3`, `- 3 -`, `Page
+/// 3`, `Page 3 of 9`, also at the end of a footer's line); also, at a
+/// text's only page break, a footer or header laid out in columns and
+/// set apart from the page's text by a blank line, and a header in three
+/// columns (`Internet Draft   Title   March 1999`), as running headers are.
+struct Running {
+    footers: HashSet<usize>,
+    headers: HashSet<usize>,
+}
+
+fn running_furniture(lines: &[&str]) -> Running {
+    let blank = |l: &str| {
+        l.trim_matches(|c: char| c.is_whitespace() || c == '\u{c}')
+            .is_empty()
+    };
+    let mut footers = Vec::new();
+    let mut headers = Vec::new();
+    let breaks: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains('\u{c}')).collect();
+    for (k, &at) in breaks.iter().enumerate() {
+        let floor = if k > 0 { breaks[k - 1] + 1 } else { 0 };
+        let ceiling = breaks.get(k + 1).copied().unwrap_or(lines.len());
+        // Text before the form feed on its own line is the footer's.
+        let above = lines[at].split('\u{c}').next().unwrap_or("");
+        if !blank(above) {
+            footers.push(at);
+        } else if let Some(f) = (floor..at).rev().find(|&i| !blank(lines[i])) {
+            footers.push(f);
+        }
+        let below = lines[at].rsplit('\u{c}').next().unwrap_or("");
+        if !blank(below) {
+            headers.push(at);
+        } else if let Some(h) = (at + 1..ceiling).find(|&i| !blank(lines[i])) {
+            headers.push(h);
+        }
+    }
+    let shape = |l: &str| -> String {
+        let mut out = String::new();
+        for word in l
+            .trim_matches(|c: char| c.is_whitespace() || c == '\u{c}')
+            .split_whitespace()
+        {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            let mut digits = false;
+            for c in word.chars() {
+                if c.is_ascii_digit() {
+                    if !digits {
+                        out.push('#');
+                    }
+                    digits = true;
+                } else {
+                    out.push(c);
+                    digits = false;
+                }
+            }
+        }
+        out
+    };
+    // Counted in a map: a text may hold a form feed on every line.
+    let recurring = |found: &[usize]| -> HashSet<String> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for &i in found {
+            *seen.entry(shape(lines[i])).or_default() += 1;
+        }
+        seen.into_iter().filter(|(_, n)| *n > 1).map(|(s, _)| s).collect()
+    };
+    let footer_shapes = recurring(&footers);
+    let header_shapes = recurring(&headers);
+    // A line set apart by a blank line from the page's text, in two
+    // columns or more (`Doe    Expires September 2, 2016`).
+    let apart = |i: usize, step: isize| {
+        columns(lines[i]) >= 2
+            && i.checked_add_signed(step)
+                .and_then(|j| lines.get(j))
+                .is_some_and(|l| blank(l))
+    };
+    footers.retain(|&i| {
+        let s = shape(lines[i]);
+        footer_shapes.contains(&s)
+            || is_page_number(&s)
+            || ends_with_page_number(lines[i].trim())
+            || apart(i, -1)
+    });
+    headers.retain(|&i| {
+        let s = shape(lines[i]);
+        header_shapes.contains(&s) || columns(lines[i]) >= 3 || apart(i, 1)
+    });
+    Running {
+        footers: footers.into_iter().collect(),
+        headers: headers.into_iter().collect(),
+    }
+}
+
+/// A page number as a footer writes it, its digits made `#`: `#`, `- # -`,
+/// `Page #`, `Page # of #`, `# of #`, `#/#`.
+fn is_page_number(shape: &str) -> bool {
+    let lower = shape.to_ascii_lowercase();
+    let rest = lower.strip_prefix("page ").unwrap_or(&lower);
+    matches!(rest, "#" | "- # -" | "-#-" | "# of #" | "#/#" | "# / #")
+}
+
+/// A footer's line that ends with its page number after a gap of three
+/// spaces or more (`Doe    Expires March 1999    Page 3`).
+fn ends_with_page_number(line: &str) -> bool {
+    let Some(at) = line.rfind("   ") else {
+        return false;
+    };
+    let last = line[at..].trim();
+    let shape: String = last
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '#' } else { c })
+        .collect::<String>();
+    let mut squeezed = String::new();
+    for c in shape.chars() {
+        if !(c == '#' && squeezed.ends_with('#')) {
+            squeezed.push(c);
+        }
+    }
+    !line[..at].trim().is_empty() && is_page_number(&squeezed)
+}
+
+/// The columns a line is laid out in, parted by gaps of three spaces or
+/// more: a running header's left, centre and right are three.
+fn columns(line: &str) -> usize {
+    let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{c}');
+    t.split("   ").filter(|part| !part.trim().is_empty()).count()
 }
 
 /// Blank lines in a row that no paragraph gap has: a page's padding.
@@ -3009,10 +3148,14 @@ pub fn import_text(text: &str) -> ImportReport {
     } else {
         text.split('\r').collect()
     };
+    let mut lines = lines;
     let mut report = ImportReport::default();
     for how in unwrapped {
         report.notes.push(Note::new(NoteKind::Decoded, None, how));
     }
+    // A quoted registration's quote marks come off first: a tab after
+    // `> ` reached its stop in the sender's text, not in the reply.
+    unquote_reply(&mut lines, &mut report.notes);
     // Margins are measured in columns of spaces: tabs and no-break spaces
     // in a line's indentation are made spaces first.
     let (spaced, nbsp_lines) = spaced_layout(&lines);
@@ -3028,7 +3171,6 @@ pub fn import_text(text: &str) -> ImportReport {
             ),
         ));
     }
-    unquote_reply(&mut lines, &mut report.notes);
     drop_page_breaks(&mut lines);
     // A registration sent by mail: the header block is the mail's (its
     // Date is when the mail was sent), never the template's.

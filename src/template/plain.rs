@@ -126,14 +126,34 @@ fn plain_parts<'l, 't>(
         return None;
     }
     let boundary = parameter(&content_type, "boundary")?;
+    // A digest's parts are mails (RFC 2046 section 5.1.5: their type is
+    // message/rfc822 unless they say otherwise), as a list's MIME digest
+    // (Mailman's) sends them.
+    let digest = content_type.to_ascii_lowercase().starts_with("multipart/digest");
     let mut leaves = 0;
-    for part in body_parts(body, &boundary) {
-        let header_end = part
+    for mut part in body_parts(body, &boundary) {
+        let mut header_end = part
             .iter()
             .position(|l| l.trim().is_empty())
             .unwrap_or(part.len());
+        let mut kind = header_value(&part[..header_end], "content-type")
+            .map(|v| v.to_ascii_lowercase())
+            .or_else(|| digest.then(|| "message/rfc822".to_string()));
+        if kind.as_deref().is_some_and(|k| k.starts_with("message/rfc822")) {
+            // An encapsulated mail (RFC 2046 section 5.2.1): its own
+            // header block (its Date is that mail's) and body are the part
+            // read, a text/plain one unless its header says otherwise.
+            let start = (header_end..part.len())
+                .find(|&i| !part[i].trim().is_empty())
+                .unwrap_or(part.len());
+            part = &part[start..];
+            header_end = part
+                .iter()
+                .position(|l| l.trim().is_empty())
+                .unwrap_or(part.len());
+            kind = header_value(&part[..header_end], "content-type").map(|v| v.to_ascii_lowercase());
+        }
         let part_headers = &part[..header_end];
-        let kind = header_value(part_headers, "content-type").map(|v| v.to_ascii_lowercase());
         if kind.as_deref().is_none_or(|k| k.starts_with("text/plain")) {
             leaves += 1;
             if found.len() < MAX_PLAIN_PARTS {
