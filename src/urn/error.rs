@@ -417,6 +417,14 @@ impl ParseError {
                 }
                 out.text(" (RFC 8141 section 2)");
             }
+            // RFC 3986 section 3.5: a fragment holds no '#'; a second one
+            // (Peppol's `...#compliant#urn:...`) is data, written %23.
+            ParseErrorKind::InvalidChar { found: b'#' }
+                if self.component == Component::FComponent && !self.rfc2141 =>
+            {
+                unexpected_at(out, "", b'#', comp, at);
+                out.text(": the f-component follows the only '#': write a second one as %23 (RFC 8141 section 2, RFC 3986 section 3.5)");
+            }
             ParseErrorKind::InvalidChar { found } => {
                 unexpected_at(out, "", found, comp, at);
                 out.text(": expected ");
