@@ -255,7 +255,12 @@ impl<'r> Checker<'r> {
         let Some(ns) = registry.namespace(urn.nid()) else {
             if self.messages {
                 match doubled_scheme(registry, urn) {
-                    Some(message) => report.push(Finding::new(FindingKind::UnregisteredNid, 4, message)),
+                    Some(message) => {
+                        // The error names the reserved NID already: no
+                        // `reserved-nid` warning to say it again.
+                        report.drop_warning(WarningKind::ReservedNid);
+                        report.push(Finding::new(FindingKind::UnregisteredNid, 4, message));
+                    }
                     None => {
                         let message = self.unregistered_message(registry, urn.nid());
                         report.push_shared(FindingKind::UnregisteredNid, 4, message);
@@ -809,8 +814,16 @@ mod wrapper_tests {
         let e = report.errors().next().unwrap();
         assert_eq!((e.code(), e.offset()), ("unregistered-nid", 4));
         assert!(e.to_string().contains("'urn:' is written twice"), "{e}");
+        // The error names the reserved NID: no `reserved-nid` warning too.
+        assert_eq!(
+            report.warnings().count(),
+            0,
+            "{:?}",
+            report.warnings().collect::<Vec<_>>()
+        );
         let report = Checker::new(registry).check_str("urn:urn:nonsense:x");
         assert!(!report.errors().next().unwrap().to_string().contains("twice"));
+        assert_eq!(report.warnings().next().unwrap().code(), "reserved-nid");
         // Without messages, nothing is made.
         let report = Checker::new(registry)
             .without_messages()
