@@ -196,3 +196,98 @@ fn hostile_vector_names_are_unique() {
     names.dedup();
     assert_eq!(before, names.len(), "duplicate case names");
 }
+
+/// A hostile snapshot refused for many problems, each quoting a huge
+/// value, is refused in bounded text that names the limits (host sweep
+/// 51, D3: 60,000 records dated with 200 digits were refused in 16 MB of
+/// stderr, and one date of 100,000 digits was quoted whole).
+#[test]
+fn a_snapshot_refused_for_many_huge_problems_says_so_in_bounded_text() {
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/hostile-snapshots/base-json/registry.json");
+    let json = std::fs::read_to_string(base).expect("the base snapshot");
+    // The first dated with 100,000 digits, the others with 200.
+    let bad: String = (0..2_000)
+        .map(|i| {
+            let digits = if i == 0 { 100_000 } else { 200 };
+            format!(
+                "{{\"nid\": \"bad{i}-x\", \"kind\": \"formal\", \"date\": \"{}\"}}, ",
+                "9".repeat(digits)
+            )
+        })
+        .collect();
+    let json = json.replacen("\"records\": [", &format!("\"records\": [{bad}"), 1);
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("snap");
+    std::fs::create_dir(&snap).unwrap();
+    std::fs::write(snap.join("registry.json"), &json).unwrap();
+    let files = std::collections::BTreeMap::from([("registry.json".to_string(), json.into_bytes())]);
+    std::fs::write(snap.join("SHA256SUMS"), urnreg::snapshot::manifest(&files)).unwrap();
+    let db = dir.path().join("registry.db");
+    let db = db.to_str().unwrap();
+    let snap = snap.to_str().unwrap();
+    let init = crate::util::urnreg(&["init", "--db", db], b"");
+    assert_eq!(crate::util::code(&init), 0, "{}", crate::util::stderr(&init));
+    let before = std::fs::read(db).unwrap();
+    let out = crate::util::urnreg(&["import", snap, "--replace", "--db", db], b"");
+    let err = crate::util::stderr(&out);
+    assert_eq!(crate::util::code(&out), 2, "{err:.2000}");
+    assert!(err.len() < 300_000, "{} bytes of refusal", err.len());
+    assert!(err.contains("MAX_PROBLEM_CHARS"), "{err:.3000}");
+    assert!(
+        err.contains("more problems not listed (MAX_PROBLEMS_SHOWN = 100)"),
+        "{err:.3000}"
+    );
+    assert_eq!(std::fs::read(db).unwrap(), before, "the database changed");
+}
+
+/// Exports to one place at once: each writes its export or says another
+/// got there first, and none leaves a directory behind (host sweep 51,
+/// D4: "Directory not empty", "No such file or directory", and their
+/// temporary directories and the previous export left beside `--out`).
+#[test]
+fn exports_to_one_place_at_once_leave_one_export_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("registry.db");
+    let db = db.to_str().unwrap().to_string();
+    let init = crate::util::urnreg(&["init", "--db", &db], b"");
+    assert_eq!(crate::util::code(&init), 0, "{}", crate::util::stderr(&init));
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap().to_string();
+    let mut written = 0;
+    for _round in 0..4 {
+        let children: Vec<_> = (0..6)
+            .map(|_| {
+                crate::util::urnreg_command()
+                    .args([
+                        "export", "--format", "json", "--force", "--db", &db, "--out", &out,
+                    ])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let done = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&done.stderr).into_owned();
+            match done.status.code() {
+                Some(0) => written += 1,
+                Some(2) => assert!(
+                    err.contains("another export to") || err.contains("not as urnreg wrote it"),
+                    "{err}"
+                ),
+                other => panic!("{other:?}: {err}"),
+            }
+        }
+    }
+    assert!(written >= 4, "{written} exports written");
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".out."))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let check = crate::util::urnreg(&["import", &out, "--dry-run", "--db", &db], b"");
+    assert_eq!(crate::util::code(&check), 0, "{}", crate::util::stderr(&check));
+}

@@ -3113,3 +3113,170 @@ fn a_request_without_one_host_is_refused_with_400() {
         "{a}"
     );
 }
+
+/// Sends `head` and then `body` on a raw socket and returns the whole
+/// answer, lossily as text.
+fn raw_with_body(server: &Server, head: &str, body: &[u8]) -> String {
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(stream, "{head}\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    // A server that refuses before reading the body may close first.
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A body in a coding the server does not decode is refused, naming the
+/// coding, never read as plain bytes (host sweep 51, D2: `POST /api/check`
+/// with `Content-Encoding: gzip` or `Transfer-Encoding: gzip, chunked`
+/// answered 200 with verdicts on the compressed bytes; a gzipped filing
+/// was "not UTF-8").
+#[test]
+fn a_body_in_a_coding_the_server_does_not_decode_is_refused() {
+    let server = Server::start();
+    let urn = "urn:isbn:0451450523";
+    let chunked = format!("{:x}\r\n{urn}\r\n0\r\n\r\n", urn.len());
+    // Bytes that gzip would start with: never looked at.
+    let gzipped: &[u8] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
+    let with_length = |path: &str, headers: &str, body: &[u8]| {
+        raw_with_body(
+            &server,
+            &format!(
+                "POST {path} HTTP/1.1\r\n{headers}\r\nContent-Length: {}",
+                body.len()
+            ),
+            body,
+        )
+    };
+    for (what, answer, status, names) in [
+        (
+            "content-encoding gzip, a check",
+            with_length("/api/check", "Content-Encoding: gzip", gzipped),
+            "415",
+            "Content-Encoding 'gzip'",
+        ),
+        (
+            "content-encoding br, a filing",
+            with_length("/api/requests", "Content-Encoding: br", gzipped),
+            "415",
+            "Content-Encoding 'br'",
+        ),
+        (
+            "content-encoding identity then gzip",
+            with_length(
+                "/api/check",
+                "Content-Encoding: identity\r\nContent-Encoding: gzip",
+                gzipped,
+            ),
+            "415",
+            "Content-Encoding 'identity, gzip'",
+        ),
+        (
+            "transfer-encoding gzip, chunked",
+            raw_with_body(
+                &server,
+                "POST /api/check HTTP/1.1\r\nTransfer-Encoding: gzip, chunked",
+                chunked.as_bytes(),
+            ),
+            "501",
+            "Transfer-Encoding 'gzip, chunked'",
+        ),
+        (
+            "transfer-encoding chunked twice",
+            raw_with_body(
+                &server,
+                "POST /api/check HTTP/1.1\r\nTransfer-Encoding: chunked, chunked",
+                chunked.as_bytes(),
+            ),
+            "501",
+            "Transfer-Encoding 'chunked, chunked'",
+        ),
+    ] {
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{what}: {answer}"
+        );
+        assert!(answer.contains(names), "{what}: {answer}");
+        let lower = answer.to_ascii_lowercase();
+        assert!(lower.contains("connection: close"), "{what}: {answer}");
+        assert!(lower.contains("accept-encoding: identity"), "{what}: {answer}");
+        assert!(answer.contains("{\"error\":{\"status\":"), "{what}: {answer}");
+    }
+    // What the server does decode goes on as before.
+    for (what, answer) in [
+        (
+            "chunked",
+            raw_with_body(
+                &server,
+                "POST /api/check HTTP/1.1\r\nTransfer-Encoding: chunked",
+                chunked.as_bytes(),
+            ),
+        ),
+        (
+            "content-encoding identity",
+            with_length("/api/check", "Content-Encoding: identity", urn.as_bytes()),
+        ),
+        (
+            "a coding named on a request without a body",
+            raw(
+                &server,
+                "GET /api/namespaces/isbn HTTP/1.1\r\nHost: a\r\nContent-Encoding: gzip",
+            ),
+        ),
+    ] {
+        assert!(answer.starts_with("HTTP/1.1 200 "), "{what}: {answer}");
+    }
+    let refused = server
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.ends_with(" 415") || l.ends_with(" 501"))
+        .count();
+    assert_eq!(refused, 5, "{:?}", server.log.lock().unwrap());
+}
+
+/// A refusal quotes what it refuses cut to a bounded length (host sweep
+/// 51, D3: a filing whose date was 900,000 digits was answered with
+/// 900 KB quoting it whole).
+#[test]
+fn a_refused_filing_quotes_its_values_cut_to_a_bounded_length() {
+    let server = Server::start();
+    let text = data("formal.toml").replacen(
+        "date = \"2026-11-01\"",
+        &format!("date = \"{}\"", "9".repeat(900_000)),
+        1,
+    );
+    assert!(text.len() > 900_000, "the date is in the file");
+    let a = send(
+        "POST",
+        &server.url("/api/requests"),
+        &[("content-type", "application/toml")],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(a.status, 422, "{:.500}", a.body);
+    assert!(a.body.len() < 20_000, "{} bytes: {:.500}", a.body.len(), a.body);
+    assert!(a.body.contains("MAX_PROBLEM_CHARS"), "{:.2000}", a.body);
+}
+
+/// A 405 quotes the method and the path it refuses cut short, and the
+/// access log the method (host sweep 51, D5: a method of 70,000 bytes
+/// was quoted whole in the answer and logged whole).
+#[test]
+fn a_405_quotes_a_long_method_and_path_cut_short() {
+    let server = Server::start();
+    let method = "A".repeat(70_000);
+    let path = format!("/api/namespaces/{}", "b".repeat(30));
+    for (path, json) in [(path.as_str(), true), ("/check", false)] {
+        let a = raw(&server, &format!("{method} {path} HTTP/1.1\r\nHost: a"));
+        assert!(a.starts_with("HTTP/1.1 405 "), "{:.300}", a);
+        assert!(a.len() < 4_000, "{} bytes: {:.300}", a.len(), a);
+        let quoted = format!("{}...", "A".repeat(32));
+        assert!(a.contains(&quoted), "{a}");
+        assert_eq!(a.contains("{\"error\":"), json, "{a}");
+    }
+    let log = server.log.lock().unwrap();
+    assert!(log.iter().all(|l| l.len() < 200), "{log:?}");
+}

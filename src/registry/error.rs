@@ -11,9 +11,56 @@ pub struct Problem {
     pub message: String,
 }
 
+/// The most characters of one problem a refusal shows (its field and its
+/// message each): a problem quotes the value it refuses, which in a
+/// hostile file or snapshot can be megabytes (host sweep 51, D3: a
+/// snapshot date of 100,000 digits was quoted whole). The middle goes,
+/// and the cut names this limit.
+pub const MAX_PROBLEM_CHARS: usize = 1_000;
+
+/// The most problems a refusal lists; the rest are counted (host sweep
+/// 51, D3: a snapshot of 60,000 bad records was refused in 16 MB of
+/// text).
+pub const MAX_PROBLEMS_SHOWN: usize = 100;
+
+impl Problem {
+    /// This problem as a refusal shows it: field and message each cut to
+    /// [`MAX_PROBLEM_CHARS`].
+    #[must_use]
+    pub fn shown(&self) -> Problem {
+        let cut = |text: &str| crate::shorten::cut_middle(text, MAX_PROBLEM_CHARS, "MAX_PROBLEM_CHARS");
+        Problem {
+            field: cut(&self.field),
+            message: cut(&self.message),
+        }
+    }
+
+    /// The problems a refusal lists: at most [`MAX_PROBLEMS_SHOWN`], each
+    /// [`Problem::shown`], and one more counting those left out.
+    #[must_use]
+    pub fn listed(problems: &[Problem]) -> Vec<Problem> {
+        let mut listed: Vec<Problem> = problems
+            .iter()
+            .take(MAX_PROBLEMS_SHOWN)
+            .map(Problem::shown)
+            .collect();
+        if problems.len() > MAX_PROBLEMS_SHOWN {
+            listed.push(Problem {
+                field: "...".into(),
+                message: format!(
+                    "{} more problems not listed (MAX_PROBLEMS_SHOWN = {MAX_PROBLEMS_SHOWN})",
+                    problems.len() - MAX_PROBLEMS_SHOWN
+                ),
+            });
+        }
+        listed
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        let shown = self.shown();
+        write!(f, "{}: {}", shown.field, shown.message)
     }
 }
 
@@ -73,7 +120,7 @@ impl fmt::Display for Error {
         match self {
             Error::Invalid(problems) => {
                 write!(f, "registration refused:")?;
-                for p in problems {
+                for p in Problem::listed(problems) {
                     write!(f, "\n  - {p}")?;
                 }
                 Ok(())
@@ -118,5 +165,44 @@ impl From<rusqlite::Error> for Error {
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal of many problems, each quoting a huge value, is shown in
+    /// bounded text naming its limits (host sweep 51, D3).
+    #[test]
+    fn a_refusal_shows_a_bounded_number_of_bounded_problems() {
+        let problems: Vec<Problem> = (0..10_000)
+            .map(|i| Problem {
+                field: format!("n{i}-{}", "x".repeat(50_000)),
+                message: format!("date '{}' is not a date YYYY-MM-DD", "9".repeat(100_000)),
+            })
+            .collect();
+        let text = Error::Invalid(problems).to_string();
+        assert!(
+            text.len() < (MAX_PROBLEMS_SHOWN + 1) * (2 * MAX_PROBLEM_CHARS + 200),
+            "{} bytes",
+            text.len()
+        );
+        assert_eq!(text.lines().count(), 1 + MAX_PROBLEMS_SHOWN + 1, "{text:.2000}");
+        assert!(text.contains("MAX_PROBLEM_CHARS = 1000"), "{text:.2000}");
+        assert!(
+            text.ends_with("9900 more problems not listed (MAX_PROBLEMS_SHOWN = 100)"),
+            "{}",
+            &text[text.len() - 200..]
+        );
+        // Short problems are shown whole.
+        let one = Problem {
+            field: "date".into(),
+            message: "'x' is not a date".into(),
+        };
+        assert_eq!(
+            Error::Invalid(vec![one]).to_string(),
+            "registration refused:\n  - date: 'x' is not a date"
+        );
     }
 }

@@ -33,7 +33,7 @@ pub const MAX_REQUEST_ID: i64 = (1 << 53) - 1;
 /// below it.
 pub const MAX_AMENDMENTS: i64 = 100;
 
-pub use error::{Error, Problem, Result};
+pub use error::{Error, MAX_PROBLEM_CHARS, MAX_PROBLEMS_SHOWN, Problem, Result};
 pub use registration::{Filing, MAX_REGISTRATION_BYTES, RegistrationFile, Vetted};
 pub use status::{Decision, NamespaceStatus, RequestStatus, Standing, UnknownValue};
 pub use store::{
