@@ -1187,6 +1187,11 @@ fn a_database_in_a_missing_directory_is_refused_except_by_init() {
     let out = urnreg_env(&["request", formal], &[("URNREG_DB", db)]);
     assert_eq!(code(&out), 2);
     assert!(!dir.path().join("no").exists());
+    // So does the service, before it listens (it writes the database too).
+    let out = urnreg(&["serve", "--db", db, "--bind", "127.0.0.1:0", "--quiet"], b"");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    assert!(!dir.path().join("no").exists());
     // init creates it.
     let out = urnreg(&["init", "--db", db], b"");
     assert_eq!(code(&out), 0, "{}", stderr(&out));

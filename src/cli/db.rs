@@ -158,6 +158,18 @@ impl DbArgs {
     /// not exist (unless `create` is [`Create::Directory`]), or the store's
     /// error.
     pub fn open_for_write(&self, actor: &ActorArgs, create: Create) -> anyhow::Result<Store> {
+        let path = self.path_for_write(create)?;
+        Store::open(&path, &actor.actor()).with_context(|| format!("opening {}", path.display()))
+    }
+
+    /// The database's path for a command that writes (or serves) it: the
+    /// directory checked, or made, as [`open_for_write`](Self::open_for_write)
+    /// does, and the path a regular file if it exists.
+    ///
+    /// # Errors
+    ///
+    /// As [`open_for_write`](Self::open_for_write), before opening.
+    pub fn path_for_write(&self, create: Create) -> anyhow::Result<PathBuf> {
         let DbPath { path, given } = self.resolve()?;
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
         if let Some(dir) = dir.filter(|d| !d.is_dir()) {
@@ -172,7 +184,7 @@ impl DbArgs {
                 .with_context(|| format!("creating the directory {}", dir.display()))?;
         }
         regular_file(&path)?;
-        Store::open(&path, &actor.actor()).with_context(|| format!("opening {}", path.display()))
+        Ok(path)
     }
 
     /// Opens the database for reading only (it may be read-only, in a

@@ -120,17 +120,34 @@ pub fn paint<T: fmt::Display>(style: Style, text: T) -> impl fmt::Display {
 
 /// Returns true if and only if `c` must not reach a terminal as it is:
 /// control characters (C0 but line feed and tab, DEL, C1), which can move
-/// the cursor, retitle the window or hide text, and the bidirectional
-/// overrides and isolates that reorder what is shown ("Trojan Source",
-/// CVE-2021-42574).
+/// the cursor, retitle the window or hide text, and the format characters
+/// of [`is_hidden_format`].
 fn is_unsafe(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
+    (c.is_control() && c != '\n' && c != '\t') || is_hidden_format(c)
 }
 
-/// Returns true if and only if `c` is a bidirectional embedding, override
-/// or isolate (U+202A to U+202E, U+2066 to U+2069).
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// Returns true if and only if `c` is a format character that changes
+/// what is shown without being seen: the bidirectional embeddings,
+/// overrides and isolates (U+202A to U+202E, U+2066 to U+2069) and marks
+/// (U+061C, U+200E, U+200F) that reorder text ("Trojan Source",
+/// CVE-2021-42574), and the invisible ones that hide a character or
+/// break a line in some viewers: U+200B (zero width space), U+2028 and
+/// U+2029 (line and paragraph separators), U+FEFF (byte order mark).
+/// The joiners U+200C and U+200D are left as they are: scripts and emoji
+/// need them.
+pub fn is_hidden_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
 }
 
 /// `c` as an escape: `\x1b` below U+0100, else `\u{202e}`.
@@ -347,6 +364,16 @@ mod tests {
         assert_eq!(printable("del\u{7f} csi\u{9b}"), "del\\x7f csi\\x9b");
         assert_eq!(printable("cr\r"), "cr\\x0d");
         assert_eq!(printable("abc\u{202e}def"), "abc\\u{202e}def");
+        // Marks and invisible characters too (host sweep 51: U+061C,
+        // U+2028 and U+FEFF reached `status` and `queue` as they were).
+        for c in [
+            '\u{061c}', '\u{200b}', '\u{200f}', '\u{2028}', '\u{2029}', '\u{feff}',
+        ] {
+            let text = format!("a{c}b");
+            assert_eq!(printable(&text), format!("a\\u{{{:x}}}b", c as u32));
+            assert_eq!(printable_line(&text), format!("a\\u{{{:x}}}b", c as u32));
+        }
+        assert_eq!(printable("a\u{200d}b"), "a\u{200d}b", "joiners stay");
         assert_eq!(printable("café ✓"), "café ✓");
         // Past the 32-byte blocks of the fast test, and in its tail.
         let long = "x".repeat(70);

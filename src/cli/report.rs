@@ -8,7 +8,7 @@ use urnreg::Report;
 
 use anstyle::Style;
 
-use super::output::{Palette, escape, is_bidi_control, paint, printable_line};
+use super::output::{Palette, escape, is_hidden_format, paint, printable_line};
 
 /// Writes the text form; `line` is the input's line number in a stream,
 /// written `N:` before the status as `grep -n` does. `verbose`: the whole
@@ -182,7 +182,7 @@ impl<'a> Shown<'a> {
                 for _ in 0..c.len_utf8() {
                     columns.push(col);
                 }
-                if c.is_control() || is_bidi_control(c) {
+                if c.is_control() || is_hidden_format(c) {
                     let escaped = escape(c);
                     col += escaped.len();
                     text.push_str(&escaped);

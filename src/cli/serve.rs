@@ -69,7 +69,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut config = Config::new(args.db.path()?);
+    // A typo in `--db` is refused as every writing command refuses it,
+    // not served as a new registry in a new tree of directories.
+    let mut config = Config::new(args.db.path_for_write(super::db::Create::FileOnly)?);
     config.actor = args.actor.actor();
     config.trust_forwarded_for = args.trust_forwarded_for;
     config.secure_cookies = args.secure_cookies;
