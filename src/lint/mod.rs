@@ -311,6 +311,15 @@ impl Findings {
         section: &'static str,
         message: String,
     ) {
+        // A finding may quote the value it refuses, which in a hostile
+        // file is most of its megabyte: the middle goes, as a refusal's
+        // problems lose it (host sweep 51: `lint` printed 1 MB).
+        let max = crate::registry::MAX_PROBLEM_CHARS;
+        let message = if message.len() > max {
+            crate::shorten::cut_middle(&message, max, "MAX_PROBLEM_CHARS")
+        } else {
+            message
+        };
         self.0.push(Finding {
             severity,
             rule,
@@ -820,6 +829,31 @@ mod tests {
         assert_eq!(offset_of(text, 3, 1), Some(8));
         assert_eq!(offset_of(text, 4, 1), None);
         assert_eq!(offset_of(text, 3, 9), Some(text.len()), "clamped");
+    }
+
+    /// A finding quoting a huge value is cut in the middle, naming the
+    /// limit; a short one is kept whole.
+    #[test]
+    fn findings_quote_a_bounded_length() {
+        let mut out = Findings(Vec::new());
+        out.warning(
+            "date",
+            "date",
+            S5_1,
+            format!("'{}' is not a date", "9".repeat(100_000)),
+        );
+        out.warning("date", "date", S5_1, "'x' is not a date".into());
+        let long = &out.0[0].message;
+        assert!(
+            long.chars().count() < crate::registry::MAX_PROBLEM_CHARS + 100,
+            "{}",
+            long.len()
+        );
+        assert!(
+            long.contains("MAX_PROBLEM_CHARS = 1000") && long.ends_with("is not a date"),
+            "{long}"
+        );
+        assert_eq!(out.0[1].message, "'x' is not a date");
     }
 
     #[test]

@@ -525,18 +525,9 @@ pub(crate) async fn withdraw_request(
 }
 
 /// A refusal by lint as an answer: 422 with every finding.
-fn lint_refusal(mut findings: Vec<lint::Finding>) -> ApiError {
+fn lint_refusal(findings: Vec<lint::Finding>) -> ApiError {
     let mut e = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "registration refused by lint");
-    // A finding quotes the value it refuses, which may be most of the
-    // registration's megabyte: each message is cut as a refusal's
-    // problems are (host sweep 51, D3).
-    for f in &mut findings {
-        f.message = crate::shorten::cut_middle(
-            &f.message,
-            crate::registry::MAX_PROBLEM_CHARS,
-            "MAX_PROBLEM_CHARS",
-        );
-    }
+    // Each message is cut to MAX_PROBLEM_CHARS by lint itself.
     e.findings = serde_json::to_value(findings).ok();
     e
 }
