@@ -12,9 +12,10 @@ fn main() -> std::process::ExitCode {
 /// A write past the file size limit (`ulimit -f`, systemd's `LimitFSIZE=`)
 /// raises SIGXFSZ, whose default action ends the process at once, with no
 /// message and a database journal or temporary file left behind. Ignored,
-/// the write fails with EFBIG instead: SQLite reports "database or disk is
-/// full" and rolls back, and every command reports its write error (as
-/// Rust's runtime does for SIGPIPE and EPIPE).
+/// the write fails with EFBIG instead: SQLite reports "disk I/O error" (or
+/// "database or disk is full" when it was growing the file) and rolls
+/// back, and every command reports its write error (as Rust's runtime
+/// does for SIGPIPE and EPIPE).
 #[cfg(unix)]
 fn ignore_file_size_signal() {
     // SAFETY: at the start of `main`, before any thread exists; SIG_IGN

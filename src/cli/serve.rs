@@ -56,8 +56,9 @@ pub struct Args {
     max_per_client: u64,
     /// MiB that the request bodies in flight may take together; a request
     /// whose body does not fit gets 503 with Retry-After before any of it
-    /// is read (at least 4: the largest body, a POST /api/check's).
-    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u64).range(4..=1_048_576))]
+    /// is read (at least 5: the largest body, a POST /api/check's 4 MiB,
+    /// with the 472 KiB its answer reserves).
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = clap::value_parser!(u64).range(5..=1_048_576))]
     max_body_memory: u64,
     /// No access log on stderr.
     #[arg(long, short)]

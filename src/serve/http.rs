@@ -179,6 +179,13 @@ impl From<Error> for ApiError {
             _ if sqlite == Some(ErrorCode::DiskFull) => unavailable(
                 "the registry's disk is full (or at its file size limit) on this server: nothing was stored",
             ),
+            // A write the system refused: past the file size limit (EFBIG,
+            // which SQLite reports as SQLITE_IOERR_WRITE, not as a full
+            // disk), or a failing device. Rolled back, and the operator's.
+            _ if sqlite == Some(ErrorCode::SystemIoFailure) => unavailable(
+                "the registry's database could not be written or read on this server (a disk I/O error: a file size \
+                 limit, a full or failing disk): nothing was stored",
+            ),
             // A database or I/O failure: the details are the operator's.
             _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
         }
@@ -644,6 +651,11 @@ mod tests {
         assert!(full.message.contains("disk is full"), "{}", full.message);
         let read_only = ApiError::from(sqlite(rusqlite::ffi::SQLITE_READONLY));
         assert_eq!(read_only.status, StatusCode::SERVICE_UNAVAILABLE);
+        // Past the file size limit, SQLite says SQLITE_IOERR_WRITE (docs
+        // walkthrough 51: it was a 500).
+        let too_big = ApiError::from(sqlite(rusqlite::ffi::SQLITE_IOERR_WRITE));
+        assert_eq!(too_big.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert!(too_big.message.contains("file size"), "{}", too_big.message);
         let other = ApiError::from(sqlite(rusqlite::ffi::SQLITE_CORRUPT));
         assert_eq!(other.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
