@@ -41,6 +41,7 @@ use super::error::{Error, Result};
 
 pub use lifecycle::Outcome;
 pub use migrate::MIGRATIONS;
+#[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use open::left_by_dead_process;
 #[cfg_attr(not(feature = "snapshots"), allow(unused_imports))]
 pub(crate) use params::{read_query_registry, replace_query_registry};
