@@ -45,6 +45,9 @@ struct Case {
     /// Scanned as Markdown.
     #[serde(default)]
     markdown: bool,
+    /// Scanned as MIME mail, whose bodies may be quoted-printable.
+    #[serde(default)]
+    quoted_printable: bool,
 }
 
 #[test]
@@ -61,6 +64,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
         scanner.set_rtf(case.rtf);
         scanner.set_diff(case.diff);
         scanner.set_markdown(case.markdown);
+        scanner.set_quoted_printable(case.quoted_printable);
         scanner
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());
@@ -1130,7 +1134,8 @@ fn scan_takes_a_dollar_name_in_json_as_written() {
 fn scan_reads_a_urn_across_an_icalendar_fold() {
     let dir = tempfile::tempdir().unwrap();
     let text = "BEGIN:VEVENT\r\nORGANIZER;CN=X:urn:uuid:C3B38B00-\r\n 4166-11DD-B22C-A07C87E02F6A\r\nATTENDEE:urn:isbn:0451450523\r\n  x\r\nEND:VEVENT\r\n";
-    for name in ["event.ics", "card.VCF", "note.txt"] {
+    // A JAR's manifest folds so too, at 72 bytes (JAR File Specification).
+    for name in ["event.ics", "card.VCF", "MANIFEST.MF", "note.txt"] {
         fs::write(dir.path().join(name), text).unwrap();
         let path = dir.path().join(name);
         let out = urnreg(
@@ -1155,6 +1160,52 @@ fn scan_reads_a_urn_across_an_icalendar_fold() {
         assert!(
             lines[1].ends_with(":4:10: valid urn:isbn:0451450523"),
             "{name}: {got}"
+        );
+    }
+}
+
+/// MIME mail (`.eml`, `.mbox`, `.mht`) may be quoted-printable, whose
+/// encoder breaks lines longer than 76 characters with a soft line break,
+/// an `=` ending the line (RFC 2045 section 6.7, rule 5): a URN broken so
+/// is one URN there, and its `text` as written; in any other text the
+/// `=` is the NSS's and the line break ends the URN.
+#[test]
+fn scan_reads_a_urn_across_a_quoted_printable_soft_line_break() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "Subject: x\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nSee the book urn:isbn:04514=\r\n50523 and urn:isbn:0451450523=\r\n.\r\n";
+    for name in ["msg.eml", "list.MBOX", "note.txt"] {
+        fs::write(dir.path().join(name), text).unwrap();
+        let path = dir.path().join(name);
+        let out = urnreg(
+            &["scan", "--all", "--format", "jsonl", path.to_str().unwrap()],
+            b"",
+        );
+        let got = stdout(&out);
+        // In the file's order (one file, one thread).
+        let found: Vec<Value> = got.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let urns: Vec<&str> = found.iter().map(|f| f["urn"].as_str().unwrap()).collect();
+        if name == "note.txt" {
+            assert_eq!(code(&out), 1, "{got}");
+            assert_eq!(urns, ["urn:isbn:04514=", "urn:isbn:0451450523="], "{got}");
+        } else {
+            assert_eq!(code(&out), 0, "{name}: {got}");
+            assert_eq!(
+                urns,
+                ["urn:isbn:0451450523", "urn:isbn:0451450523"],
+                "{name}: {got}"
+            );
+            assert_eq!(found[0]["text"], "urn:isbn:04514=\r\n50523", "{name}: {got}");
+            assert_eq!(found[1]["text"], "urn:isbn:0451450523", "{name}: {got}");
+            assert_eq!(
+                (&found[1]["line"], &found[1]["column"]),
+                (&5.into(), &11.into()),
+                "{got}"
+            );
+        }
+        assert_eq!(
+            (&found[0]["line"], &found[0]["column"]),
+            (&4.into(), &14.into()),
+            "{got}"
         );
     }
 }

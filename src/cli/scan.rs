@@ -46,8 +46,20 @@ const LITERAL_DOLLAR: &[&str] = &[
 /// File name extensions of formats that fold long lines, a line break
 /// and one space or tab going on with the line: iCalendar (RFC 5545
 /// section 3.1: `.ics`, `.ifb`, and vCalendar's `.vcs`), vCard (RFC 6350
-/// section 3.2: `.vcf`, `.vcard`) and LDIF (RFC 2849: `.ldif`).
+/// section 3.2: `.vcf`, `.vcard`) and LDIF (RFC 2849: `.ldif`); so does
+/// a JAR's manifest, `MANIFEST.MF` ([`FOLDED_NAMES`]).
 const FOLDED: &[&str] = &["ics", "ifb", "vcs", "vcf", "vcard", "ldif"];
+
+/// File names of formats that fold long lines: a JAR's manifest (JAR
+/// File Specification, "Manifest Specification": lines of at most 72
+/// bytes, a continuation line starting with a space; `META-INF/MANIFEST.MF`,
+/// an OSGi bundle's headers). (`.mf` alone is also METAFONT's source.)
+const FOLDED_NAMES: &[&str] = &["MANIFEST.MF"];
+
+/// File name extensions of MIME mail and web archives, whose bodies may
+/// be quoted-printable (RFC 2045 section 6.7): an `=` ending a line is a
+/// soft line break ([`urnreg::scan::Scanner::set_quoted_printable`]).
+const QUOTED_PRINTABLE: &[&str] = &["eml", "mbox", "mbx", "mht", "mhtml"];
 
 /// File name extensions of languages whose statements end at a line break
 /// after a string literal, so nothing on the next line joins on to it:
@@ -435,7 +447,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         let one_of = |list: &[&str]| list.iter().any(|x| x.eq_ignore_ascii_case(extension));
         self.scanner.set_csv(one_of(&["csv"]));
         self.scanner.set_literal_dollar(one_of(LITERAL_DOLLAR));
-        self.scanner.set_folded(one_of(FOLDED));
+        let file_name = Path::new(name).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        self.scanner
+            .set_folded(one_of(FOLDED) || FOLDED_NAMES.iter().any(|x| x.eq_ignore_ascii_case(file_name)));
+        self.scanner.set_quoted_printable(one_of(QUOTED_PRINTABLE));
         self.scanner.set_properties(one_of(&["properties"]));
         self.scanner.set_tex(one_of(TEX));
         self.scanner.set_rtf(one_of(&["rtf"]));

@@ -428,51 +428,108 @@ fn concat_argument(
     depth == 1
 }
 
-/// The string literal opening at `open_quote` is what a prefix test is
-/// given: a method's argument (`startsWith(`, Java's and JavaScript's;
-/// `startswith(`, Python's; `starts_with(`, Rust's and C++20's;
-/// `hasPrefix(`, Swift's; `StartsWith(`, C#'s) or a function's second,
-/// after the string tested (Go's `strings.HasPrefix(uri, "urn:...")`,
-/// Python's `str.startswith(uri, ...)`, PHP's `str_starts_with($uri, ...)`).
-/// The literal is a prefix of names there, not a URN: converse.js's
-/// `startsWith('urn:xmpp:microblog:0:comments/')`, a NETCONF client's
-/// `uri.startswith("urn:ietf:params")`, where the same text elsewhere is
-/// whole (`urn:schemas-upnp-org:metadata-1-0/AVT/`).
+/// The string literal opening at `open_quote` is what a prefix test (or
+/// a prefix's removal) is given: an argument of `startsWith(`, Java's
+/// and JavaScript's; `startswith(`, Python's; `starts_with(`, Rust's and
+/// C++20's; `hasPrefix(`, Swift's; `StartsWith(`, C#'s; Go's
+/// `strings.HasPrefix(uri, "urn:...")`, `TrimPrefix(`, `CutPrefix(`;
+/// PHP's `str_starts_with($uri, ...)`; Ruby's `start_with?(` and
+/// `delete_prefix(`, also without parentheses (`s.start_with? "urn:..."`);
+/// Elixir's `String.starts_with?(s, ...)`; XPath's `starts-with(`
+/// (XPath 1.0 section 4.2: a Schematron rule's
+/// `starts-with(normalize-space(cbc:CustomizationID/text()), 'urn:peppol:pint:billing-1@sg-1')`);
+/// SPARQL's `STRSTARTS(` (SPARQL 1.1 section 17.4.3.7); C's
+/// `strncmp(`, `strncasecmp(`, `_strnicmp(`, which compare the first n
+/// bytes (`strncmp(s, "urn:isbn:978", 12) == 0`: a whole string is
+/// compared with `strcmp`), libxml2's `xmlStrncmp(` and
+/// `xmlStrncasecmp(`, GLib's
+/// `g_str_has_prefix(`; Python's `removeprefix(`,
+/// Kotlin's `removePrefix(`, Rust's `strip_prefix(`; any of its
+/// arguments, or an item of a tuple or list given as the first (Python's
+/// `startswith(("urn:a", "urn:b"))`); and Objective-C's message
+/// `[s hasPrefix:@"urn:..."]`. The literal is a prefix of names there,
+/// not a URN: converse.js's `startsWith('urn:xmpp:microblog:0:comments/')`,
+/// a NETCONF client's `uri.startswith("urn:ietf:params")`, where the
+/// same text elsewhere is whole (`urn:schemas-upnp-org:metadata-1-0/AVT/`).
+/// `open_quote` may be the backslash of a quote written `\"`, code held
+/// in a string (a Jupyter notebook's JSON: `s.startswith(\"urn:isbn:978\")`).
 fn prefix_test(buf: &[u8], open_quote: usize) -> bool {
-    const CALLS: [&[u8]; 6] = [
-        b"startsWith(",
-        b"startswith(",
-        b"starts_with(",
-        b"hasPrefix(",
-        b"HasPrefix(",
-        b"StartsWith(",
+    const CALLS: [&[u8]; 23] = [
+        b"strncmp",
+        b"strncasecmp",
+        b"Strncmp",
+        b"Strncasecmp",
+        b"strnicmp",
+        b"has_prefix",
+        b"startsWith",
+        b"starts-with",
+        b"STRSTARTS",
+        b"strstarts",
+        b"startswith",
+        b"starts_with",
+        b"starts_with?",
+        b"start_with?",
+        b"hasPrefix",
+        b"HasPrefix",
+        b"StartsWith",
+        b"TrimPrefix",
+        b"CutPrefix",
+        b"removeprefix",
+        b"removePrefix",
+        b"strip_prefix",
+        b"delete_prefix",
     ];
-    let before = &buf[open_quote.saturating_sub(96)..open_quote];
     fn trim(mut s: &[u8]) -> &[u8] {
         while let [rest @ .., b' ' | b'\t'] = s {
             s = rest;
         }
         s
     }
+    let named = |s: &[u8]| CALLS.iter().any(|call| s.ends_with(call));
+    let before = &buf[open_quote.saturating_sub(256)..open_quote];
+    // Objective-C's string literal, `@"..."`, a message's argument
+    // (`[uri hasPrefix:@"urn:ietf:params"]`).
+    let before = before.strip_suffix(b"@").unwrap_or(before);
     let before = trim(before);
-    if CALLS.iter().any(|call| before.ends_with(call)) {
+    if before
+        .strip_suffix(b":")
+        .is_some_and(|name| name.ends_with(b"hasPrefix"))
+    {
         return true;
     }
-    // The second argument: the string tested before it, a name or a
-    // member (`uri`, `$uri`, `self.uri`, `node->uri`, `a[0]`), and a `,`.
-    let Some(rest) = before.strip_suffix(b",") else {
+    // Ruby's call without parentheses: `uri.start_with? "urn:..."`.
+    if before.ends_with(b"?") && named(before) {
+        return true;
+    }
+    // In parentheses: the innermost `(` left open before it on its line,
+    // past the arguments before it, and past a tuple's or list's `(` or
+    // `[` that is the call's first argument (one level). (Most literals
+    // have no `(` before them to look for.)
+    if memchr::memrchr(b'(', before).is_none() {
+        return false;
+    }
+    let open_before = |upto: usize| {
+        let mut depth = 0usize;
+        for k in (0..upto).rev() {
+            match before[k] {
+                b')' | b']' => depth += 1,
+                b'(' | b'[' if depth == 0 => return Some(k),
+                b'(' | b'[' => depth -= 1,
+                b'\n' | b'\r' | b';' | b'{' | b'}' => return None,
+                _ => {}
+            }
+        }
+        None
+    };
+    let Some(open) = open_before(before.len()) else {
         return false;
     };
-    let rest = trim(rest);
-    let name = rest
-        .iter()
-        .rev()
-        .take_while(|&&b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'[' | b']' | b'>' | b'-')
-        })
-        .count();
-    let rest = trim(&rest[..rest.len() - name]);
-    name > 0 && CALLS.iter().any(|call| rest.ends_with(call))
+    if before[open] == b'(' && named(&before[..open]) {
+        return true;
+    }
+    // A tuple or list, the call's first argument.
+    let outer = trim(&before[..open]);
+    outer.strip_suffix(b"(").is_some_and(named)
 }
 
 /// The URN at `start` is in an argument of JUnit's `@CsvSource` (JUnit 5
@@ -575,6 +632,10 @@ pub(super) struct Scratch {
     /// The text folds long lines, a line break and one space or tab
     /// going on with the line ([`super::Scanner::set_folded`]).
     pub folded: bool,
+    /// The text is MIME mail (`.eml`, `.mbox`, `.mht`) whose bodies may be
+    /// quoted-printable: an `=` ending a line is a soft line break
+    /// ([`super::Scanner::set_quoted_printable`]).
+    pub quoted_printable: bool,
     /// The text is a Java `.properties` file
     /// ([`super::Scanner::set_properties`]): `\:`, `\=`, `\#` and `\!`
     /// are the character, and a `\` ending a line goes on after the next
@@ -613,6 +674,9 @@ pub(super) struct Scratch {
     /// Whether it is in a row of a JUnit `@CsvSource` (`None`: not yet
     /// looked at).
     csv_row: Option<bool>,
+    /// Whether it is in a line of a MARC record in mnemonic form
+    /// ([`marc_line`]; `None`: not yet looked at).
+    marc: Option<bool>,
     /// The text is TeX, LaTeX or BibTeX source
     /// ([`super::Scanner::set_tex`]): `~` is a tie and `\` then letters a
     /// control word.
@@ -664,6 +728,7 @@ impl Scratch {
             && !code_mark
             && !after_escape(buf, start)
             && !self.syntax_before(buf, start)
+            && !(start >= 2 && buf[start - 2] == b'$' && marc_line(buf, start))
         {
             return None;
         }
@@ -682,6 +747,7 @@ impl Scratch {
         self.pairs = !self.query && pair_value(buf, start);
         self.start = start;
         self.csv_row = None;
+        self.marc = None;
         // (A CSV file's own delimiter rule stands for it there.)
         self.field = prev == Some(b',') && self.delimiter.is_none();
         self.tie = self.tex && !tex_verbatim_argument(buf, start);
@@ -817,9 +883,12 @@ impl Scratch {
         // A `(` written on to the URN and a word after it, which a space
         // stops and a `)` later on the line closes: the sentence's
         // parenthesis (`...:nameid-format:unspecified(see Section 8.3.1)`).
+        // (Not a `$(`: a command substitution or a make function,
+        // `urn:uuid:$(shell uuidgen)`, a template below.)
         if matches!(stop, Some(b' ' | b'\t'))
             && let Some(paren) = self.urn.iter().rposition(|&b| b == b'(')
             && paren > 4
+            && self.urn[paren - 1] != b'$'
             && self.urn.len() > paren + 1
             && self.urn[paren + 1..].iter().all(u8::is_ascii_alphabetic)
             && closes_on_the_line(buf, end, limit)
@@ -897,6 +966,14 @@ impl Scratch {
                         && !ends_statement(after_close)
                         && continued(buf, open.unwrap_or_default(), open_end, after_close, limit)
                     || !ends_statement(after_close) && joined_to_a_value(buf, after_close, limit))
+            // The same of a literal whose quotes are written `\"`, code
+            // held in a string (a Jupyter notebook's cell, JSON:
+            // `s.startswith(\"urn:isbn:978\")`, `\"urn:isbn:978\" + rest`);
+            // its closing `\"` then an outer quote is the markup's whole
+            // attribute value (`"xmlns:cal=\"urn:x:y:\""`) and stays.
+            || escaped_pair
+                && (prefix_test(buf, start - 2)
+                    || !ends_statement(after_close) && joined_to_a_value(buf, after_close, limit))
             // A pattern of SQL's LIKE (`WHERE id LIKE 'urn:uuid:%'`: `%`
             // any characters, ISO/IEC 9075-2 8.5), not a URN.
             || matches!(open, Some(b'"' | b'\''))
@@ -935,6 +1012,12 @@ impl Scratch {
             .get_or_insert_with(|| csv_source_row(buf, self.start, limit))
     }
 
+    /// Whether the URN is in a line of a MARC record in mnemonic form
+    /// ([`marc_line`]), looked at once per URN, at its first `$`.
+    fn in_marc_line(&mut self, buf: &[u8]) -> bool {
+        *self.marc.get_or_insert_with(|| marc_line(buf, self.start))
+    }
+
     /// A run longer than [`MAX_URN`]: its first MAX_URN bytes, as they
     /// stand, reported as too long; the scan skips the rest of the run.
     fn cut_too_long(&mut self) -> Option<usize> {
@@ -965,6 +1048,26 @@ impl Scratch {
             {
                 i += len;
                 continue;
+            }
+            // A quoted-printable soft line break (RFC 2045 section 6.7,
+            // rule 5): an `=` ending an encoded line is no character of the
+            // text; the URN goes on on the next line (`urn:isbn:04514=`
+            // CRLF `50524`, a mail body's 76-character lines), or ends
+            // before the `=`.
+            if self.quoted_printable && b == b'=' {
+                let line_end = match buf.get(i + 1..limit.min(i + 3)) {
+                    Some([b'\r', b'\n', ..]) => 2,
+                    Some([b'\n', ..]) => 1,
+                    _ => 0,
+                };
+                if line_end > 0 {
+                    let after = i + 1 + line_end;
+                    if after < limit && is_urn_char(buf[after]) {
+                        i = after;
+                        continue;
+                    }
+                    return i;
+                }
             }
             if Some(b) == self.delimiter && open != Some(b'"') {
                 return i;
@@ -1031,6 +1134,20 @@ impl Scratch {
             if apostrophe_closes
                 && matches!(buf.get(i + 1..limit.min(i + 3)), Some([b'>', ..] | [b'/', b'>']))
             {
+                return i;
+            }
+            // A quote then a `,`, `)` or `;` closes a single-quoted literal
+            // the URN does not start, before the next argument, the end of
+            // a call or of a statement (an SQL dump's row, `(4,'O''Reilly
+            // urn:isbn:0451450523','y'),(5,...`; a Python list's
+            // `['see urn:x:a','b']`): no URN goes on so, and the run must
+            // not swallow the next values.
+            if apostrophe_closes && i + 1 < limit && matches!(buf[i + 1], b',' | b')' | b';') {
+                return i;
+            }
+            // A MARC subfield's delimiter, `$` and its code, ends it
+            // (`=856  40$uhttp://nbn-resolving.de/urn:nbn:de:101:1-2016$xResolving-System`).
+            if b == b'$' && i + 1 < limit && buf[i + 1].is_ascii_alphanumeric() && self.in_marc_line(buf) {
                 return i;
             }
             if self.encoded
@@ -1815,21 +1932,30 @@ fn ends_in_query_name(urn: &[u8]) -> bool {
         )
 }
 
-/// Whether `urn` has a build tool's token for a whole part, `:@NAME@`
-/// (Ant's filter tokens, autoconf's substitutions: `urn:uuid:@UUID@` in a
-/// DAISY NCX template): upper-case letters, digits and `_` between two
-/// `@`, filled in when the file is built.
+/// Whether `urn` has a build tool's or a template's token for a whole
+/// part: an upper-case name (letters, digits and `_`, a letter first)
+/// between two `@` (Ant's filter tokens, autoconf's substitutions:
+/// `urn:uuid:@UUID@` in a DAISY NCX template), two `@@` or two `__`
+/// (a WS-Discovery message template's `urn:uuid:__UUID__`,
+/// `<wsa:MessageID>urn:uuid:__MESSAGE_ID__</wsa:MessageID>`), filled in
+/// when the file is built or sent.
 fn has_build_token(urn: &[u8]) -> bool {
-    memchr::memmem::find_iter(urn, b":@").any(|i| {
-        let name = &urn[i + 2..];
-        let len = name
+    memchr::memchr_iter(b':', urn).any(|i| {
+        let rest = &urn[i + 1..];
+        let part = &rest[..rest
             .iter()
-            .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_')
-            .count();
-        len > 0
-            && name[0].is_ascii_uppercase()
-            && name.get(len) == Some(&b'@')
-            && matches!(name.get(len + 1), None | Some(b':' | b'/' | b'.' | b';'))
+            .position(|b| matches!(b, b':' | b'/' | b'.' | b';'))
+            .unwrap_or(rest.len())];
+        [&b"@"[..], b"@@", b"__"].iter().any(|mark| {
+            part.len() > 2 * mark.len() && part.starts_with(mark) && part.ends_with(mark) && {
+                let name = &part[mark.len()..part.len() - mark.len()];
+                name[0].is_ascii_uppercase()
+                    && name.last().is_some_and(|b| *b != b'_' && *b != b'@')
+                    && name
+                        .iter()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_')
+            }
+        })
     })
 }
 
@@ -2007,7 +2133,15 @@ fn is_pattern(urn: &[u8], buf: &[u8], start: usize, end: usize, limit: usize, co
     // `idPattern`, `urn:ngsi-ld:Vehicle:A.*`, a `/.*` path), but in EPC's
     // pattern URIs, whose `*` is a whole component (EPC Tag Data Standard
     // section 8, `urn:epc:idpat:sgtin:0614141.*`).
-    if urn.ends_with(b".*") && !urn.get(4..8).is_some_and(|nid| nid.eq_ignore_ascii_case(b"epc:")) {
+    let epc = urn.get(4..8).is_some_and(|nid| nid.eq_ignore_ascii_case(b"epc:"));
+    if urn.ends_with(b".*") && !epc {
+        return true;
+    }
+    // So is a last part that is a glob's wildcard alone, `:*` or `/*`
+    // (`**`), outside EPC: a shell `case` pattern's `urn:isbn:*)`,
+    // PowerShell's `-like 'urn:isbn:*'`, SQLite's `GLOB 'urn:uuid:*'`.
+    let stars = urn.iter().rev().take_while(|&&b| b == b'*').count();
+    if (1..=2).contains(&stars) && matches!(urn[..urn.len() - stars].last(), Some(b':' | b'/')) && !epc {
         return true;
     }
     if urn
@@ -2295,6 +2429,24 @@ fn glued_before(buf: &[u8], start: usize) -> bool {
         }
     }
     matches!(buf[start - 1], 0xC0..=0xFF) && !matches!(buf[start - 1], 0xD7 | 0xF7)
+}
+
+/// The line holding `at` is a field of a MARC record in mnemonic form
+/// (MARCMaker's `.mrk`, Library of Congress: `=TAG  II$avalue$bvalue`, an
+/// `=`, a three-digit tag, two spaces, then the indicators and subfields),
+/// whose `$` and a letter or digit delimit subfields: `$aurn:nbn:...` is
+/// subfield a's value, `urn:nbn:...`, and a `$` after it starts the next
+/// (`=024  7\$aurn:nbn:de:101:1-201609052530$2urn`). The line starts at
+/// most 512 bytes before `at`, as a field's tag and first subfields do.
+fn marc_line(buf: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(512);
+    let line = match memchr::memrchr2(b'\n', b'\r', &buf[from..at]) {
+        Some(i) => from + i + 1,
+        None if from == 0 => 0,
+        None => return false,
+    };
+    let head = &buf[line..at];
+    head.len() >= 6 && head[0] == b'=' && head[1..4].iter().all(u8::is_ascii_digit) && &head[4..6] == b"  "
 }
 
 /// A byte of a query parameter's name.

@@ -289,6 +289,16 @@ impl Scanner {
         self.cut.folded = yes;
     }
 
+    /// Reads the inputs from now on as MIME mail (RFC 2045), whose bodies
+    /// may be quoted-printable: an `=` ending a line is a soft line break,
+    /// no character, so a URN broken by one (`urn:isbn:04514=` CRLF
+    /// `50524`) is read whole, and one ending at it (`urn:isbn:0451450523=`
+    /// CRLF) ends before the `=`. Off (the default), an `=` is an NSS
+    /// character and a line break ends a URN.
+    pub fn set_quoted_printable(&mut self, yes: bool) {
+        self.cut.quoted_printable = yes;
+    }
+
     /// Reads the inputs from now on as Java `.properties` files
     /// (`Properties.load`): `\:`, `\=`, `\#` and `\!` in a value are the
     /// character (`ns=urn:x-example:a\:b`), and a `\` ending a line goes
