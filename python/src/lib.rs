@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict, PyString};
 use urnreg::batch::{Batch, ChunkedRows, MAX_LINE, Offset, OffsetRows, Options, Sink};
 use urnreg::{Checker, Report, Syntax};
 
@@ -44,7 +44,11 @@ impl Registry {
             let mut message = format!("{}: {e}", path.display());
             let mut cause = e.source();
             while let Some(c) = cause {
-                message.push_str(&format!(": {c}"));
+                // A cause an error's own text already quotes, once.
+                let text = c.to_string();
+                if !message.contains(&text) {
+                    message.push_str(&format!(": {text}"));
+                }
                 cause = c.source();
             }
             PyOSError::new_err(message)
@@ -55,6 +59,14 @@ impl Registry {
                     2,
                     format!("no database or snapshot at {}", path.display()),
                     path.display().to_string(),
+                )));
+            }
+            Ok(meta) if !meta.is_dir() && !meta.is_file() => {
+                // Opening a FIFO would wait for a writer; a device is no
+                // database either (the command line's words).
+                return Err(PyOSError::new_err(format!(
+                    "{} is not a regular file (a FIFO, socket or device): an urnreg database is an SQLite file, a snapshot a directory or file",
+                    path.display()
                 )));
             }
             Ok(meta) if !meta.is_dir() && meta.len() == 0 => {
@@ -105,23 +117,63 @@ impl Registry {
 
     /// The report on one URN as `urnreg check --format jsonl` writes it
     /// (JSON text).
+    ///
+    /// `urn` is a `str` (its UTF-8), or `bytes` as they are (as a `binary`
+    /// Arrow array's rows are read). A `str` that UTF-8 cannot encode (a
+    /// lone surrogate, as `errors="surrogateescape"` decoding leaves for a
+    /// byte that was not UTF-8) is checked as the bytes it stands for: the
+    /// escaped byte back, else the surrogate as `surrogatepass` writes it;
+    /// either way a verdict (`non-ascii`), never an exception.
     #[pyo3(signature = (urn, strict = false, syntax_only = false, rfc2141 = false))]
-    fn check_json(&self, urn: &str, strict: bool, syntax_only: bool, rfc2141: bool) -> String {
+    fn check_json(
+        &self,
+        urn: &Bound<'_, PyAny>,
+        strict: bool,
+        syntax_only: bool,
+        rfc2141: bool,
+    ) -> PyResult<String> {
+        // Kept for the call: the text's UTF-8, or its bytes re-encoded.
+        let (text, encoded);
+        let bytes: &[u8] = if let Ok(s) = urn.downcast::<PyString>() {
+            match s.to_cow() {
+                Ok(utf8) => {
+                    text = utf8;
+                    text.as_bytes()
+                }
+                Err(_) => {
+                    let escaped = s
+                        .call_method1("encode", ("utf-8", "surrogateescape"))
+                        .or_else(|_| s.call_method1("encode", ("utf-8", "surrogatepass")))?;
+                    encoded = escaped.downcast_into::<PyBytes>()?;
+                    encoded.as_bytes()
+                }
+            }
+        } else if let Ok(raw) = urn.downcast::<PyBytes>() {
+            raw.as_bytes()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "urnreg checks a URN given as str (or bytes), not {}",
+                urn.get_type().name()?
+            )));
+        };
         let registry = (!syntax_only).then_some(&*self.inner);
         let mut checker = Checker::with_registry(registry)
             .with_syntax(syntax(rfc2141))
             .strict(strict);
         let mut out = Vec::new();
-        let bytes = urn.as_bytes();
         let report = if bytes.len() > MAX_LINE {
-            // The limit of the Arrow paths (the batch engine's), so that a
-            // string gets one verdict whichever way it is checked.
-            checker.line_too_long(&bytes[..=MAX_LINE], MAX_LINE)
+            // The limit of the Arrow paths (the batch engine's) and of the
+            // command line's lines, so that a string gets one verdict
+            // whichever way it is checked; its input shown cut where they
+            // cut it (MAX_LINE bytes).
+            checker.line_too_long(&bytes[..MAX_LINE], MAX_LINE)
         } else {
             checker.check(bytes)
         };
         report.write_json(&mut out, None);
-        String::from_utf8(out).unwrap_or_default()
+        // The report's JSON is UTF-8 (text that is not goes as
+        // `input_base64`).
+        String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// Checks the rows of an Arrow string array, or of every chunk of a
@@ -266,9 +318,15 @@ impl Chunk {
         let offsets = match span(offsets)? {
             _ if rows == 0 => 0,
             // Offsets are read as integers of their width: aligned to it
-            // (pyarrow's own buffers are aligned to 64 bytes).
+            // (pyarrow's own buffers are aligned to 64 bytes; `check_arrow`
+            // copies another producer's unaligned ones first).
             Some((address, size)) if size >= needed && address != 0 && address % width == 0 => {
                 address + first * width
+            }
+            Some((address, size)) if size >= needed && address != 0 => {
+                return Err(PyValueError::new_err(format!(
+                    "an Arrow string array whose offsets buffer is not aligned to its {width}-byte integers"
+                )));
             }
             _ => return Err(too_small("offsets buffer")),
         };

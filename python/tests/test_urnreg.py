@@ -291,6 +291,12 @@ def test_spark_map_in_arrow_and_sql(spark, monkeypatch):
     assert urnreg.spark.check(df, "id", columns="urn_valid").columns == ["k", "id", "urn_valid"]
     with pytest.raises(ValueError):
         urnreg.spark.check(df, "id", columns=["urn_nss"])
+    # A column that is not there, or not of strings: said on the driver,
+    # not as an executor's traceback when the rows are read.
+    with pytest.raises(ValueError, match="no column 'ids'"):
+        urnreg.spark.check(df, "ids")
+    with pytest.raises(TypeError, match="column of strings"):
+        urnreg.spark.check(spark.createDataFrame([(1,)], ["n"]), "n")
     urnreg.spark.register(spark)
     df.createOrReplaceTempView("ids")
     got = spark.sql("SELECT k, urn_valid(id) AS v, urn_nid(id) AS n FROM ids ORDER BY k").collect()
@@ -368,3 +374,159 @@ def test_from_path_says_why(tmp_path):
         urnreg.Registry.from_path(str(garbage))
     # The cause, not only "database error".
     assert "garbage.db: " in str(e.value) and len(str(e.value)) > len(str(garbage)) + len(": database error")
+
+
+# --- Hostile and edge inputs (black-box sweep of 2026-11-29) ---------------
+
+EDGE = [
+    "urn:isbn:0451450523",
+    None,
+    "URN:ISBN:0-451-45052-3",
+    "urn:isbn:0451450524",
+    "",
+    "urn:isnb:1",
+    "x y",
+    None,
+    "urn:uuid:%zz",
+    "urn:example:a\x00b",
+    "urn:example:\u00e9",
+    "urn:example:a#b#c",
+    "urn:ietf:rfc:8141",
+]
+
+
+def _rows(struct):
+    return [
+        None if r["valid"] is None else (r["valid"], r["nid"], r["key"], r["error_kind"], r["error_message"], r["error_offset"])
+        for r in struct.to_pylist()
+    ]
+
+
+def _scalar(v):
+    if v is None:
+        return None
+    r = urnreg.check(v)
+    e = r.errors[0] if r.errors else None
+    return (r.valid, r.nid, r.key, e and e["kind"], e and e["message"], e and e["offset"])
+
+
+@pytest.mark.parametrize(
+    "arrow_type",
+    ["string", "large_string", "string_view", "binary", "large_binary", "binary_view", "dictionary", "dictionary_binary"],
+)
+def test_every_string_layout_and_slice_reads_its_own_rows(arrow_type):
+    # A slice's rows start at its offset into the offsets and the validity
+    # bitmap (a classic bug reads from row 0): every layout, every slice,
+    # row for row the scalar verdict.
+    vals = EDGE * 3
+    if arrow_type.startswith("dictionary"):
+        base = pa.array(vals, type=pa.binary() if arrow_type.endswith("binary") else pa.string())
+        array = base.dictionary_encode()
+    else:
+        factory = getattr(pa, arrow_type, None)
+        if factory is None:
+            pytest.skip(f"pyarrow {pa.__version__} has no {arrow_type}")
+        array = pa.array(vals, type=factory())
+    expected = [_scalar(v) for v in vals]
+    for start, length in ((0, len(vals)), (3, 5), (1, 30), (7, 1), (9, 0), (13, 20)):
+        part = array.slice(start, length)
+        assert _rows(urnreg.check_arrow(part)) == expected[start : start + length], (start, length)
+        assert urnreg.valid_arrow(part).to_pylist() == [e and e[0] for e in expected[start : start + length]]
+    chunked = pa.chunked_array([array.slice(0, 4), array.slice(4, 0), array.slice(4, 11), array.slice(15)])
+    assert _rows(urnreg.check_arrow(chunked)) == expected
+    assert _rows(urnreg.check_arrow(chunked.slice(2, 20))) == expected[2:22]
+
+
+def test_strings_utf8_cannot_encode_get_a_verdict_not_an_exception():
+    # A lone surrogate: what decoding with errors="surrogateescape" leaves
+    # for a byte that is not UTF-8 (file names, sys.argv, text read so).
+    # It was a UnicodeEncodeError from every path; it is the verdict on the
+    # bytes it stands for, as a binary array's row and the command line get.
+    escaped = b"urn:example:a\xffb".decode("utf-8", "surrogateescape")
+    report = urnreg.check(escaped)
+    binary = urnreg.check_arrow(pa.array([b"urn:example:a\xffb"], type=pa.binary())).to_pylist()[0]
+    assert not report.valid
+    first = report.errors[0]
+    assert (first["kind"], first["offset"], first["message"]) == (
+        binary["error_kind"],
+        binary["error_offset"],
+        binary["error_message"],
+    )
+    assert first["kind"] == "non-ascii" and first["offset"] == 13
+    assert urnreg.valid("urn:example:\ud800") is False
+    with pytest.raises(urnreg.UrnError) as e:
+        urnreg.parse("urn:example:\ud800x")
+    assert (e.value.kind, e.value.offset) == ("non-ascii", 12)
+    # The same verdicts from a list and from pandas.
+    got = urnreg.check_arrow([escaped, "urn:isbn:0451450523", None]).to_pylist()
+    assert [g["valid"] for g in got] == [False, True, None]
+    assert got[0]["error_message"] == first["message"]
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("urnreg.pandas")  # registers the accessor
+
+    # (object dtype: pandas 3 infers its Arrow-backed str, which refuses them)
+    assert pd.Series([escaped, "urn:isbn:0451450523", None], dtype=object).urn.valid().tolist() == [False, True, pd.NA]
+    # bytes are checked as they are, as a binary array's rows are.
+    assert urnreg.check(b"urn:isbn:0451450523").key == "urn:isbn:9780451450524"
+    assert urnreg.check(b"urn:example:a\xffb").errors[0] == first
+    for bad in (None, 42, ["urn:isbn:0451450523"]):
+        with pytest.raises(TypeError, match="str"):
+            urnreg.check(bad)
+
+
+def test_a_string_past_max_line_is_shown_cut_where_the_command_line_cuts_it():
+    # The report's input is the first MAX_LINE bytes, as `urnreg check`'s
+    # (it was one byte more).
+    report = urnreg.check("urn:example:" + "a" * urnreg.MAX_LINE)
+    assert len(report.input) == urnreg.MAX_LINE
+    assert report.errors[0]["offset"] == urnreg.MAX_LINE
+
+
+def test_jobs_is_a_number_of_threads():
+    values = pa.array(["urn:isbn:0451450523", None] * 20_000)
+    for jobs in (0, 1, 2, 300, 2**70):
+        assert urnreg.valid_arrow(values, jobs=jobs).null_count == 20_000
+    with pytest.raises(ValueError, match="jobs"):
+        urnreg.valid_arrow(values, jobs=-1)
+    for jobs in (None, 1.5, "2"):
+        with pytest.raises(TypeError, match="jobs"):
+            urnreg.valid_arrow(values, jobs=jobs)
+
+
+def test_unaligned_offsets_from_another_producer_are_read():
+    # The C data interface does not promise aligned buffers: such an array
+    # was refused as "offsets buffer is too small".
+    import struct
+
+    data = pa.py_buffer(b"urn:isbn:0451450523urn:isnb:1")
+    offsets = pa.py_buffer(b"\0" + struct.pack("<iii", 0, 19, 29)).slice(1)
+    assert offsets.address % 4 != 0
+    array = pa.Array.from_buffers(pa.string(), 2, [None, offsets, data])
+    assert urnreg.valid_arrow(array).to_pylist() == [True, False]
+    assert urnreg.nid_arrow(array.slice(1)).to_pylist() == ["isnb"]
+    with pytest.raises(ValueError, match="not aligned"):
+        urnreg.Registry.embedded()._check_columns([(2, data, offsets, 0, None)], 4)
+
+
+def test_what_is_not_a_column_of_strings_says_so():
+    for values in (None, 42, 4.5):
+        with pytest.raises(TypeError, match="array of strings"):
+            urnreg.valid_arrow(values)
+    for values in (pa.array([1, 2]), pa.array([{"a": "x"}]), pa.table({"a": ["x"]}), pa.array([b"x"], pa.binary(1))):
+        with pytest.raises(TypeError, match="arrays of strings"):
+            urnreg.check_arrow(values)
+
+
+def test_from_path_on_what_is_no_file(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    # Not opened (that would wait for a writer), nor called empty.
+    with pytest.raises(OSError, match="not a regular file"):
+        urnreg.Registry.from_path(str(fifo))
+    with pytest.raises(OSError) as e:
+        urnreg.Registry.from_path(str(tmp_path / "a\0b.db"))
+    # Each cause said once.
+    message = str(e.value)
+    assert "nul byte" in message and message.count("nul byte") == 1, message

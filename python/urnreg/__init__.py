@@ -29,9 +29,10 @@ Engines: ``urnreg.duckdb``, ``urnreg.polars``, ``urnreg.pandas``,
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 from ._urnreg import MAX_LINE, Registry
 
@@ -110,7 +111,7 @@ class Report:
 
 
 def check(
-    urn: str,
+    urn: Union[str, bytes],
     *,
     strict: bool = False,
     syntax_only: bool = False,
@@ -119,7 +120,11 @@ def check(
 ) -> Report:
     """Checks ``urn`` against its namespace (``syntax_only``: RFC 8141
     alone; ``strict``: a form valid only by the owner's practice is an
-    error; ``rfc2141``: the legacy grammar)."""
+    error; ``rfc2141``: the legacy grammar). ``urn`` is a ``str``, or
+    ``bytes`` read as they are (as the rows of a ``binary`` array); a
+    ``str`` with a lone surrogate (``errors="surrogateescape"`` decoding)
+    is checked as the bytes it stands for, so it is invalid
+    (``non-ascii``) like any string with a byte that is not ASCII."""
     text = _registry(registry).check_json(urn, strict=strict, syntax_only=syntax_only, rfc2141=rfc2141)
     d = json.loads(text)
     return Report(
@@ -139,12 +144,12 @@ def check(
     )
 
 
-def valid(urn: str, **options: Any) -> bool:
+def valid(urn: Union[str, bytes], **options: Any) -> bool:
     """True if ``urn`` is valid (same options as :func:`check`)."""
     return check(urn, **options).valid
 
 
-def parse(urn: str, **options: Any) -> Report:
+def parse(urn: Union[str, bytes], **options: Any) -> Report:
     """The report on a valid ``urn``; raises :class:`UrnError` (with the
     offset of the first error) for an invalid one."""
     report = check(urn, **options)
@@ -154,7 +159,7 @@ def parse(urn: str, **options: Any) -> Report:
     return report
 
 
-def normalize(urn: str, **options: Any) -> str:
+def normalize(urn: Union[str, bytes], **options: Any) -> str:
     """The equivalence key of ``urn`` (RFC 8141 section 3.1, refined by
     its namespace's rules); raises :class:`UrnError` if it is invalid."""
     key = parse(urn, **options).key
@@ -162,7 +167,7 @@ def normalize(urn: str, **options: Any) -> str:
     return key
 
 
-def eq(a: str, b: str, **options: Any) -> bool:
+def eq(a: Union[str, bytes], b: Union[str, bytes], **options: Any) -> bool:
     """True if ``a`` and ``b`` are URN-equivalent; raises
     :class:`UrnError` if either is invalid."""
     return normalize(a, **options) == normalize(b, **options)
@@ -191,15 +196,15 @@ def _chunks(values: Any) -> list:
         chunks = list(pa.chunked_array(values).chunks)
     elif hasattr(values, "__arrow_c_array__"):
         chunks = [pa.array(values)]
-    elif isinstance(values, (str, bytes, bytearray, memoryview, Mapping)):
+    elif isinstance(values, (str, bytes, bytearray, memoryview, Mapping)) or not hasattr(values, "__iter__"):
         # A string is no column of strings (it would be checked a
-        # character at a time), nor a mapping (its keys).
+        # character at a time), nor a mapping (its keys), nor None.
         raise TypeError(
-            f"urnreg checks an array of strings (pyarrow, or a list of str), not a {type(values).__name__}: "
-            "for one URN, call urnreg.check"
+            f"urnreg checks an array of strings (pyarrow, or a list of str), not a {type(values).__name__}"
+            + (": for one URN, call urnreg.check" if isinstance(values, (str, bytes)) else "")
         )
     else:
-        chunks = [pa.array(list(values), type=pa.large_string())]
+        chunks = [_from_python(pa, list(values))]
     out = []
     for chunk in chunks:
         t = chunk.type
@@ -207,9 +212,33 @@ def _chunks(values: Any) -> list:
             out.append(chunk)
         elif pa.types.is_null(t) or _is_string_like(pa, t):
             out.append(chunk.cast(pa.large_string()))
+        elif _is_binary_like(pa, t):
+            out.append(chunk.cast(pa.large_binary()))
         else:
             raise TypeError(f"urnreg checks arrays of strings, not {t}")
     return out
+
+
+def _from_python(pa, items, from_pandas: bool = False):
+    """A ``large_string`` array of Python strings (None, and with
+    ``from_pandas`` NaN, a null). A ``str`` that UTF-8 cannot encode (a
+    lone surrogate, as ``errors="surrogateescape"`` decoding leaves for a
+    byte that was not UTF-8) makes the array ``large_binary``, with such a
+    string as the bytes it stands for, so that it gets a verdict
+    (``non-ascii``), as :func:`check` gives it, not an exception."""
+    try:
+        return pa.array(items, type=pa.large_string(), from_pandas=from_pandas)
+    except UnicodeEncodeError:
+        return pa.array([_encoded(x) for x in items], type=pa.large_binary(), from_pandas=from_pandas)
+
+
+def _encoded(x):
+    if not isinstance(x, str):
+        return x
+    try:
+        return x.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return x.encode("utf-8", "surrogatepass")
 
 
 def _is_string_like(pa, t) -> bool:
@@ -218,7 +247,18 @@ def _is_string_like(pa, t) -> bool:
     if view is not None and view(t):
         return True
     if pa.types.is_dictionary(t):
-        return pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)
+        return pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type) or _is_string_like(pa, t.value_type)
+    return False
+
+
+def _is_binary_like(pa, t) -> bool:
+    """Binary views and dictionaries of bytes: read as ``binary`` is."""
+    view = getattr(pa.types, "is_binary_view", None)
+    if view is not None and view(t):
+        return True
+    if pa.types.is_dictionary(t):
+        v = t.value_type
+        return pa.types.is_binary(v) or pa.types.is_large_binary(v) or _is_binary_like(pa, v)
     return False
 
 
@@ -231,6 +271,7 @@ def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict
     every chunk of ``values``, into one set of columns."""
     pa = _pa()
     reg = _registry(registry)
+    jobs = _jobs(jobs)
     chunks = _chunks(values)
     # One offset width: the chunks of one array share its type (`_chunks`
     # casts all of them or none), and a buffer too small for it is refused
@@ -244,8 +285,14 @@ def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict
     # Each chunk by its buffers: the engine checks their sizes against its
     # rows before it reads them in place.
     specs = []
-    for chunk in chunks:
+    for i, chunk in enumerate(chunks):
         validity, offsets, data = chunk.buffers()[:3]
+        if len(chunk) and offsets is not None and offsets.address % width:
+            # Offsets the engine reads as integers, so aligned to their
+            # width: pyarrow's always are, another producer's (through the
+            # C data interface) may not be. A copy of the rows, aligned.
+            chunks[i] = chunk = pa.concat_arrays([chunk])
+            validity, offsets, data = chunk.buffers()[:3]
         nulls = chunk.null_count and validity is not None
         specs.append((len(chunk), data, offsets, chunk.offset, validity if nulls else None))
     owner, cols, widths = reg._check_columns(
@@ -263,6 +310,20 @@ def _checked(values, registry, strict, syntax_only, rfc2141, jobs, want) -> dict
     del chunks
     bufs = [None if b is None else pa.foreign_buffer(b[0], b[1], base=owner) for b in cols]
     return _arrays(n, bufs, widths, want)
+
+
+def _jobs(jobs: Any) -> int:
+    """``jobs`` as the engine takes it: 0 (every core) or a number of
+    threads (more than it runs are as many as it runs)."""
+    if not isinstance(jobs, int):
+        try:
+            jobs = operator.index(jobs)
+        except TypeError:
+            raise TypeError(f"jobs is a number of threads (0: every core), not a {type(jobs).__name__}") from None
+    if jobs < 0:
+        raise ValueError(f"jobs is a number of threads (0: every core), not {jobs}")
+    # The engine runs at most a few hundred: a larger number says as much.
+    return min(jobs, 1 << 16)
 
 
 _FIELDS = ("nid", "key", "kind", "message", "offset")

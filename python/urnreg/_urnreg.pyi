@@ -24,9 +24,11 @@ class Registry:
     def namespace(self, nid: str) -> Optional[Dict[str, Optional[str]]]:
         """``{nid, kind, status, syntax, rules_source}`` of a namespace, or None."""
     def check_json(
-        self, urn: str, strict: bool = False, syntax_only: bool = False, rfc2141: bool = False
+        self, urn: Union[str, bytes], strict: bool = False, syntax_only: bool = False, rfc2141: bool = False
     ) -> str:
-        """The report on one URN as ``urnreg check --format jsonl`` writes it."""
+        """The report on one URN as ``urnreg check --format jsonl`` writes it
+        (a ``str`` as its UTF-8, a lone surrogate as the byte it escapes;
+        ``bytes`` as they are); another type is a ``TypeError``."""
 
 class Buffers:
     """The memory of the columns ``check_arrow`` makes, which its arrays read in place."""

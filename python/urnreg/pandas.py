@@ -15,7 +15,7 @@ from typing import Optional
 
 import pandas as pd
 
-from . import Registry, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
+from . import Registry, _from_python, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["UrnAccessor"]
 
@@ -45,7 +45,7 @@ class UrnAccessor:
         import pyarrow as pa
 
         try:
-            return pa.array(self._series.astype(object), type=pa.large_string(), from_pandas=True)
+            return _from_python(pa, self._series.astype(object), from_pandas=True)
         except (pa.ArrowTypeError, pa.ArrowInvalid) as e:
             raise TypeError(f"urnreg checks Series of strings: {e}") from e
 

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import pandas as pd  # the pandas UDFs' hints, which Spark reads
 import pyarrow as pa  # the Arrow UDFs' hints, which Spark reads
 
-from . import _NAMES, _checked, error_arrow, nid_arrow, normalize_arrow, valid_arrow
+from . import _NAMES, _checked, _from_python, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["check", "register"]
 
@@ -31,8 +31,16 @@ def check(df: Any, column: str, *, strict: bool = False, columns: Any = COLUMNS)
     ``columns`` chooses some of them, added in that fixed order (only what
     is asked for is made and sent back to the JVM: ``columns="urn_valid"``
     is the cheapest)."""
+    import pyspark.sql.types as T
     from pyspark.sql.types import BooleanType, StringType, StructField, StructType
 
+    # Said here, on the driver, not as a worker's traceback.
+    fields = {f.name: f for f in df.schema.fields}
+    if column not in fields:
+        raise ValueError(f"the DataFrame has no column {column!r} (its columns: {', '.join(df.columns)})")
+    texts = tuple(getattr(T, t) for t in ("StringType", "CharType", "VarcharType", "BinaryType", "NullType") if hasattr(T, t))
+    if not isinstance(fields[column].dataType, texts):
+        raise TypeError(f"urnreg checks a column of strings; {column!r} is {fields[column].dataType.simpleString()}")
     columns = (columns,) if isinstance(columns, str) else tuple(columns)
     unknown = [c for c in columns if c not in COLUMNS]
     if unknown or not columns:
@@ -64,7 +72,7 @@ _FIELDS = {"valid": valid_arrow, "key": normalize_arrow, "nid": nid_arrow, "erro
 
 def _field(s: pd.Series, name: str, strict: bool) -> pd.Series:
     """One field of the checks of a pandas batch (on an executor)."""
-    values = pa.array(s.astype(object), type=pa.large_string(), from_pandas=True)
+    values = _from_python(pa, s.astype(object), from_pandas=True)
     out = _FIELDS[name](values, strict=strict).to_pandas()
     out.index = s.index
     return out
