@@ -1363,6 +1363,48 @@ fn a_registrant_withdraws_with_their_token_and_the_expert_can_no_longer_decide()
     assert_eq!(queue.as_array().unwrap().len(), 0, "{queue}");
 }
 
+/// A withdrawn request is listed on its namespace's page, its text not
+/// republished (host sweep 51: anyone may file a megabyte and withdraw it,
+/// again and again, and each copy stayed on the page).
+#[test]
+fn a_withdrawn_request_is_listed_without_its_text() {
+    let server = Server::start();
+    let expert = server.expert("ada");
+    let (v1, _) = file(&server, &data("formal.toml"));
+    assert_eq!(review(&server, &expert, v1, "approve", "ok").status, 200);
+    // Version 2 says something version 1 does not.
+    let revision = data("formal.toml")
+        .replace("version = 1", "version = 2")
+        .replace("date = \"2026-11-01\"", "date = \"2026-11-20\"")
+        .replace(
+            "documentation = ",
+            "revision_information = \"Widget numbers may now be unmade.\"\ndocumentation = ",
+        );
+    let (v2, token) = file(&server, &revision);
+    let body = br#"{"note": "not yet"}"#;
+    let a = send(
+        "DELETE",
+        &server.url(&format!("/api/requests/{v2}")),
+        &[("authorization", &bearer(&token))],
+        Some(body),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let page = get(&server.url("/namespaces/widgetnum"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("withdrawn"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("The text of a withdrawn request is not published"),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("may now be unmade"),
+        "the withdrawn text is not shown"
+    );
+    assert!(page.body.contains("sequentially"), "the approved version is");
+}
+
 #[test]
 fn on_shutdown_a_request_in_flight_finishes_and_new_ones_are_refused() {
     let mut server = Server::start();

@@ -255,6 +255,9 @@ struct VersionView<'a> {
     reviews: &'a [ReviewEntry],
     /// The text as found (the shipped version only).
     text: Option<&'a str>,
+    /// A withdrawn or rejected request: listed with its dates and
+    /// reviews, its fields not published.
+    withheld: bool,
 }
 
 /// What `templates/namespace.html` is given.
@@ -456,6 +459,7 @@ fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> 
             fields: shown_fields(&reg.fields),
             reviews: &[],
             text: Some(&reg.text),
+            withheld: false,
         });
     }
     for v in &record.filed {
@@ -489,6 +493,12 @@ fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> 
 }
 
 fn filed_view(v: &FiledVersion) -> VersionView<'_> {
+    // A request withdrawn by its registrant or rejected by the expert is
+    // no text the registry stands behind, and anyone may file one: the
+    // pages do not republish it (host sweep 51: a megabyte filed and
+    // withdrawn again and again grew a namespace's page, and the server's
+    // memory holding the site, by as much each time).
+    let withheld = matches!(v.status.as_str(), "withdrawn" | "rejected");
     VersionView {
         anchor: String::new(),
         version: v.version,
@@ -500,9 +510,14 @@ fn filed_view(v: &FiledVersion) -> VersionView<'_> {
         source: None,
         submitted_at: Some(&v.submitted_at),
         decided_at: v.decided_at.as_deref(),
-        fields: shown_fields(&v.fields),
+        fields: if withheld {
+            Vec::new()
+        } else {
+            shown_fields(&v.fields)
+        },
         reviews: &v.reviews,
         text: None,
+        withheld,
     }
 }
 
