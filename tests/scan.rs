@@ -48,6 +48,9 @@ struct Case {
     /// Scanned as MIME mail, whose bodies may be quoted-printable.
     #[serde(default)]
     quoted_printable: bool,
+    /// Scanned as prose, which typesetting breaks at a hyphen.
+    #[serde(default)]
+    hyphenated: bool,
 }
 
 #[test]
@@ -65,6 +68,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
         scanner.set_diff(case.diff);
         scanner.set_markdown(case.markdown);
         scanner.set_quoted_printable(case.quoted_printable);
+        scanner.set_hyphenated(case.hyphenated);
         scanner
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());
@@ -1129,13 +1133,14 @@ fn scan_takes_a_dollar_name_in_json_as_written() {
 /// folds lines longer than 75 octets, a CRLF and one space going on with
 /// the line (RFC 5545 section 3.1; vCard, RFC 6350 section 3.2; LDIF,
 /// RFC 2849), so a `urn:uuid:` folded in two is one URN there; in any
-/// other text a line break ends it.
+/// other text a line break ends it (but prose's after a hyphen,
+/// [`scan_joins_a_urn_prose_broke_at_a_hyphen`]: a `.log` here).
 #[test]
 fn scan_reads_a_urn_across_an_icalendar_fold() {
     let dir = tempfile::tempdir().unwrap();
     let text = "BEGIN:VEVENT\r\nORGANIZER;CN=X:urn:uuid:C3B38B00-\r\n 4166-11DD-B22C-A07C87E02F6A\r\nATTENDEE:urn:isbn:0451450523\r\n  x\r\nEND:VEVENT\r\n";
     // A JAR's manifest folds so too, at 72 bytes (JAR File Specification).
-    for name in ["event.ics", "card.VCF", "MANIFEST.MF", "note.txt"] {
+    for name in ["event.ics", "card.VCF", "MANIFEST.MF", "note.log"] {
         fs::write(dir.path().join(name), text).unwrap();
         let path = dir.path().join(name);
         let out = urnreg(
@@ -1145,7 +1150,7 @@ fn scan_reads_a_urn_across_an_icalendar_fold() {
         let got = stdout(&out);
         let lines = lines(&got);
         assert_eq!(lines.len(), 2, "{name}: {got}");
-        if name == "note.txt" {
+        if name == "note.log" {
             assert_eq!(code(&out), 1, "{got}");
             assert!(lines[0].contains(":2:16: invalid urn:uuid:C3B38B00-: "), "{got}");
         } else {
@@ -1208,4 +1213,97 @@ fn scan_reads_a_urn_across_a_quoted_printable_soft_line_break() {
             "{got}"
         );
     }
+}
+
+/// Prose a PDF's text extraction or typesetting broke at a hyphen ending a
+/// line (`.txt`, Markdown, TeX): a URN whose first line alone is invalid,
+/// or valid with a warning, is reported joined across the break when that
+/// reading is better, at its start, its text and SARIF region running to
+/// the next line; one whose first line is as good, or that no joined
+/// reading makes better, is reported as the first line holds it (scan
+/// sweep 51b D1: they gave `invalid urn:nbn:de:bvb:19-`).
+#[test]
+fn scan_joins_a_urn_prose_broke_at_a_hyphen() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files/pdf-text.txt");
+    let out = urnreg(
+        &["scan", "--all", "--format", "jsonl", file.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let rows: Vec<(u64, u64, String, bool, String)> = stdout(&out)
+        .lines()
+        .map(|l| {
+            let row: Value = serde_json::from_str(l).unwrap();
+            (
+                row["line"].as_u64().unwrap(),
+                row["column"].as_u64().unwrap(),
+                row["urn"].as_str().unwrap().to_string(),
+                row["check"]["valid"].as_bool().unwrap(),
+                row["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let row =
+        |line, column, urn: &str, valid, text: &str| (line, column, urn.to_string(), valid, text.to_string());
+    assert_eq!(
+        rows,
+        [
+            row(
+                1,
+                63,
+                "urn:nbn:de:bvb:19-82009",
+                true,
+                "urn:nbn:de:bvb:19-\n82009"
+            ),
+            row(
+                2,
+                35,
+                "URN:NBN:fi:jyu-201510133365",
+                true,
+                "URN:NBN:fi:jyu-\n201510133365"
+            ),
+            row(4, 10, "urn:isbn:0-395-", false, "urn:isbn:0-395-"),
+            row(5, 30, "urn:example:a-", true, "urn:example:a-"),
+            row(
+                6,
+                10,
+                "urn:nbn:se:uu:diva-305463",
+                true,
+                "urn:nbn:se:uu:diva-\n  305463"
+            ),
+            row(8, 1, "urn:isbn:0451450523-", false, "urn:isbn:0451450523-"),
+            row(10, 1, "urn:nbn:de:bvb:19-", false, "urn:nbn:de:bvb:19-"),
+        ]
+    );
+    // Outside prose (XML, code) a line break ends it, as before.
+    let out = urnreg(
+        &["scan", "--all", "--format", "jsonl", "-"],
+        b"urn:nbn:de:bvb:19-\n82009\n",
+    );
+    assert!(
+        stdout(&out).contains(r#""urn":"urn:nbn:de:bvb:19-""#),
+        "{}",
+        stdout(&out)
+    );
+    // The SARIF region of a joined URN ends on the next line.
+    let out = urnreg(
+        &["scan", "--all", "--format", "sarif", file.to_str().unwrap()],
+        b"",
+    );
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (
+            &region["startLine"],
+            &region["startColumn"],
+            &region["endLine"],
+            &region["endColumn"]
+        ),
+        (
+            &Value::from(1),
+            &Value::from(63),
+            &Value::from(2),
+            &Value::from(6)
+        )
+    );
 }

@@ -87,6 +87,9 @@ const MARKDOWN: &[&str] = &["md", "markdown", "mkd", "mdown"];
 /// UML attribute's visibility (`+ crs : URI = "urn:ogc:def:crs:OGC::84"`
 /// in an OGC standard's text), not a join on to a quoted URN on the line
 /// before; a line break there ends the statement, as in [`LINE_STATEMENTS`].
+/// Typesetting and a PDF's text extraction break prose at a hyphen: a URN
+/// ending in `-` at a line's end may go on at the next line's start
+/// ([`urnreg::scan::Scanner::set_hyphenated`], [`judge_hyphen_break`]).
 const PROSE: &[&str] = &[
     "md", "markdown", "mkd", "mdown", "txt", "text", "rst", "adoc", "asciidoc", "org", "tex", "rdoc",
 ];
@@ -456,6 +459,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.scanner.set_rtf(one_of(&["rtf"]));
         self.scanner.set_diff(one_of(DIFF));
         self.scanner.set_markdown(one_of(MARKDOWN));
+        self.scanner.set_hyphenated(one_of(PROSE));
         self.scanner
             .set_line_statements(one_of(LINE_STATEMENTS) || one_of(PROSE));
         let shared = self.shared;
@@ -678,6 +682,9 @@ fn judge<'a, 'r>(
             Report::urn_too_long(found.urn, MAX_URN, registry),
         )];
     }
+    if let (Some(n), Some(other)) = (found.line_cut, found.alternative) {
+        return judge_hyphen_break(checker, found, n, other);
+    }
     let written = checker.check(found.urn);
     let Some(other) = found.alternative else {
         return vec![cut_at_slash(checker, found, written)];
@@ -688,6 +695,44 @@ fn judge<'a, 'r>(
         (false, true) => vec![(other, found.text, dropped)],
         _ => vec![cut_at_slash(checker, found, written)],
     }
+}
+
+/// The readings of a URN that prose broke at a hyphen ending a line
+/// ([`Found::line_cut`]: `urn:nbn:de:bvb:19-` then `82009` in a PDF's
+/// text): the first line's alone is reported, as written there, unless a
+/// reading joined across the break is better, valid where it is not, or
+/// valid without a warning where it has one (`urn:nbn:de:101:1-2016090525-`
+/// then `30`: a check digit's warning); then the best joined readings are
+/// (both when both are as good, as inside `<...>`).
+fn judge_hyphen_break<'a, 'r>(
+    checker: &mut Checker<'r>,
+    found: &Found<'a>,
+    n: usize,
+    other: &'a [u8],
+) -> Vec<(&'a [u8], &'a [u8], Report<'a, 'r>)> {
+    fn rank(report: &Report<'_, '_>) -> u8 {
+        match (report.is_valid(), report.warnings().next().is_none()) {
+            (true, true) => 2,
+            (true, false) => 1,
+            _ => 0,
+        }
+    }
+    let line = &found.urn[..n];
+    let first = checker.check(line);
+    let kept = checker.check(found.urn);
+    let dropped = checker.check(other);
+    let best = rank(&kept).max(rank(&dropped));
+    if best <= rank(&first) {
+        return vec![(line, found.text_of(n), first)];
+    }
+    let mut readings = Vec::with_capacity(2);
+    if rank(&kept) == best {
+        readings.push((found.urn, found.text, kept));
+    }
+    if rank(&dropped) == best {
+        readings.push((other, found.text, dropped));
+    }
+    readings
 }
 
 /// A URN in a segment of a path, a '/' before it (C2PA's JUMBF URIs,

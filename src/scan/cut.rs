@@ -603,8 +603,16 @@ pub(super) struct Scratch {
     pub urn: Vec<u8>,
     /// For each byte of `urn`, where its text ends in the input.
     ends: Vec<usize>,
-    /// Positions in `urn` of hyphens that end a line inside `<...>`.
+    /// Positions in `urn` of hyphens that end a line inside `<...>`, or
+    /// in prose ([`Scratch::hyphenated`]).
     breaks: Vec<usize>,
+    /// The URN went on past a hyphen that ends a line, outside `<...>`
+    /// (prose, [`Scratch::hyphenated`]): `urn[..n]` is what its first line
+    /// holds, a reading of its own.
+    pub line_cut: Option<usize>,
+    /// The text is prose, which typesetting and a PDF's extracted text
+    /// break at a hyphen ([`super::Scanner::set_hyphenated`]).
+    pub hyphenated: bool,
     /// `urn` without those hyphens.
     alt: Vec<u8>,
     /// The run goes past [`MAX_URN`].
@@ -715,6 +723,7 @@ impl Scratch {
         self.urn.clear();
         self.ends.clear();
         self.breaks.clear();
+        self.line_cut = None;
         self.too_long = false;
         let prev = start.checked_sub(1).map(|i| buf[i]);
         // `<!--urn:...-->`: an XML/HTML comment opened right before it
@@ -982,7 +991,58 @@ impl Scratch {
         {
             return None;
         }
+        if self.hyphenated && !closed && open != Some(b'<') && self.ends.last() == Some(&end) {
+            self.hyphen_break(buf, end, limit, open, percent);
+            if self.too_long || self.urn.len() > MAX_URN {
+                return self.cut_too_long();
+            }
+        }
         self.ends.last().copied()
+    }
+
+    /// Prose broken at a hyphen (a PDF's extracted text, typeset lines:
+    /// `https://nbn-resolving.org/urn:nbn:de:bvb:19-` then `82009 (...)`):
+    /// the URN, which ends in `-` right before a line break (spaces or tabs
+    /// around it), goes on at the next line's first word when that starts
+    /// with a letter or digit and is no URI of its own. Both readings of
+    /// the hyphen are offered, as inside `<...>`, and the first line's
+    /// alone ([`Scratch::line_cut`]); the caller, who can check them,
+    /// chooses.
+    fn hyphen_break(&mut self, buf: &[u8], end: usize, limit: usize, open: Option<u8>, percent: bool) {
+        if self.urn.last() != Some(&b'-') || self.urn.len() < 6 {
+            return;
+        }
+        let mut j = end;
+        while j < limit && matches!(buf[j], b' ' | b'\t') {
+            j += 1;
+        }
+        match buf.get(j..limit.min(j + 2)).unwrap_or_default() {
+            [b'\r', b'\n'] => j += 2,
+            [b'\n' | b'\r', ..] => j += 1,
+            _ => return,
+        }
+        while j < limit && matches!(buf[j], b' ' | b'\t') {
+            j += 1;
+        }
+        if j >= limit || !buf[j].is_ascii_alphanumeric() || starts_uri(buf, j, limit) {
+            return;
+        }
+        let kept = self.urn.len();
+        let next = self.run(buf, j, limit, open, percent);
+        if self.too_long {
+            return;
+        }
+        self.trim(open, buf.get(next).copied());
+        if self.urn.len() <= kept {
+            self.urn.truncate(kept);
+            self.ends.truncate(kept);
+            return;
+        }
+        self.line_cut = Some(kept);
+        self.breaks.push(kept - 1);
+        self.alt.clear();
+        self.alt.extend_from_slice(&self.urn[..kept - 1]);
+        self.alt.extend_from_slice(&self.urn[kept..]);
     }
 
     /// The word byte right before `start` ends syntax that glues nothing
@@ -1026,6 +1086,7 @@ impl Scratch {
         self.urn.truncate(keep);
         self.ends.truncate(keep);
         self.breaks.clear();
+        self.line_cut = None;
         self.ends.last().copied()
     }
 

@@ -154,6 +154,12 @@ pub struct Found<'a> {
     /// The other reading of a URN joined across a line break after a
     /// hyphen, with the hyphen dropped.
     pub alternative: Option<&'a [u8]>,
+    /// Prose broken at a hyphen ([`Scanner::set_hyphenated`]): `urn` went
+    /// on past a `-` that ends a line, to the next line's first word, and
+    /// its first `n` bytes are what the first line holds, a reading of
+    /// its own (its text: [`Found::text_of`]); `alternative` is the
+    /// reading without the hyphen.
+    pub line_cut: Option<usize>,
     /// The run goes on past [`MAX_URN`] bytes: `urn` is its start only.
     pub too_long: bool,
     /// It is a segment of an `http://` or `https://` URL's path
@@ -348,6 +354,18 @@ impl Scanner {
         self.diff = yes;
     }
 
+    /// Reads the inputs from now on as prose, which typesetting breaks at
+    /// a hyphen (a PDF's extracted text, `.txt`, Markdown): a URN ending
+    /// in `-` right before a line break goes on at the next line's first
+    /// word (`urn:nbn:de:bvb:19-` then `82009`), when that starts with a
+    /// letter or digit and is no URI of its own; both readings of the
+    /// hyphen are offered ([`Found::alternative`]) and the first line's
+    /// alone ([`Found::line_cut`]). Off (the default), a line break ends
+    /// a URN outside `<...>`.
+    pub fn set_hyphenated(&mut self, yes: bool) {
+        self.cut.hyphenated = yes;
+    }
+
     /// Reads the inputs from now on as Markdown: the lines of a fenced code
     /// block whose language is `diff` or `patch` (CommonMark 4.5, the info
     /// string's first word) are read as a unified diff's
@@ -447,6 +465,7 @@ impl Scanner {
                             text: &self.buf[start..end],
                             urn: &cut.urn,
                             alternative: cut.alternative(),
+                            line_cut: cut.line_cut,
                             too_long: cut.too_long,
                             in_web_url: cut.url_path,
                             path_segment: cut.path_segment,
