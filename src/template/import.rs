@@ -1659,6 +1659,7 @@ fn drop_page_breaks(lines: &mut [&str]) {
         {
             lines[back] = "";
         }
+        reattach_underline(lines, back, j);
         i = j;
     }
     // A page's padding whose footer and header were deleted (an "rfc
@@ -1685,7 +1686,30 @@ fn drop_page_breaks(lines: &mut [&str]) {
         for line in &mut lines[start..i - usize::from(!goes_on)] {
             *line = PAGE_BREAK;
         }
+        reattach_underline(lines, start, i);
     }
+}
+
+/// A setext underline (`----`, `====`) that a page break parted from
+/// the field title above it (the title the last line of its page, the
+/// underline the first of the next): put back right under the title, on
+/// the page break's first line (`from`, the one after the title), and
+/// its own line (`to`, the first after the break) made part of the
+/// break, so that the title reads as underlined and no field holds the
+/// underline.
+fn reattach_underline(lines: &mut [&str], from: usize, to: usize) {
+    if from == 0 || from >= to || to >= lines.len() || !is_underline(lines[to]) {
+        return;
+    }
+    let title = from - 1;
+    if lines[title].trim().is_empty() || lines[title] == PAGE_BREAK {
+        return;
+    }
+    if find_heading(lines, title, None).is_none_or(|h| h.key.is_empty()) {
+        return;
+    }
+    lines[from] = lines[to];
+    lines[to] = PAGE_BREAK;
 }
 
 /// The running footers and headers of a paginated text in other forms
@@ -3172,6 +3196,30 @@ pub fn import_text(text: &str) -> ImportReport {
         ));
     }
     drop_page_breaks(&mut lines);
+    // Soft hyphens, after the page breaks: a word broken at a page's last
+    // line goes on after the break.
+    let (unhyphenated, soft) = soft_hyphens(&lines);
+    let mut lines: Vec<&str> = unhyphenated.iter().map(|l| l.as_ref()).collect();
+    if let Some(soft) = soft {
+        let mut done = Vec::new();
+        if soft.dropped > 0 {
+            done.push(format!("{} dropped", soft.dropped));
+        }
+        if soft.joined > 0 {
+            done.push(format!(
+                "{} ending a line: the word broken there joined with the next line's start",
+                soft.joined
+            ));
+        }
+        report.notes.push(Note::new(
+            NoteKind::Decoded,
+            Some(soft.first + 1),
+            format!(
+                "soft hyphens (U+00AD, as a word processor or a PDF copy leaves them): {}",
+                done.join("; ")
+            ),
+        ));
+    }
     // A registration sent by mail: the header block is the mail's (its
     // Date is when the mail was sent), never the template's.
     if let Some(block) = mail_header_block(&lines) {
@@ -3692,6 +3740,113 @@ fn spaced_layout<'t>(lines: &[&'t str]) -> (Vec<Cow<'t, str>>, Vec<usize>) {
         })
         .collect();
     (spaced, nbsp)
+}
+
+/// What [`soft_hyphens`] repaired: the first (0-based) line that held a
+/// soft hyphen, how many went inside words, and how many words broken at
+/// a line's end were joined.
+struct SoftHyphens {
+    first: usize,
+    dropped: usize,
+    joined: usize,
+}
+
+/// `lines` without the soft hyphens (U+00AD) a word processor or a PDF
+/// copy leaves in a text. One inside a line is invisible and goes. One
+/// at a line's end broke a word there (`regis\u{ad}` / `tration`): the
+/// word is joined again, past a page break between its halves, by moving
+/// the next line's first word up; that line keeps its indentation and
+/// its other words, so that no line is left blank (a paragraph's end or
+/// a field's boundary) and margins stay. When that word is all of the
+/// next line (a paragraph's last word), the line goes as a page break's
+/// lines go ([`PAGE_BREAK`]: no text, no line) after its paragraph, and
+/// the word ends the line above. A soft hyphen before a blank line, or
+/// with no word before it, is only dropped.
+fn soft_hyphens<'t>(lines: &[&'t str]) -> (Vec<Cow<'t, str>>, Option<SoftHyphens>) {
+    const SHY: char = '\u{ad}';
+    let mut first = None;
+    let mut dropped = 0;
+    let mut joined = 0;
+    // Every soft hyphen goes but one ending a line after a word, which
+    // stays (alone at the line's end, trailing blanks gone) to be joined.
+    let mut out: Vec<Cow<'t, str>> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            if !line.contains(SHY) {
+                return Cow::Borrowed(*line);
+            }
+            first.get_or_insert(i);
+            let clean = line.replace(SHY, "");
+            let end = line.trim_end();
+            let broke = end.ends_with(SHY) && clean.trim_end().ends_with(|c: char| !c.is_whitespace());
+            dropped += line.matches(SHY).count() - usize::from(broke);
+            if broke {
+                let mut kept = clean.trim_end().to_string();
+                kept.push(SHY);
+                Cow::Owned(kept)
+            } else {
+                Cow::Owned(clean)
+            }
+        })
+        .collect();
+    let Some(first) = first else {
+        return (out, None);
+    };
+    let mut i = first;
+    // Where the line after line `i` is looked for: past the lines already
+    // joined to it, so that a column of word pieces costs no square.
+    let mut from = i + 1;
+    while i < out.len() {
+        if !out[i].ends_with(SHY) {
+            i += 1;
+            from = i + 1;
+            continue;
+        }
+        let mut k = from.max(i + 1);
+        while k < out.len() && out[k] == PAGE_BREAK {
+            k += 1;
+        }
+        let ends_paragraph = k == out.len() || out[k].trim().is_empty();
+        out[i].to_mut().pop();
+        if ends_paragraph {
+            // The paragraph ends: nothing to join.
+            dropped += 1;
+            i += 1;
+            from = i + 1;
+            continue;
+        }
+        joined += 1;
+        let (word, shortened) = {
+            let next = &out[k];
+            let body = next.trim_start();
+            let indent = next.len() - body.len();
+            let word_end = body.find(char::is_whitespace).unwrap_or(body.len());
+            let rest = body[word_end..].trim_start();
+            let shortened = (!rest.is_empty()).then(|| format!("{}{rest}", &next[..indent]));
+            (body[..word_end].to_string(), shortened)
+        };
+        out[i].to_mut().push_str(&word);
+        let Some(shortened) = shortened else {
+            // The word was the line: it goes; the joined word may end in a
+            // soft hyphen again (a column of pieces), so line `i` is looked
+            // at again, from the line after.
+            out[k] = Cow::Borrowed(PAGE_BREAK);
+            from = k + 1;
+            continue;
+        };
+        out[k] = Cow::Owned(shortened);
+        i += 1;
+        from = i + 1;
+    }
+    (
+        out,
+        Some(SoftHyphens {
+            first,
+            dropped,
+            joined,
+        }),
+    )
 }
 
 /// The columns a line's leading blanks reach to, tabs taken to the next
@@ -4652,6 +4807,97 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+    }
+
+    /// Soft hyphens: one inside a line goes; one at a line's end joins
+    /// the word with the next line's start (past a page break), the next
+    /// line keeping its indentation and its other words; a word that was
+    /// all of its line leaves no line (a column of pieces makes one word);
+    /// one before a blank line only goes.
+    #[test]
+    fn soft_hyphens_are_dropped_and_broken_words_joined() {
+        let lines = [
+            "   a supple\u{ad}ment to the regis\u{ad}",
+            "   tration process of a name",
+            "   as\u{ad}",
+            PAGE_BREAK,
+            "   signed by IANA, in ac\u{ad}",
+            "   cord\u{ad}",
+            "   ance.\u{ad}",
+            "",
+            "  \u{ad}",
+        ];
+        let (out, soft) = soft_hyphens(&lines);
+        assert_eq!(
+            out,
+            [
+                "   a supplement to the registration",
+                "   process of a name",
+                "   assigned",
+                PAGE_BREAK,
+                "   by IANA, in accordance.",
+                PAGE_BREAK,
+                PAGE_BREAK,
+                "",
+                "  ",
+            ]
+        );
+        let soft = soft.unwrap();
+        assert_eq!((soft.first, soft.dropped, soft.joined), (0, 3, 4));
+        assert!(soft_hyphens(&["plain"]).1.is_none());
+        // `&shy;` in an HTML page's `<pre>` is the same character.
+        let html = "<html><body><pre>\nNamespace ID: acme\n\nPurpose:\n   Names the regis&shy;\n   \
+                    tration of parts, sup&shy;plied by Acme.\n</pre></body></html>";
+        let r = import_text(html);
+        assert_eq!(
+            r.fields.purpose.as_deref(),
+            Some("Names the registration\nof parts, supplied by Acme.")
+        );
+    }
+
+    /// A setext underline a page break parted from its field title is put
+    /// back under the title: after an RFC-like break and after a page's
+    /// padding alone; not under a line that is no field's title.
+    #[test]
+    fn underlines_cut_off_by_a_page_break_are_reattached() {
+        let mut lines = vec![
+            "",
+            "Syntax",
+            "",
+            "Doe   [Page 2]",
+            "\u{c}",
+            "------",
+            "",
+            "   x = 1",
+        ];
+        drop_page_breaks(&mut lines);
+        assert_eq!(
+            lines,
+            [
+                "", "Syntax", "------", PAGE_BREAK, PAGE_BREAK, PAGE_BREAK, "", "   x = 1"
+            ]
+        );
+        let mut lines = vec!["Purpose", "", "", "", "", "", "", "=======", "   x"];
+        drop_page_breaks(&mut lines);
+        assert_eq!(lines[..3], ["Purpose", "=======", PAGE_BREAK]);
+        assert_eq!(lines[7], PAGE_BREAK);
+        let mut lines = vec!["Some words", "", "Doe   [Page 2]", "\u{c}", "-----", "   x"];
+        drop_page_breaks(&mut lines);
+        assert_eq!(lines[4], "-----");
+    }
+
+    /// Soft hyphens and cut-off underlines by the thousand in one text.
+    #[test]
+    fn soft_hyphens_and_underlines_in_bulk_are_repaired() {
+        // Many repairs in one text (a loop over the lines per repair would
+        // not end here in any useful time; no clock is read).
+        let column = format!("Purpose:\n{}", "   a\u{ad}\n".repeat(20_000));
+        let r = import_text(&column);
+        assert_eq!(r.fields.purpose.map(|p| p.len()), Some(20_000));
+        let lines = format!("Purpose:\n{}", "   word regis\u{ad}\n".repeat(10_000));
+        assert!(import_text(&lines).fields.purpose.is_some());
+        let underlines = format!("Purpose: x\n{}", "Syntax\n\u{c}\n------\n".repeat(5_000));
+        let _ = import_text(&underlines);
     }
 
     #[test]

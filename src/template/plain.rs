@@ -1059,12 +1059,14 @@ fn character_reference(s: &str) -> (Cow<'static, str>, usize) {
 }
 
 /// A referenced character as the laid-out text shows it: a no-break or
-/// typographic space as a space, an invisible one (a soft hyphen, a
-/// zero-width space or joiner) as nothing.
+/// typographic space as a space, an invisible one (a zero-width space or
+/// joiner) as nothing. A soft hyphen (`&shy;`) stays, as one typed in a
+/// plain text does: the importer drops it, and one at a line's end (in a
+/// `<pre>` block) tells it a word broken there goes on at the next line.
 fn shown(c: char) -> Cow<'static, str> {
     match c {
         '\u{a0}' | '\u{2000}'..='\u{200a}' => Cow::Borrowed(" "),
-        '\u{ad}' | '\u{200b}'..='\u{200d}' | '\u{2060}' => Cow::Borrowed(""),
+        '\u{200b}'..='\u{200d}' | '\u{2060}' => Cow::Borrowed(""),
         c => Cow::Owned(c.to_string()),
     }
 }
