@@ -960,6 +960,10 @@ impl Scratch {
             || x_filled(&self.urn)
             || stop == Some(b'<') && xslt_instruction(buf, end, limit)
             || is_pattern(&self.urn, buf, start, end, limit, self.tex || self.rtf)
+            || self.quoted_printable
+                && open == Some(b'<')
+                && self.urn.contains(&b'@')
+                && message_id_header(buf, start)
             || regex_literal(&self.urn, buf, start, self.ends.last().copied().unwrap_or(end))
             || closed
                 && open != Some(b'<')
@@ -2508,6 +2512,34 @@ fn marc_line(buf: &[u8], at: usize) -> bool {
     };
     let head = &buf[line..at];
     head.len() >= 6 && head[0] == b'=' && head[1..4].iter().all(u8::is_ascii_digit) && &head[4..6] == b"  "
+}
+
+/// The text at `start` is in a mail header of message identifiers (RFC
+/// 5322 section 3.6.4: `Message-ID:`, `In-Reply-To:`, `References:`,
+/// and MIME's `Content-ID:`, RFC 2045 section 7), read back over folded
+/// lines (a continuation starts with a space or tab). A mailer may make
+/// the id of a UUID URN, `<urn:uuid:...@host>`: a msg-id, no URN.
+fn message_id_header(buf: &[u8], start: usize) -> bool {
+    const NAMES: [&[u8]; 4] = [b"message-id:", b"in-reply-to:", b"references:", b"content-id:"];
+    let from = start.saturating_sub(4096);
+    let mut end = start;
+    loop {
+        let line = memchr::memrchr(b'\n', &buf[from..end]).map_or(from, |i| from + i + 1);
+        if line == from && from > 0 {
+            // The header's name is farther back than is looked at.
+            return false;
+        }
+        let text = &buf[line..end];
+        match text.first() {
+            Some(b' ' | b'\t') if line > 0 => end = line - 1,
+            _ => {
+                return NAMES.iter().any(|name| {
+                    text.get(..name.len())
+                        .is_some_and(|head| head.eq_ignore_ascii_case(name))
+                });
+            }
+        }
+    }
 }
 
 /// A byte of a query parameter's name.
