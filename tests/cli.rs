@@ -2,14 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{code, stderr, stdout, urnreg, urnreg_command};
-
-fn jsonl(out: &std::process::Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
-}
+use crate::util::{code, jsonl, stderr, stdout, urnreg, urnreg_command};
 
 #[test]
 fn check_jsonl_has_exactly_the_contract_keys() {

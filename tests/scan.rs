@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::Value;
 use urnreg::scan::Scanner;
 
-use crate::util::{code, stderr, stdout, urnreg};
+use crate::util::{code, jsonl, stderr, stdout, urnreg};
 
 #[derive(serde::Deserialize)]
 struct Vectors {
@@ -203,10 +203,7 @@ fn scan_json_has_the_place_the_text_and_the_check() {
         &["scan", "--format", "jsonl", "--all", path.to_str().unwrap()],
         b"",
     );
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = jsonl(&out);
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["line"], 3);
     assert_eq!(rows[0]["column"], 13);
@@ -788,10 +785,7 @@ fn scan_ends_a_urn_at_a_slash_its_namespace_never_takes() {
         b"",
     );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = jsonl(&out);
     let got: Vec<(u64, u64, &str, &str, bool)> = rows
         .iter()
         .map(|r| {
@@ -1187,7 +1181,7 @@ fn scan_reads_a_urn_across_a_quoted_printable_soft_line_break() {
         );
         let got = stdout(&out);
         // In the file's order (one file, one thread).
-        let found: Vec<Value> = got.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let found = jsonl(&out);
         let urns: Vec<&str> = found.iter().map(|f| f["urn"].as_str().unwrap()).collect();
         if name == "note.txt" {
             assert_eq!(code(&out), 1, "{got}");
@@ -1230,10 +1224,9 @@ fn scan_joins_a_urn_prose_broke_at_a_hyphen() {
         b"",
     );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let rows: Vec<(u64, u64, String, bool, String)> = stdout(&out)
-        .lines()
-        .map(|l| {
-            let row: Value = serde_json::from_str(l).unwrap();
+    let rows: Vec<(u64, u64, String, bool, String)> = jsonl(&out)
+        .iter()
+        .map(|row| {
             (
                 row["line"].as_u64().unwrap(),
                 row["column"].as_u64().unwrap(),

@@ -220,6 +220,17 @@ pub fn file(server: &Server, text: &str) -> (i64, String) {
     (id, v["token"].as_str().unwrap().to_string())
 }
 
+/// The registrant's withdrawal of request `id`, with its token.
+fn withdraw(server: &Server, id: i64, token: &str, note: &str) -> Answer {
+    let body = serde_json::json!({ "note": note }).to_string();
+    send(
+        "DELETE",
+        &server.url(&format!("/api/requests/{id}")),
+        &[("authorization", &bearer(token))],
+        Some(body.as_bytes()),
+    )
+}
+
 /// An expert's decision on the text they read: the request's amendment
 /// count is read first (0 when `token` may not read it).
 fn review(server: &Server, token: &str, id: i64, decision: &str, note: &str) -> Answer {
@@ -1343,13 +1354,7 @@ fn a_registrant_withdraws_with_their_token_and_the_expert_can_no_longer_decide()
     let server = Server::start();
     let expert = server.expert("ada");
     let (id, token) = file(&server, &data("informal.toml"));
-    let body = br#"{"note": "filed by mistake"}"#;
-    let a = send(
-        "DELETE",
-        &server.url(&format!("/api/requests/{id}")),
-        &[("authorization", &bearer(&token))],
-        Some(body),
-    );
+    let a = withdraw(&server, id, &token, "filed by mistake");
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(a.json()["status"], "withdrawn");
     assert_eq!(review(&server, &expert, id, "approve", "too late").status, 409);
@@ -1381,13 +1386,7 @@ fn a_withdrawn_request_is_listed_without_its_text() {
             "revision_information = \"Widget numbers may now be unmade.\"\ndocumentation = ",
         );
     let (v2, token) = file(&server, &revision);
-    let body = br#"{"note": "not yet"}"#;
-    let a = send(
-        "DELETE",
-        &server.url(&format!("/api/requests/{v2}")),
-        &[("authorization", &bearer(&token))],
-        Some(body),
-    );
+    let a = withdraw(&server, v2, &token, "not yet");
     assert_eq!(a.status, 200, "{}", a.body);
     let page = get(&server.url("/namespaces/widgetnum"));
     assert_eq!(page.status, 200);

@@ -296,8 +296,6 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
-/// Parses the arguments, runs the command, prints any error and maps the
-/// outcome to an exit status.
 /// Ends the process with clap's refusal `e` of `args`, written as clap
 /// writes it, but with any argument holding control characters escaped.
 fn refuse_arguments(e: clap::Error, args: &[std::ffi::OsString]) -> ! {
@@ -322,6 +320,8 @@ fn refuse_arguments(e: clap::Error, args: &[std::ffi::OsString]) -> ! {
     }
 }
 
+/// Parses the arguments, runs the command, prints any error and maps the
+/// outcome to an exit status.
 pub fn main() -> ExitCode {
     // Decided before clap parses, so that clap's own help and errors
     // follow `--color` too.

@@ -1016,18 +1016,14 @@ impl Scratch {
         if self.urn.last() != Some(&b'-') || self.urn.len() < 6 {
             return;
         }
-        let mut j = end;
-        while j < limit && matches!(buf[j], b' ' | b'\t') {
-            j += 1;
-        }
-        match buf.get(j..limit.min(j + 2)).unwrap_or_default() {
-            [b'\r', b'\n'] => j += 2,
-            [b'\n' | b'\r', ..] => j += 1,
-            _ => return,
-        }
-        while j < limit && matches!(buf[j], b' ' | b'\t') {
-            j += 1;
-        }
+        let j = past_blanks(buf, end, limit);
+        let j = match line_break_at(buf, j, limit) {
+            Some(n) => j + n,
+            // Classic Mac OS text's CR alone.
+            None if j < limit && buf[j] == b'\r' => j + 1,
+            None => return,
+        };
+        let j = past_blanks(buf, j, limit);
         if j >= limit || !buf[j].is_ascii_alphanumeric() || starts_uri(buf, j, limit) {
             return;
         }
@@ -1119,20 +1115,16 @@ impl Scratch {
             // text; the URN goes on on the next line (`urn:isbn:04514=`
             // CRLF `50524`, a mail body's 76-character lines), or ends
             // before the `=`.
-            if self.quoted_printable && b == b'=' {
-                let line_end = match buf.get(i + 1..limit.min(i + 3)) {
-                    Some([b'\r', b'\n', ..]) => 2,
-                    Some([b'\n', ..]) => 1,
-                    _ => 0,
-                };
-                if line_end > 0 {
-                    let after = i + 1 + line_end;
-                    if after < limit && is_urn_char(buf[after]) {
-                        i = after;
-                        continue;
-                    }
-                    return i;
+            if self.quoted_printable
+                && b == b'='
+                && let Some(line_end) = line_break_at(buf, i + 1, limit)
+            {
+                let after = i + 1 + line_end;
+                if after < limit && is_urn_char(buf[after]) {
+                    i = after;
+                    continue;
                 }
+                return i;
             }
             if Some(b) == self.delimiter && open != Some(b'"') {
                 return i;
@@ -2640,14 +2632,27 @@ fn xslt_instruction(buf: &[u8], i: usize, limit: usize) -> bool {
     })
 }
 
+/// The first place from `i` on (before `stop`) that holds no space or tab.
+fn past_blanks(buf: &[u8], mut i: usize, stop: usize) -> usize {
+    while i < stop && matches!(buf[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// The length of the line break at `i` (CRLF or LF), before `limit`.
+fn line_break_at(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    match buf.get(i..limit.min(i + 2))? {
+        [b'\r', b'\n'] => Some(2),
+        [b'\n', ..] => Some(1),
+        _ => None,
+    }
+}
+
 /// The length of a folded line's break at `i` (CRLF or LF, then one
 /// space or tab) when a URN character goes on after it.
 fn fold(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
-    let line_end = match buf.get(i..limit.min(i + 2))? {
-        [b'\r', b'\n'] => 2,
-        [b'\n', ..] => 1,
-        _ => return None,
-    };
+    let line_end = line_break_at(buf, i, limit)?;
     let after = i + line_end;
     (after + 1 < limit && matches!(buf[after], b' ' | b'\t') && is_urn_char(buf[after + 1]))
         .then_some(line_end + 1)
@@ -2860,21 +2865,11 @@ fn next_pair(buf: &[u8], i: usize, limit: usize) -> bool {
 /// a query's next pair.
 fn pair_on_next_line(buf: &[u8], i: usize, limit: usize) -> bool {
     let stop = limit.min(i + 128);
-    let mut k = i;
-    while k < stop && matches!(buf[k], b' ' | b'\t') {
-        k += 1;
-    }
-    if k < stop && buf[k] == b'\r' {
-        k += 1;
-    }
-    if k >= stop || buf[k] != b'\n' {
+    let k = past_blanks(buf, i, stop);
+    let Some(n) = line_break_at(buf, k, stop) else {
         return false;
-    }
-    k += 1;
-    while k < stop && matches!(buf[k], b' ' | b'\t') {
-        k += 1;
-    }
-    next_pair(buf, k, limit)
+    };
+    next_pair(buf, past_blanks(buf, k + n, stop), limit)
 }
 
 /// A bare option at `i` in a list of them: a name (a letter or `_`, then
@@ -3070,15 +3065,8 @@ fn escaped_before(buf: &[u8], i: usize) -> bool {
 /// or CRLF): past the next line's spaces and tabs, at a URN character;
 /// `None` otherwise.
 fn line_continuation(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
-    let after = match buf.get(i + 1..limit.min(i + 3))? {
-        [b'\n', ..] => i + 2,
-        [b'\r', b'\n'] => i + 3,
-        _ => return None,
-    };
-    let mut j = after;
-    while j < limit && matches!(buf[j], b' ' | b'\t') {
-        j += 1;
-    }
+    let after = i + 1 + line_break_at(buf, i + 1, limit)?;
+    let j = past_blanks(buf, after, limit);
     (j < limit && is_urn_char(buf[j])).then_some(j)
 }
 

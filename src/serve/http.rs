@@ -242,21 +242,29 @@ pub(crate) async fn not_found(uri: Uri) -> Response {
     )
 }
 
+/// A client's text as a message quotes it: its first `max` characters,
+/// escaped, and `...` when more were left out.
+fn quoted(text: &str, max: usize) -> String {
+    let head: String = text.chars().take(max).collect();
+    let more = if text.chars().nth(max).is_some() {
+        "..."
+    } else {
+        ""
+    };
+    format!("{}{more}", head.escape_debug())
+}
+
 /// A method as a message or the access log quotes it: its first 32
 /// characters, escaped. A method is any token the request line holds, up
 /// to the connection's buffer (host sweep 51, D5: a 405 quoted a method
 /// of 70,000 bytes, and its path, whole).
 fn quoted_method(method: &str) -> String {
-    let head: String = method.chars().take(32).collect();
-    let more = if method.chars().count() > 32 { "..." } else { "" };
-    format!("{}{more}", head.escape_debug())
+    quoted(method, 32)
 }
 
 /// A path as a message quotes it: its first 80 characters, escaped.
 fn quoted_path(path: &str) -> String {
-    let head: String = path.chars().take(80).collect();
-    let more = if path.chars().count() > 80 { "..." } else { "" };
-    format!("{}{more}", head.escape_debug())
+    quoted(path, 80)
 }
 
 /// The client's address: the peer, or behind a trusted proxy the last
@@ -450,12 +458,7 @@ fn undecoded_body(headers: &HeaderMap) -> Option<ApiError> {
             .filter(|c| !c.is_empty())
             .collect()
     };
-    let shown = |codings: &[String]| {
-        let list = codings.join(", ");
-        let head: String = list.chars().take(64).collect();
-        let more = if list.chars().count() > 64 { "..." } else { "" };
-        format!("{}{more}", head.escape_debug())
-    };
+    let shown = |codings: &[String]| quoted(&codings.join(", "), 64);
     let transfer = codings(header::TRANSFER_ENCODING);
     if !transfer.is_empty() && transfer != ["chunked"] {
         return Some(ApiError::new(

@@ -1750,35 +1750,11 @@ fn running_furniture(lines: &[&str]) -> Running {
             headers.push(h);
         }
     }
-    let shape = |l: &str| -> String {
-        let mut out = String::new();
-        for word in l
-            .trim_matches(|c: char| c.is_whitespace() || c == '\u{c}')
-            .split_whitespace()
-        {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            let mut digits = false;
-            for c in word.chars() {
-                if c.is_ascii_digit() {
-                    if !digits {
-                        out.push('#');
-                    }
-                    digits = true;
-                } else {
-                    out.push(c);
-                    digits = false;
-                }
-            }
-        }
-        out
-    };
     // Counted in a map: a text may hold a form feed on every line.
     let recurring = |found: &[usize]| -> HashSet<String> {
         let mut seen: HashMap<String, usize> = HashMap::new();
         for &i in found {
-            *seen.entry(shape(lines[i])).or_default() += 1;
+            *seen.entry(page_shape(lines[i])).or_default() += 1;
         }
         seen.into_iter().filter(|(_, n)| *n > 1).map(|(s, _)| s).collect()
     };
@@ -1793,20 +1769,47 @@ fn running_furniture(lines: &[&str]) -> Running {
                 .is_some_and(|l| blank(l))
     };
     footers.retain(|&i| {
-        let s = shape(lines[i]);
+        let s = page_shape(lines[i]);
         footer_shapes.contains(&s)
             || is_page_number(&s)
             || ends_with_page_number(lines[i].trim())
             || apart(i, -1)
     });
     headers.retain(|&i| {
-        let s = shape(lines[i]);
+        let s = page_shape(lines[i]);
         header_shapes.contains(&s) || columns(lines[i]) >= 3 || apart(i, 1)
     });
     Running {
         footers: footers.into_iter().collect(),
         headers: headers.into_iter().collect(),
     }
+}
+
+/// A running line's wording, its numbers aside: its words one space
+/// apart, each run of digits one `#` (`Page 3 of 9` is `Page # of #`).
+fn page_shape(line: &str) -> String {
+    let mut out = String::new();
+    for word in line
+        .trim_matches(|c: char| c.is_whitespace() || c == '\u{c}')
+        .split_whitespace()
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let mut digits = false;
+        for c in word.chars() {
+            if c.is_ascii_digit() {
+                if !digits {
+                    out.push('#');
+                }
+                digits = true;
+            } else {
+                out.push(c);
+                digits = false;
+            }
+        }
+    }
+    out
 }
 
 /// A page number as a footer writes it, its digits made `#`: `#`, `- # -`,
@@ -1823,18 +1826,7 @@ fn ends_with_page_number(line: &str) -> bool {
     let Some(at) = line.rfind("   ") else {
         return false;
     };
-    let last = line[at..].trim();
-    let shape: String = last
-        .chars()
-        .map(|c| if c.is_ascii_digit() { '#' } else { c })
-        .collect::<String>();
-    let mut squeezed = String::new();
-    for c in shape.chars() {
-        if !(c == '#' && squeezed.ends_with('#')) {
-            squeezed.push(c);
-        }
-    }
-    !line[..at].trim().is_empty() && is_page_number(&squeezed)
+    !line[..at].trim().is_empty() && is_page_number(&page_shape(&line[at..]))
 }
 
 /// The columns a line is laid out in, parted by gaps of three spaces or
