@@ -173,7 +173,12 @@ pub fn directives<'a>(
         }
         let listed = !entry.supported_by.is_empty();
         let supports = entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid));
-        if (entry.scope == Scope::Specific || listed) && !supports {
+        // `s` is for every namespace (section 2.3.1: "expected to be
+        // supported by new URN resolution systems for any URN namespaces"),
+        // and urnreg's resolver honours it for each: a namespace that
+        // declares it (and so joins its "Supported by" list) takes it
+        // from no other.
+        if d.keyword != "s" && (entry.scope == Scope::Specific || listed) && !supports {
             issues.push(DirectiveIssue {
                 kind: DirectiveIssueKind::KeywordNotSupported,
                 offset: d.offset,
@@ -184,13 +189,16 @@ pub fn directives<'a>(
                 ),
             });
         }
-        if d.keyword == "s" && registry.service(d.value).is_none() {
+        // Directives are case-sensitive (section 2.3): `s=i2l` names no
+        // service, and the one it likely meant is said.
+        if d.keyword == "s" && registry.service_exact(d.value).is_none() {
+            let meant = case_hint(d.value, registry);
             issues.push(DirectiveIssue {
                 kind: DirectiveIssueKind::UnknownService,
                 offset: d.offset + 2,
                 message: format!(
-                    "'{}' is not a registered resolution service: a resolver falls back to the \
-                     namespace's default (URN draft 2012 §2.3.1)",
+                    "'{}' is not a registered resolution service{meant}: a resolver falls back to \
+                     the namespace's default (URN draft 2012 §2.3.1)",
                     shortened(d.value)
                 ),
             });
@@ -211,6 +219,22 @@ pub fn directives<'a>(
         });
     }
     (found, issues)
+}
+
+/// For an `s=` value that names a registered service or alias but in
+/// another case: ` (directives are case-sensitive: s=I2Ls?)`, naming it;
+/// else nothing.
+pub(crate) fn case_hint(value: &str, registry: &QueryRegistry) -> String {
+    registry
+        .service(value)
+        .map(|s| {
+            let name = std::iter::once(&s.name)
+                .chain(&s.aliases)
+                .find(|n| n.eq_ignore_ascii_case(value))
+                .unwrap_or(&s.name);
+            format!(" (directives are case-sensitive: s={name}?)")
+        })
+        .unwrap_or_default()
 }
 
 /// The most issues [`directives`] lists for one r-component.
@@ -281,9 +305,18 @@ mod tests {
         assert_eq!(kinds("lang=en", "isbn", shipped), [(UnknownKeyword, 0)]);
         assert_eq!(kinds("c=1&s=I2U", "isbn", shipped), [(UnknownService, 6)]);
         assert!(
-            kinds("s=n2l", "isbn", shipped).is_empty(),
+            kinds("s=N2L", "isbn", shipped).is_empty(),
             "RFC 2169 names are aliases"
         );
+        // Section 2.3: directives are case-sensitive, values too; the
+        // service meant is said.
+        assert_eq!(kinds("s=n2l", "isbn", shipped), [(UnknownService, 2)]);
+        let (_, issues) = directives("s=i2ls", "isbn", shipped);
+        assert!(issues[0].message.contains("s=I2Ls?"), "{}", issues[0].message);
+        let (_, issues) = directives("s=n2ls", "isbn", shipped);
+        assert!(issues[0].message.contains("s=N2Ls?"), "{}", issues[0].message);
+        let (_, issues) = directives("s=I2U", "isbn", shipped);
+        assert!(!issues[0].message.contains("case"), "{}", issues[0].message);
         let mut r = shipped.clone();
         r.keywords.push(Keyword {
             keyword: "ed".into(),
@@ -297,6 +330,19 @@ mod tests {
         });
         assert!(kinds("ed=2", "isbn", &r).is_empty());
         assert_eq!(kinds("ed=2", "issn", &r), [(KeywordNotSupported, 0)]);
+        // Section 2.3.1: `s` is for every namespace; one declaring it
+        // (joining its "Supported by" list) takes it from no other.
+        r.keywords[0].supported_by.push(SupportedBy {
+            nid: "isbn".into(),
+            reference: "test".into(),
+        });
+        assert!(kinds("s=I2L", "issn", &r).is_empty());
+        // `c` adopted by one namespace is not supported by the others.
+        r.keywords[1].supported_by.push(SupportedBy {
+            nid: "isbn".into(),
+            reference: "test".into(),
+        });
+        assert_eq!(kinds("c=ToC", "issn", &r), [(KeywordNotSupported, 0)]);
         assert!(is_keyword("a-b1") && !is_keyword("a--b") && !is_keyword("-a") && !is_keyword(""));
     }
 }

@@ -227,6 +227,16 @@ impl std::fmt::Display for Unresolved {
     }
 }
 
+/// True if `service` (a registered name) gives one answer: I2L one URL,
+/// I2R one resource, I2C one URC, I2N one URN, I=I one verdict (RFC 2483
+/// section 4). The services of several are named in the plural, with a
+/// final `s` (I2Ls, I2Rs, ...: section 4's names, spelled uniformly by
+/// the URN draft 2012 section 9.2.2). Over HTTP, one answer is a redirect
+/// and several a `text/uri-list` (RFC 2169 sections 3.1 and 3.2).
+pub fn is_single_answer(service: &str) -> bool {
+    !service.ends_with('s')
+}
+
 /// The registered name of `service` (its I2x name for an RFC 2169 alias)
 /// in the shipped sub-registry.
 pub fn service_name(service: &str) -> Option<&'static str> {
@@ -358,6 +368,17 @@ impl ResolutionFile {
             if r.urls.is_empty() || r.urls.len() > MAX_URLS {
                 return Err(at(format!(
                     "1 to {MAX_URLS} urls (MAX_URLS), not {}",
+                    r.urls.len()
+                )));
+            }
+            // RFC 2483 section 4: I2L gives one URL, I2R one resource, I2C
+            // one URC, I2N one URN; the plurals (I2Ls, ...: section 4's
+            // names, spelled uniformly by the URN draft 2012 section
+            // 9.2.2) give several. An HTTP resolver answers one with a
+            // redirect (RFC 2169 section 3.1), which takes one URL.
+            if is_single_answer(&service) && r.urls.len() > 1 {
+                return Err(at(format!(
+                    "{service} gives one answer (RFC 2483 section 4), not {} urls: a plural service (I2Ls, ...) gives several",
                     r.urls.len()
                 )));
             }
@@ -751,14 +772,14 @@ mod tests {
     fn values_are_encoded_and_cannot_move_the_url() {
         let r = compile(
             r#"source = "x"
-               default = "I2L"
-               services = ["I2L"]
+               default = "I2Ls"
+               services = ["I2Ls"]
                [[rules]]
-               service = "I2L"
+               service = "I2Ls"
                urls = ["https://r.example/{nss}", "https://r.example/p/{+nss}?u={urn}"]"#,
         )
         .unwrap();
-        let urls = r.urls("urn:x:a/b?x#y/%0D%0Aa b&c=d+e", "I2L").unwrap();
+        let urls = r.urls("urn:x:a/b?x#y/%0D%0Aa b&c=d+e", "I2Ls").unwrap();
         assert_eq!(urls[0], "https://r.example/a%2Fb%3Fx%23y%2F%0D%0Aa%20b&c=d+e");
         // In the query a value's `&`, `=` and `+` are encoded: a URN adds
         // no parameter of its own (RFC 3986 section 3.4).
@@ -767,7 +788,7 @@ mod tests {
             "https://r.example/p/a/b%3Fx%23y/%0D%0Aa%20b&c=d+e?u=urn:x:a%2Fb%3Fx%23y%2F%0D%0Aa%20b%26c%3Dd%2Be"
         );
         assert_eq!(
-            r.urls("urn:x://other.example/", "I2L").unwrap()[0],
+            r.urls("urn:x://other.example/", "I2Ls").unwrap()[0],
             "https://r.example/%2F%2Fother.example%2F"
         );
     }
@@ -853,6 +874,17 @@ mod tests {
             );
             let err = compile(&text).unwrap_err();
             assert!(err.contains(says), "{urls}: {err}");
+        }
+        // RFC 2483 section 4: a service of one answer has one URL per rule.
+        for service in ["I2L", "N2C", "I=I"] {
+            let text = format!(
+                "source = \"x\"\ndefault = \"{service}\"\nservices = [\"{service}\"]\n[[rules]]\nservice = \"{service}\"\nurls = [\"https://a.example/{{nss}}\", \"https://b.example/{{nss}}\"]\n"
+            );
+            let err = compile(&text).unwrap_err();
+            assert!(
+                err.contains("gives one answer (RFC 2483 section 4), not 2 urls"),
+                "{err}"
+            );
         }
         let err = compile("source = \"x\"\ndefault = \"I2C\"\nservices = [\"I2L\"]\n").unwrap_err();
         assert!(err.contains("not among"), "{err}");

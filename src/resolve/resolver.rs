@@ -182,15 +182,28 @@ impl Registry {
                     .ok_or_else(|| ResolveError::Unresolved(Unresolved::UnknownService(asked.to_string())))?,
                 "asked",
             ),
+            // A directive's value is case-sensitive (section 2.3): `s=i2ls`
+            // names no service, and the default is used (section 2.3.1).
             None => match directive_service(urn.r_component(), ns.nid(), query) {
-                Some(s) => match registered(s) {
+                Some(s) => match query.service_exact(s).map(|entry| entry.name.as_str()) {
                     Some(name) if resolution.services().iter().any(|o| o.eq_ignore_ascii_case(name)) => {
                         (name, "directive")
                     }
-                    _ => {
+                    Some(_) => {
                         note = Some(format!(
                             "s={s} is not a service the '{}' namespace offers: its default {} is used \
                              (URN draft 2012 section 2.3)",
+                            ns.nid(),
+                            resolution.default_service()
+                        ));
+                        (resolution.default_service(), "default")
+                    }
+                    None => {
+                        let meant = super::directives::case_hint(s, query);
+                        note = Some(format!(
+                            "s={} is not a registered resolution service{meant}: the '{}' namespace's \
+                             default {} is used (URN draft 2012 section 2.3.1)",
+                            crate::urn::shortened(s),
                             ns.nid(),
                             resolution.default_service()
                         ));

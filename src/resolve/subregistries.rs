@@ -138,6 +138,18 @@ impl QueryRegistry {
         })
     }
 
+    /// The service whose name or one of whose aliases is exactly `value`:
+    /// what an `s=` directive names, for directives are case-sensitive
+    /// (URN draft 2012 section 2.3), so `s=i2l` names no service (a
+    /// resolver falls back to the default, section 2.3.1). A service asked
+    /// for otherwise (`resolve -s`, `/uri-res/{SERVICE}`) is matched
+    /// without regard to case ([`QueryRegistry::service`]).
+    pub fn service_exact(&self, value: &str) -> Option<&Service> {
+        self.services
+            .iter()
+            .find(|s| s.name == value || s.aliases.iter().any(|a| a == value))
+    }
+
     /// Reads sub-registries written as `registry/_query.toml` is, and
     /// checks them ([`QueryRegistry::problems`]).
     ///

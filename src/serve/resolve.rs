@@ -26,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::http::ApiError;
 use super::state::AppState;
-use crate::resolve::{ResolveError, Resolved, Unresolved};
+use crate::resolve::{ResolveError, Resolved, Unresolved, is_single_answer};
 
 /// `GET /api/keywords`: the Query Keywords sub-registry (URN draft 2012
 /// section 9.2.1) as the registry holds it, with what the namespaces'
@@ -101,7 +101,7 @@ fn as_sent(raw: &str) -> Result<String, ApiError> {
 }
 
 fn answer(resolved: &Resolved, version: Version) -> Response {
-    let mut response = if resolved.service.ends_with('s') {
+    let mut response = if !is_single_answer(&resolved.service) {
         let mut list = String::new();
         for url in &resolved.urls {
             list.push_str(url);
@@ -130,11 +130,37 @@ fn answer(resolved: &Resolved, version: Version) -> Response {
         response
     };
     if let Some(note) = &resolved.note
-        && let Ok(value) = HeaderValue::from_str(note)
+        && let Ok(value) = HeaderValue::from_str(&header_text(note))
     {
         response.headers_mut().insert("x-urnreg-note", value);
     }
     response
+}
+
+/// A note as a header field carries it: US-ASCII, as a newly defined
+/// field's value should be (RFC 9110 section 5.5: other octets are
+/// obs-text, which a recipient takes as opaque data or as ISO-8859-1, so
+/// a UTF-8 `§` would arrive as `Â§`). The notes' own non-ASCII
+/// characters are written out (`§` as `section`, `…` as `...`); any
+/// other is `?`.
+fn header_text(note: &str) -> String {
+    let mut out = String::with_capacity(note.len());
+    let mut chars = note.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '§' => {
+                let plural = chars.next_if_eq(&'§').is_some();
+                out.push_str(if plural { "sections" } else { "section" });
+                if chars.peek().is_some_and(|c| !c.is_whitespace()) {
+                    out.push(' ');
+                }
+            }
+            '…' => out.push_str("..."),
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
 }
 
 fn error(e: ResolveError) -> ApiError {
@@ -149,4 +175,30 @@ fn error(e: ResolveError) -> ApiError {
         }
     };
     ApiError::new(status, e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 9110 section 5.5: the note's header is US-ASCII, whatever the
+    /// note quotes.
+    #[test]
+    fn a_note_header_is_ascii() {
+        assert_eq!(
+            header_text("keyword 's' appears more than once (URN draft 2012 §2.3)"),
+            "keyword 's' appears more than once (URN draft 2012 section 2.3)"
+        );
+        assert_eq!(
+            header_text("RFC 8458 §§4.2 and 4.3"),
+            "RFC 8458 sections 4.2 and 4.3"
+        );
+        assert_eq!(header_text("'abc…' é\u{7} § 2"), "'abc...' ?? section 2");
+        let registry = crate::Registry::embedded();
+        let long = format!("urn:ietf:rfc:8141?+s={}", "X".repeat(100));
+        let resolved = registry.resolve(&long, None).unwrap();
+        let response = answer(&resolved, Version::HTTP_11);
+        let note = response.headers()["x-urnreg-note"].to_str().unwrap();
+        assert!(note.contains("XXX...") && note.is_ascii(), "{note}");
+    }
 }
