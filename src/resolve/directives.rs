@@ -8,7 +8,7 @@
 //! value     = *v-pchar          ; any r-component character but "&"
 //! ```
 
-use super::subregistries::{QueryRegistry, Scope};
+use super::subregistries::{QueryRegistry, Scope, is_keyword};
 use crate::urn::shortened;
 
 /// One directive, as written.
@@ -49,19 +49,6 @@ pub struct DirectiveIssue {
     pub offset: usize,
     /// For people.
     pub message: String,
-}
-
-/// Returns true if `s` is a `keywd` (section 2.3): a letter, then letters
-/// and digits, each maybe after one hyphen.
-pub(crate) fn is_keyword(s: &str) -> bool {
-    let b = s.as_bytes();
-    let Some((first, rest)) = b.split_first() else {
-        return false;
-    };
-    if !first.is_ascii_alphabetic() || rest.last() == Some(&b'-') {
-        return false;
-    }
-    !rest.windows(2).any(|w| w == b"--") && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
 }
 
 /// Returns true if `piece` is `keywd "=" value` (section 2.3).

@@ -36,9 +36,9 @@
 use regex_automata::meta::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::QueryRegistry;
-use super::directives::is_keyword;
-use super::subregistries::{MAX_QUERY_FIELD, is_service_name};
+use super::subregistries::{
+    Keyword, MAX_QUERY_FIELD, QueryRegistry, Scope, SupportedBy, is_keyword, is_service_name,
+};
 
 /// The most rules a resolution holds.
 pub const MAX_RESOLUTION_RULES: usize = 64;
@@ -724,6 +724,74 @@ fn split_key(key: &str) -> (&str, &str) {
     body.split_once(':').unwrap_or((body, ""))
 }
 
+/// What the namespaces' resolutions declare joins the sub-registries: a
+/// resolution file's side of [`QueryRegistry`] (which knows nothing of
+/// resolution files).
+impl QueryRegistry {
+    /// These sub-registries with what the namespaces' resolutions declare
+    /// (`(nid, resolution)` of the rules in force): each keyword in a
+    /// resolution's `keywords` gets the namespace on its "Supported by"
+    /// list, with the resolution's source as the reference, and each of
+    /// its `new_keywords` not yet held becomes a keyword of scope
+    /// specific, supported by that namespace.
+    pub fn with_declared<'a>(
+        &self,
+        declared: impl IntoIterator<Item = (&'a str, &'a ResolutionFile)>,
+    ) -> QueryRegistry {
+        let mut out = self.clone();
+        for (nid, resolution) in declared {
+            for new in &resolution.new_keywords {
+                if out.keyword(&new.keyword).is_none() {
+                    out.keywords.push(Keyword {
+                        keyword: new.keyword.clone(),
+                        purpose: new.purpose.clone(),
+                        scope: Scope::Specific,
+                        reference: resolution.source.clone(),
+                        supported_by: Vec::new(),
+                    });
+                }
+            }
+            let supported = resolution
+                .keywords
+                .iter()
+                .chain(resolution.new_keywords.iter().map(|k| &k.keyword));
+            for keyword in supported {
+                if let Some(entry) = out.keywords.iter_mut().find(|k| &k.keyword == keyword)
+                    && !entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid))
+                {
+                    entry.supported_by.push(SupportedBy {
+                        nid: nid.to_string(),
+                        reference: resolution.source.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// [`QueryRegistry::with_declared`] for rules as stored: `(nid, the
+    /// TOML text of its [rules] table)` of the registered namespaces. Only
+    /// texts that mention `keywords` can declare any; the others are not
+    /// parsed, and of those that are, only the resolution table is read.
+    pub fn with_declared_rules<'a>(
+        &self,
+        rules: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> QueryRegistry {
+        /// The part of a `[rules]` table this needs.
+        #[derive(Deserialize)]
+        struct Declared {
+            #[serde(default)]
+            resolution: Option<ResolutionFile>,
+        }
+        let declared: Vec<(&str, ResolutionFile)> = rules
+            .into_iter()
+            .filter(|(_, text)| text.contains("keywords"))
+            .filter_map(|(nid, text)| Some((nid, toml::from_str::<Declared>(text).ok()?.resolution?)))
+            .collect();
+        self.with_declared(declared.iter().map(|(nid, r)| (*nid, r)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -922,6 +990,38 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("unknown modifier ':title'"), "{err}");
+    }
+
+    /// Section 9.2.1: what rules declare joins the lists; a keyword taken
+    /// by one namespace is not taken again by another.
+    #[test]
+    fn declared_keywords_merge_in() {
+        let file = |keywords: &[&str], new: &[&str]| ResolutionFile {
+            source: "its registration".into(),
+            keywords: keywords.iter().map(|k| k.to_string()).collect(),
+            new_keywords: new
+                .iter()
+                .map(|k| NewKeyword {
+                    keyword: k.to_string(),
+                    purpose: "test".into(),
+                })
+                .collect(),
+            ..ResolutionFile::default()
+        };
+        let (a, b) = (file(&["c"], &["lang"]), file(&["c", "lang"], &["lang"]));
+        let merged = QueryRegistry::shipped().with_declared([("a", &a), ("b", &b)]);
+        let c = merged.keyword("c").unwrap();
+        assert_eq!(
+            c.supported_by.iter().map(|s| s.nid.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(merged.owner("lang"), Some("a"));
+        assert_eq!(merged.owner("c"), None);
+        assert_eq!(merged.keyword("lang").unwrap().supported_by.len(), 2);
+        assert!(
+            QueryRegistry::shipped().keyword("lang").is_none(),
+            "the base is unchanged"
+        );
     }
 }
 

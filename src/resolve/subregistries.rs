@@ -15,9 +15,6 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::directives::is_keyword;
-use super::resolution::ResolutionFile;
-
 /// The most entries each sub-registry holds, and the most "Supported by"
 /// entries and service aliases in all: a hostile snapshot cannot grow
 /// them without bound.
@@ -100,6 +97,19 @@ pub struct Service {
     /// Other names of the same service (RFC 2169's N2L for I2L, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+}
+
+/// Returns true if `s` is a `keywd` (section 2.3): a letter, then letters
+/// and digits, each maybe after one hyphen.
+pub(crate) fn is_keyword(s: &str) -> bool {
+    let b = s.as_bytes();
+    let Some((first, rest)) = b.split_first() else {
+        return false;
+    };
+    if !first.is_ascii_alphabetic() || rest.last() == Some(&b'-') {
+        return false;
+    }
+    !rest.windows(2).any(|w| w == b"--") && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
 }
 
 /// Both sub-registries.
@@ -267,69 +277,6 @@ impl QueryRegistry {
         out
     }
 
-    /// These sub-registries with what the namespaces' resolutions declare
-    /// (`(nid, resolution)` of the rules in force): each keyword in a
-    /// resolution's `keywords` gets the namespace on its "Supported by"
-    /// list, with the resolution's source as the reference, and each of
-    /// its `new_keywords` not yet held becomes a keyword of scope
-    /// specific, supported by that namespace.
-    pub fn with_declared<'a>(
-        &self,
-        declared: impl IntoIterator<Item = (&'a str, &'a ResolutionFile)>,
-    ) -> QueryRegistry {
-        let mut out = self.clone();
-        for (nid, resolution) in declared {
-            for new in &resolution.new_keywords {
-                if out.keyword(&new.keyword).is_none() {
-                    out.keywords.push(Keyword {
-                        keyword: new.keyword.clone(),
-                        purpose: new.purpose.clone(),
-                        scope: Scope::Specific,
-                        reference: resolution.source.clone(),
-                        supported_by: Vec::new(),
-                    });
-                }
-            }
-            let supported = resolution
-                .keywords
-                .iter()
-                .chain(resolution.new_keywords.iter().map(|k| &k.keyword));
-            for keyword in supported {
-                if let Some(entry) = out.keywords.iter_mut().find(|k| &k.keyword == keyword)
-                    && !entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid))
-                {
-                    entry.supported_by.push(SupportedBy {
-                        nid: nid.to_string(),
-                        reference: resolution.source.clone(),
-                    });
-                }
-            }
-        }
-        out
-    }
-
-    /// [`QueryRegistry::with_declared`] for rules as stored: `(nid, the
-    /// TOML text of its [rules] table)` of the registered namespaces. Only
-    /// texts that mention `keywords` can declare any; the others are not
-    /// parsed, and of those that are, only the resolution table is read.
-    pub fn with_declared_rules<'a>(
-        &self,
-        rules: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> QueryRegistry {
-        /// The part of a `[rules]` table this needs.
-        #[derive(Deserialize)]
-        struct Declared {
-            #[serde(default)]
-            resolution: Option<ResolutionFile>,
-        }
-        let declared: Vec<(&str, ResolutionFile)> = rules
-            .into_iter()
-            .filter(|(_, text)| text.contains("keywords"))
-            .filter_map(|(nid, text)| Some((nid, toml::from_str::<Declared>(text).ok()?.resolution?)))
-            .collect();
-        self.with_declared(declared.iter().map(|(nid, r)| (*nid, r)))
-    }
-
     /// The namespace a specific keyword belongs to: the first of its
     /// "Supported by" list (the one whose registration defined it).
     pub fn owner(&self, keyword: &str) -> Option<&str> {
@@ -444,37 +391,5 @@ mod tests {
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("longer than MAX_KEYWORD = 64 bytes"));
         assert!(problems[0].len() < 120, "{}", problems[0]);
-    }
-
-    /// Section 9.2.1: what rules declare joins the lists; a keyword taken
-    /// by one namespace is not taken again by another.
-    #[test]
-    fn declared_keywords_merge_in() {
-        let file = |keywords: &[&str], new: &[&str]| ResolutionFile {
-            source: "its registration".into(),
-            keywords: keywords.iter().map(|k| k.to_string()).collect(),
-            new_keywords: new
-                .iter()
-                .map(|k| super::super::resolution::NewKeyword {
-                    keyword: k.to_string(),
-                    purpose: "test".into(),
-                })
-                .collect(),
-            ..ResolutionFile::default()
-        };
-        let (a, b) = (file(&["c"], &["lang"]), file(&["c", "lang"], &["lang"]));
-        let merged = QueryRegistry::shipped().with_declared([("a", &a), ("b", &b)]);
-        let c = merged.keyword("c").unwrap();
-        assert_eq!(
-            c.supported_by.iter().map(|s| s.nid.as_str()).collect::<Vec<_>>(),
-            ["a", "b"]
-        );
-        assert_eq!(merged.owner("lang"), Some("a"));
-        assert_eq!(merged.owner("c"), None);
-        assert_eq!(merged.keyword("lang").unwrap().supported_by.len(), 2);
-        assert!(
-            QueryRegistry::shipped().keyword("lang").is_none(),
-            "the base is unchanged"
-        );
     }
 }
