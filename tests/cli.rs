@@ -292,8 +292,9 @@ fn parse_json_shows_parts_key_and_display_form() {
 #[test]
 fn broken_pipe_is_quiet() {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_urnreg"))
+    use std::process::Stdio;
+    // No database (one in the user's data directory would add a note).
+    let mut child = urnreg_command()
         .args(["check", "--format", "jsonl", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

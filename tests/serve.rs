@@ -1107,6 +1107,45 @@ fn a_slow_request_is_cut_at_the_time_limit() {
     assert!(started.elapsed() < Duration::from_secs(15));
 }
 
+/// Reads cut at the time limit leave their database work running; the
+/// connection it holds is not handed to another request before it is
+/// back: every answer is 200 or 503, never 500 (host sweep 52, D4: the
+/// pool's permit went with the answer, and the next request found no
+/// connection and panicked, "a permit stands for a free connection").
+#[test]
+fn reads_cut_at_the_time_limit_never_take_a_connection_in_use() {
+    let server = Server::start_with(|c| c.request_timeout = Duration::from_millis(1));
+    let paths = [
+        "/",
+        "/api/namespaces",
+        "/api/snapshot?format=json",
+        "/api/snapshot?format=xml",
+        "/api/namespaces/isbn",
+        "/api/namespaces/uuid",
+        "/namespaces/isbn",
+        "/api/queue",
+    ];
+    for _round in 0..3 {
+        let threads: Vec<_> = (0..16)
+            .map(|i| {
+                let url = server.url(paths[i % paths.len()]);
+                std::thread::spawn(move || (url.clone(), get(&url)))
+            })
+            .collect();
+        for t in threads {
+            let (url, a) = t.join().unwrap();
+            assert!(
+                a.status == 200 || a.status == 503 || (a.status == 401 && url.ends_with("/api/queue")),
+                "{url}: {} {:.500}",
+                a.status,
+                a.body
+            );
+        }
+    }
+    let log = server.log.lock().unwrap().join("\n");
+    assert!(!log.contains(" 500"), "{log}");
+}
+
 /// What a write of the service could change: the rows of every table a
 /// filing, an amendment, a withdrawal or a review writes, and each
 /// request's state.
@@ -2140,6 +2179,35 @@ fn the_client_prints_a_servers_line_feeds_escaped() {
         "{text}"
     );
     assert!(text.contains("a\\x0a    9  forged"), "{text}");
+}
+
+/// A server's refusal with thousands of findings, each piece huge, is
+/// printed as a local refusal is: at most MAX_PROBLEMS_SHOWN findings, each
+/// piece cut to MAX_PROBLEM_CHARS (hostile sweep 52, D1: a server's
+/// 150,000 findings were printed, every one whole).
+#[test]
+fn the_client_prints_a_servers_many_huge_findings_in_bounded_text() {
+    let finding = format!(
+        r#"{{"field":"f{}","message":"m{}","rule":"r{}","severity":"error"}}"#,
+        "f".repeat(20_000),
+        "m".repeat(20_000),
+        "r".repeat(20_000)
+    );
+    let findings = vec![finding; 200].join(",");
+    let body = format!(r#"{{"error":{{"status":422,"message":"refused","findings":[{findings}]}}}}"#);
+    let refused = fake_server(canned("422 Unprocessable Entity", body.as_bytes()));
+    let out = run(
+        &["--server", &refused, "request", &format!("{DATA}/formal.toml")],
+        &[],
+    );
+    let err = stderr(&out);
+    assert_eq!(code(&out), 2, "{err:.2000}");
+    assert!(err.len() < 400_000, "{} bytes of refusal", err.len());
+    assert!(err.contains("MAX_PROBLEM_CHARS = 1000"), "{err:.2000}");
+    assert!(
+        err.contains("100 more problems not listed (MAX_PROBLEMS_SHOWN = 100)"),
+        "{err:.2000}"
+    );
 }
 
 /// An HTTP/1.1 response with this status line and JSON body.

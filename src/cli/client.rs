@@ -23,6 +23,7 @@ use serde_json::Value;
 use super::lifecycle::{Queue, write_queue};
 use super::output::{self, printable, printable_line};
 use super::{Command, Format, FormatParser, UsageError};
+use urnreg::registry::{MAX_PROBLEMS_SHOWN, Problem};
 
 /// The environment variable holding the token.
 const TOKEN_VAR: &str = "URNREG_TOKEN";
@@ -218,6 +219,17 @@ fn quoted(text: &str) -> String {
     format!("{}... ({} bytes in all)", Value::String(cut), text.len())
 }
 
+/// `text` as a refusal shows a problem's field or message: its middle cut
+/// past `MAX_PROBLEM_CHARS`, naming the limit.
+fn cut(text: &str) -> String {
+    Problem {
+        field: text.to_string(),
+        message: String::new(),
+    }
+    .shown()
+    .field
+}
+
 /// An error answer as the local commands report a refusal (exit 2).
 fn refusal(answer: &Answer) -> anyhow::Error {
     let body: Value = serde_json::from_str(&answer.text).unwrap_or(Value::Null);
@@ -234,14 +246,17 @@ fn refusal(answer: &Answer) -> anyhow::Error {
         answer.status,
         printable_line(&message)
     );
-    for f in error
+    // A refusal lists what a local one would: at most MAX_PROBLEMS_SHOWN
+    // findings, each piece cut to MAX_PROBLEM_CHARS (hostile sweep 52, D1:
+    // a server's 150,000 findings were all printed, each piece whole).
+    let findings: &[Value] = error
         .and_then(|e| e.get("findings"))
         .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+        .map_or(&[], Vec::as_slice);
+    for f in findings.iter().take(MAX_PROBLEMS_SHOWN) {
         let piece = |key: &str, default: &'static str| {
-            printable_line(f.get(key).and_then(Value::as_str).unwrap_or(default)).into_owned()
+            let text = f.get(key).and_then(Value::as_str).unwrap_or(default);
+            printable_line(&cut(text)).into_owned()
         };
         let (field, message, severity) = (
             piece("field", "?"),
@@ -251,11 +266,17 @@ fn refusal(answer: &Answer) -> anyhow::Error {
         let rule = f
             .get("rule")
             .and_then(Value::as_str)
-            .map(|r| printable_line(r).into_owned());
+            .map(|r| printable_line(&cut(r)).into_owned());
         match rule {
             Some(rule) => text.push_str(&format!("\n  - {severity} {field}: {message} [{rule}]")),
             None => text.push_str(&format!("\n  - {field}: {message}")),
         }
+    }
+    if findings.len() > MAX_PROBLEMS_SHOWN {
+        text.push_str(&format!(
+            "\n  - ...: {} more problems not listed (MAX_PROBLEMS_SHOWN = {MAX_PROBLEMS_SHOWN})",
+            findings.len() - MAX_PROBLEMS_SHOWN
+        ));
     }
     // Printed through `output::print_error`, which escapes control
     // characters.

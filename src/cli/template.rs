@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use urnreg::registry::Kind;
+use urnreg::registry::{Kind, MAX_PROBLEMS_SHOWN, Problem};
 use urnreg::template::{
-    Form, MAX_TEXT_BYTES, NoteKind, import_registration_bytes, render, render_as_written, skeleton,
+    Form, MAX_TEXT_BYTES, Note, NoteKind, import_registration_bytes, render, render_as_written, skeleton,
 };
 
 use super::UsageError;
@@ -214,6 +214,30 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes the importer's notes as a refusal lists its problems: at most
+/// `MAX_PROBLEMS_SHOWN`, each cut to `MAX_PROBLEM_CHARS`, then one line
+/// counting the rest (hostile sweep 52, D2: 1 MiB of `Purpose:` lines
+/// wrote 10 MB of notes, one per line of the text).
+fn write_notes(err: &mut impl Write, notes: &[&Note]) -> io::Result<()> {
+    for note in notes.iter().take(MAX_PROBLEMS_SHOWN) {
+        let shown = Problem {
+            field: note.to_string(),
+            message: String::new(),
+        }
+        .shown()
+        .field;
+        writeln!(err, "{}: {}", note.kind.as_str(), printable(&shown))?;
+    }
+    if notes.len() > MAX_PROBLEMS_SHOWN {
+        writeln!(
+            err,
+            "note: {} more notes not listed (MAX_PROBLEMS_SHOWN = {MAX_PROBLEMS_SHOWN})",
+            notes.len() - MAX_PROBLEMS_SHOWN
+        )?;
+    }
+    Ok(())
+}
+
 fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     // Read one byte past the limit, so that a larger input is refused
     // without being read whole.
@@ -238,9 +262,8 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     }
     let mut err = io::stderr().lock();
     if let Some(misread) = notes.iter().find(|n| n.kind == NoteKind::Misread) {
-        for note in notes.iter().filter(|n| n.kind != NoteKind::Misread) {
-            writeln!(err, "{}: {}", note.kind.as_str(), printable(&note.to_string()))?;
-        }
+        let others: Vec<&Note> = notes.iter().filter(|n| n.kind != NoteKind::Misread).collect();
+        write_notes(&mut err, &others)?;
         anyhow::bail!(
             "{}: template not read: {}",
             args.file.display(),
@@ -251,9 +274,7 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let mut out = output::stdout();
     out.write_all(toml.as_bytes())?;
     out.finish()?;
-    for note in &notes {
-        writeln!(err, "{}: {}", note.kind.as_str(), printable(&note.to_string()))?;
-    }
+    write_notes(&mut err, &notes.iter().collect::<Vec<_>>())?;
     Ok(ExitCode::SUCCESS)
 }
 

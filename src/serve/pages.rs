@@ -190,6 +190,11 @@ async fn site(state: &Arc<AppState>) -> Result<Site, ApiError> {
     if let Some(site) = model.site.lock().unwrap_or_else(|p| p.into_inner()).clone() {
         return Ok(site);
     }
+    // One rendering at a time; those who waited for it take it.
+    let _rendering = model.site_render.lock().await;
+    if let Some(site) = model.site.lock().unwrap_or_else(|p| p.into_inner()).clone() {
+        return Ok(site);
+    }
     let files = state
         .readers
         .run(|store| {

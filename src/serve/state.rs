@@ -132,7 +132,14 @@ pub(crate) const TIMED_OUT: &str = "the request reached the server's time limit:
 /// A few connections of one kind, handed out one closure at a time.
 pub(crate) struct Pool {
     stores: Mutex<Vec<Store>>,
-    permits: Semaphore,
+    /// One per connection in `stores`. A task holds its permit until it
+    /// has put its connection back, not until its request is answered: a
+    /// request given up on at the time limit leaves its task running
+    /// (host sweep 52, D4: the permit went with the answer, the next task
+    /// found no connection and panicked, "a permit stands for a free
+    /// connection", and every request then answered 500 until the
+    /// abandoned tasks were done; they also ran past the pool's size).
+    permits: Arc<Semaphore>,
     /// The writer's: what its commit hook asks.
     gate: Option<GateSlot>,
 }
@@ -140,7 +147,7 @@ pub(crate) struct Pool {
 impl Pool {
     fn new(stores: Vec<Store>) -> Pool {
         Pool {
-            permits: Semaphore::new(stores.len()),
+            permits: Arc::new(Semaphore::new(stores.len())),
             stores: Mutex::new(stores),
             gate: None,
         }
@@ -193,24 +200,24 @@ impl Pool {
         f: impl FnOnce(&mut Store) -> Result<T> + Send + 'static,
     ) -> Result<T> {
         let gate = GATE.try_with(Arc::clone).ok();
-        let permit = self
-            .permits
-            .acquire()
+        let permit = Arc::clone(&self.permits)
+            .acquire_owned()
             .await
             .map_err(|_| Error::State("the server is shutting down".into()))?;
         let pool = Arc::clone(self);
         let out = tokio::task::spawn_blocking(move || {
+            // Held until the connection is back, however the request ends.
+            let _permit = permit;
             // A write whose request was answered 503 while it waited for
             // the connection does not begin.
             if pool.gate.is_some() && gate.as_ref().is_some_and(|g| g.is_cancelled()) {
                 return Ok(Err(past_deadline()));
             }
-            let mut store = pool
-                .stores
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .pop()
-                .expect("a permit stands for a free connection");
+            let Some(mut store) = pool.stores.lock().unwrap_or_else(|p| p.into_inner()).pop() else {
+                // A permit stands for a free connection; were it not so,
+                // this request fails rather than the process.
+                return Ok(Err(Error::State("no free database connection".into())));
+            };
             if let Some(slot) = &pool.gate {
                 *slot.lock().unwrap_or_else(|p| p.into_inner()) = gate.clone().map(|g| (g, binds));
             }
@@ -228,7 +235,6 @@ impl Pool {
             }
         })
         .await;
-        drop(permit);
         match out {
             Ok(Ok(result)) => result,
             _ => Err(Error::Data("a database task failed".into())),
@@ -254,6 +260,11 @@ pub(crate) struct Model {
     pub registry: Arc<Registry>,
     /// The html site (`index.html`, `ns/<nid>.html`), rendered on first use.
     pub site: Mutex<Option<Site>>,
+    /// Held while the site is rendered: requests that find no site wait
+    /// for one rendering instead of each making its own (host sweep 52,
+    /// D4: 8 requests for `/` at once over 60,000 namespaces rendered the
+    /// whole site 8 times, 2 GB).
+    pub site_render: tokio::sync::Mutex<()>,
     /// JSON answers and snapshot exports, rendered on first use, by key.
     cache: Mutex<HashMap<String, Arc<Rendered>>>,
 }
@@ -268,6 +279,7 @@ impl Model {
             generation,
             registry: Arc::new(registry),
             site: Mutex::new(None),
+            site_render: tokio::sync::Mutex::new(()),
             cache: Mutex::new(HashMap::new()),
         }
     }

@@ -485,6 +485,15 @@ pub fn export(
     }
     let sums = manifest(&files);
     files.insert(MANIFEST.to_string(), sums.into_bytes());
+    // Another export to the same place may move `out` aside, or put its
+    // own there, at any time below (host sweeps 51, D4, and 52, D3).
+    let raced = || {
+        SnapshotError(format!(
+            "another export to {} ran at the same time and put its files there first: this one wrote \
+             nothing (run it again to replace that one)",
+            out.display()
+        ))
+    };
     match fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return err(format!("reading {}: {e}", out.display())),
@@ -505,18 +514,26 @@ pub fn export(
                     db.display()
                 ));
             }
-            let non_empty = fs::read_dir(out)
-                .map_err(|e| SnapshotError(format!("reading {}: {e}", out.display())))?
-                .next()
-                .is_some();
-            if non_empty && !force {
-                return err(format!(
-                    "{} is not empty: pass --force to replace a previous export in it",
-                    out.display()
-                ));
-            }
-            if non_empty {
-                check_previous_export(out)?;
+            let looked = fs::read_dir(out)
+                .map_err(|e| SnapshotError(format!("reading {}: {e}", out.display())))
+                .map(|mut entries| entries.next().is_some())
+                .and_then(|non_empty| {
+                    if non_empty && !force {
+                        return err(format!(
+                            "{} is not empty: pass --force to replace a previous export in it",
+                            out.display()
+                        ));
+                    }
+                    if non_empty {
+                        check_previous_export(out)?;
+                    }
+                    Ok(())
+                });
+            // A look that failed because another export replaced `out`
+            // meanwhile (its files vanished or changed while they were
+            // read) is that race, not a directory urnreg did not write.
+            if let Err(e) = looked {
+                return Err(if replaced_since(out, &meta) { raced() } else { e });
             }
         }
     }
@@ -544,13 +561,6 @@ pub fn export(
     // empty" or "No such file or directory" and left their temporary
     // directory and the previous export beside `out`, for good). The
     // loser writes nothing, leaves nothing, and says so.
-    let raced = || {
-        SnapshotError(format!(
-            "another export to {} ran at the same time and put its files there first: this one wrote \
-             nothing (run it again to replace that one)",
-            out.display()
-        ))
-    };
     let moved = out.exists();
     if moved && let Err(e) = fs::rename(out, &old) {
         let _ = fs::remove_dir_all(&tmp);
@@ -561,9 +571,19 @@ pub fn export(
     }
     if let Err(e) = fs::rename(&tmp, out) {
         let _ = fs::remove_dir_all(&tmp);
-        // Put the old directory back; nothing half-written is left. If
-        // another export took the place meanwhile, the previous export is
-        // replaced by that one, as this one would have replaced it.
+        // Another export took the place meanwhile: the previous export is
+        // replaced by that one, as this one would have replaced it. Never
+        // put back then (host sweep 52, D3: the previous export put back
+        // into a place a third export had just cleared, which then removed
+        // the export that had taken it and said it wrote its own: an
+        // export reported written was gone, an older one in its place).
+        if out.join(MANIFEST).is_file() {
+            if moved {
+                let _ = fs::remove_dir_all(&old);
+            }
+            return Err(raced());
+        }
+        // Put the old directory back; nothing half-written is left.
         let put_back = moved && fs::rename(&old, out).is_ok();
         if !put_back && out.join(MANIFEST).is_file() {
             if moved {
@@ -577,6 +597,24 @@ pub fn export(
         fs::remove_dir_all(&old).map_err(|e| io(&format!("removing {}", old.display()), e))?;
     }
     Ok(files.into_keys().collect())
+}
+
+/// Returns true if and only if `out` is no longer the directory `before`
+/// described: moved aside or replaced (by another export), so what was
+/// read of it may be of another directory.
+fn replaced_since(out: &Path, before: &fs::Metadata) -> bool {
+    let Ok(now) = fs::symlink_metadata(out) else {
+        return true;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        now.dev() != before.dev() || now.ino() != before.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        now.modified().ok() != before.modified().ok()
+    }
 }
 
 /// Removes the half-written exports to `parent/name` that processes which

@@ -857,6 +857,13 @@ impl Store {
         let id = row.id;
         if let Some(read) = read {
             let amended = amendment_count(&tx, id)?;
+            if read < 0 || read > amended {
+                // Not a count this request ever had (host sweep 52: it was
+                // said to have been "amended since it was read").
+                return Err(Error::State(format!(
+                    "request {id} has been amended {amended} times, never {read}: read its text (`urnreg status {id}`) and name the count it shows"
+                )));
+            }
             if amended != read {
                 return Err(Error::State(format!(
                     "request {id} was amended since it was read (amended {amended} times, {read} when read): read its text again before deciding"
