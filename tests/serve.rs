@@ -3107,9 +3107,20 @@ fn uri_res_and_resolve_answer_as_rfc_2169_says() {
     let list = get(&server.url("/uri-res/N2Ls?urn:ietf:rfc:8141"));
     assert_eq!(list.status, 200);
     assert_eq!(list.header("content-type"), Some("text/uri-list"));
+    // RFC 2169 Appendix A: the first line is a comment giving the URN.
     assert_eq!(
         list.body,
-        "https://www.rfc-editor.org/rfc/rfc8141\r\nhttps://datatracker.ietf.org/doc/rfc8141\r\n"
+        "# urn:ietf:rfc:8141\r\nhttps://www.rfc-editor.org/rfc/rfc8141\r\nhttps://datatracker.ietf.org/doc/rfc8141\r\n"
+    );
+    let upper = get(&server.url("/uri-res/N2Ls?URN:IETF:RFC:8141"));
+    assert_eq!(
+        upper.body.lines().skip(1).collect::<Vec<_>>(),
+        list.body.lines().skip(1).collect::<Vec<_>>()
+    );
+    assert!(
+        upper.body.starts_with("# URN:IETF:RFC:8141\r\n"),
+        "{}",
+        upper.body
     );
     // Not offered by the namespace, or no such service: 501.
     assert_eq!(get(&server.url("/uri-res/I2C?urn:ietf:rfc:8141")).status, 501);

@@ -57,7 +57,7 @@ pub(crate) async fn uri_res(
     }
     let model = state.model();
     let resolved = model.registry.resolve(&urn, Some(&service)).map_err(error)?;
-    Ok(answer(&resolved, version))
+    Ok(answer(&resolved, &urn, version))
 }
 
 /// `GET /resolve/{URN}`: the URN is the rest of the path, with its
@@ -75,7 +75,7 @@ pub(crate) async fn resolve(
     let urn = as_sent(&urn)?;
     let model = state.model();
     let resolved = model.registry.resolve(&urn, None).map_err(error)?;
-    Ok(answer(&resolved, version))
+    Ok(answer(&resolved, &urn, version))
 }
 
 /// The URN a client sent. Written as it is (`urn:...`), it is taken as
@@ -100,9 +100,20 @@ fn as_sent(raw: &str) -> Result<String, ApiError> {
     })
 }
 
-fn answer(resolved: &Resolved, version: Version) -> Response {
+/// The answer to `urn` (as sent): one URL as a redirect, several as a
+/// `text/uri-list` whose first line is a comment giving the URN (RFC 2169
+/// Appendix A: "the first line of the text/uri-list response SHOULD be a
+/// comment giving the original URI"; comments are ignored in processing,
+/// so equivalent URNs still get the same list).
+fn answer(resolved: &Resolved, urn: &str, version: Version) -> Response {
     let mut response = if !is_single_answer(&resolved.service) {
         let mut list = String::new();
+        // A URN resolved holds no control character: one line.
+        if !urn.bytes().any(|b| b.is_ascii_control()) {
+            list.push_str("# ");
+            list.push_str(urn);
+            list.push_str("\r\n");
+        }
         for url in &resolved.urls {
             list.push_str(url);
             list.push_str("\r\n");
@@ -197,7 +208,7 @@ mod tests {
         let registry = crate::Registry::embedded();
         let long = format!("urn:ietf:rfc:8141?+s={}", "X".repeat(100));
         let resolved = registry.resolve(&long, None).unwrap();
-        let response = answer(&resolved, Version::HTTP_11);
+        let response = answer(&resolved, &long, Version::HTTP_11);
         let note = response.headers()["x-urnreg-note"].to_str().unwrap();
         assert!(note.contains("XXX...") && note.is_ascii(), "{note}");
     }
