@@ -1934,7 +1934,7 @@ fn a_database_path_that_is_no_regular_file_is_refused_at_once() {
 
 /// `serve`'s filing limits are at least 1, as its other limits are: 0
 /// would let a first filing through, then promise a retry that never
-/// comes (hostile sweep 48, D6).
+/// comes (found in hostile testing).
 #[cfg(feature = "serve")]
 #[test]
 fn serve_refuses_filing_limits_of_zero() {
@@ -1951,7 +1951,7 @@ fn serve_refuses_filing_limits_of_zero() {
 
 /// The argument parser's own refusals quote the argument escaped, as every
 /// message of ours does: ESC, BEL and bidi overrides from argv never reach
-/// the terminal raw (host sweep 50, D7).
+/// the terminal raw (found in hostile testing).
 #[test]
 fn argument_errors_quote_control_characters_escaped() {
     for args in [

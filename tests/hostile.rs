@@ -242,10 +242,10 @@ fn a_snapshot_refused_for_many_huge_problems_says_so_in_bounded_text() {
 }
 
 /// Exports to one place at once: each writes its export or says another
-/// got there first, and none leaves a directory behind (host sweep 51,
-/// D4: "Directory not empty", "No such file or directory", and their
+/// got there first, and none leaves a directory behind (found in hostile testing:
+///  "Directory not empty", "No such file or directory", and their
 /// temporary directories and the previous export left beside `--out`;
-/// host sweep 52, D3: one that read `--out` while another replaced it
+/// found in hostile testing: one that read `--out` while another replaced it
 /// said it held files urnreg had not written).
 #[test]
 fn exports_to_one_place_at_once_leave_one_export_and_nothing_else() {
@@ -275,7 +275,7 @@ fn exports_to_one_place_at_once_leave_one_export_and_nothing_else() {
             let err = String::from_utf8_lossy(&done.stderr).into_owned();
             match done.status.code() {
                 Some(0) => written += 1,
-                // Never "not as urnreg wrote it" (host sweep 52, D3: an
+                // Never "not as urnreg wrote it" (found in hostile testing: an
                 // export read while another replaced it said so).
                 Some(2) => assert!(err.contains("another export to"), "{err}"),
                 other => panic!("{other:?}: {err}"),
@@ -295,7 +295,7 @@ fn exports_to_one_place_at_once_leave_one_export_and_nothing_else() {
 
 /// A template text of many lines, each a note of the importer (here a
 /// second `Purpose` heading), gets its notes listed as a refusal lists its
-/// problems: 100, then one line counting the rest (hostile sweep 52, D2:
+/// problems: 100, then one line counting the rest (found in hostile testing:
 /// 1 MiB of `Purpose:` lines wrote 10 MB of notes to stderr).
 #[test]
 fn a_template_text_of_many_notes_lists_them_in_bounded_text() {
@@ -317,8 +317,8 @@ fn a_template_text_of_many_notes_lists_them_in_bounded_text() {
 }
 
 /// A review naming an amendment count the request never had is refused
-/// saying so, not that the request "was amended since it was read" (host
-/// sweep 52: `--amendments 5` of a request never amended).
+/// saying so, not that the request "was amended since it was read" (found in
+/// hostile testing: `--amendments 5` of a request never amended).
 #[test]
 fn a_review_naming_a_count_the_request_never_had_says_so() {
     let dir = tempfile::tempdir().unwrap();

@@ -288,7 +288,7 @@ fn lifecycle_formal_request_review_and_revision() {
 /// --replace"; security.md: never loses data already stored).
 /// Every replaced text is kept, so one request takes at most
 /// MAX_AMENDMENTS amendments: past it, a clear refusal and the database
-/// as it was (hostile sweep 49, D4).
+/// as it was (found in hostile testing).
 #[test]
 fn a_request_is_amended_at_most_max_amendments_times() {
     let (_dir, mut store) = fresh();
@@ -1013,7 +1013,7 @@ fn filed_versions_keep_their_file_name_only() {
 
 /// A filing past MAX_REQUEST_ID (2^53 - 1, the largest id JSON readers hold
 /// exactly) is refused, nothing stored: an id past it would make an export
-/// that no import takes (hostile sweep 48, D1).
+/// that no import takes (found in hostile testing).
 #[test]
 fn request_ids_stop_at_max_request_id() {
     let dir = tempfile::tempdir().unwrap();
@@ -1047,7 +1047,7 @@ fn request_ids_stop_at_max_request_id() {
 }
 
 /// A read-only command given an empty file answers from the built-in
-/// registry and leaves the file as it was (hostile sweep 48, D5).
+/// registry and leaves the file as it was (found in hostile testing).
 #[test]
 fn reading_an_empty_database_file_writes_nothing_into_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -1059,7 +1059,7 @@ fn reading_an_empty_database_file_writes_nothing_into_it() {
 }
 
 /// `status` writes a line feed in a one-line field (an actor's name) as an
-/// escape: a name must not forge a review line (hostile sweep 48, D3).
+/// escape: a name must not forge a review line (found in hostile testing).
 #[test]
 fn status_escapes_a_line_feed_in_an_actors_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -1092,8 +1092,8 @@ fn status_escapes_a_line_feed_in_an_actors_name() {
 
 /// A snapshot that only changes a request's id drops the held request and
 /// adds another: the plan names both by id, the refusal says so (no hole
-/// in its sentence), and --replace reports what it did (hostile sweep 48,
-/// D2).
+/// in its sentence), and --replace reports what it did (found in hostile testing
+/// ).
 #[test]
 fn an_import_that_changes_a_requests_id_names_the_requests_dropped_and_added() {
     let (_dir, mut store) = fresh();

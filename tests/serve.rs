@@ -1013,7 +1013,7 @@ fn filing_is_rate_limited_per_client() {
 }
 
 /// Amendments store a text each: they take from the filing limit as
-/// filings do (hostile sweep 49, D4).
+/// filings do (found in hostile testing).
 #[test]
 fn amending_is_rate_limited_with_filing() {
     let server = Server::start_with(|c| {
@@ -1042,7 +1042,7 @@ fn amending_is_rate_limited_with_filing() {
 
 /// A decision names the amendment count it read (`GET /api/requests/{id}`
 /// says it): a text the registrant replaced since is not approved unseen
-/// (409), whether through the API or the review form (hostile sweep 49, D3).
+/// (409), whether through the API or the review form (found in hostile testing).
 #[test]
 fn a_review_of_a_text_amended_since_it_was_read_is_refused() {
     let server = Server::start();
@@ -1109,7 +1109,7 @@ fn a_slow_request_is_cut_at_the_time_limit() {
 
 /// Reads cut at the time limit leave their database work running; the
 /// connection it holds is not handed to another request before it is
-/// back: every answer is 200 or 503, never 500 (host sweep 52, D4: the
+/// back: every answer is 200 or 503, never 500 (found in hostile testing: the
 /// pool's permit went with the answer, and the next request found no
 /// connection and panicked, "a permit stands for a free connection").
 #[test]
@@ -1408,7 +1408,7 @@ fn a_registrant_withdraws_with_their_token_and_the_expert_can_no_longer_decide()
 }
 
 /// A withdrawn request is listed on its namespace's page, its text not
-/// republished (host sweep 51: anyone may file a megabyte and withdraw it,
+/// republished (found in hostile testing: anyone may file a megabyte and withdraw it,
 /// again and again, and each copy stayed on the page).
 #[test]
 fn a_withdrawn_request_is_listed_without_its_text() {
@@ -1976,7 +1976,7 @@ fn the_command_line_files_reviews_and_follows_through_a_server_then_it_stops_on_
     );
 
     // The expert decides the text they read: the count `status` shows
-    // (host sweep 50, D5). Without it the client asks for it; with the
+    // (found in hostile testing). Without it the client asks for it; with the
     // count from before the amendment the server refuses (409).
     let status = run(&["--server", &base, "status", &id], &[("URNREG_TOKEN", &expert)]);
     assert!(
@@ -2128,7 +2128,7 @@ fn fake_server(answer: Vec<u8>) -> String {
 
 /// A line feed in what a server says (a NID, a status, a token, a
 /// refusal's message or finding, a queue row) is written `\x0a`: it
-/// cannot forge a line of the client's output (hostile sweep 49, D1).
+/// cannot forge a line of the client's output (found in hostile testing).
 #[test]
 fn the_client_prints_a_servers_line_feeds_escaped() {
     let filed = fake_server(canned(
@@ -2183,7 +2183,7 @@ fn the_client_prints_a_servers_line_feeds_escaped() {
 
 /// A server's refusal with thousands of findings, each piece huge, is
 /// printed as a local refusal is: at most MAX_PROBLEMS_SHOWN findings, each
-/// piece cut to MAX_PROBLEM_CHARS (hostile sweep 52, D1: a server's
+/// piece cut to MAX_PROBLEM_CHARS (found in hostile testing: a server's
 /// 150,000 findings were printed, every one whole).
 #[test]
 fn the_client_prints_a_servers_many_huge_findings_in_bounded_text() {
@@ -3249,7 +3249,7 @@ fn raw_with_body(server: &Server, head: &str, body: &[u8]) -> String {
 }
 
 /// A body in a coding the server does not decode is refused, naming the
-/// coding, never read as plain bytes (host sweep 51, D2: `POST /api/check`
+/// coding, never read as plain bytes (found in hostile testing: `POST /api/check`
 /// with `Content-Encoding: gzip` or `Transfer-Encoding: gzip, chunked`
 /// answered 200 with verdicts on the compressed bytes; a gzipped filing
 /// was "not UTF-8").
@@ -3382,7 +3382,7 @@ fn a_refused_filing_quotes_its_values_cut_to_a_bounded_length() {
 }
 
 /// A 405 quotes the method and the path it refuses cut short, and the
-/// access log the method (host sweep 51, D5: a method of 70,000 bytes
+/// access log the method (found in hostile testing: a method of 70,000 bytes
 /// was quoted whole in the answer and logged whole).
 #[test]
 fn a_405_quotes_a_long_method_and_path_cut_short() {

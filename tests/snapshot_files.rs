@@ -1180,7 +1180,7 @@ fn export_then_import_gives_the_same_registry() {
 
 /// A toml snapshot that only changes a request's id in `_requests.toml`:
 /// the plan, the refusal and the report of `--replace` name the request
-/// dropped and the one added (hostile sweep 48, D2).
+/// dropped and the one added (found in hostile testing).
 #[test]
 fn a_changed_request_id_is_planned_as_a_request_dropped_and_one_added() {
     let dir = tempfile::tempdir().unwrap();

@@ -247,7 +247,7 @@ fn refusal(answer: &Answer) -> anyhow::Error {
         printable_line(&message)
     );
     // A refusal lists what a local one would: at most MAX_PROBLEMS_SHOWN
-    // findings, each piece cut to MAX_PROBLEM_CHARS (hostile sweep 52, D1:
+    // findings, each piece cut to MAX_PROBLEM_CHARS (found in hostile testing:
     // a server's 150,000 findings were all printed, each piece whole).
     let findings: &[Value] = error
         .and_then(|e| e.get("findings"))

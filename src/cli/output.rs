@@ -364,7 +364,7 @@ mod tests {
         assert_eq!(printable("del\u{7f} csi\u{9b}"), "del\\x7f csi\\x9b");
         assert_eq!(printable("cr\r"), "cr\\x0d");
         assert_eq!(printable("abc\u{202e}def"), "abc\\u{202e}def");
-        // Marks and invisible characters too (host sweep 51: U+061C,
+        // Marks and invisible characters too (found in hostile testing: U+061C,
         // U+2028 and U+FEFF reached `status` and `queue` as they were).
         for c in [
             '\u{061c}', '\u{200b}', '\u{200f}', '\u{2028}', '\u{2029}', '\u{feff}',

@@ -216,7 +216,7 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
 
 /// Writes the importer's notes as a refusal lists its problems: at most
 /// `MAX_PROBLEMS_SHOWN`, each cut to `MAX_PROBLEM_CHARS`, then one line
-/// counting the rest (hostile sweep 52, D2: 1 MiB of `Purpose:` lines
+/// counting the rest (found in hostile testing: 1 MiB of `Purpose:` lines
 /// wrote 10 MB of notes, one per line of the text).
 fn write_notes(err: &mut impl Write, notes: &[&Note]) -> io::Result<()> {
     for note in notes.iter().take(MAX_PROBLEMS_SHOWN) {

@@ -13,7 +13,7 @@ pub struct Problem {
 
 /// The most characters of one problem a refusal shows (its field and its
 /// message each): a problem quotes the value it refuses, which in a
-/// hostile file or snapshot can be megabytes (host sweep 51, D3: a
+/// hostile file or snapshot can be megabytes (found in hostile testing: a
 /// snapshot date of 100,000 digits was quoted whole). The middle goes,
 /// and the cut names this limit.
 pub const MAX_PROBLEM_CHARS: usize = 1_000;
@@ -173,7 +173,7 @@ mod tests {
     use super::*;
 
     /// A refusal of many problems, each quoting a huge value, is shown in
-    /// bounded text naming its limits (host sweep 51, D3).
+    /// bounded text naming its limits (found in hostile testing).
     #[test]
     fn a_refusal_shows_a_bounded_number_of_bounded_problems() {
         let problems: Vec<Problem> = (0..10_000)

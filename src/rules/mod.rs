@@ -2559,7 +2559,7 @@ mod key_fixed_point_tests {
 
     /// Step orders whose key changes when normalized again are refused
     /// when rules are filed; the same steps in the other order are taken
-    /// (hostile sweep 49, D1).
+    /// (found in hostile testing).
     #[test]
     fn step_orders_whose_key_is_not_its_own_key_are_refused() {
         let parts = "[[equivalence]]\nstep = \"case-insensitive-parts\"\nparts = 1\n";
@@ -2586,7 +2586,7 @@ mod key_fixed_point_tests {
 
     /// A note or source with a line feed or an escape is refused when
     /// rules are filed: a message is one line of a report, and must not
-    /// write a forged verdict line (hostile sweep 49, D7).
+    /// write a forged verdict line (found in hostile testing).
     #[test]
     fn notes_and_sources_are_one_line_of_text() {
         for (form, said) in [

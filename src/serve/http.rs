@@ -256,7 +256,7 @@ fn quoted(text: &str, max: usize) -> String {
 
 /// A method as a message or the access log quotes it: its first 32
 /// characters, escaped. A method is any token the request line holds, up
-/// to the connection's buffer (host sweep 51, D5: a 405 quoted a method
+/// to the connection's buffer (found in hostile testing: a 405 quoted a method
 /// of 70,000 bytes, and its path, whole).
 fn quoted_method(method: &str) -> String {
     quoted(method, 32)
@@ -437,7 +437,7 @@ pub(crate) async fn guard(State(state): State<Arc<AppState>>, request: Request, 
 }
 
 /// The refusal of a request whose body comes in a coding this server
-/// does not decode (host sweep 51, D2: `Transfer-Encoding: gzip,
+/// does not decode (found in hostile testing: `Transfer-Encoding: gzip,
 /// chunked` and `Content-Encoding: gzip` bodies were read as plain bytes,
 /// and `POST /api/check` answered 200 with verdicts on the compressed
 /// bytes): a transfer coding other than one `chunked` gets 501 (RFC 9112
@@ -633,7 +633,7 @@ mod tests {
 
     /// A database this server may not write, or a full disk (the file size
     /// limit too, once SIGXFSZ is ignored), is 503 saying so, not an
-    /// anonymous 500 (host sweep 50, D1 and D2).
+    /// anonymous 500 (found in hostile testing).
     #[test]
     fn unwritable_and_full_databases_are_503_saying_why() {
         let read_only = ApiError::from(Error::ReadOnly("opened for reading".into()));

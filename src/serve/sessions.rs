@@ -242,7 +242,7 @@ mod tests {
     use super::*;
 
     /// Addresses of one IPv6 /64 share a bucket; IPv4 addresses, and IPv6
-    /// ones of other /64s, have their own (hostile sweep 49, D5).
+    /// ones of other /64s, have their own (found in hostile testing).
     #[test]
     fn an_ipv6_client_is_its_64() {
         let ip = |s: &str| s.parse::<IpAddr>().unwrap();
@@ -289,7 +289,7 @@ mod tests {
 
     /// Signing in again and again with one token keeps at most
     /// [`MAX_SESSIONS_PER_TOKEN`] of its sessions, the newest: the rest of
-    /// [`MAX_SESSIONS`] stays for everyone else (hostile sweep 49, D2).
+    /// [`MAX_SESSIONS`] stays for everyone else (found in hostile testing).
     #[test]
     fn one_token_holds_at_most_its_share_of_the_sessions() {
         let dir = tempfile::tempdir().unwrap();

@@ -135,7 +135,7 @@ pub(crate) struct Pool {
     /// One per connection in `stores`. A task holds its permit until it
     /// has put its connection back, not until its request is answered: a
     /// request given up on at the time limit leaves its task running
-    /// (host sweep 52, D4: the permit went with the answer, the next task
+    /// (found in hostile testing: the permit went with the answer, the next task
     /// found no connection and panicked, "a permit stands for a free
     /// connection", and every request then answered 500 until the
     /// abandoned tasks were done; they also ran past the pool's size).
@@ -261,8 +261,8 @@ pub(crate) struct Model {
     /// The html site (`index.html`, `ns/<nid>.html`), rendered on first use.
     pub site: Mutex<Option<Site>>,
     /// Held while the site is rendered: requests that find no site wait
-    /// for one rendering instead of each making its own (host sweep 52,
-    /// D4: 8 requests for `/` at once over 60,000 namespaces rendered the
+    /// for one rendering instead of each making its own (found in hostile testing:
+    ///  8 requests for `/` at once over 60,000 namespaces rendered the
     /// whole site 8 times, 2 GB).
     pub site_render: tokio::sync::Mutex<()>,
     /// JSON answers and snapshot exports, rendered on first use, by key.

@@ -293,7 +293,7 @@ fn read_regular(dir: &Path, name: &str, meta: &fs::Metadata) -> Result<Vec<u8>> 
 /// is opened without waiting (`O_NONBLOCK`, which changes nothing for a
 /// regular file), without following a link (`O_NOFOLLOW`) and without
 /// becoming the controlling terminal (`O_NOCTTY`); what was opened is
-/// then checked to be the file that was looked at (host sweep 51, D1: 32
+/// then checked to be the file that was looked at (found in hostile testing: 32
 /// imports in 200 waited forever with a racing swap of a FIFO).
 fn open_without_waiting(path: &Path) -> std::io::Result<fs::File> {
     let mut options = fs::OpenOptions::new();
@@ -556,8 +556,8 @@ pub fn export(
     let old = parent.join(format!(".{name}.urnreg-old-{}", std::process::id()));
     let io = |what: &str, e: std::io::Error| SnapshotError(format!("{what}: {e}"));
     // Another export to the same place may move `out` aside, or put its
-    // own there, between the looks above and the renames below (host
-    // sweep 51, D4: of 8 exports at once, some failed with "Directory not
+    // own there, between the looks above and the renames below (found in
+    // hostile testing: of 8 exports at once, some failed with "Directory not
     // empty" or "No such file or directory" and left their temporary
     // directory and the previous export beside `out`, for good). The
     // loser writes nothing, leaves nothing, and says so.
@@ -573,7 +573,7 @@ pub fn export(
         let _ = fs::remove_dir_all(&tmp);
         // Another export took the place meanwhile: the previous export is
         // replaced by that one, as this one would have replaced it. Never
-        // put back then (host sweep 52, D3: the previous export put back
+        // put back then (found in hostile testing: the previous export put back
         // into a place a third export had just cleared, which then removed
         // the export that had taken it and said it wrote its own: an
         // export reported written was gone, an older one in its place).
@@ -879,7 +879,7 @@ mod tests {
 
     /// A file swapped for a FIFO or a symbolic link between the
     /// look at it and its opening is refused at once, never waited on
-    /// (host sweep 51, D1: opening the FIFO waited forever).
+    /// (found in hostile testing: opening the FIFO waited forever).
     #[cfg(unix)]
     #[test]
     fn a_file_swapped_after_its_look_is_refused_without_waiting() {

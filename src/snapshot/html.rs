@@ -495,7 +495,7 @@ fn versions(record: &RecordFile, in_force: Option<i64>) -> Vec<VersionView<'_>> 
 fn filed_view(v: &FiledVersion) -> VersionView<'_> {
     // A request withdrawn by its registrant or rejected by the expert is
     // no text the registry stands behind, and anyone may file one: the
-    // pages do not republish it (host sweep 51: a megabyte filed and
+    // pages do not republish it (found in hostile testing: a megabyte filed and
     // withdrawn again and again grew a namespace's page, and the server's
     // memory holding the site, by as much each time).
     let withheld = matches!(v.status.as_str(), "withdrawn" | "rejected");

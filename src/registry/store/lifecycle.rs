@@ -858,7 +858,7 @@ impl Store {
         if let Some(read) = read {
             let amended = amendment_count(&tx, id)?;
             if read < 0 || read > amended {
-                // Not a count this request ever had (host sweep 52: it was
+                // Not a count this request ever had (found in hostile testing: it was
                 // said to have been "amended since it was read").
                 return Err(Error::State(format!(
                     "request {id} has been amended {amended} times, never {read}: read its text (`urnreg status {id}`) and name the count it shows"

@@ -35,7 +35,7 @@ mod tests {
         assert_eq!(n("10.123:456ABC%2Fzyz").as_deref(), Some("10.123/456ABC%2Fzyz"));
         assert_eq!(n("10.123:a:b").as_deref(), Some("10.123/a:b"));
         assert_eq!(n("10.123/456"), None);
-        // Normalized again, the key stays (hostile sweep 49, D1).
+        // Normalized again, the key stays (found in hostile testing).
         assert_eq!(n("10.123/a:b"), None);
         assert_eq!(n(":0xxA"), None);
     }
