@@ -640,6 +640,11 @@ pub(super) struct Scratch {
     /// The text folds long lines, a line break and one space or tab
     /// going on with the line ([`super::Scanner::set_folded`]).
     pub folded: bool,
+    /// Where the line of an iCalendar or vCard content line starts whose
+    /// value the URN is, in a file not read as folded (a calendar held in
+    /// a program's string: a test's fixture); its long line may be folded
+    /// all the same ([`calendar_value`]).
+    content_line: Option<usize>,
     /// The text is MIME mail (`.eml`, `.mbox`, `.mht`) whose bodies may be
     /// quoted-printable: an `=` ending a line is a soft line break
     /// ([`super::Scanner::set_quoted_printable`]).
@@ -731,7 +736,11 @@ impl Scratch {
         let comment = buf[..start].ends_with(b"<!--");
         let underscores = emphasis_underscores(buf, start);
         let code_mark = inline_code_mark(buf, start);
+        // A `+` before a percent-encoded URN in a URL's query is a space
+        // (`application/x-www-form-urlencoded`: `?q=urn%3Aietf%3Arfc%3A8141+OR+urn%3Aietf%3Arfc%3A2141`).
+        let form_space = prev == Some(b'+') && colon == Colon::Percent && later_query_word(buf, start);
         if prev.is_some_and(is_word)
+            && !form_space
             && !comment
             && underscores == 0
             && !code_mark
@@ -752,7 +761,7 @@ impl Scratch {
         let open = prev
             .filter(|b| matches!(b, b'<' | b'"' | b'\'' | b'(' | b'*' | b'`' | b'_' | b'~') || code_mark)
             .or_else(|| escaped_apostrophe_before(buf, start).then_some(b'\''));
-        self.query = query_value(buf, start);
+        self.query = form_space || query_value(buf, start);
         self.pairs = !self.query && pair_value(buf, start);
         self.start = start;
         self.csv_row = None;
@@ -766,6 +775,11 @@ impl Scratch {
         self.component = false;
         self.fragment = false;
         self.nss = false;
+        self.content_line = if self.folded || prev != Some(b':') {
+            None
+        } else {
+            calendar_value(buf, start)
+        };
         self.encoded = start >= 3
             && buf[start - 3] == b'%'
             && hex2(buf, start - 2, start).is_some_and(|c| c < 0x80 && (!is_urn_char(c) || c == b'\''));
@@ -959,6 +973,9 @@ impl Scratch {
             || split
             || x_filled(&self.urn)
             || stop == Some(b'<') && xslt_instruction(buf, end, limit)
+            || stop == Some(b'<') && scriptlet(buf, end, limit)
+            || stop == Some(b'`') && open != Some(b'`') && command_substitution(buf, end, limit)
+            || stop == Some(b'\\') && swift_interpolation(buf, end, limit, open)
             || is_pattern(&self.urn, buf, start, end, limit, self.tex || self.rtf)
             || self.quoted_printable
                 && open == Some(b'<')
@@ -1110,6 +1127,22 @@ impl Scratch {
                 i += len;
                 continue;
             }
+            // So is a calendar's content line held in another file (a
+            // test's fixture in a Python string, RFC 5545 section 3.1),
+            // folded where it reaches 75 octets: a line of 60 to 100 bytes
+            // (escapes a program writes, `\xe9`, make it longer), then
+            // one space (`...;PARTSTAT=ACCEPTED:urn:uuid:A592CF8B-4FC8-4E4`
+            // CRLF SP `F-B543-B2F29A7EEB0B`: it gave an invalid
+            // `urn:uuid:A592CF8B-4FC8-4E4`).
+            if let Some(line) = self.content_line
+                && matches!(b, b'\r' | b'\n')
+                && (60..=100).contains(&(i - line))
+                && let Some(len) = fold(buf, i, limit)
+            {
+                self.content_line = Some(i + len - 1);
+                i += len;
+                continue;
+            }
             // A quoted-printable soft line break (RFC 2045 section 6.7,
             // rule 5): an `=` ending an encoded line is no character of the
             // text; the URN goes on on the next line (`urn:isbn:04514=`
@@ -1158,11 +1191,27 @@ impl Scratch {
                         None => return i,
                     },
                     b'&' | b'#' | b'?' | b'\'' => return i,
+                    // In a URL's query a `+` is a space (HTML's
+                    // `application/x-www-form-urlencoded`, the WHATWG URL
+                    // Standard section 5.1), which a form writes for one
+                    // and encodes a URN's own `+` as `%2B`: a search link's
+                    // `?q=urn%3Aisbn%3A0451450523+book` (it gave
+                    // `urn:isbn:0451450523+book`).
+                    b'+' if self.query => return i,
                     // An `xmpp:` URI's next pair (`node=urn%3Axmpp%3A...;item=1`).
                     b';' if self.pairs && !self.takes_params() && next_pair(buf, i + 1, limit) => return i,
                     // A list of encoded URNs (rest.li's
                     // `ids=List(urn%3Ali%3Amessage%3A1,urn%3Ali%3Amessage%3A2)`).
                     b',' | b';' if starts_encoded_urn(buf, i + 1, limit) => return i,
+                    // An encoded URN's run ends where a plain one's does
+                    // (below): at the first `)` that closes a `(` right
+                    // before `urn` (`eq(id,...)`), and at the `,` that ends
+                    // an item of a comma-separated list, unless the next item
+                    // goes on with `:` or `%3A` parts (an RQL query in a
+                    // URL, AMWA IS-04's `query.rql=and(eq(format,urn%3Ax-nmos%3Aformat%3Avideo),in(tags.location,(Salford,London)))`:
+                    // it gave `urn:x-nmos:format:video),in(tags.location,(Salford,London)`).
+                    b')' if open == Some(b'(') && memchr::memchr(b'(', &self.urn).is_none() => return i,
+                    b',' if self.field && !colon_in_next_item(buf, i + 1, limit) => return i,
                     _ if is_urn_char(b) => {
                         self.push(b, i + 1);
                         i += 1;
@@ -1831,7 +1880,27 @@ fn tex_verbatim_argument(buf: &[u8], start: usize) -> bool {
 /// `%(name)s`) where a percent-encoding (`%HH`, RFC 3986 section 2.1) is
 /// not.
 fn has_format_conversion(urn: &[u8]) -> bool {
-    memchr::memchr_iter(b'%', urn).any(|i| is_conversion(&urn[i + 1..]) || is_positional(&urn[i + 1..]))
+    memchr::memchr_iter(b'%', urn).any(|i| {
+        is_conversion(&urn[i + 1..]) || is_positional(&urn[i + 1..]) || is_environment_variable(&urn[i + 1..])
+    })
+}
+
+/// An environment variable's expansion right after a `%`: a name (a
+/// letter or `_`, then letters, digits and `_`) and the closing `%`, as
+/// cmd.exe expands it in a batch file and Windows'
+/// `ExpandEnvironmentStrings` in a registry value or an INF file
+/// (`set ID=urn:example:host:%COMPUTERNAME%`: it gave that text as a URN).
+/// A name whose first two characters are hex digits (`%DA...%`) is left
+/// out: it may be a percent-encoding (RFC 3986 section 2.1, `%C3%A9`).
+fn is_environment_variable(rest: &[u8]) -> bool {
+    let name = rest
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+        .count();
+    name >= 2
+        && (rest[0].is_ascii_alphabetic() || rest[0] == b'_')
+        && !(rest[0].is_ascii_hexdigit() && rest[1].is_ascii_hexdigit())
+        && rest.get(name) == Some(&b'%')
 }
 
 /// A numbered placeholder right after a `%`: `%1` to `%9` with no hex
@@ -2545,13 +2614,12 @@ fn is_param_name(b: u8) -> bool {
 /// NID, `urn:www.nesubl.eu:...`, is still another item).
 fn colon_in_next_item(buf: &[u8], i: usize, limit: usize) -> bool {
     let item = &buf[i.min(limit)..limit.min(i + 128)];
-    !item
-        .get(..4)
-        .is_some_and(|head| head.eq_ignore_ascii_case(b"urn:"))
-        && item
-            .iter()
-            .take_while(|&&b| b != b',' && is_urn_char(b))
-            .any(|&b| b == b':')
+    let len = item.iter().take_while(|&&b| b != b',' && is_urn_char(b)).count();
+    let item = &item[..len];
+    // Percent-encoded text writes the colon `%3A` (`crs%3AEPSG%3A%3A4326`).
+    let head = &buf[i.min(limit)..limit.min(i + 6)];
+    !(head.get(..4).is_some_and(|h| h.eq_ignore_ascii_case(b"urn:")) || head.eq_ignore_ascii_case(b"urn%3a"))
+        && (item.contains(&b':') || item.windows(3).any(|w| w.eq_ignore_ascii_case(b"%3a")))
 }
 
 /// Whether the URN at `start` is in a segment of a path: back from it,
@@ -2632,6 +2700,64 @@ fn xslt_instruction(buf: &[u8], i: usize, limit: usize) -> bool {
     })
 }
 
+/// A server page's or a template's code right after a URN's text, at
+/// `i`: `<%` (ASP, JSP, ERB, EJS: `<dc:identifier>urn:example:book:<%= id %>`)
+/// or PHP's `<?php`, `<?=` and short `<? ` (PHP manual, "PHP tags"). The
+/// literal text is a template's start, as before `<xsl:value-of` (it gave
+/// the text before, `urn:example:book`). (An XML declaration or processing
+/// instruction, `<?xml`, is markup.)
+fn scriptlet(buf: &[u8], i: usize, limit: usize) -> bool {
+    let rest = &buf[i..limit.min(i + 6)];
+    rest.starts_with(b"<%")
+        || rest.len() >= 5 && rest[..5].eq_ignore_ascii_case(b"<?php")
+        || rest.starts_with(b"<?=")
+        || rest.starts_with(b"<? ")
+}
+
+/// A shell's command substitution in the backquoted form right after a
+/// URN's separator, at `i` (POSIX.1 XCU 2.6.3: `` `command` ``, which the
+/// shell replaces with the command's output: `UID:urn:example:ev:`uuidgen``,
+/// an iCalendar file written by a script): a `:`, `-`, `/`, `.`, `_`, `=`
+/// or `@` before the backquote, a command's first character after it
+/// (a letter, `$`, `/` or `.`) and the closing backquote on the line. The
+/// text is a template (it gave the text before, `urn:example:ev`). A
+/// Markdown code span's closing backquote after a URN has a space or
+/// punctuation after it, no command.
+fn command_substitution(buf: &[u8], i: usize, limit: usize) -> bool {
+    i > 0
+        && matches!(buf[i - 1], b':' | b'-' | b'/' | b'.' | b'_' | b'=' | b'@')
+        && buf
+            .get(i + 1)
+            .filter(|_| i + 1 < limit)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || matches!(b, b'$' | b'/' | b'.'))
+        && buf[i + 1..limit.min(i + 256)]
+            .iter()
+            .take_while(|&&b| b != b'\n' && b != b'\r')
+            .any(|&b| b == b'`')
+}
+
+/// Swift's string interpolation right after a URN's separator, at `i`:
+/// `\(` then an expression and `)` on the line (The Swift Programming
+/// Language, "String Interpolation": `"urn:example:thing:\(id)"`). The
+/// literal is a template. A longer expression is already refused as a
+/// regex's escaped `\(` ([`is_pattern`]); this is the one of two letters or
+/// digits, `\(id)`, which a manual page's troff special character
+/// (`\(dq`, groff_char(7)) also has: that one closes a quote after a
+/// URN's last letter or digit (`\(dqurn:x:y\(dq`) or a sentence's `.`,
+/// not after a part's separator (it gave `urn:example:thing`). After a
+/// `.` it is one in a literal a `"` opens right before `urn`
+/// (`"urn:example:thing:v1.\(n)"`), a quote no manual page writes so.
+fn swift_interpolation(buf: &[u8], i: usize, limit: usize, open: Option<u8>) -> bool {
+    i > 0
+        && (matches!(buf[i - 1], b':' | b'-' | b'/' | b'_' | b'=' | b'@' | b'#')
+            || buf[i - 1] == b'.' && open == Some(b'"'))
+        && buf.get(i + 1) == Some(&b'(')
+        && buf[i + 2..limit.min(i + 256)]
+            .iter()
+            .take_while(|&&b| b != b'\n' && b != b'\r' && b != b'"')
+            .any(|&b| b == b')')
+}
+
 /// The first place from `i` on (before `stop`) that holds no space or tab.
 fn past_blanks(buf: &[u8], mut i: usize, stop: usize) -> usize {
     while i < stop && matches!(buf[i], b' ' | b'\t') {
@@ -2647,6 +2773,35 @@ fn line_break_at(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
         [b'\n', ..] => Some(1),
         _ => None,
     }
+}
+
+/// Where the line starts of the URN at `start`, written right after a
+/// `:`, when that line is an iCalendar or vCard content line
+/// (RFC 5545 section 3.1, RFC 6350 section 3.3: `name *(";" param) ":"
+/// value`, the URN its value): a property's name first on the line (an
+/// upper-case letter, then upper-case letters, digits and `-`) and a `;`
+/// or `:` after it, `ORGANIZER;CN=...:urn:uuid:...`; or one space or tab
+/// first, a folded line's continuation (` CCEPTED:urn:uuid:...`).
+fn calendar_value(buf: &[u8], start: usize) -> Option<usize> {
+    let from = start.saturating_sub(100);
+    let line = match memchr::memrchr(b'\n', &buf[from..start]) {
+        Some(n) => from + n + 1,
+        None if from == 0 => 0,
+        None => return None,
+    };
+    let head = &buf[line..start];
+    let shaped = match head {
+        [b' ' | b'\t', c, ..] => !is_space(*c),
+        [c, ..] if c.is_ascii_uppercase() => {
+            let name = head
+                .iter()
+                .take_while(|&&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-')
+                .count();
+            matches!(head.get(name), Some(b';' | b':'))
+        }
+        _ => false,
+    };
+    shaped.then_some(line)
 }
 
 /// The length of a folded line's break at `i` (CRLF or LF, then one
@@ -2767,6 +2922,21 @@ fn query_value(buf: &[u8], start: usize) -> bool {
         && k > 0
         && matches!(buf[k - 1], b'?' | b'&' | b';')
         && (buf[k - 1] != b';' || buf[..k].ends_with(b"&amp;"))
+}
+
+/// The `+` before `start` is a space between words of a URL's query value
+/// (`application/x-www-form-urlencoded`, the WHATWG URL Standard section
+/// 5.1): back over the value's words and `+`s (at most [`MAX_LIST`]
+/// bytes, no `=`, `&`, `?`, `#` or `;`), a `name=` after `?` or `&`
+/// (`?query=urn%3Aietf%3Arfc%3A8141+OR+urn%3Aietf%3Arfc%3A2141`).
+fn later_query_word(buf: &[u8], start: usize) -> bool {
+    let before = start - 1;
+    let floor = before.saturating_sub(MAX_LIST);
+    let mut k = before;
+    while k > floor && is_urn_char(buf[k - 1]) && !matches!(buf[k - 1], b'=' | b'&' | b';' | b'?' | b'#') {
+        k -= 1;
+    }
+    k > floor && buf[k - 1] == b'=' && query_value(buf, k)
 }
 
 /// The URN at `start` is a `name=` pair's value, or in one as an item of

@@ -45,14 +45,21 @@
 //!   not part of it. A second `#` right before another `urn:` ends it (no
 //!   f-component holds one); a
 //!   percent-encoded quote or `<` before it (`%22urn:...%22`) is closed by
-//!   the `%HH` of a character no URN holds.
+//!   the `%HH` of a character no URN holds. An encoded URN ends where a
+//!   plain one does at a `)` closing a `(` before it and at a list item's
+//!   `,` (an RQL query, `eq(format,urn%3Ax-nmos%3A...),in(...)`), and in a
+//!   URL's query at a `+`, a form's space (`?q=urn%3Aisbn%3A...+book`).
+//! - A calendar's content line held in another file (a test's fixture in
+//!   a string: `ORGANIZER;CN=x:urn:uuid:...`, 60 to 100 bytes) is read
+//!   folded, as in an `.ics` file (RFC 5545 section 3.1).
 //! - A string a program fills in (`"urn:uuid:%s"`, `%*d`, `%lld`,
 //!   `` `urn:x:${id}` ``, `"urn:uuid:$id"`, `{0}`, an ellipsis for a part,
 //!   `urn:oasis:names:...:Assertion`, a fill-in after a `:`,
 //!   `urn:x:y:<name>`, `urn:uuid:xxxxxxxx-...`, a quoted literal ending
 //!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
 //!   `"urn:oid:2.5.4."`, a document's own entity after a `:`,
-//!   `urn:x:&version;`; not a markup
+//!   `urn:x:&version;`, a server page's `<%= id %>` or `<?php`, a shell's
+//!   `` `uuidgen` ``, Swift's `\(id)`, cmd.exe's `%NAME%`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported, nor one ending in `?name=` or `&name=`, nor one given to a
 //!   prefix test (`startsWith(`, `HasPrefix(s, `...). Nor is a literal the
