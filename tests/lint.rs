@@ -181,9 +181,57 @@ fn every_lint_message_is_short() {
     );
 }
 
+/// Findings of 2026-11-29 (historic texts, RFC 6288 and RFC 4926): an RFC
+/// 3406 or RFC 2611 text has no field for what RFC 8141 added (Security
+/// and Privacy, Interoperability), so the finding says the field is new,
+/// not only "required and empty"; and a version or date the importer
+/// could not read from Registration Information (`registration date:
+/// August 2011`) is quoted in the finding on the missing one.
+#[test]
+fn rfc3406_form_findings_say_what_rfc8141_added_and_quote_registration_information() {
+    let ctx = LintContext::of(&Store::open_embedded().unwrap()).unwrap();
+    let mut file = RegistrationFile::from_toml(BASE).unwrap();
+    file.interoperability = None;
+    file.security_and_privacy = None;
+    file.date = None;
+    file.rfc3406 = Some(
+        [(
+            "registration_information".to_string(),
+            "registration version number: 1\nregistration date: August 2011".to_string(),
+        )]
+        .into(),
+    );
+    let findings = lint(&file, &ctx);
+    let message = |rule: &str, field: &str| {
+        findings
+            .iter()
+            .find(|f| f.rule == rule && f.field == field)
+            .map(|f| f.message.clone())
+            .unwrap_or_default()
+    };
+    for field in ["interoperability", "security_and_privacy"] {
+        let m = message("required-field", field);
+        assert!(m.contains("a field RFC 8141 added"), "{field}: {m}");
+    }
+    let m = message("date", "date");
+    assert!(
+        m.contains("Registration Information has 'registration date: August 2011'"),
+        "{m}"
+    );
+    // An RFC 8141 file (no RFC 3406 fields) gets the plain finding.
+    file.rfc3406 = None;
+    let findings = lint(&file, &ctx);
+    let m = findings
+        .iter()
+        .find(|f| f.rule == "required-field" && f.field == "interoperability")
+        .map(|f| f.message.clone())
+        .unwrap_or_default();
+    assert_eq!(m, "required and empty");
+}
+
 /// An RFC 3406 text imported as it was fills no Appendix A field: the
 /// finding on an empty required field says which RFC 3406 field holds its
-/// text (RFC 8141 Appendix B), and, for the two RFC 3406 renamed, RFC
+/// text (RFC 8141 Appendix C), and, for the two RFC 3406 renamed, RFC
 /// 2611's heading.
 #[test]
 fn a_required_field_names_the_rfc3406_field_that_holds_its_text() {

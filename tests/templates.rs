@@ -617,6 +617,40 @@ fn import_vectors_give_their_registration_and_notes() {
     assert!(seen >= 13);
 }
 
+/// Findings of 2026-11-29 (historic texts): a registration file (the
+/// TOML an earlier import wrote) given to `template import` is no
+/// template text: refused, saying what it is, instead of a registration
+/// whose fields hold its quoted TOML values. A text that is no template
+/// at all is refused as before.
+#[test]
+fn import_refuses_a_registration_file_and_a_text_with_no_template() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("lampx.toml");
+    // The registry keeps old registrations' text as written (oid's RFC
+    // 2611 headings): read as a template, it had fields.
+    std::fs::write(
+        &toml,
+        "kind = \"formal\"\nnid = \"lampx\"\n\n[rfc3406]\nregistration_information = \"\"\"\n\
+         Namespace ID: lampx\nRegistration Version Number: 1\n\"\"\"\n\
+         scope = \"\"\"\nScope:\n   Global\n\"\"\"\n",
+    )
+    .unwrap();
+    let out = urnreg(&["template", "import", toml.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("template not read: the text is a registration file (TOML), not a template text")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    for text in ["", "\n \n", "\u{1A}\0\0"] {
+        let out = urnreg(&["template", "import", "-"], text.as_bytes());
+        assert_eq!(code(&out), 2, "{text:?}");
+        assert!(stderr(&out).contains("no template field found"), "{text:?}");
+    }
+}
+
 /// Whitespace runs made one space, for values whose line breaks or
 /// indentation a variant moved.
 fn squashed(fields: &TemplateFields) -> Vec<(&'static str, String)> {

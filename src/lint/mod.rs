@@ -494,8 +494,20 @@ fn formal_nid_rules(nid: &str, out: &mut Findings) {
 
 fn check_version_and_date(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
     let expected = filing.expected_version();
+    // An RFC 3406 text keeps its version and date in Registration
+    // Information: say where, when the importer could not read them.
+    let held = |word: &str| {
+        registration_information_line(file, word)
+            .map(|l| format!("; its RFC 3406 Registration Information has '{l}': write it here"))
+            .unwrap_or_default()
+    };
     match file.version {
-        None => out.error("version", "version", S6, format!("missing: expected {expected}")),
+        None => out.error(
+            "version",
+            "version",
+            S6,
+            format!("missing: expected {expected}{}", held("version")),
+        ),
         Some(v) if v != expected => {
             let why = match filing {
                 Filing::Request => "a first registration is version 1".to_string(),
@@ -513,7 +525,12 @@ fn check_version_and_date(file: &RegistrationFile, filing: &Filing, out: &mut Fi
         _ => {}
     }
     match &file.date {
-        None => out.error("date", "date", APPENDIX_A, "missing: expected YYYY-MM-DD".into()),
+        None => out.error(
+            "date",
+            "date",
+            APPENDIX_A,
+            format!("missing: expected YYYY-MM-DD{}", held("date")),
+        ),
         Some(d) if !is_valid_date(&d.as_text()) => out.error(
             "date",
             "date",
@@ -525,7 +542,7 @@ fn check_version_and_date(file: &RegistrationFile, filing: &Filing, out: &mut Fi
 }
 
 /// The RFC 3406 section 4 fields whose text an Appendix A field takes
-/// (RFC 8141 Appendix B lists what changed), with their headings, and
+/// (RFC 8141 Appendix C sums up what changed), with their headings, and
 /// the heading RFC 2611 section 3 gave the two RFC 3406 renamed (an
 /// imported RFC 2611 text keeps its text under RFC 3406's name).
 const RFC3406_COUNTERPARTS: &[(&str, &str, &str, Option<&str>)] = &[
@@ -562,6 +579,32 @@ const RFC3406_COUNTERPARTS: &[(&str, &str, &str, Option<&str>)] = &[
     ),
 ];
 
+/// Required fields of RFC 8141 Appendix A that no field of the RFC 3406
+/// section 4 (or RFC 2611 section 3) template held.
+const RFC8141_ADDED: &[&str] = &["security_and_privacy", "interoperability"];
+
+/// The file keeps fields of the RFC 3406 (or RFC 2611) template: an
+/// older registration, imported as it was.
+fn in_rfc3406_form(file: &RegistrationFile) -> bool {
+    file.rfc3406
+        .as_ref()
+        .is_some_and(|r| r.values().any(|t| !t.trim().is_empty()))
+}
+
+/// The line of the file's RFC 3406 Registration Information that names
+/// `word` (`version`, `date`), for a finding to quote: the registration
+/// has it there, written in a form the importer could not read.
+fn registration_information_line(file: &RegistrationFile, word: &str) -> Option<String> {
+    let text = file.rfc3406.as_ref()?.get("registration_information")?;
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.to_ascii_lowercase().contains(word))
+        .map(|l| match l.char_indices().nth(60) {
+            Some((at, _)) => format!("{}...", &l[..at]),
+            None => l.to_string(),
+        })
+}
+
 fn check_fields(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
     for key in REQUIRED_FIELDS {
         if file.field(key).is_none_or(|v| v.trim().is_empty()) {
@@ -582,6 +625,13 @@ fn check_fields(file: &RegistrationFile, filing: &Filing, out: &mut Findings) {
                     "required and empty; this file's RFC 3406 '{heading}' (RFC 2611: '{rfc2611}') holds \
                      its text: write it here"
                 ),
+                // An RFC 3406 (or RFC 2611) text has no such field to
+                // move: RFC 8141 added it, and it must be written anew.
+                None if in_rfc3406_form(file) && RFC8141_ADDED.contains(key) => {
+                    "required and empty; a field RFC 8141 added: the RFC 3406 / RFC 2611 template this \
+                     file follows has none whose text could move here, so write it anew"
+                        .into()
+                }
                 None => "required and empty".into(),
             };
             out.error("required-field", key, S6_4, message);

@@ -251,6 +251,20 @@ pub fn is_template_text(text: &str) -> bool {
         && import_text(text).fields.present().nth(1).is_some()
 }
 
+/// `text` is TOML with a key of a registration file (`kind`, `nid`, a
+/// field's): no template text, whose headings TOML does not read.
+fn is_registration_toml(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.parse::<toml::Table>().is_ok_and(|table| {
+        table.keys().any(|k| {
+            matches!(
+                k.as_str(),
+                "kind" | "nid" | "version" | "date" | "rfc3406" | "rules"
+            ) || FIELDS.iter().any(|f| f.0 == k)
+        })
+    })
+}
+
 /// [`import_registration`] for bytes in any encoding [`import_bytes`] reads.
 ///
 /// # Errors
@@ -276,6 +290,19 @@ pub fn import_registration_bytes(bytes: &[u8]) -> Result<(RegistrationFile, Vec<
 pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     let report = import_text(text);
     let mut notes = report.notes;
+    // A registration file given in place of a template text (the output
+    // of an earlier import): its TOML is no template, and reading its
+    // text values as one would make a registration of its quotes.
+    if is_registration_toml(text) {
+        // What was said of its text as a template is beside the point.
+        notes.clear();
+        notes.push(Note::new(
+            NoteKind::Misread,
+            None,
+            "the text is a registration file (TOML), not a template text: lint it or file it as it \
+             is, or render it as a template with `urnreg template render`",
+        ));
+    }
     let fields = &report.fields;
     let mut informal = false;
     let nid = fields.namespace_identifier.as_deref().and_then(|t| {
@@ -1331,8 +1358,38 @@ fn strip_markup(s: &str) -> &str {
     };
     match s.strip_prefix("**") {
         Some(inner) => inner.trim_start(),
-        None => s,
+        None => without_emphasis(s),
     }
+}
+
+/// Line `i` (whose text, without markup, is `text`) goes on with a
+/// sentence the line above began: it starts with a lower-case letter,
+/// and the line above is text at the same indentation or less that ends
+/// with no full stop, colon or other mark that closes a sentence.
+fn continues_sentence(lines: &[&str], i: usize, text: &str) -> bool {
+    let Some(above) = i.checked_sub(1).map(|j| lines[j]) else {
+        return false;
+    };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    text.trim_start().starts_with(|c: char| c.is_lowercase())
+        && !above.trim().is_empty()
+        && indent(above) <= indent(lines[i])
+        && !above.trim_end().ends_with(['.', ':', '!', '?', ';'])
+}
+
+/// Markdown's other emphasis around a heading (`*Namespace ID:*`,
+/// `_Scope:_`, `__Syntax:__`; CommonMark 6.2): the opening marker, right
+/// before a letter, is no part of it. [`find_heading`] takes the closing
+/// one off the heading's end and its text's start.
+fn without_emphasis(s: &str) -> &str {
+    for marker in ["__", "*", "_"] {
+        if let Some(inner) = s.strip_prefix(marker)
+            && inner.starts_with(|c: char| c.is_alphabetic())
+        {
+            return inner;
+        }
+    }
+    s
 }
 
 /// The text after a heading's colon without the colons that double it:
@@ -1387,7 +1444,7 @@ fn strip_list_marker(s: &str) -> &str {
 
 /// Lower case, single spaces, no trailing markup: how headings compare.
 fn normalize(head: &str) -> String {
-    head.trim_end_matches('*')
+    head.trim_end_matches(['*', '_'])
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -1475,7 +1532,12 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
     let line = lines[i];
     let indent = line.len() - line.trim_start().len();
     let (text, number) = strip_numbering(line.trim());
+    let marked = text;
     let text = strip_markup(text);
+    // The heading was emphasized (`*Namespace ID:*`): the closing marker
+    // after its colon is no text of the value.
+    let emphasized = without_emphasis(marked.trim_start_matches(['-', '+', '#', ' '])).len()
+        < marked.trim_start_matches(['-', '+', '#', ' ']).len();
     // A Markdown heading's own number (`## 3.1. Namespace ID`).
     let (text, number) = if number.is_empty() {
         strip_numbering(text)
@@ -1490,6 +1552,7 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
             without_more_colons(&text[p + 1..])
                 .trim()
                 .trim_start_matches("**")
+                .trim_start_matches(|c| emphasized && matches!(c, '*' | '_'))
                 .trim(),
             true,
         ),
@@ -1514,7 +1577,7 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         line: i,
         indent,
         key,
-        written: head.trim().trim_end_matches('*').trim().to_string(),
+        written: head.trim().trim_end_matches(['*', '_']).trim().to_string(),
         how,
         rest: rest.to_string(),
         underlined,
@@ -1531,8 +1594,12 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
     }
     if let Some((_, key)) = HEADINGS.iter().find(|(label, _)| *label == norm) {
         // A bare line that is a heading's text is a heading only if it is
-        // nothing else: the whole line, numbered, or underlined.
-        if colon || numbered || underlined || text.trim() == head.trim() {
+        // nothing else: the whole line, numbered, or underlined; and not
+        // the lower-case end of a sentence the line above began (`The
+        // assignedNID component is the informal` / `namespace identifier`
+        // / `assigned by IANA.`, as a re-wrapped text leaves it).
+        let bare = !(colon || numbered || underlined);
+        if !(bare && continues_sentence(lines, i, text)) && (!bare || text.trim() == head.trim()) {
             return Some(heading(key, HowFound::Exact));
         }
     }
@@ -3153,9 +3220,15 @@ fn unquote_reply(lines: &mut [&str], notes: &mut Vec<Note>) {
 /// Reads template fields out of `text`.
 pub fn import_text(text: &str) -> ImportReport {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Characters no one sees (a DOS end-of-file mark, NUL padding,
+    // zero-width spaces) and line separators other than LF and CR, before
+    // and after the markup is read (HTML writes them as `&#8203;`).
+    let mut unseen = Unseen::default();
+    let text = unseen.clean(text);
     // HTML, a quoted-printable mail, a Markdown definition list: read as
     // the plain text they show.
-    let (text, unwrapped) = super::plain::plain_text(text);
+    let (text, unwrapped) = super::plain::plain_text(&text);
+    let text = unseen.clean(&text);
     let text: &str = &text;
     // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
     // or, in a text with no LF at all, CR alone (old Mac files).
@@ -3169,12 +3242,47 @@ pub fn import_text(text: &str) -> ImportReport {
     for how in unwrapped {
         report.notes.push(Note::new(NoteKind::Decoded, None, how));
     }
+    if let Some(said) = unseen.said() {
+        report.notes.push(Note::new(NoteKind::Decoded, None, said));
+    }
+    if let Some(gaps) = undouble_spacing(&mut lines) {
+        report.notes.push(Note::new(
+            NoteKind::Decoded,
+            None,
+            format!(
+                "the text is double-spaced (a blank line after every line, as some copies and \
+                 line-end conversions leave it): {gaps} single blank line(s) dropped, a run of \
+                 three read as one; line numbers below are the single-spaced text's"
+            ),
+        ));
+    }
     // A quoted registration's quote marks come off first: a tab after
     // `> ` reached its stop in the sender's text, not in the reply.
     unquote_reply(&mut lines, &mut report.notes);
     // Margins are measured in columns of spaces: tabs and no-break spaces
     // in a line's indentation are made spaces first.
     let (spaced, nbsp_lines) = spaced_layout(&lines);
+    let spaced: Vec<Cow<'_, str>> = spaced
+        .into_iter()
+        .map(|l| match ascii_heading_fullwidth_colon(&l) {
+            Some(fixed) => Cow::Owned(fixed),
+            None => l,
+        })
+        .collect();
+    let fullwidth: Vec<usize> = (0..lines.len())
+        .filter(|&i| spaced[i].matches('\u{FF1A}').count() < lines[i].matches('\u{FF1A}').count())
+        .collect();
+    if let Some(&first) = fullwidth.first() {
+        report.notes.push(Note::new(
+            NoteKind::Decoded,
+            Some(first + 1),
+            format!(
+                "{} heading(s) ended by a full-width colon (U+FF1A, as a CJK input method types \
+                 it): read as ':'",
+                fullwidth.len()
+            ),
+        ));
+    }
     let mut lines: Vec<&str> = spaced.iter().map(|l| l.as_ref()).collect();
     if let Some(&first) = nbsp_lines.first() {
         report.notes.push(Note::new(
@@ -3860,6 +3968,166 @@ fn indent_columns(lead: &str) -> usize {
     shift + column
 }
 
+/// What [`Unseen::clean`] took out of or changed in a text, summed over
+/// its calls.
+#[derive(Default)]
+struct Unseen {
+    /// Control characters (C0 but tab, LF, CR and form feed; DEL): NUL
+    /// padding, a DOS end-of-file mark (SUB, 0x1A), an escape.
+    controls: usize,
+    /// Zero-width characters and marks that show nothing (U+200B,
+    /// U+2060, U+FEFF inside the text, U+200E, U+200F).
+    invisible: usize,
+    /// Line ends written as U+2028, U+2029, NEL (U+0085) or a vertical
+    /// tab (a word processor's manual line break).
+    separators: usize,
+    /// Non-breaking hyphens (U+2011, as xml2rfc's HTML writes `&nbhy;`)
+    /// made hyphens: the text shows one, and ABNF and dates need it.
+    hyphens: usize,
+}
+
+impl Unseen {
+    /// `text` without the characters no one sees, and with the other
+    /// line separators made LF (a paragraph separator, U+2029, a blank
+    /// line). Zero-width joiners (U+200C, U+200D) stay: they shape the
+    /// words of some scripts.
+    fn clean<'t>(&mut self, text: &'t str) -> Cow<'t, str> {
+        let unseen = |c: char| matches!(c, '\u{200B}' | '\u{2060}' | '\u{FEFF}' | '\u{200E}' | '\u{200F}');
+        let separator = |c: char| matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{0B}');
+        let control =
+            |c: char| (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0C')) && !separator(c);
+        if !text
+            .chars()
+            .any(|c| unseen(c) || separator(c) || control(c) || c == '\u{2011}')
+        {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if separator(c) {
+                self.separators += 1;
+                out.push_str(if c == '\u{2029}' { "\n\n" } else { "\n" });
+            } else if control(c) {
+                self.controls += 1;
+            } else if unseen(c) {
+                self.invisible += 1;
+            } else if c == '\u{2011}' {
+                self.hyphens += 1;
+                out.push('-');
+            } else {
+                out.push(c);
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// A note's words for what was done, if anything.
+    fn said(&self) -> Option<String> {
+        let mut done = Vec::new();
+        if self.controls > 0 {
+            done.push(format!(
+                "{} control character(s) (NUL padding, a DOS end-of-file mark) dropped",
+                self.controls
+            ));
+        }
+        if self.invisible > 0 {
+            done.push(format!(
+                "{} zero-width character(s) (U+200B, U+2060, U+FEFF, as a web page or word \
+                 processor leaves them) dropped",
+                self.invisible
+            ));
+        }
+        if self.separators > 0 {
+            done.push(format!(
+                "{} line end(s) written as U+2028, U+2029, NEL or a vertical tab read as line ends",
+                self.separators
+            ));
+        }
+        if self.hyphens > 0 {
+            done.push(format!(
+                "{} non-breaking hyphen(s) (U+2011, as xml2rfc's HTML writes them) read as '-'",
+                self.hyphens
+            ));
+        }
+        (!done.is_empty()).then(|| done.join("; "))
+    }
+}
+
+/// A double-spaced text (a blank line after every line of the text as
+/// written, as a second line-end conversion or a copy from some viewers
+/// leaves it) made single-spaced: each single blank line between two
+/// lines goes, and a run of three (a paragraph's blank line, doubled)
+/// leaves one. Only a text that is double-spaced throughout is: no two
+/// lines next to each other, every run of blank lines odd, one run of
+/// three at least (a text of one-line paragraphs has none) and a dozen
+/// lines. The number of blank lines dropped, if the text was.
+fn undouble_spacing(lines: &mut Vec<&str>) -> Option<usize> {
+    let blank = |l: &str| l.trim().is_empty();
+    let mut texts = 0;
+    let mut run = 0;
+    let mut runs = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if blank(l) {
+            run += 1;
+            continue;
+        }
+        if i > 0 && run == 0 {
+            return None;
+        }
+        if texts > 0 {
+            runs.push(run);
+        }
+        texts += 1;
+        run = 0;
+    }
+    if texts < 12 || runs.iter().any(|r| r % 2 == 0) || !runs.iter().any(|&r| r >= 3) {
+        return None;
+    }
+    let first = lines.iter().position(|l| !blank(l))?;
+    let mut kept = Vec::with_capacity(lines.len() / 2 + 1);
+    let mut dropped = 0;
+    let mut run = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if i < first || !blank(l) {
+            if run > 0 {
+                kept.extend(std::iter::repeat_n("", (run - 1) / 2));
+                dropped += run - (run - 1) / 2;
+            }
+            run = 0;
+            kept.push(*l);
+        } else {
+            run += 1;
+        }
+    }
+    kept.extend(std::iter::repeat_n("", run));
+    *lines = kept;
+    Some(dropped)
+}
+
+/// `line` with the full-width colon (U+FF1A) after a heading written in
+/// ASCII (`Namespace ID：ucode`) made `: `, if it has one and no ASCII
+/// colon before it: a template typed with a CJK input method. A
+/// full-width colon inside CJK text (an address) stays.
+fn ascii_heading_fullwidth_colon(line: &str) -> Option<String> {
+    let at = line.find('\u{FF1A}')?;
+    let head = &line[..at];
+    let words = head.trim();
+    if words.is_empty()
+        || words.len() > 60
+        || !head.is_ascii()
+        || head.contains(':')
+        || !words.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '*' | '#' | '-'))
+    {
+        return None;
+    }
+    let rest = line[at + '\u{FF1A}'.len_utf8()..].trim_start_matches('\u{3000}');
+    Some(if rest.is_empty() || rest.starts_with([' ', '\t']) {
+        format!("{head}:{rest}")
+    } else {
+        format!("{head}: {rest}")
+    })
+}
+
 /// `text` with every no-break space next to another blank made a space.
 fn layout_nbsp_as_spaces(text: &str) -> Cow<'_, str> {
     if !text.contains('\u{a0}') {
@@ -4057,6 +4325,42 @@ mod tests {
             assert_eq!(r.fields.scope.as_deref(), Some("a"), "{text:?}");
             assert_eq!(r.fields.purpose.as_deref(), Some("b"), "{text:?}");
         }
+    }
+
+    /// A double-spaced text is read single-spaced; a text whose
+    /// paragraphs are one line each (no run of three blank lines), or
+    /// with two lines next to each other anywhere, is left as written.
+    #[test]
+    fn only_a_text_double_spaced_throughout_is_made_single_spaced() {
+        let single = "Purpose:\n\nOne.\n\nTwo.\n";
+        let single = single.repeat(5);
+        let mut lines: Vec<&str> = single.split('\n').collect();
+        assert_eq!(undouble_spacing(&mut lines), None);
+        let double: String = "Purpose:\nline one\nline two\n\nSyntax:\nx = 1\n"
+            .repeat(3)
+            .split('\n')
+            .map(|l| format!("{l}\n\n"))
+            .collect();
+        let mut lines: Vec<&str> = double.split('\n').collect();
+        assert!(undouble_spacing(&mut lines).is_some());
+        assert_eq!(lines[..4], ["Purpose:", "line one", "line two", ""]);
+        let mut mixed: Vec<&str> = double.split('\n').collect();
+        mixed.insert(3, "adjacent");
+        assert_eq!(undouble_spacing(&mut mixed), None);
+    }
+
+    /// Control characters, zero-width characters and other line
+    /// separators are no text; joiners that shape words stay.
+    #[test]
+    fn unseen_characters_go_and_line_separators_end_lines() {
+        let mut unseen = Unseen::default();
+        let text = "\u{200B}Scope: a\u{2028}Purpose: b\u{200D}c\u{2029}\u{1A}\0";
+        assert_eq!(unseen.clean(text), "Scope: a\nPurpose: b\u{200D}c\n\n");
+        assert!(unseen.said().is_some());
+        assert_eq!(unseen.clean("x = 1\u{2011}2"), "x = 1-2");
+        let r = import_text("Scope: a\u{85}Purpose: b\u{0B}");
+        assert_eq!(r.fields.scope.as_deref(), Some("a"));
+        assert_eq!(r.fields.purpose.as_deref(), Some("b"));
     }
 
     /// Text after a one-line field's value (Namespace Identifier, Version,

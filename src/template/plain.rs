@@ -1052,7 +1052,16 @@ fn character_reference(s: &str) -> (Cow<'static, str>, usize) {
             Err(_) => (Cow::Borrowed("&"), 1),
         };
     }
-    match crate::scan::html_named_reference(body.as_bytes()).and_then(char::from_u32) {
+    // The entities every xml2rfc v3 source declares in its DOCTYPE
+    // (`<!ENTITY nbhy "&#8209;">`, `zwsp`, `wj`, as kramdown-rfc and
+    // xml2rfc write them), which HTML does not name.
+    let xml2rfc = match body {
+        "nbhy" => Some('\u{2011}'),
+        "zwsp" => Some('\u{200b}'),
+        "wj" => Some('\u{2060}'),
+        _ => None,
+    };
+    match xml2rfc.or_else(|| crate::scan::html_named_reference(body.as_bytes()).and_then(char::from_u32)) {
         Some(c) => (shown(c), used),
         None => (Cow::Borrowed("&"), 1),
     }
@@ -1067,6 +1076,9 @@ fn shown(c: char) -> Cow<'static, str> {
     match c {
         '\u{a0}' | '\u{2000}'..='\u{200a}' => Cow::Borrowed(" "),
         '\u{200b}'..='\u{200d}' | '\u{2060}' => Cow::Borrowed(""),
+        // A non-breaking hyphen is a hyphen (xml2rfc writes one in its
+        // text output): `lampx&nbhy;nss` is an ABNF rule name.
+        '\u{2011}' => Cow::Borrowed("-"),
         c => Cow::Owned(c.to_string()),
     }
 }
@@ -1592,6 +1604,10 @@ mod tests {
         assert_eq!(character_reference("&#x110000;").0, "\u{fffd}");
         assert_eq!(character_reference("& b"), (Cow::Borrowed("&"), 1));
         assert_eq!(character_reference("&unknown;"), (Cow::Borrowed("&"), 1));
+        // xml2rfc v3's own entities.
+        assert_eq!(character_reference("&nbhy;").0, "-");
+        assert_eq!(character_reference("&zwsp;").0, "");
+        assert_eq!(character_reference("&wj;").0, "");
         assert_eq!(character_reference("&#99999999999;"), (Cow::Borrowed("&"), 1));
     }
 
