@@ -1966,3 +1966,37 @@ fn argument_errors_quote_control_characters_escaped() {
         assert!(err.contains("\\x1b") || err.contains("\\u{202e}"), "{err:?}");
     }
 }
+
+/// `urnreg check urns.txt`: the argument is taken as a URN, as the usage
+/// says, and is invalid; a note then says how to read the URNs in the file
+/// (after the results, so a JSON document stays whole). An argument that
+/// starts as a URN, or names no file, gets no note.
+#[test]
+fn a_file_given_as_a_urn_gets_a_note_on_reading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("my urns.txt");
+    std::fs::write(&file, "urn:isbn:0451450523\n").unwrap();
+    let path = file.to_str().unwrap();
+    let out = urnreg(&["check", "--format", "json", path, "urn:example:a"], b"");
+    assert_eq!(code(&out), 1);
+    let document: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(document.as_array().unwrap().len(), 2);
+    let note = stderr(&out);
+    assert!(
+        note.contains(&format!("is a file: `urnreg check --file '{path}'` checks the URNs in it")),
+        "{note}"
+    );
+    let out = urnreg(&["normalize", path], b"");
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains(&format!("`urnreg normalize - < '{path}'`")), "{}", stderr(&out));
+    // No note: quiet, a URN-like argument, a name that is no file.
+    for args in [
+        &["check", "-q", path][..],
+        &["check", "urn:nosuch:file"],
+        &["check", "nosuch.txt"],
+    ] {
+        let out = urnreg(args, b"");
+        assert_eq!(code(&out), 1);
+        assert!(!stderr(&out).contains("note:"), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -250,6 +250,8 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
     output.start().context(STDOUT)?;
     // `--file -` is standard input, as `-` is.
     let file_is_stdin = args.file.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    // Said after the results (not amid a JSON document).
+    let mut notes = Vec::new();
     let summary = if let Some(path) = args.file.as_ref().filter(|_| !file_is_stdin) {
         let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -304,10 +306,19 @@ fn run_with<S: Sink<Out = Vec<u8>>>(batch: Batch<S>, jobs: usize, args: &Args) -
             };
             batch.record(&report, None, &mut out, &mut summary);
             output.write(&out).context(STDOUT)?;
+            if !report.is_valid()
+                && !args.quiet
+                && let Some(note) = input::file_argument_note(arg, "`urnreg check --file {}`")
+            {
+                notes.push(note);
+            }
         }
         summary
     };
     output.finish().context(STDOUT)?;
+    for note in notes {
+        eprintln!("{note}");
+    }
     if args.summary {
         print_summary(&summary, batch.registry())?;
     }

@@ -2,8 +2,9 @@
 //! the batch engine, [`urnreg::batch`]); and how a stream ends when no one
 //! reads its output any more.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// True if the command should read stdin: `-` given, or nothing given and
@@ -14,6 +15,31 @@ pub fn wants_stdin(args: &[OsString]) -> bool {
         [one] => one == "-",
         _ => false,
     }
+}
+
+/// What to say of an argument that is no URN but names a file (`urnreg
+/// check urns.txt`, a first user's guess): how to read the URNs in it.
+/// `None` for an argument that starts as a URN does, or names no file.
+pub fn file_argument_note(arg: &OsStr, read_it: &str) -> Option<String> {
+    let bytes = arg.as_encoded_bytes();
+    let urn_like = bytes.len() >= 4 && bytes[..4].eq_ignore_ascii_case(b"urn:");
+    if urn_like || !Path::new(arg).is_file() {
+        return None;
+    }
+    let shown = super::output::printable(&arg.to_string_lossy()).into_owned();
+    // As a shell reads it back: quoted unless plain.
+    let plain = shown
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b','));
+    let word = if plain {
+        shown.clone()
+    } else {
+        format!("'{}'", shown.replace('\'', r"'\''"))
+    };
+    Some(format!(
+        "note: '{shown}' is a file: {} checks the URNs in it, one per line; `urnreg scan` finds them in any text",
+        read_it.replace("{}", &word)
+    ))
 }
 
 /// While it lives, a stream whose standard output is a pipe or a socket

@@ -157,6 +157,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     &mut keys.errors,
                     &mut keys.scratch,
                 )?;
+                if let Some(note) = input::file_argument_note(arg, "`urnreg normalize - < {}`") {
+                    keys.errors.extend_from_slice(note.as_bytes());
+                    keys.errors.push(b'\n');
+                }
             }
             keys.keys.push(b'\n');
             write(&keys, false).context(STDOUT)?;
