@@ -84,8 +84,11 @@ pub mod rules;
 pub mod scan;
 #[cfg(feature = "store")]
 mod shorten;
+// "Did you mean ...?": the nearest of a few names, for NIDs and for a
+// namespace's own names alike.
 #[cfg(feature = "snapshots")]
 pub mod snapshot;
+mod suggest;
 #[cfg(feature = "store")]
 pub mod template;
 mod urn;

@@ -823,7 +823,7 @@ fn nid_lookalikes(nid: &str, ctx: &LintContext, out: &mut Findings) {
     }
     let skeleton = confusable_skeleton(&lower);
     for other in ctx.registered.keys() {
-        if crate::validate::edit_distance_within(&lower, other, 1) <= 1 {
+        if crate::suggest::edit_distance_within(&lower, other, 1) <= 1 {
             out.warning(
                 "nid-similar",
                 "nid",

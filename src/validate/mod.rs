@@ -17,7 +17,6 @@ mod json;
 mod namespace;
 mod registry;
 mod report;
-mod suggest;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,9 +25,6 @@ pub use namespace::{Kind, Namespace, Status};
 use registry::UNREGISTERED_CACHE;
 pub use registry::{NamespaceEntry, Registry};
 pub use report::{Finding, FindingKind, Report, Severity};
-#[cfg(feature = "store")]
-pub(crate) use suggest::edit_distance_within;
-pub(crate) use suggest::{letter_mask, nearest};
 
 use crate::rules::{CompiledRules, Practice, ViolationKind};
 use crate::urn::{Offsets, ParseError, Syntax, Urn, WarningKind};

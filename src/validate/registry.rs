@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::namespace::{Kind, Namespace, Status};
 use super::report::Report;
-use super::suggest;
 use crate::resolve::QueryRegistry;
+use crate::suggest;
 use crate::urn::Syntax;
 
 /// One namespace to put in a [`Registry`].

@@ -126,8 +126,8 @@ fn nearest_class(class: &str) -> Option<&'static str> {
     let first = |entry: &'static str| entry.split(':').next().unwrap_or(entry);
     let classes = PARAMS_CLASSES
         .iter()
-        .map(|(entry, _)| (first(entry), crate::validate::letter_mask(first(entry))));
-    let near = crate::validate::nearest(class, classes)?;
+        .map(|(entry, _)| (first(entry), crate::suggest::letter_mask(first(entry))));
+    let near = crate::suggest::nearest(class, classes)?;
     PARAMS_CLASSES
         .iter()
         .map(|(entry, _)| *entry)
@@ -229,10 +229,10 @@ pub(super) fn check_ietf_xml_class(nss: &str) -> Result<(), Violation> {
     }
     let names = XML_CLASS_NAMES
         .iter()
-        .map(|(n, _)| (*n, crate::validate::letter_mask(n)));
+        .map(|(n, _)| (*n, crate::suggest::letter_mask(n)));
     // A near class (a typo) is meant; else the name is most likely an XML
     // namespace's id without its class, as RFC 6120's xmpp-stanzas.
-    let fix = match crate::validate::nearest(&class.to_ascii_lowercase(), names) {
+    let fix = match crate::suggest::nearest(&class.to_ascii_lowercase(), names) {
         Some(near) => {
             let class = XML_CLASS_NAMES
                 .iter()

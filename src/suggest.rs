@@ -1,6 +1,7 @@
-//! "Did you mean ...?" for NIDs: the optimal string alignment distance
+//! "Did you mean ...?": the optimal string alignment distance
 //! (Damerau-Levenshtein where a swap of two neighbouring letters is one
-//! edit, so `isnb` is one edit from `isbn`).
+//! edit, so `isnb` is one edit from `isbn`), for NIDs and for the names
+//! inside a namespace (the IETF sub-namespaces and classes).
 
 /// The edit distance between `a` and `b` (insertions, deletions,
 /// substitutions and swaps of neighbours, each one edit), or `limit + 1` as
