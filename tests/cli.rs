@@ -1405,7 +1405,7 @@ fn a_full_disk_is_reported_as_writing_to_standard_output() {
 
 /// Control characters in a registration never reach the terminal raw:
 /// `template render FILE` reads at most a registration file's 1 MiB, as
-/// `lint` and `request` do (it read any file whole: 300 MB took 2.4 GB),
+/// `lint`, `request` and `--server ... request` do (it read any file whole: 300 MB took 2.4 GB),
 /// from a path or from stdin (`-`).
 #[test]
 fn template_render_refuses_a_file_over_the_registration_limit() {
@@ -1423,6 +1423,9 @@ fn template_render_refuses_a_file_over_the_registration_limit() {
         vec!["template", "render", p],
         vec!["template", "render", p, "--form", "html"],
         vec!["request", p, "--db", db],
+        // The client refuses it before it asks the server (it read any
+        // file whole).
+        vec!["--server", "http://127.0.0.1:9", "request", p],
     ] {
         let out = urnreg(&args, b"");
         assert_eq!(code(&out), 2, "{args:?}");
@@ -1430,7 +1433,7 @@ fn template_render_refuses_a_file_over_the_registration_limit() {
     }
     let out = urnreg(&["lint", p], b"");
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains(&format!("larger than the limit of {limit} bytes")));
+    assert!(stderr(&out).contains(&said), "{}", stderr(&out));
     let out = urnreg(&["template", "render", "-"], big.as_bytes());
     assert_eq!(code(&out), 2);
     assert!(

@@ -10,8 +10,7 @@
 //! [`MAX_ANSWER_BYTES`], and a call gives up after `$URNREG_TIMEOUT`
 //! seconds ([`DEFAULT_TIMEOUT_SECS`]; connecting, [`CONNECT_TIMEOUT_SECS`]).
 
-use std::io::{self, Read, Write};
-use std::path::Path;
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -182,19 +181,6 @@ fn request_id(target: &str, command: &str) -> anyhow::Result<i64> {
         ))
         .into()
     })
-}
-
-/// A registration file's text, from a path or stdin (`-`).
-fn read_text(path: &Path) -> anyhow::Result<String> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("reading the registration from stdin")?;
-        Ok(text)
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
-    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -469,7 +455,7 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
     let filing = matches!(command, Command::Request(_));
     let (what, answer, success, format, show_answer): (String, Answer, u16, Format, Shower) = match command {
         Command::Request(args) => {
-            let text = read_text(&args.file)?;
+            let (text, _) = super::files::read_registration_text(&args.file)?;
             let what = "POST /api/requests".to_string();
             let answer = client.post("/api/requests", false, "application/toml", text.as_bytes())?;
             let filed: Shower = |a, what, f| {
@@ -522,7 +508,7 @@ pub fn run(server: &str, command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Amend(args) => {
             let id = request_id(&args.target, "amend")?;
-            let text = read_text(&args.file)?;
+            let (text, _) = super::files::read_registration_text(&args.file)?;
             let path = format!("/api/requests/{id}");
             let answer = client.send("PUT", &path, "application/toml", text.as_bytes())?;
             (format!("PUT {path}"), answer, 200, args.common.format, outcome)

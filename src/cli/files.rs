@@ -1,19 +1,23 @@
-//! Reading a command's input file (or stdin for `-`) as text, within a
-//! size limit.
+//! Reading a registration file (or stdin for `-`) as text, within the
+//! size limit every command that reads one shares.
 
 use std::io::Read;
 use std::path::Path;
 
 use anyhow::Context;
 
-/// The text of `path` (stdin for `-`), at most `limit` bytes, and the name
-/// to report it by.
+/// The largest registration file read (a registration is a few pages).
+pub const MAX_REGISTRATION_BYTES: u64 = urnreg::registry::MAX_REGISTRATION_BYTES as u64;
+
+/// The text of the registration file at `path` (stdin for `-`), and the
+/// name to report it by: `lint`, `request`, `revise`, `amend`, `template
+/// render` and their `--server` forms read it alike.
 ///
 /// # Errors
 ///
-/// When it cannot be read, is larger than `limit` (found without reading
-/// more than one byte past it) or is not UTF-8.
-pub fn read_text(path: &Path, limit: u64) -> anyhow::Result<(String, String)> {
+/// When it cannot be read, is larger than [`MAX_REGISTRATION_BYTES`]
+/// (found without reading more than one byte past it) or is not UTF-8.
+pub fn read_registration_text(path: &Path) -> anyhow::Result<(String, String)> {
     let (reader, source): (Box<dyn Read>, String) = if path.as_os_str() == "-" {
         (Box::new(std::io::stdin()), "stdin".to_string())
     } else {
@@ -22,11 +26,11 @@ pub fn read_text(path: &Path, limit: u64) -> anyhow::Result<(String, String)> {
     };
     let mut bytes = Vec::new();
     reader
-        .take(limit + 1)
+        .take(MAX_REGISTRATION_BYTES + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {source}"))?;
-    if bytes.len() as u64 > limit {
-        anyhow::bail!("{source}: larger than the limit of {limit} bytes");
+    if bytes.len() as u64 > MAX_REGISTRATION_BYTES {
+        anyhow::bail!("{source}: a registration file is at most {MAX_REGISTRATION_BYTES} bytes");
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(

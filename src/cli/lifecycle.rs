@@ -1,11 +1,10 @@
 //! `urnreg init`, `request`, `revise`, `amend`, `withdraw`, `review`,
 //! `queue`: the registration lifecycle of RFC 8141 section 6.
 
-use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use serde::Deserialize;
 use urnreg::lint::{vet_amendment, vet_request, vet_revision};
 use urnreg::registry::{Decision, Outcome, RegistrationFile, Store};
@@ -13,9 +12,6 @@ use urnreg::registry::{Decision, Outcome, RegistrationFile, Store};
 use super::db::{ActorArgs, Create, DbArgs, suggest_nid};
 use super::output::{self, printable, printable_line};
 use super::{Format, FormatParser};
-
-/// The largest registration file read (a registration is a few pages).
-pub(super) const MAX_REGISTRATION_BYTES: u64 = urnreg::registry::MAX_REGISTRATION_BYTES as u64;
 
 #[derive(clap::Args, Debug)]
 pub struct InitArgs {
@@ -116,29 +112,10 @@ pub struct QueueArgs {
     db: DbArgs,
 }
 
-/// Reads a registration file from a path or stdin (at most 1 MiB).
-pub(super) fn read_registration(path: &PathBuf) -> anyhow::Result<(RegistrationFile, String)> {
-    let (mut reader, source): (Box<dyn Read>, String) = if path.as_os_str() == "-" {
-        (Box::new(io::stdin()), "stdin".to_string())
-    } else {
-        let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-        (Box::new(file), path.display().to_string())
-    };
-    let mut bytes = Vec::new();
-    reader
-        .by_ref()
-        .take(MAX_REGISTRATION_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("reading {source}"))?;
-    if bytes.len() as u64 > MAX_REGISTRATION_BYTES {
-        anyhow::bail!("{source}: a registration file is at most {MAX_REGISTRATION_BYTES} bytes");
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{source} is not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+/// Reads a registration file from a path or stdin (at most
+/// [`super::files::MAX_REGISTRATION_BYTES`]).
+pub(super) fn read_registration(path: &Path) -> anyhow::Result<(RegistrationFile, String)> {
+    let (text, source) = super::files::read_registration_text(path)?;
     let file = match RegistrationFile::from_toml(&text) {
         Ok(file) => file,
         Err(e) if urnreg::template::is_template_text(&text) => {

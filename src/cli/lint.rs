@@ -17,7 +17,6 @@ use urnreg::lint::{LintContext, Location, Severity, lint_as, locate};
 use urnreg::registry::RegistrationFile;
 
 use super::db::DbArgs;
-use super::lifecycle::MAX_REGISTRATION_BYTES;
 use super::output::{self, Palette, paint, printable, printable_line};
 use super::{Format, FormatParser, QuietExit};
 
@@ -34,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, source) = super::files::read_text(&args.file, MAX_REGISTRATION_BYTES)?;
+    let (text, source) = super::files::read_registration_text(&args.file)?;
     let file: RegistrationFile = match toml::from_str(&text) {
         Ok(file) => file,
         Err(e) => return parse_error(&source, &text, &e, args.format),

@@ -61,7 +61,10 @@ enum ServicesAction {
     /// 9.2.2).
     Add {
         /// The designator (the value of s=): a letter, then up to 31
-        /// letters, digits, '=' or '-'. Matched without regard to case.
+        /// letters, digits, '=' or '-'; unique without regard to case. In
+        /// an s= directive it must be written as registered (directives
+        /// are case-sensitive, section 2.3); `resolve -s` and
+        /// `/uri-res/` take it in any case.
         name: String,
         /// What the service does.
         #[arg(long, value_name = "TEXT")]

@@ -186,7 +186,7 @@ fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
             return Err(UsageError("--version is for a registered NID, not a file".into()).into());
         }
         // As `lint` and `request` read one: at most MAX_REGISTRATION_BYTES.
-        let (file, _) = super::lifecycle::read_registration(&as_path.to_path_buf())?;
+        let (file, _) = super::lifecycle::read_registration(as_path)?;
         (file, None)
     } else {
         let store = args.db.open_for_read()?;
