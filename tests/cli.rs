@@ -1986,12 +1986,18 @@ fn a_file_given_as_a_urn_gets_a_note_on_reading_it() {
     assert_eq!(document.as_array().unwrap().len(), 2);
     let note = stderr(&out);
     assert!(
-        note.contains(&format!("is a file: `urnreg check --file '{path}'` checks the URNs in it")),
+        note.contains(&format!(
+            "is a file: `urnreg check --file '{path}'` checks the URNs in it"
+        )),
         "{note}"
     );
     let out = urnreg(&["normalize", path], b"");
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains(&format!("`urnreg normalize - < '{path}'`")), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("`urnreg normalize - < '{path}'`")),
+        "{}",
+        stderr(&out)
+    );
     // No note: quiet, a URN-like argument, a name that is no file.
     for args in [
         &["check", "-q", path][..],

@@ -198,8 +198,8 @@ fn hostile_vector_names_are_unique() {
 }
 
 /// A hostile snapshot refused for many problems, each quoting a huge
-/// value, is refused in bounded text that names the limits (host sweep
-/// 51, D3: 60,000 records dated with 200 digits were refused in 16 MB of
+/// value, is refused in bounded text that names the limits (found in
+/// hostile testing: 60,000 records dated with 200 digits were refused in 16 MB of
 /// stderr, and one date of 100,000 digits was quoted whole).
 #[test]
 fn a_snapshot_refused_for_many_huge_problems_says_so_in_bounded_text() {

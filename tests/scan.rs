@@ -1214,8 +1214,8 @@ fn scan_reads_a_urn_across_a_quoted_printable_soft_line_break() {
 /// or valid with a warning, is reported joined across the break when that
 /// reading is better, at its start, its text and SARIF region running to
 /// the next line; one whose first line is as good, or that no joined
-/// reading makes better, is reported as the first line holds it (scan
-/// sweep 51b D1: they gave `invalid urn:nbn:de:bvb:19-`).
+/// reading makes better, is reported as the first line holds it (found in
+/// testing: they gave `invalid urn:nbn:de:bvb:19-`).
 #[test]
 fn scan_joins_a_urn_prose_broke_at_a_hyphen() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files/pdf-text.txt");

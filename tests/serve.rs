@@ -3358,8 +3358,8 @@ fn a_body_in_a_coding_the_server_does_not_decode_is_refused() {
     assert_eq!(refused, 5, "{:?}", server.log.lock().unwrap());
 }
 
-/// A refusal quotes what it refuses cut to a bounded length (host sweep
-/// 51, D3: a filing whose date was 900,000 digits was answered with
+/// A refusal quotes what it refuses cut to a bounded length (found in
+/// hostile testing: a filing whose date was 900,000 digits was answered with
 /// 900 KB quoting it whole).
 #[test]
 fn a_refused_filing_quotes_its_values_cut_to_a_bounded_length() {

@@ -313,7 +313,7 @@ impl Findings {
     ) {
         // A finding may quote the value it refuses, which in a hostile
         // file is most of its megabyte: the middle goes, as a refusal's
-        // problems lose it (host sweep 51: `lint` printed 1 MB).
+        // problems lose it (found in testing: `lint` printed 1 MB).
         let max = crate::registry::MAX_PROBLEM_CHARS;
         let message = if message.len() > max {
             crate::shorten::cut_middle(&message, max, "MAX_PROBLEM_CHARS")

@@ -18,8 +18,8 @@ pub struct Problem {
 /// and the cut names this limit.
 pub const MAX_PROBLEM_CHARS: usize = 1_000;
 
-/// The most problems a refusal lists; the rest are counted (host sweep
-/// 51, D3: a snapshot of 60,000 bad records was refused in 16 MB of
+/// The most problems a refusal lists; the rest are counted (found in
+/// hostile testing: a snapshot of 60,000 bad records was refused in 16 MB of
 /// text).
 pub const MAX_PROBLEMS_SHOWN: usize = 100;
 

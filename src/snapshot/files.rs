@@ -486,7 +486,7 @@ pub fn export(
     let sums = manifest(&files);
     files.insert(MANIFEST.to_string(), sums.into_bytes());
     // Another export to the same place may move `out` aside, or put its
-    // own there, at any time below (host sweeps 51, D4, and 52, D3).
+    // own there, at any time below (found in hostile testing).
     let raced = || {
         SnapshotError(format!(
             "another export to {} ran at the same time and put its files there first: this one wrote \
@@ -831,8 +831,8 @@ mod tests {
     use super::*;
 
     /// An export a dead process left half-written is removed by the next
-    /// export to the same place once untouched for ten minutes (host sweep
-    /// 50, D4); a fresh one, another name's, and the previous export moved
+    /// export to the same place once untouched for ten minutes (found in
+    /// hostile testing); a fresh one, another name's, and the previous export moved
     /// aside are kept.
     #[test]
     fn stale_half_written_exports_of_dead_processes_are_removed() {

@@ -1599,7 +1599,7 @@ fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Option<Heading> 
         // assignedNID component is the informal` / `namespace identifier`
         // / `assigned by IANA.`, as a re-wrapped text leaves it).
         let bare = !(colon || numbered || underlined);
-        if !(bare && continues_sentence(lines, i, text)) && (!bare || text.trim() == head.trim()) {
+        if !bare || !continues_sentence(lines, i, text) && text.trim() == head.trim() {
             return Some(heading(key, HowFound::Exact));
         }
     }
