@@ -644,6 +644,17 @@ fn import_refuses_a_registration_file_and_a_text_with_no_template() {
             && err.lines().count() == 1,
         "{err}"
     );
+    // A registration file with no template-like text says what it is too.
+    let out = urnreg(
+        &["template", "import", "tests/data/registrations/formal.toml"],
+        b"",
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("the text is a registration file (TOML)"),
+        "{}",
+        stderr(&out)
+    );
     for text in ["", "\n \n", "\u{1A}\0\0"] {
         let out = urnreg(&["template", "import", "-"], text.as_bytes());
         assert_eq!(code(&out), 2, "{text:?}");

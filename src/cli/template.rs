@@ -254,13 +254,9 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
     }
     let (file, notes) =
         import_registration_bytes(&bytes).with_context(|| format!("reading {}", args.file.display()))?;
-    if file.template_fields().present().next().is_none() {
-        anyhow::bail!(
-            "{}: no template field found (expected headings such as 'Namespace Identifier:' or 'Namespace ID:')",
-            args.file.display()
-        );
-    }
     let mut err = io::stderr().lock();
+    // Why the text was misread comes first: a registration file (TOML)
+    // holds no template field either, and saying so would hide what it is.
     if let Some(misread) = notes.iter().find(|n| n.kind == NoteKind::Misread) {
         let others: Vec<&Note> = notes.iter().filter(|n| n.kind != NoteKind::Misread).collect();
         write_notes(&mut err, &others)?;
@@ -268,6 +264,12 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
             "{}: template not read: {}",
             args.file.display(),
             printable(&misread.message)
+        );
+    }
+    if file.template_fields().present().next().is_none() {
+        anyhow::bail!(
+            "{}: no template field found (expected headings such as 'Namespace Identifier:' or 'Namespace ID:')",
+            args.file.display()
         );
     }
     let toml = toml::to_string(&file).context("writing the registration")?;
