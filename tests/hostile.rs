@@ -316,6 +316,30 @@ fn a_template_text_of_many_notes_lists_them_in_bounded_text() {
     assert!(crate::util::stdout(&out).contains("acme-parts"));
 }
 
+/// A text of more lines than a template is read in is refused naming the
+/// limit, whatever ends its lines (LF, CRLF, CR alone): a few million empty
+/// lines took hundreds of megabytes of working memory (found in hostile
+/// testing: 4 MiB of blank lines, 408 MB). At the limit it is read.
+#[test]
+fn a_template_text_of_too_many_lines_is_refused_naming_the_limit() {
+    let limit = urnreg::template::MAX_TEXT_LINES;
+    for end in ["\n", "\r\n", "\r"] {
+        let text = format!("Namespace Identifier: acme-parts{end}{}", end.repeat(limit));
+        let out = crate::util::urnreg(&["template", "import", "-"], text.as_bytes());
+        let err = crate::util::stderr(&out);
+        assert_eq!(crate::util::code(&out), 2, "{end:?}: {err:.500}");
+        assert!(
+            err.contains(&format!(
+                "lines; a registration template is read up to {limit} lines (MAX_TEXT_LINES)"
+            )),
+            "{end:?}: {err:.500}"
+        );
+    }
+    let text = format!("Namespace Identifier: acme-parts\n{}", "\n".repeat(limit - 2));
+    let report = urnreg::template::import_text(&text);
+    assert_eq!(report.fields.namespace_identifier.as_deref(), Some("acme-parts"));
+}
+
 /// A review naming an amendment count the request never had is refused
 /// saying so, not that the request "was amended since it was read" (found in
 /// hostile testing: `--amendments 5` of a request never amended).

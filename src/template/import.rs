@@ -28,6 +28,13 @@ use crate::registry::{Kind, RegistrationFile};
 /// template while keeping a stray binary file from filling memory.
 pub const MAX_TEXT_BYTES: usize = 4 * 1024 * 1024;
 
+/// The most lines [`import_text`] reads: four megabytes of real lines are
+/// some 70,000 (RFC-formatted, about 60 bytes each), while each line read
+/// takes about a hundred bytes of working memory, so a text of a few
+/// million empty lines would take hundreds of megabytes. A text of more
+/// lines is not read, and a note says why.
+pub const MAX_TEXT_LINES: usize = 200_000;
+
 /// Heading texts (lower case, single spaces) and the field each names: the
 /// headings of RFC 8141 Appendix A and RFC 3406 section 4, and wordings
 /// real registrations use for them. These match exactly; anything else
@@ -3232,13 +3239,21 @@ pub fn import_text(text: &str) -> ImportReport {
     let text: &str = &text;
     // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
     // or, in a text with no LF at all, CR alone (old Mac files).
-    let lines: Vec<&str> = if text.contains('\n') {
-        text.split('\n').map(|l| l.trim_end_matches('\r')).collect()
-    } else {
-        text.split('\r').collect()
-    };
-    let mut lines = lines;
+    let split_at = if text.contains('\n') { '\n' } else { '\r' };
     let mut report = ImportReport::default();
+    let count = text.split(split_at).count();
+    if count > MAX_TEXT_LINES {
+        report.notes.push(Note::new(
+            NoteKind::Misread,
+            None,
+            format!(
+                "the text has {count} lines; a registration template is read up to {MAX_TEXT_LINES} \
+                 lines (MAX_TEXT_LINES)"
+            ),
+        ));
+        return report;
+    }
+    let mut lines: Vec<&str> = text.split(split_at).map(|l| l.trim_end_matches('\r')).collect();
     for how in unwrapped {
         report.notes.push(Note::new(NoteKind::Decoded, None, how));
     }
