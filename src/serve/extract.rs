@@ -10,19 +10,21 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, FailedToBufferBody, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
 
 use super::http::{ApiError, answers_json, body_limit, too_large};
 use super::state::AppState;
 
 /// A request an extractor refuses: JSON for the API and resolution paths,
-/// an error page for a browser's.
+/// an error page for a browser's (shown as [`super::pages`] shows errors,
+/// whose module answers it).
 pub(crate) struct Refused {
-    error: ApiError,
-    page: bool,
-    close: bool,
+    pub(super) error: ApiError,
+    /// Answered as a page, not as JSON.
+    pub(super) page: bool,
+    /// The rest of the body is left unread: the connection cannot go on.
+    pub(super) close: bool,
 }
 
 impl Refused {
@@ -32,24 +34,6 @@ impl Refused {
             page: !answers_json(path),
             close: false,
         }
-    }
-}
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        let mut response = if self.page {
-            super::pages::error_page(self.error.status, &self.error.message)
-        } else {
-            self.error.into_response()
-        };
-        if self.close {
-            // The rest of the body is left unread: the connection cannot
-            // go on.
-            response
-                .headers_mut()
-                .insert(header::CONNECTION, HeaderValue::from_static("close"));
-        }
-        response
     }
 }
 

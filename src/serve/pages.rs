@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::api::{self, Lodged};
-use super::extract::{Form, Path, Query};
+use super::extract::{Form, Path, Query, Refused};
 use super::http::{ApiError, client_ip, cookie, path_request_id, set_cookie};
 use super::requests::{self, RequestView};
 use super::sessions::{self, Session};
@@ -181,6 +181,24 @@ impl From<ApiError> for Response {
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         page
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let mut response = if self.page {
+            error_page(self.error.status, &self.error.message)
+        } else {
+            self.error.into_response()
+        };
+        if self.close {
+            // The rest of the body is left unread: the connection cannot
+            // go on.
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 }
 
