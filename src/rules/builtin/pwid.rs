@@ -16,10 +16,10 @@ pub(super) fn normalize_pwid(nss: &str) -> Option<String> {
     }
     let domain_end = nss.find(':')?;
     let time_end = domain_end + nss[domain_end..].find(['Z', 'z'])? + 1;
-    let uri_start = time_end + ":page:".len();
-    if nss.len() < uri_start || nss.as_bytes()[uri_start - 1] != b':' {
-        return None;
-    }
+    // ":" precision-spec ":" (part or page; the owner's resolver's
+    // coverages, site, collection and the like, are longer).
+    let spec = nss[time_end..].strip_prefix(':')?;
+    let uri_start = time_end + 1 + spec.find(':')? + 1;
     let (head, uri) = nss.split_at(uri_start);
     let scheme_end = uri.find(':')?;
     let (scheme, rest) = uri.split_at(scheme_end);
@@ -61,6 +61,10 @@ mod tests {
             "archive.org:2016-01-22z:part:http://User@host.example%3FA=B"
         );
         assert_eq!(n("a.b:2016Z:page:MAILTO:X@Y.Z"), "a.b:2016z:page:mailto:X@Y.Z");
+        assert_eq!(
+            n("Archive.ORG:2018-02-22T11:54:11Z:collection:HTTPS://IPRES2018.org/Program"),
+            "archive.org:2018-02-22t11:54:11z:collection:https://ipres2018.org/Program"
+        );
         assert_eq!(normalize("pwid", "archive.org:2016-01-22"), None);
         assert_eq!(normalize("pwid", "a:2016Z\u{e9}page:x:y"), None);
         assert_eq!(normalize("pwid", "a:2016Z:pag\u{e9}x:y"), None);
