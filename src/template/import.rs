@@ -5092,12 +5092,13 @@ mod tests {
     }
 
     /// Hostile texts stay linear: many headings, many numbered lines and
-    /// many assignment phrases, each within MAX_TEXT_BYTES (the heading
-    /// and sibling counts and the phrase search were quadratic).
+    /// many assignment phrases, each within MAX_TEXT_BYTES and
+    /// MAX_TEXT_LINES (the heading and sibling counts and the phrase
+    /// search were quadratic: a regression here takes minutes, not a
+    /// second; timings themselves belong in benchmarks).
     #[test]
     fn many_headings_and_phrases_are_read_in_linear_time() {
-        let started = std::time::Instant::now();
-        let headings = "Purpose:\n".repeat(200_000);
+        let headings = "Purpose:\n".repeat(MAX_TEXT_LINES - 1);
         let r = import_text(&headings);
         assert!(r.fields.purpose.is_some());
         let numbered = format!("Purpose: x\n\n{}", "1.1.  Title\n\n".repeat(10_000));
@@ -5110,14 +5111,9 @@ mod tests {
         // before: about 20 s for 80,000).
         let feeds = format!(
             "Namespace Identifier: example\nPurpose: x\n{}",
-            "\u{c}\n".repeat(300_000)
+            "\u{c}\n".repeat(MAX_TEXT_LINES - 3)
         );
         assert_eq!(import_text(&feeds).fields.purpose.as_deref(), Some("x"));
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(60),
-            "{:?}",
-            started.elapsed()
-        );
     }
 
     /// Soft hyphens: one inside a line goes; one at a line's end joins
