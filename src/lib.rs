@@ -58,13 +58,38 @@
 //! r-component, ...) are [`Warning`]s, available from [`Urn::warnings`].
 //! The legacy RFC 2141 grammar is [`Syntax::Rfc2141`].
 //!
+//! ## What else is here
+//!
+//! - [`batch`]: many URNs at once, from a reader of lines or rows in
+//!   memory, on every core, results in input order, through a
+//!   [`batch::Sink`] of yours (columns, JSON, counts).
+//! - [`scan`]: the URNs in running text (prose, markup, code), with line
+//!   and column.
+//! - [`Registry::resolve`]: where a URN leads (the URLs of its namespace's
+//!   resolution services); [`resolve`] has the sub-registries.
+//! - `registry` (feature `store`): the SQLite registry, `Store`, whose
+//!   records in force `Registry::from_store` reads; `lint`: the checks of
+//!   a registration file. `snapshot` (feature `snapshots`): a snapshot
+//!   read back, whose `Snapshot::registry` validates against it.
+//!
+//! The guide with an example of each is `docs/library.md`.
+//!
+//! [`Registry`] is `Send + Sync` and cheap to clone (share it); make one
+//! [`Checker`] or [`scan::Scanner`] per thread. Every error type
+//! implements [`std::error::Error`] (a few checks of data handed in, such
+//! as [`batch::OffsetRows::new`], give their reason as a `String`).
+//!
 //! ## Features
 //!
-//! With `default-features = false` the crate is the parser, the validator
-//! and the embedded registry, with no SQLite, templates or command line.
-//! `store` adds the SQLite registry ([`registry`]), registration files and
-//! [`lint`]; `templates` rendering; `snapshots` export and import; `cli`
-//! (the default) all of them and the `urnreg` binary.
+//! With `default-features = false` the crate is the parser, the validator,
+//! the embedded registry, [`batch`], [`scan`] and [`resolve`], with no
+//! SQLite, templates or command line (`urnreg = { version = "0.1",
+//! default-features = false, features = [...] }`). `store` adds the
+//! SQLite registry (`registry`), registration files and `lint`;
+//! `templates` (with `store`) rendering; `snapshots` (with `templates`)
+//! export and import; `cli` all of them and the `urnreg` binary; `serve`
+//! the HTTP service and its client (tokio, axum, an HTTP client). The
+//! default is `cli` and `serve`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

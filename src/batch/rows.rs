@@ -43,6 +43,27 @@ impl<S: AsRef<str> + Sync> Rows for [S] {
     }
 }
 
+/// A `Vec` of strings is rows as its slice is: `batch.rows(&urns, ...)`.
+///
+/// ```
+/// use urnreg::batch::{Batch, Json, Options, Shown};
+///
+/// let urns: Vec<String> = vec!["urn:example:a".into(), "urn:example:a b".into()];
+/// let batch = Batch::new(None, Options::default(), Json::lines(Shown::None));
+/// let summary = batch.rows(&urns, |_, _| Ok(()))?;
+/// assert_eq!((summary.total(), summary.invalid()), (2, 1));
+/// # Ok::<(), urnreg::batch::Error>(())
+/// ```
+impl<S: AsRef<str> + Sync> Rows for Vec<S> {
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn row(&self, i: usize) -> Option<&[u8]> {
+        Rows::row(self.as_slice(), i)
+    }
+}
+
 /// The lines of a buffer, as the stream reader cuts them: each ends at
 /// `\n` or `\r\n` (the break is not part of it), a last line without a
 /// break counts when it is not empty, and a UTF-8 byte-order mark at the

@@ -21,6 +21,19 @@ pub struct DisplayForm {
     pub decoded: bool,
 }
 
+/// The text to show ([`DisplayForm::text`]), padded as asked (`{:20}`).
+///
+/// ```
+/// let shown = urnreg::Urn::parse("urn:example:%D0%B0123%2Cz456")?.display_form();
+/// assert_eq!(shown.to_string(), "urn:example:а123%2Cz456");
+/// # Ok::<(), urnreg::ParseError>(())
+/// ```
+impl std::fmt::Display for DisplayForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&self.text)
+    }
+}
+
 /// Returns true if and only if `c` may be shown decoded: visible, not a
 /// formatting or bidirectional control, not white space.
 fn is_safe_to_show(c: char) -> bool {
