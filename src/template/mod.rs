@@ -7,8 +7,8 @@ mod plain;
 pub(crate) mod render;
 
 pub use import::{
-    ImportError, ImportReport, MAX_TEXT_BYTES, MAX_TEXT_LINES, Note, NoteKind, import_bytes, import_registration,
-    import_registration_bytes, import_text, is_template_text, version_and_date,
+    ImportError, ImportReport, MAX_TEXT_BYTES, MAX_TEXT_LINES, Note, NoteKind, import_bytes,
+    import_registration, import_registration_bytes, import_text, is_template_text, version_and_date,
 };
 #[cfg(feature = "templates")]
 pub use render::{
