@@ -969,10 +969,18 @@ impl Scratch {
             || has_interpolation(&self.urn, self.literal_dollar)
             || has_build_token(&self.urn)
             || left_out
+            // The same of an element of code in prose (HTML's `<code>`,
+            // `<tt>`, `<samp>`, `<kbd>`; DocBook's `<code>`, `<literal>`)
+            // whose whole content ends in `:`: a prefix the text names
+            // (XLIFF 2.1's list of "allowed schema URN prefixes",
+            // `<code class="code">urn:oasis:names:tc:xliff:</code>`), as a
+            // string literal's is; a data element's value stays (above).
+            || element_content && code_element_before(buf, start)
             || piece
             || split
             || x_filled(&self.urn)
             || stop == Some(b'<') && xslt_instruction(buf, end, limit)
+            || stop == Some(b'<') && var_element(buf, end, limit)
             || stop == Some(b'<') && scriptlet(buf, end, limit)
             || stop == Some(b'`') && open != Some(b'`') && command_substitution(buf, end, limit)
             || stop == Some(b'\\') && swift_interpolation(buf, end, limit, open)
@@ -2150,6 +2158,27 @@ fn bracketed_fill_in(buf: &[u8], i: usize, limit: usize) -> bool {
     !markup && !tag
 }
 
+/// Whether the start tag that ends right before `start` opens an element
+/// of code in prose: HTML's `code`, `tt`, `samp` and `kbd` (HTML Living
+/// Standard 4.5), DocBook's `code` and `literal`; attributes may follow
+/// the name (`<code class="code">`).
+fn code_element_before(buf: &[u8], start: usize) -> bool {
+    const NAMES: [&[u8]; 5] = [b"code", b"tt", b"samp", b"kbd", b"literal"];
+    let Some(gt) = start.checked_sub(1).filter(|&i| buf[i] == b'>') else {
+        return false;
+    };
+    let from = gt.saturating_sub(256);
+    let Some(lt) = memchr::memrchr(b'<', &buf[from..gt]).map(|i| from + i) else {
+        return false;
+    };
+    let tag = &buf[lt + 1..gt];
+    if tag.contains(&b'>') || tag.ends_with(b"/") {
+        return false;
+    }
+    let name = tag.split(|&b| is_space(b)).next().unwrap_or_default();
+    NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
 /// An HTML element's start tag between `<` and `>`, attributes left out
 /// (`p`, `br`, `span class=...` has none here: `=` is refused before): the
 /// text's markup after a URN, not a fill-in (`...urn:ietf:rfc:8141.<p>`).
@@ -2698,6 +2727,21 @@ fn xslt_instruction(buf: &[u8], i: usize, limit: usize) -> bool {
                 .get(instruction.len())
                 .is_some_and(|&b| is_space(b) || matches!(b, b'/' | b'>'))
     })
+}
+
+/// A variable's element right after a URN's text, at `i`: HTML's `<var>`
+/// (HTML Living Standard 4.5.17) and DITA's `<var>` in a module's
+/// description (DITA 1.3,
+/// `<rngMod>urn:pubid:oasis:names:tc:dita:rng:topicMod.rng<var presep=":" name="ditaver"/>`),
+/// which a processor fills in: what comes before is a URN's first part.
+fn var_element(buf: &[u8], i: usize, limit: usize) -> bool {
+    buf[i..limit.min(i + 5)]
+        .get(..4)
+        .is_some_and(|tag| tag.eq_ignore_ascii_case(b"<var"))
+        && buf
+            .get(i + 4)
+            .filter(|_| i + 4 < limit)
+            .is_some_and(|&b| is_space(b) || matches!(b, b'/' | b'>'))
 }
 
 /// A server page's or a template's code right after a URN's text, at
