@@ -411,45 +411,92 @@ fn doubled_scheme(registry: &Registry, urn: &Urn<'_>) -> Option<String> {
     ))
 }
 
+/// The character that closes `open` when a URN is quoted or bracketed
+/// in text: ASCII's, and typographic quotes, guillemets and CJK brackets
+/// (text copied from a word processor or a web page).
+fn closer_of(open: char) -> Option<char> {
+    Some(match open {
+        '<' => '>',
+        '"' | '\'' => open,
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '\u{201C}' => '\u{201D}', // “ ”
+        '\u{2018}' => '\u{2019}', // ‘ ’
+        '\u{201E}' => '\u{201C}', // „ “ (German)
+        '\u{00AB}' => '\u{00BB}', // « »
+        '\u{2039}' => '\u{203A}', // ‹ ›
+        '\u{300C}' => '\u{300D}', // 「 」
+        '\u{300E}' => '\u{300F}', // 『 』
+        '\u{FF08}' => '\u{FF09}', // （ ）
+        _ => return None,
+    })
+}
+
+/// A character that may follow a URN in text and is no part of it: white
+/// space (no-break spaces too), a closing quote or bracket, and beyond
+/// ASCII the ellipsis, a zero-width space and the CJK full stop and comma.
+fn ends_text(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '>' | '"'
+                | '\''
+                | ')'
+                | ']'
+                | '}'
+                | '\u{201D}'
+                | '\u{2019}'
+                | '\u{201C}'
+                | '\u{00BB}'
+                | '\u{203A}'
+                | '\u{300D}'
+                | '\u{300F}'
+                | '\u{FF09}'
+                | '\u{2026}'
+                | '\u{200B}'
+                | '\u{3001}'
+                | '\u{3002}'
+                | '\u{FF0C}'
+                | '\u{FF0E}'
+                | '.'
+                | ','
+                | ';'
+                | '!'
+        )
+}
+
 /// For an input the generic parser refuses, what is around a URN in it
 /// that is no part of it (RFC 3986 Appendix C: the double quotes, angle
 /// brackets and white space that delimit a URI in text "do not form part
-/// of the URI"): a wrapper before it, or only such characters after it.
+/// of the URI"): a wrapper before it, or only such characters after it
+/// (typographic quotes and the like too: a raw non-ASCII character is
+/// never part of a URN, RFC 8141 section 2).
 fn wrapper_hint(input: &[u8], e: &ParseError, syntax: Syntax) -> Option<String> {
     const CITE: &str = "(RFC 3986 Appendix C)";
     let parses = |text: &[u8]| !text.is_empty() && Urn::parse_bytes(text, syntax).is_ok();
     let at = e.offset();
     if at == 0 {
-        let (&open, rest) = input.split_first()?;
-        let close = match open {
-            b'<' => b'>',
-            b'"' | b'\'' => open,
-            b'(' => b')',
-            b'[' => b']',
-            b'{' => b'}',
-            _ => return None,
-        };
-        return match rest.split_last() {
-            Some((&last, inner)) if last == close && parses(inner) => Some(format!(
-                "unexpected '{}' at byte 0: the URN is wrapped in '{}' and '{}', which are no part of it {CITE}",
-                open as char, open as char, close as char
+        let text = std::str::from_utf8(input).ok()?;
+        let open = text.chars().next()?;
+        let close = closer_of(open)?;
+        let rest = &text[open.len_utf8()..];
+        return match rest.strip_suffix(close) {
+            Some(inner) if parses(inner.as_bytes()) => Some(format!(
+                "unexpected '{open}' at byte 0: the URN is wrapped in '{open}' and '{close}', which are no part of it {CITE}"
             )),
-            _ if parses(rest) => Some(format!(
-                "unexpected '{}' at byte 0: the '{}' before the URN is no part of it {CITE}",
-                open as char, open as char
+            _ if parses(rest.as_bytes()) => Some(format!(
+                "unexpected '{open}' at byte 0: the '{open}' before the URN is no part of it {CITE}"
             )),
             _ => None,
         };
     }
-    let after = input.get(at..)?;
-    if after.iter().all(|b| b" \t\r\n>\"')]}".contains(b)) && parses(&input[..at]) {
-        let what = if after.iter().all(u8::is_ascii_whitespace) {
+    let after = std::str::from_utf8(input.get(at..)?).ok()?;
+    if after.chars().all(ends_text) && parses(&input[..at]) {
+        let what = if after.chars().all(char::is_whitespace) {
             "the white space after it".to_string()
         } else {
-            format!(
-                "the '{}' after it",
-                crate::urn::shortened(&String::from_utf8_lossy(after.trim_ascii()))
-            )
+            format!("the '{}' after it", crate::urn::shortened(after.trim()))
         };
         return Some(format!(
             "the URN ends at byte {at}: {what} is no part of it {CITE}"
@@ -791,6 +838,34 @@ mod wrapper_tests {
                 19,
                 "the '\">' after it is no part of it",
             ),
+            // Typographic quotes, guillemets and CJK punctuation, as text
+            // from a word processor or a web page has them: a raw
+            // non-ASCII character is never part of a URN (RFC 8141
+            // section 2).
+            (
+                "\u{201c}urn:isbn:0451450523\u{201d}",
+                "missing-scheme",
+                0,
+                "unexpected '\u{201c}' at byte 0: the URN is wrapped in '\u{201c}' and '\u{201d}'",
+            ),
+            (
+                "\u{ab}urn:isbn:0451450523\u{bb}",
+                "missing-scheme",
+                0,
+                "wrapped in '\u{ab}' and '\u{bb}'",
+            ),
+            (
+                "urn:isbn:0451450523\u{201d}",
+                "non-ascii",
+                19,
+                "the URN ends at byte 19: the '\u{201d}' after it is no part of it",
+            ),
+            (
+                "urn:isbn:0451450523\u{2026}\u{a0}\u{3002}",
+                "non-ascii",
+                19,
+                "the '\u{2026}\u{a0}\u{3002}' after it is no part of it",
+            ),
         ] {
             for checker in [Checker::new(registry), Checker::syntax_only()] {
                 let mut checker = checker;
@@ -800,7 +875,13 @@ mod wrapper_tests {
                 assert!(e.to_string().contains(said), "{input}: {e}");
             }
         }
-        for input in ["<nonsense>", "urn:isbn:0451450523 x", "<urn:isbn:>"] {
+        for input in [
+            "<nonsense>",
+            "urn:isbn:0451450523 x",
+            "<urn:isbn:>",
+            "urn:isbn:0451450523\u{e9}",
+            "\u{201c}nonsense\u{201d}",
+        ] {
             let report = Checker::new(registry).check_str(input);
             let message = report.errors().next().unwrap().to_string();
             assert!(!message.contains("no part of it"), "{input}: {message}");
