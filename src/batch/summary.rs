@@ -164,7 +164,9 @@ impl Summary {
     /// Counts by NID, largest first (then by name): the registered
     /// namespaces of `registry` by their NID, other NIDs lower-cased (at
     /// most [`MAX_OTHER_NIDS`], the rest under [`OTHER_NIDS`]), inputs that
-    /// are not URNs under [`NOT_A_URN`].
+    /// are not URNs under [`NOT_A_URN`]. Only reports added `detailed`
+    /// are counted (a batch adds them so when its
+    /// [`super::Options::detailed_summary`] is set): else it is empty.
     pub fn by_nid<'s>(&'s self, registry: Option<&'s Registry>) -> Vec<(&'s str, u64)> {
         let mut nids: Vec<(&str, u64)> = registry
             .map(|r| {
@@ -183,7 +185,9 @@ impl Summary {
         nids
     }
 
-    /// Counts by error kind (its code), largest first.
+    /// Counts by error kind (its code), largest first. Only reports added
+    /// `detailed` are counted (a batch adds them so when its
+    /// [`super::Options::detailed_summary`] is set): else it is empty.
     pub fn by_error(&self) -> Vec<(&'static str, u64)> {
         let mut kinds = self.by_error.clone();
         kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));

@@ -20,11 +20,11 @@ mod subregistries;
 
 pub use directives::{Directive, DirectiveIssue, DirectiveIssueKind, directives, written_directives};
 pub use resolution::{
-    MAX_RESOLUTION_KEYWORDS, MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URLS, NewKeyword, Resolution,
+    MAX_RESOLUTION_KEYWORDS, MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URL, MAX_URLS, NewKeyword, Resolution,
     ResolutionExample, ResolutionFile, ResolutionRule, Unresolved, is_single_answer, service_name,
 };
 pub use resolver::{ResolveError, Resolved};
 pub use subregistries::{
-    Keyword, MAX_QUERY_ENTRIES, MAX_QUERY_FIELD, QueryRegistry, SERVICE_STATUSES, Scope, Service,
-    SupportedBy, is_service_name,
+    Keyword, MAX_KEYWORD, MAX_QUERY_ENTRIES, MAX_QUERY_FIELD, QueryRegistry, SERVICE_STATUSES, Scope,
+    Service, SupportedBy, is_service_name,
 };

@@ -9,7 +9,7 @@
 //! server host) wait on SQLite's lock. The store uses the rollback
 //! journal (`store::open` switches databases of older urnreg versions out
 //! of WAL), so readers and writers do wait for each other
-//! (https://sqlite.org/lockingv3.html): a writer's transaction takes the
+//! (<https://sqlite.org/lockingv3.html>): a writer's transaction takes the
 //! RESERVED lock, which readers ignore, but its COMMIT takes the EXCLUSIVE
 //! lock, waiting until no reader is in the middle of a read, and a reader
 //! waits (with its busy timeout) while a commit holds it.
@@ -20,7 +20,7 @@
 //! task cannot be stopped, so dropping a request's future at its limit
 //! would leave its write running, to commit after the client was told 503.
 //! Each request therefore carries a [`Gate`], and the writer's connection
-//! a commit hook (https://sqlite.org/c3ref/commit_hook.html: a hook that
+//! a commit hook (<https://sqlite.org/c3ref/commit_hook.html>: a hook that
 //! returns non-zero turns the COMMIT into a ROLLBACK) that lets a write
 //! commit only before the request's deadline and while the request has
 //! not been answered 503; once a write is let commit, the time limit waits

@@ -627,7 +627,7 @@ fn indented(text: &str, indent: usize) -> String {
 /// A line whose text fits in `width` is kept as written, even if the indent
 /// takes it past (registration texts are 72 columns wide with their own
 /// indent), and two spaces after a full stop stay two. Only prose is
-/// wrapped ([`is_laid_out`] tells what is not): a table, an indented
+/// wrapped (`is_laid_out` tells what is not): a table, an indented
 /// line, a list item with a hanging indent, a URN pattern or a grammar
 /// keeps its lines. A list item that is wrapped hangs its next lines
 /// under its text.
