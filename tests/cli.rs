@@ -1875,6 +1875,30 @@ fn resolve_prints_urls_and_exits_by_what_failed() {
     assert!(rows[0]["note"].as_str().unwrap().contains("section 2.3"));
 }
 
+/// `resolve -` holds its messages and writes them a block at a time: a
+/// stream whose messages fill several blocks still gets every one, in
+/// input order, and every URL.
+#[test]
+fn resolve_writes_every_message_of_a_long_stream_in_order() {
+    let mut input = String::new();
+    for i in 0..3000 {
+        input.push_str(&format!(
+            "urn:uuid:6e8bc430-9c3a-11d9-9669-{i:012}\nurn:ietf:rfc:{i}\n"
+        ));
+    }
+    let out = urnreg(&["resolve", "-"], input.as_bytes());
+    assert_eq!(code(&out), 1);
+    let messages: Vec<String> = stderr(&out).lines().map(str::to_owned).collect();
+    assert_eq!(messages.len(), 3000, "{}", &stderr(&out)[..500]);
+    for (i, message) in messages.iter().enumerate() {
+        assert!(
+            message.starts_with(&format!("error: urn:uuid:6e8bc430-9c3a-11d9-9669-{i:012}: ")),
+            "{i}: {message}"
+        );
+    }
+    assert_eq!(stdout(&out).lines().count(), 3000);
+}
+
 /// The exit status of `child` once it ends within `seconds`; else it is
 /// killed and the test fails saying `stuck`.
 fn exit_within(child: &mut std::process::Child, seconds: u64, stuck: &str) -> std::process::ExitStatus {
