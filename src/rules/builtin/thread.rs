@@ -72,6 +72,22 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
                 ),
             ));
         }
+        // "<section> is a string of the section number, without trailing
+        // dot" (spec:<version>:sec:<section>).
+        if let Some(section) = rest
+            .split(':')
+            .nth(2)
+            .filter(|_| rest.split(':').nth(1) == Some("sec"))
+            && section.ends_with('.')
+        {
+            return Err(violation(
+                nss.len() - 1,
+                format_args!(
+                    "a section number is written without a trailing dot: '{}' ({REGISTRY}, spec:<version>:sec:<section>)",
+                    section.trim_end_matches('.')
+                ),
+            ));
+        }
     }
     Ok(())
 }
