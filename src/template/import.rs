@@ -322,8 +322,15 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                     None,
                     format!(
                         "Namespace Identifier '{}' read as an informal namespace: IANA assigns \
-                         its NID (RFC 8141 section 5.2)",
-                        first_line(t)
+                         its NID (RFC 8141 section 5.2){}",
+                        first_paragraph(t),
+                        // RFC 8141 Appendix A's description of the field,
+                        // copied unfilled, names both.
+                        if names_both_kinds(t) {
+                            "; the text names a formal namespace too: check it"
+                        } else {
+                            ""
+                        }
                     ),
                 ));
             }
@@ -342,7 +349,7 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
                 format!(
                     "Namespace Identifier '{}' is no single NID (RFC 8141 section 2): '{nid}' taken \
                      from it; check it",
-                    first_line(t)
+                    first_paragraph(t)
                 ),
             )),
             // The NID out of a value that says more (`"ietf" requested.`,
@@ -426,8 +433,10 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
 pub fn version_and_date(fields: &TemplateFields) -> (Option<i64>, Option<String>, Vec<Note>) {
     let mut notes = Vec::new();
     let mut version = fields.version.as_deref().and_then(|t| {
-        let written = first_line(t);
-        match read_version(written) {
+        // The value's first paragraph (a value wrapped on to a second
+        // line is one), or else its first line alone.
+        let written = first_paragraph(t);
+        match read_version(&written).or_else(|| read_version(first_line(t))) {
             Some((v, true)) => Some(v),
             Some((v, false)) => {
                 notes.push(Note::new(
@@ -448,8 +457,8 @@ pub fn version_and_date(fields: &TemplateFields) -> (Option<i64>, Option<String>
         }
     });
     let mut date = fields.date.as_deref().map(|t| {
-        let written = first_line(t);
-        match read_date(written) {
+        let written = first_paragraph(t);
+        match read_date(&written).or_else(|| read_date(first_line(t))) {
             Some((date, true)) => date,
             Some((date, false)) => {
                 notes.push(Note::new(
@@ -465,7 +474,7 @@ pub fn version_and_date(fields: &TemplateFields) -> (Option<i64>, Option<String>
                     None,
                     format!("Date: '{written}' is no date YYYY-MM-DD: kept as written"),
                 ));
-                written.to_string()
+                written
             }
         }
     });
@@ -623,6 +632,17 @@ fn read_nid(text: &str) -> NidRead {
     }
 }
 
+/// Whether a Namespace Identifier text speaks of both a formal and an
+/// informal namespace (RFC 8141 Appendix A's "Requested of IANA (formal)
+/// or assigned by IANA (informal)", left as written).
+fn names_both_kinds(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.iter().any(|w| w == "formal") && words.iter().any(|w| w == "informal")
+}
+
 /// Whether `text` writes its NID as `urn-` and a stand-in for the number
 /// IANA is to assign: RFC 2611 and RFC 3406 informal requests posted to
 /// urn-nid (the W3C's 2001 `urn-anon` and `urn-ti` requests say
@@ -719,6 +739,18 @@ fn nid_value_lines(lines: &[&str]) -> Option<usize> {
     (1..=lines.len().min(NID_VALUE_MAX_LINES)).find(|&n| read_nid(&lines[..n].join("\n")).same_as(&whole))
 }
 
+/// The first paragraph of a value as one line: a value wrapped on to a
+/// second line (`... or assigned by IANA` / `(informal).`) is said whole.
+fn first_paragraph(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .take(NID_VALUE_MAX_LINES)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
 }
@@ -799,6 +831,14 @@ pub(crate) fn read_date(text: &str) -> Option<(String, bool)> {
     let text = text.trim();
     if crate::clock::is_valid_date(text) {
         return Some((text.to_string(), true));
+    }
+    // A comment after the date and a `;` or `,` (`2019-04-01; first
+    // requested on 2019-03-01`): the date before it, written as RFC 8141
+    // Appendix A asks.
+    if let Some((date, _)) = text.split_once([';', ','])
+        && crate::clock::is_valid_date(date.trim())
+    {
+        return Some((date.trim().to_string(), false));
     }
     // A comment in parentheses after the date (`2018-06-10 (revised)`), as
     // a Version may have one: the date before it.
@@ -897,7 +937,15 @@ const ASSIGNMENT_PHRASES: &[&str] = &[
 
 /// `text` with every [`ASSIGNMENT_PHRASES`] blanked out, if it has one.
 fn without_assignment_phrases(text: &str) -> Option<String> {
-    let mut lower = text.to_ascii_lowercase();
+    // A phrase wrapped over two lines (`... or assigned by` / `IANA
+    // (informal).`, RFC 8141 Appendix A's wording) is one: line breaks
+    // and tabs looked at as spaces (each one byte, as the space is).
+    let mut lower: String = text
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c })
+        .collect();
+    let mut blanked = vec![false; lower.len()];
     let mut found = false;
     for phrase in ASSIGNMENT_PHRASES {
         // On from the last match: a text of many phrases is read once.
@@ -911,18 +959,13 @@ fn without_assignment_phrases(text: &str) -> Option<String> {
             }
             found = true;
             lower.replace_range(at..from, &" ".repeat(phrase.len()));
+            blanked[at..from].fill(true);
         }
     }
     // The same bytes of the original text, so that a NID keeps its case.
     found.then(|| {
         text.char_indices()
-            .map(|(i, c)| {
-                if lower.as_bytes()[i] == b' ' && c != ' ' {
-                    ' '
-                } else {
-                    c
-                }
-            })
+            .map(|(i, c)| if blanked[i] { ' ' } else { c })
             .collect()
     })
 }
@@ -1456,6 +1499,17 @@ fn normalize(head: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
+}
+
+/// Whether a section's title (an xml2rfc source's, without numbering)
+/// names a template field as written or by its words; not an RFC section
+/// every RFC has ([`RFC_SECTION_TITLES`]).
+pub(super) fn titles_a_field(title: &str) -> bool {
+    let title = normalize(strip_numbering(title.trim()).0.trim_end_matches(':'));
+    if title.len() > 80 || RFC_SECTION_TITLES.contains(&title.as_str()) {
+        return false;
+    }
+    HEADINGS.iter().any(|(label, _)| *label == title) || word_heading(&title).is_some()
 }
 
 /// How many edits a misspelled heading may be from its label: none for
@@ -2417,6 +2471,11 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .map(|h| h.line)
         .max()
         .unwrap_or(0);
+    // Where the template's own Security field starts, if it has one.
+    let security_field = headings
+        .iter()
+        .find(|h| h.key == "security_and_privacy")
+        .map(|h| h.line);
     // The level of the fields' own Markdown headings (`## Purpose`), if
     // they are written so.
     let field_level = headings
@@ -2435,6 +2494,13 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         }
         if let Some((end, what)) = container.filter(|(end, _)| *end == i) {
             return Some((end, what.into()));
+        }
+        // The RFC's own "Security Considerations" (RFC 7322 section
+        // 4.8.5) after the template's Security field: the document's next
+        // section, which an HTML or XML source sets at the fields'
+        // margin, not a second Security field.
+        if security_field.is_some_and(|at| at < i) && security_title(lines, i, margin) {
+            return Some((i, format!("the RFC section '{}'", lines[i].trim())));
         }
         if field_lines.contains(&i) {
             continue;
@@ -2781,13 +2847,34 @@ fn container_end(lines: &[&str], first: usize) -> Option<(usize, &'static str)> 
             .find(|&i| closes(lines[i], run))
             .map(|i| (i, "the end of the code fence the template is in"));
     }
-    let cdata = lines[..first].iter().rposition(|l| l.contains("<![CDATA["))?;
-    if lines[cdata..first].iter().any(|l| l.contains("]]>")) {
+    if let Some(cdata) = lines[..first].iter().rposition(|l| l.contains("<![CDATA["))
+        && !lines[cdata..first].iter().any(|l| l.contains("]]>"))
+    {
+        return (first..lines.len())
+            .find(|&i| lines[i].contains("]]>"))
+            .map(|i| (i, "the end of the XML CDATA section the template is in"));
+    }
+    // Or an xml2rfc `<artwork>` or `<sourcecode>` written without one
+    // (RFC 7991 section 2.5; its character references read before,
+    // `plain.rs`): its end tag ends it.
+    let (at, (close, what)) = lines[..first].iter().enumerate().rev().find_map(|(i, l)| {
+        if l.contains("<artwork") {
+            Some((i, ("</artwork>", "the end of the <artwork> the template is in")))
+        } else if l.contains("<sourcecode") {
+            Some((
+                i,
+                ("</sourcecode>", "the end of the <sourcecode> the template is in"),
+            ))
+        } else {
+            None
+        }
+    })?;
+    if lines[at..first].iter().any(|l| l.contains(close)) {
         return None;
     }
     (first..lines.len())
-        .find(|&i| lines[i].contains("]]>"))
-        .map(|i| (i, "the end of the XML CDATA section the template is in"))
+        .find(|&i| lines[i].contains(close))
+        .map(|i| (i, what))
 }
 
 /// The level of the Markdown heading on line `i`, if it is one
@@ -3643,9 +3730,17 @@ pub fn import_text(text: &str) -> ImportReport {
             let nid_lines = (h.key == "namespace_identifier")
                 .then(|| nid_value_lines(&filled.iter().map(|&i| raw[i].trim()).collect::<Vec<_>>()))
                 .flatten();
+            // A value wrapped on to the lines right below it (RFC 8141
+            // Appendix A's own `Date:  The date when the registration is
+            // requested of IANA, using the` / `format YYYY-MM-DD.`): up to
+            // the line that closes its parenthesis or ends its sentence.
             let kept = match nid_lines {
                 Some(n) => sentence_lines(&raw, &filled, n),
-                None => parenthesis_lines(&raw, &filled),
+                None if filled.is_empty() => 1,
+                None => match parenthesis_lines(&raw, &filled) {
+                    1 => sentence_lines(&raw, &filled, 1),
+                    n => n,
+                },
             };
             // Text after a NID that cannot be read is no other field's.
             let moved = h.key != "namespace_identifier" || nid_lines.is_some();

@@ -30,7 +30,9 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
         pgp_cleartext,
         flowed,
         xml2rfc,
+        xml2rfc_artwork,
         html,
+        html_mail,
         definition_list,
         two_column_table,
     ] {
@@ -64,8 +66,14 @@ fn multipart(text: &str) -> Option<Unwrapped> {
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let block = super::import::mail_header_block(&lines)?;
     let headers = &lines[block.clone()];
-    let mut found = Vec::new();
-    let leaves = plain_parts(headers, &lines[block.end..], 0, &mut found)?;
+    let (mut found, mut html) = (Vec::new(), Vec::new());
+    let leaves = plain_parts(headers, &lines[block.end..], 0, &mut found, &mut html)?;
+    // A mail sent as HTML only: its first text/html part, read as a page
+    // later ([`html_mail`]).
+    let only_html = found.is_empty();
+    if only_html {
+        found.extend(html.first());
+    }
     let chosen = template_part(&found)?;
     let part = found[chosen];
     let mut out: Vec<&str> = lines[..block.start].to_vec();
@@ -85,7 +93,13 @@ fn multipart(text: &str) -> Option<Unwrapped> {
         }
     }
     out.extend(part);
-    let how = if found.len() > 1 {
+    let how = if only_html {
+        format!(
+            "the mail is MIME multipart (RFC 2046 section 5.1) with no text/plain part: its text/html part \
+             read, {} other part(s) and the boundary lines left out",
+            leaves - 1
+        )
+    } else if found.len() > 1 {
         format!(
             "the mail is MIME multipart (RFC 2046 section 5.1): of its {} text/plain parts, part {} \
              read (the one that holds the template), the {} other part(s) and the boundary lines left out",
@@ -120,6 +134,7 @@ fn plain_parts<'l, 't>(
     body: &'l [&'t str],
     depth: usize,
     found: &mut Vec<&'l [&'t str]>,
+    html: &mut Vec<&'l [&'t str]>,
 ) -> Option<usize> {
     let content_type = header_value(headers, "content-type")?;
     if !content_type.to_ascii_lowercase().starts_with("multipart/") || depth >= MAX_MULTIPART_DEPTH {
@@ -159,13 +174,16 @@ fn plain_parts<'l, 't>(
             if found.len() < MAX_PLAIN_PARTS {
                 found.push(part);
             }
-        } else if let Some(inner) = plain_parts(part_headers, &part[header_end..], depth + 1, found) {
+        } else if let Some(inner) = plain_parts(part_headers, &part[header_end..], depth + 1, found, html) {
             leaves += inner;
         } else {
+            if kind.as_deref().is_some_and(|k| k.starts_with("text/html")) && html.is_empty() {
+                html.push(part);
+            }
             leaves += 1;
         }
     }
-    (!found.is_empty()).then_some(leaves)
+    (!found.is_empty() || !html.is_empty()).then_some(leaves)
 }
 
 /// The parts of a multipart body: the lines between its delimiter lines
@@ -617,9 +635,40 @@ const PARAGRAPHS: &[&str] = &[
 /// value indented below its term, list items as `- ` lines). Tags go,
 /// character references are read.
 fn html(text: &str) -> Option<Unwrapped> {
-    if !looks_like_html(text) {
-        return None;
-    }
+    looks_like_html(text).then(|| {
+        let (text, how) = html_page(text);
+        Unwrapped {
+            text,
+            how: format!(
+                "the text is an HTML page: read as {how}, without tags and with character references read"
+            ),
+        }
+    })
+}
+
+/// A mail whose body is HTML (`Content-Type: text/html`: a mail client's
+/// only body, or the part [`multipart`] kept of a mail with no
+/// `text/plain` one), its transfer encoding read: the body read as
+/// [`html`] reads a page, below the mail's header block.
+fn html_mail(text: &str) -> Option<Unwrapped> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let block = super::import::mail_header_block(&lines)?;
+    header_value(&lines[block.clone()], "content-type")
+        .filter(|v| v.to_ascii_lowercase().starts_with("text/html"))?;
+    let (page, how) = html_page(&lines[block.end..].join("\n"));
+    let mut out = lines[..block.end].join("\n");
+    out.push_str("\n\n");
+    out.push_str(&page);
+    Some(Unwrapped {
+        text: out,
+        how: format!(
+            "the mail body is HTML (text/html): read as {how}, without tags and with character references read"
+        ),
+    })
+}
+
+/// An HTML page's text, as [`html`] reads it, and how it was read.
+fn html_page(text: &str) -> (String, &'static str) {
     let tokens = tokenize(text);
     // The text inside `<pre>` and outside it, in visible characters.
     let (mut inside, mut outside, mut depth) = (0usize, 0usize, 0usize);
@@ -639,25 +688,21 @@ fn html(text: &str) -> Option<Unwrapped> {
             _ => {}
         }
     }
-    let (text, how) = if inside > 0 && inside >= outside * 4 && headings < 2 {
+    if inside > 0 && inside >= outside * 4 && headings < 2 {
         (pre_text(&tokens), "the text of its <pre> blocks")
     } else {
         (
             block_text(&tokens),
             "its text, laid out by its headings, paragraphs and lists",
         )
-    };
-    Some(Unwrapped {
-        text,
-        how: format!(
-            "the text is an HTML page: read as {how}, without tags and with character references read"
-        ),
-    })
+    }
 }
 
 /// An xml2rfc XML source (RFC 7749's v2 vocabulary, RFC 7991's v3) whose
-/// template is a definition list: v2's `<list style="hanging">` of `<t
-/// hangText="Namespace ID:">` items, v3's `<dl>` of `<dt>`/`<dd>`. Read
+/// template is a definition list (v2's `<list style="hanging">` of `<t
+/// hangText="Namespace ID:">` items, v3's `<dl>` of `<dt>`/`<dd>`) or a
+/// section of sections titled after its fields (`3.1.  Namespace ID` in
+/// the text rendering). Read
 /// as the HTML page it maps to: a hangText as a `<dt>`, its `<t>` as the
 /// `<dd>`, a section's title as its heading, `<artwork>` and
 /// `<sourcecode>` as `<pre>`, `<vspace/>` as a line break, `<xref>` and
@@ -665,18 +710,13 @@ fn html(text: &str) -> Option<Unwrapped> {
 /// source whose template is verbatim (`<artwork><![CDATA[`) is read as
 /// text, as it is written there.
 fn xml2rfc(text: &str) -> Option<Unwrapped> {
-    let head = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
-    let mut cut = head.len().min(4096);
-    while !head.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    let window = &head[..cut];
-    let root = window.contains("<rfc ") || window.contains("<rfc>") || window.contains("<rfc\n");
-    if !(head.starts_with('<') && root && !window.contains("<html"))
-        || !(text.contains("hangText=") || text.contains("<dt>") || text.contains("<dt "))
-    {
-        return None;
-    }
+    let head = xml2rfc_source(text)?;
+    let listed = text.contains("hangText=") || text.contains("<dt>") || text.contains("<dt ");
+    // A template of nested sections, each titled after a field (v2's
+    // `<section title="Namespace ID">`, v3's `<name>`, the sources of RFC
+    // 6963, RFC 7738 and RFC 9039): three such titles, not counting the
+    // "Security Considerations" every RFC has.
+    let mut field_sections = 0usize;
     let mut out = String::with_capacity(text.len());
     // Whether each open `<t>` is a hanging item (closed as `</dd>`).
     let mut items: Vec<bool> = Vec::new();
@@ -742,10 +782,21 @@ fn xml2rfc(text: &str) -> Option<Unwrapped> {
             ("section", false) => {
                 out.push_str("<section>");
                 if let Some(title) = attribute(inner, "title") {
+                    field_sections += usize::from(super::import::titles_a_field(title));
                     out.push_str(&format!("<h2>{title}</h2>"));
                 }
             }
-            ("name", false) => out.push_str("<h2>"),
+            ("name", false) => {
+                // Its text, looked for a short way on (a title is short).
+                let mut cut = rest.len().min(200);
+                while !rest.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                if let Some(end) = rest[..cut].find("</name>") {
+                    field_sections += usize::from(super::import::titles_a_field(&rest[..end]));
+                }
+                out.push_str("<h2>");
+            }
             ("name", true) => out.push_str("</h2>"),
             ("xref" | "eref", false) if empty => {
                 if let Some(target) = attribute(inner, "target") {
@@ -759,11 +810,86 @@ fn xml2rfc(text: &str) -> Option<Unwrapped> {
         }
     }
     out.push_str(rest);
+    let how = if listed {
+        "its hangText and <dt> terms as headings"
+    } else if field_sections >= 3 {
+        "its sections' titles as headings"
+    } else {
+        return None;
+    };
     Some(Unwrapped {
         text: block_text(&tokenize(&out)),
-        how: "the text is an xml2rfc XML source: read as the text it renders, its hangText and <dt> \
-              terms as headings, without tags and with character references read"
-            .to_string(),
+        how: format!(
+            "the text is an xml2rfc XML source: read as the text it renders, {how}, without tags and with \
+             character references read"
+        ),
+    })
+}
+
+/// `text` from its first tag when it is an xml2rfc XML source (RFC 7749,
+/// RFC 7991): an `<rfc>` root near its start, and no HTML page's.
+fn xml2rfc_source(text: &str) -> Option<&str> {
+    let head = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let mut cut = head.len().min(4096);
+    while !head.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let window = &head[..cut];
+    let root = window.contains("<rfc ") || window.contains("<rfc>") || window.contains("<rfc\n");
+    (head.starts_with('<') && root && !window.contains("<html")).then_some(head)
+}
+
+/// An xml2rfc source whose template is verbatim in an `<artwork>` or
+/// `<sourcecode>` written with character references, not in a CDATA
+/// section (`&lt;NSS&gt;`, `&amp;` for `@` in an address): those read
+/// inside the element (XML 1.0 section 4.1), as the CDATA form is
+/// written. The text is otherwise kept line for line: the importer reads
+/// it as text, and `</artwork>` ends the template.
+fn xml2rfc_artwork(text: &str) -> Option<Unwrapped> {
+    xml2rfc_source(text)?;
+    let mut out = String::with_capacity(text.len());
+    let mut read = 0usize;
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        let close = if rest[at..].starts_with("<artwork") {
+            "</artwork>"
+        } else if rest[at..].starts_with("<sourcecode") {
+            "</sourcecode>"
+        } else {
+            out.push_str(&rest[..=at]);
+            rest = &rest[at + 1..];
+            continue;
+        };
+        let end = at + tag_end(&rest[at..]);
+        out.push_str(&rest[..end]);
+        rest = &rest[end..];
+        if out.ends_with("/>") {
+            continue;
+        }
+        let stop = rest.find(close).unwrap_or(rest.len());
+        let mut content = &rest[..stop];
+        rest = &rest[stop..];
+        if content.contains("<![CDATA[") {
+            out.push_str(content);
+            continue;
+        }
+        while let Some(amp) = content.find('&') {
+            out.push_str(&content[..amp]);
+            let (c, used) = character_reference(&content[amp..]);
+            read += usize::from(used > 1);
+            out.push_str(&c);
+            content = &content[amp + used..];
+        }
+        out.push_str(content);
+    }
+    out.push_str(rest);
+    (read > 0).then(|| Unwrapped {
+        text: out,
+        how: format!(
+            "the text is an xml2rfc XML source whose <artwork> or <sourcecode> is written with character \
+             references (RFC 7991 section 2.5, RFC 7749 section 2.5): {read} read, as a CDATA section \
+             would have them"
+        ),
     })
 }
 
@@ -1109,7 +1235,52 @@ fn block_text(tokens: &[Token]) -> String {
     let mut out = Layout::default();
     // Inside a word processor's line ([`WORD_LINE`]): whether it has text.
     let mut word_line: Option<bool> = None;
-    for token in tokens {
+    let two_column = two_column_tables(tokens);
+    // For each open table, whether it is one of two columns; the cells of
+    // the row being read; whether its second cell (a value) is open.
+    let mut tables: Vec<bool> = Vec::new();
+    let mut cells = 0usize;
+    let mut value_cell = false;
+    let end_value = |out: &mut Layout, value_cell: &mut bool| {
+        if std::mem::take(value_cell) {
+            out.indent = out.indent.saturating_sub(1);
+        }
+    };
+    for (at, token) in tokens.iter().enumerate() {
+        // A table of two columns (a field's name, then its value) is read
+        // as the Markdown one is: `Name: value` lines, the value's further
+        // lines indented below the name, as in a plain template.
+        match token {
+            Token::Open(name) if name == "table" => tables.push(two_column.contains(&at)),
+            Token::Open(name) if name == "tr" => {
+                end_value(&mut out, &mut value_cell);
+                cells = 0;
+            }
+            Token::Open(name) if matches!(name.as_str(), "td" | "th") && tables.last() == Some(&true) => {
+                end_value(&mut out, &mut value_cell);
+                cells += 1;
+                if cells == 2 {
+                    while out.out.ends_with(' ') {
+                        out.out.pop();
+                    }
+                    if !out.at_line_start() && !out.out.ends_with(':') {
+                        out.out.push(':');
+                    }
+                    out.text(" ");
+                    out.indent += 1;
+                    value_cell = true;
+                    continue;
+                }
+            }
+            Token::Close(name) if matches!(name.as_str(), "td" | "th" | "tr") => {
+                end_value(&mut out, &mut value_cell)
+            }
+            Token::Close(name) if name == "table" => {
+                end_value(&mut out, &mut value_cell);
+                tables.pop();
+            }
+            _ => {}
+        }
         match token {
             Token::Open(name) if name == WORD_LINE => {
                 out.newline();
@@ -1190,6 +1361,54 @@ fn block_text(tokens: &[Token]) -> String {
     let mut text = out.out.trim_end().to_string();
     text.push('\n');
     text
+}
+
+/// Where the tables of two columns start among `tokens` (the index of
+/// each one's `<table>`): every row at its own level has two cells (`<td>`
+/// or `<th>`), at least two rows do, and it holds no other table.
+fn two_column_tables(tokens: &[Token]) -> std::collections::HashSet<usize> {
+    // Each open table: where it starts, whether it still is one of two
+    // columns, its rows of two cells, the cells of its current row.
+    let mut open: Vec<(usize, bool, usize, usize)> = Vec::new();
+    let mut found = std::collections::HashSet::new();
+    let end_row = |t: &mut (usize, bool, usize, usize)| {
+        match t.3 {
+            0 => {}
+            2 => t.2 += 1,
+            _ => t.1 = false,
+        }
+        t.3 = 0;
+    };
+    for (at, token) in tokens.iter().enumerate() {
+        match token {
+            Token::Open(name) if name == "table" => {
+                if let Some(outer) = open.last_mut() {
+                    outer.1 = false;
+                }
+                open.push((at, true, 0, 0));
+            }
+            Token::Open(name) | Token::Close(name) if name == "tr" => {
+                if let Some(t) = open.last_mut() {
+                    end_row(t);
+                }
+            }
+            Token::Open(name) if name == "td" || name == "th" => {
+                if let Some(t) = open.last_mut() {
+                    t.3 += 1;
+                }
+            }
+            Token::Close(name) if name == "table" => {
+                if let Some(mut t) = open.pop() {
+                    end_row(&mut t);
+                    if t.1 && t.2 >= 2 {
+                        found.insert(t.0);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The deepest indentation of nested definitions: a page nesting them
@@ -1376,8 +1595,18 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
             Some(_) if delimiter => {}
             Some(cells) if in_table => {
                 let name = cells[0].trim_end_matches(':');
-                let value = cells[1].trim_matches('`');
-                out.push_str(&format!("{name}: {value}"));
+                out.push_str(name);
+                out.push(':');
+                // The cell's lines, those after the first indented below
+                // the heading as a plain template's are.
+                for (k, line) in cell_lines(&cells[1]).iter().enumerate() {
+                    match (k, line.is_empty()) {
+                        (0, _) => out.push(' '),
+                        (_, true) => out.push('\n'),
+                        (_, false) => out.push_str("\n   "),
+                    }
+                    out.push_str(line);
+                }
             }
             _ => out.push_str(line),
         }
@@ -1386,6 +1615,53 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
         text: out,
         how: "its Markdown table of two columns read as 'Name: value' lines".to_string(),
     })
+}
+
+/// A table cell's lines: a GitHub Flavored Markdown cell is one line, and
+/// `<br>` (any of its spellings) is how a line is broken inside it (two
+/// part paragraphs). A line that is one code span whole (`` `lamp` ``) is
+/// read without its backticks (GFM section 6.1), one that only has one
+/// inside keeps them, as a plain template's text does.
+fn cell_lines(cell: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut rest = cell;
+    while let Some((at, len)) = rest
+        .match_indices('<')
+        .find_map(|(at, _)| line_break_len(&rest[at..]).map(|len| (at, len)))
+    {
+        lines.push(&rest[..at]);
+        rest = &rest[at + len..];
+    }
+    lines.push(rest);
+    lines
+        .into_iter()
+        .map(|line| {
+            let line = line.trim();
+            let run = line.len() - line.trim_start_matches('`').len();
+            let inner = line.get(run..line.len().saturating_sub(run)).unwrap_or("");
+            if run > 0 && line.len() > 2 * run && line.ends_with(&line[..run]) && !inner.contains('`') {
+                inner.trim()
+            } else {
+                line
+            }
+        })
+        .collect()
+}
+
+/// The length of the `<br>` (`<br/>`, `<br />`, `<BR>`) that starts `s`.
+fn line_break_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !(b.len() >= 4 && b[1..3].eq_ignore_ascii_case(b"br")) {
+        return None;
+    }
+    let mut i = 3;
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'/') {
+        i += 1;
+    }
+    (b.get(i) == Some(&b'>')).then_some(i + 1)
 }
 
 // ---------------------------------------------------------------------
@@ -1522,6 +1798,43 @@ fn strip_line_break(line: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GFM table cells: `<br>` in any spelling breaks a line, two make a
+    /// blank one; a line that is one code span whole loses its backticks,
+    /// one inside a line keeps them; other tags stay text.
+    #[test]
+    fn table_cells_break_lines_at_br() {
+        assert_eq!(cell_lines("a<br>b<BR/>c<br />d"), ["a", "b", "c", "d"]);
+        assert_eq!(cell_lines("a<br><br>b"), ["a", "", "b"]);
+        assert_eq!(cell_lines("`x = 1`<br>see `y`"), ["x = 1", "see `y`"]);
+        assert_eq!(cell_lines("a <b> c <br"), ["a <b> c <br"]);
+    }
+
+    /// An HTML table of two columns reads as `Name: value` lines, with or
+    /// without the name's colon; one of three columns does not.
+    #[test]
+    fn html_two_column_table_rows_read_as_fields() {
+        let two =
+            "<table><tr><td>Version</td><td>1</td></tr><tr><th>Date:</th><td>2020-01-02</td></tr></table>";
+        assert_eq!(block_text(&tokenize(two)), "Version: 1\nDate: 2020-01-02\n");
+        let three =
+            "<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr></table>";
+        assert!(!block_text(&tokenize(three)).contains(':'));
+    }
+
+    /// xml2rfc: character references inside an `<artwork>` read, the text
+    /// kept line for line; one in CDATA, or none, leaves the text alone.
+    #[test]
+    fn xml2rfc_artwork_references_read() {
+        let escaped = "<rfc>\n<t>a &amp; b</t>\n<artwork>\nSyntax: &lt;NSS&gt; &amp;\n</artwork>\n</rfc>\n";
+        let read = xml2rfc_artwork(escaped).unwrap();
+        assert_eq!(
+            read.text,
+            "<rfc>\n<t>a &amp; b</t>\n<artwork>\nSyntax: <NSS> &\n</artwork>\n</rfc>\n"
+        );
+        assert!(xml2rfc_artwork("<rfc>\n<artwork><![CDATA[\n&lt;\n]]></artwork>\n</rfc>\n").is_none());
+        assert!(xml2rfc_artwork("<html><rfc>\n<artwork>&lt;</artwork>").is_none());
+    }
 
     /// RFC 3676: soft breaks joined at one quote depth (without their
     /// space under DelSp=yes), stuffing off, `-- ` no soft break; a
