@@ -1,5 +1,8 @@
 //! EPC (RFC 5134 and the EPC Tag Data Standard it cites): the integer
-//! fields of the binary encodings, which no pattern of digits bounds.
+//! fields of the binary encodings, which no pattern of digits bounds; the
+//! bodies of the pure identity schemes GS1's Tag Data Translation patterns
+//! do not cover (pgln, gsin, ginc, upui, bic, imovn) and of the LGTIN class
+//! URI; and the scheme names, which are lower case.
 
 #[allow(unused_imports)]
 use super::*;
@@ -136,6 +139,9 @@ const KEYS: &[(&str, usize, &str)] = &[
     ("grai", 12, "asset type"),
     ("gdti", 12, "document type"),
     ("sgcn", 12, "document type"),
+    ("pgln", 12, "party reference"),
+    ("gsin", 16, "shipper reference"),
+    ("upui", 13, "item reference"),
 ];
 
 /// The tag encodings of those keys (TDS section 14.5; GS1's Tag Data
@@ -211,17 +217,285 @@ fn check_pattern_key(category: &str, scheme: &str, body: &str, body_at: usize) -
     Ok(())
 }
 
-/// EPC (RFC 5134 section 2, the Tag Data Standard's URIs): the integer
-/// fields of [`SCHEMES`] have no leading zeros and fit their bits, and the
-/// GS1 keys of pattern and class URIs have their length
-/// ([`check_pattern_key`]). The grammar has checked the id and tag URIs'
-/// digits and lengths.
+/// The pure identity EPC schemes of TDS section 6.3 (TDS 1.13 added IMOVN,
+/// TDS 1.12 UPUI and PGLN), whose URIs are `urn:epc:id:<scheme>:` and whose
+/// identity patterns (TDS section 8) are `urn:epc:idpat:<scheme>:`.
+const ID_SCHEMES: &[&str] = &[
+    "sgtin", "sscc", "sgln", "grai", "giai", "gsrn", "gsrnp", "gdti", "cpi", "sgcn", "ginc", "gsin", "itip",
+    "upui", "pgln", "gid", "usdod", "adi", "bic", "imovn",
+];
+
+/// The tag encodings of TDS section 14 without a GS1 key's company prefix
+/// and reference up front (the others are [`TAG_SCHEMES`]).
+const OTHER_TAG_SCHEMES: &[&str] = &[
+    "giai-96", "giai-202", "cpi-96", "cpi-var", "gid-96", "usdod-96", "adi-var",
+];
+
+/// A scheme name TDS defines, in another letter case: RFC 5134 section 2
+/// makes the whole EPC URN case-sensitive, and TDS writes each scheme name
+/// in lower case (sections 6.3, 6.4, 8, 12 and 13), so `SGTIN` names no
+/// scheme, and is most likely `sgtin` mistyped: refused, naming it. A
+/// name TDS does not define, in any case, is left to the grammar (and to
+/// the `[[rules.should]]` of the namespace's rules, which warns of it).
+fn check_scheme_case(category: &str, scheme: &str, at: usize) -> Result<(), Violation> {
+    if !scheme.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Ok(());
+    }
+    let known = ID_SCHEMES
+        .iter()
+        .chain(TAG_SCHEMES)
+        .chain(OTHER_TAG_SCHEMES)
+        .chain(&["lgtin"])
+        .find(|s| s.eq_ignore_ascii_case(scheme));
+    match known {
+        Some(name) => Err(violation(
+            at,
+            format_args!(
+                "EPC scheme names are lower case: '{name}' (RFC 5134 section 2, TDS section {})",
+                match category {
+                    "class" => "6.4",
+                    "idpat" => "8",
+                    "tag" => "12",
+                    "pat" => "13",
+                    _ => "6.3",
+                }
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A GS3A3 string (TDS's GS3A3Component, among its common grammar
+/// elements: the characters of a URI component of a GS1 key, as the
+/// grammar's `gs3a3` rule takes them: letters, digits,
+/// `!'()*+,-.:;=_` and the escapes `%22 %26 %2F %3C %3E %3F %25`, each one
+/// character) of at most `max` characters: its length, or where it goes
+/// wrong (the offset of a byte none of them, or of the character after
+/// the `max`th) and whether it is too long.
+fn gs3a3_scan(s: &str, max: usize) -> Result<usize, (usize, bool)> {
+    let b = s.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i < b.len() {
+        if n == max {
+            return Err((i, true));
+        }
+        match b[i] {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'!' | b'\''..=b'.' | b':' | b';' | b'=' | b'_' => {
+                i += 1
+            }
+            b'%' if matches!(
+                s.get(i + 1..i + 3),
+                Some("22" | "26" | "2F" | "3C" | "3E" | "3F" | "25")
+            ) =>
+            {
+                i += 3
+            }
+            _ => return Err((i, false)),
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// The number of ASCII digits `s` starts with.
+fn leading_digits(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
+/// The TDS section of a URI `what` names: 6.4 for the class URIs, 6.3 for
+/// the pure identity URIs.
+fn tds_section(what: &str) -> &'static str {
+    if what.starts_with("class:") { "6.4" } else { "6.3" }
+}
+
+/// A GS1 key's company prefix (6 to 12 digits), `.` and the reference
+/// after it (digits, `total` with the prefix) at the start of `body`
+/// (at NSS offset `at`): the offset in `body` after the reference.
+fn company_key(body: &str, at: usize, what: &str, total: usize, reference: &str) -> Result<usize, Violation> {
+    let section = tds_section(what);
+    let n = leading_digits(body);
+    if !(6..=12).contains(&n) || body.as_bytes().get(n) != Some(&b'.') {
+        return Err(violation(
+            at + n.min(12),
+            format_args!(
+                "{what}: a GS1 Company Prefix of 6 to 12 digits, '.' and the {reference} (TDS section {section})"
+            ),
+        ));
+    }
+    let r = leading_digits(&body[n + 1..]);
+    if n + r != total {
+        return Err(violation(
+            at + n + 1,
+            format_args!(
+                "the {reference} of {what} has {} digits after a {n}-digit company prefix, not {r} \
+                 (TDS section {section})",
+                total - n
+            ),
+        ));
+    }
+    Ok(n + 1 + r)
+}
+
+/// After a key (at `end` of `body`): `.` and a GS3A3 string of 1 to `max`
+/// characters, the `field` of `what`.
+fn gs3a3_field(
+    body: &str,
+    end: usize,
+    at: usize,
+    what: &str,
+    field: &str,
+    max: usize,
+) -> Result<(), Violation> {
+    let section = tds_section(what);
+    let said =
+        || format!("{what}: '.' and the {field}, 1 to {max} characters, come next (TDS section {section})");
+    if body.as_bytes().get(end) != Some(&b'.') {
+        return Err(violation(at + end, said()));
+    }
+    match gs3a3_scan(&body[end + 1..], max) {
+        Ok(0) => Err(violation(at + end + 1, said())),
+        Ok(_) => Ok(()),
+        Err((i, true)) => Err(violation(
+            at + end + 1 + i,
+            format_args!("the {field} of {what} has at most {max} characters (TDS section {section})"),
+        )),
+        Err((i, false)) => Err(violation(
+            at + end + 1 + i,
+            format_args!(
+                "the {field} of {what} is A-Z a-z 0-9 !'()*+,-.:;=_ or %22 %26 %2F %3C %3E %3F %25 \
+                 (TDS section {section})"
+            ),
+        )),
+    }
+}
+
+/// The check digit of an ISO 6346 container code (owner code, category
+/// and serial number, 10 characters already checked): each letter is worth
+/// 10 to 38 skipping the multiples of 11 (A = 10, B = 12, ..., Z = 38),
+/// each digit its value; the sum of each worth times 2 to the power of its
+/// place, modulo 11, then modulo 10 (a remainder of 10 is written 0).
+fn iso6346_check_digit(code: &[u8]) -> u8 {
+    let sum: u32 = code
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let worth = if c.is_ascii_digit() {
+                u32::from(c - b'0')
+            } else {
+                let n = u32::from(c - b'A') + 10;
+                n + (n - 1) / 10
+            };
+            worth << i
+        })
+        .sum();
+    (sum % 11 % 10) as u8
+}
+
+/// The pure identity URIs GS1's Tag Data Translation 2.2 artefacts have
+/// no pattern for, which the grammar leaves a generic body (TDS section
+/// 6.3, each scheme's EPC URI and its GS1 key's length in the GS1 General
+/// Specifications): PGLN (AI 417: 13 digits, the 12 before the check
+/// digit), GSIN (AI 402: 17 digits, 16), GINC (AI 401: the company prefix
+/// and a consignment reference, at most 30 characters), UPUI (a GTIN's 13
+/// digits before its check digit and a TPX, AI 235: at most 28
+/// characters), BIC (ISO 6346 container code: owner code, category U, J or
+/// Z, serial number, check digit) and IMOVN (7 digits); and the LGTIN class
+/// URI (TDS section 6.4: a GTIN's 13 digits and a lot, AI 10: at most 20
+/// characters, required).
+fn check_body(category: &str, scheme: &str, body: &str, at: usize) -> Result<(), Violation> {
+    match (category, scheme) {
+        ("id", "pgln" | "gsin") => {
+            let (what, total, reference) = if scheme == "pgln" {
+                ("id:pgln", 12, "party reference")
+            } else {
+                ("id:gsin", 16, "shipper reference")
+            };
+            let end = company_key(body, at, what, total, reference)?;
+            if end < body.len() {
+                return Err(violation(
+                    at + end,
+                    format_args!(
+                        "{what} ends after the {reference} (the key's {total} digits; TDS section 6.3)"
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        ("id", "ginc") => {
+            let n = leading_digits(body);
+            if !(6..=12).contains(&n) || body.as_bytes().get(n) != Some(&b'.') {
+                return Err(violation(
+                    at + n.min(12),
+                    "id:ginc: a GS1 Company Prefix of 6 to 12 digits, '.' and the consignment reference \
+                     (TDS section 6.3)",
+                ));
+            }
+            gs3a3_field(body, n, at, "id:ginc", "consignment reference", 30 - n)
+        }
+        ("id", "upui") => {
+            let end = company_key(body, at, "id:upui", 13, "item reference")?;
+            gs3a3_field(body, end, at, "id:upui", "TPX", 28)
+        }
+        ("class", "lgtin") => {
+            let end = company_key(body, at, "class:lgtin", 13, "item reference")?;
+            gs3a3_field(body, end, at, "class:lgtin", "lot", 20)
+        }
+        ("id", "bic") => {
+            let b = body.as_bytes();
+            let ok = |i: usize| match i {
+                0..=2 => b[i].is_ascii_uppercase(),
+                3 => matches!(b[i], b'U' | b'J' | b'Z'),
+                _ => b[i].is_ascii_digit(),
+            };
+            match (0..11)
+                .find(|&i| i >= b.len() || !ok(i))
+                .or((b.len() > 11).then_some(11))
+            {
+                Some(i) => Err(violation(
+                    at + i,
+                    "a BIC is 3 capital letters, U, J or Z, 6 digits and a check digit (ISO 6346; TDS section 6.3)",
+                )),
+                None => {
+                    let check = iso6346_check_digit(&b[..10]);
+                    if b[10] - b'0' != check {
+                        return Err(violation(
+                            at + 10,
+                            format_args!("the ISO 6346 check digit of this BIC is {check} (TDS section 6.3)"),
+                        ));
+                    }
+                    Ok(())
+                }
+            }
+        }
+        ("id", "imovn") => {
+            let n = leading_digits(body);
+            if n != 7 || body.len() != 7 {
+                return Err(violation(
+                    at + n.min(7),
+                    "an IMO vessel number is 7 digits, without the 'IMO' it is printed with (TDS section 6.3)",
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// EPC (RFC 5134 section 2, the Tag Data Standard's URIs): a TDS scheme
+/// name is in lower case ([`check_scheme_case`]), the integer fields of
+/// [`SCHEMES`] have no leading zeros and fit their bits, the GS1 keys of
+/// pattern and class URIs have their length ([`check_pattern_key`]), and
+/// the pure identity URIs without a TDT pattern and the LGTIN class URI
+/// have their TDS syntax ([`check_body`]). The grammar has checked the
+/// other id and tag URIs' digits and lengths.
 pub(super) fn check_epc(nss: &str) -> Result<(), Violation> {
     let mut parts = nss.splitn(3, ':');
     let (Some(category), Some(scheme), Some(body)) = (parts.next(), parts.next(), parts.next()) else {
         return Ok(());
     };
+    check_scheme_case(category, scheme, category.len() + 1)?;
     check_pattern_key(category, scheme, body, category.len() + scheme.len() + 2)?;
+    check_body(category, scheme, body, category.len() + scheme.len() + 2)?;
     let Some((_, _, fields)) = SCHEMES.iter().find(|(c, s, _)| *c == category && *s == scheme) else {
         return Ok(());
     };
@@ -378,5 +652,84 @@ mod tests {
         let v = check_epc("idpat:sgtin:06141.12345678.*").unwrap_err();
         assert_eq!(v.offset, 12);
         assert!(v.message.contains("6 to 12 digits"), "{}", v.message);
+    }
+
+    /// The pure identity URIs the TDT patterns do not cover, and the LGTIN
+    /// class URI (TDS sections 6.3 and 6.4).
+    #[test]
+    fn other_pure_identities_have_their_syntax() {
+        for nss in [
+            "id:pgln:4012345.00225",
+            "id:pgln:0614141.00777",
+            "id:pgln:061414112345.",
+            "id:gsin:0614141.123456789",
+            "id:ginc:0614141.xyz47%2F11",
+            "id:upui:1234567.089456.51qIgY)%3C%26Jp3*j7SDB",
+            "id:bic:CSQU3054383",
+            // a second code whose ISO 6346 check digit works out
+            "id:bic:BICU1234565",
+            "id:imovn:9176187",
+            "class:lgtin:4012345.012345.998877",
+            "class:lgtin:030003.0029328.BATCH001",
+            "id:foo:bar",
+            "id:FOO:bar",
+            "idpat:pgln:4012345.*",
+        ] {
+            assert_eq!(check_epc(nss), Ok(()), "{nss}");
+        }
+        for (nss, offset, said) in [
+            ("id:pgln:4000001.00000.0", 21, "ends after the party reference"),
+            ("id:pgln:abc.def", 8, "6 to 12 digits"),
+            (
+                "id:pgln:4012345.0022",
+                16,
+                "has 5 digits after a 7-digit company prefix, not 4",
+            ),
+            (
+                "id:gsin:0614141.12",
+                16,
+                "has 9 digits after a 7-digit company prefix, not 2",
+            ),
+            (
+                "id:upui:234567.189012.1111",
+                15,
+                "has 7 digits after a 6-digit company prefix, not 6",
+            ),
+            ("id:upui:1234567.089456", 22, "the TPX, 1 to 28 characters"),
+            ("id:upui:1234567.089456.", 23, "the TPX, 1 to 28 characters"),
+            (
+                "id:upui:1234567.089456.12345678901234567890123456789",
+                51,
+                "at most 28",
+            ),
+            ("id:upui:1234567.089456.a/b", 24, "A-Z a-z 0-9"),
+            ("id:ginc:0614141.", 16, "consignment reference, 1 to 23"),
+            ("id:ginc:0614141.123456789012345678901234", 39, "at most 23"),
+            ("id:bic:CSQU305438", 17, "ISO 6346"),
+            ("id:bic:CSQX3054383", 10, "ISO 6346"),
+            ("id:bic:CSQU30543831", 18, "ISO 6346"),
+            ("id:bic:CSQU3054384", 17, "check digit of this BIC is 3"),
+            ("id:imovn:IMO9176187", 9, "7 digits"),
+            ("id:imovn:91761870", 16, "7 digits"),
+            ("class:lgtin:4012345.012345", 26, "the lot, 1 to 20 characters"),
+            ("class:lgtin:abc", 12, "6 to 12 digits"),
+            (
+                "class:lgtin:4012345.012345.123456789012345678901",
+                47,
+                "at most 20",
+            ),
+            (
+                "id:SGTIN:0614141.12345.400",
+                3,
+                "EPC scheme names are lower case: 'sgtin'",
+            ),
+            ("tag:SGTIN-96:9.0614141.12345.400", 4, "lower case: 'sgtin-96'"),
+            ("idpat:Sgtin:0614141.*", 6, "lower case: 'sgtin'"),
+            ("idpat:gsin:0614141.12", 19, "has 9 digits after"),
+        ] {
+            let v = check_epc(nss).err().unwrap_or_else(|| panic!("{nss} passed"));
+            assert_eq!(v.offset, offset, "{nss}: {}", v.message);
+            assert!(v.message.contains(said), "{nss}: {}", v.message);
+        }
     }
 }
