@@ -140,6 +140,17 @@ fn tree(root: &Path) {
     write("docs/latin1.txt", b"caf\xe9 urn:issn:0167-6421\n");
 }
 
+/// Text output without the warnings `--all` adds to a valid URN's line
+/// (` (warning: kind: message; ...)`).
+fn without_warnings(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.find(" (warning: ") {
+            Some(at) => format!("{}\n", &line[..at]),
+            None => format!("{line}\n"),
+        })
+        .collect()
+}
+
 fn lines(text: &str) -> Vec<&str> {
     let mut lines: Vec<&str> = text.lines().collect();
     lines.sort_unstable();
@@ -252,9 +263,19 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
         (Some(3), Some(41))
     );
     assert_eq!(region["endColumn"], 41 + "urn:isbn:0451450524".len() as u64);
-    // With --all, valid URNs are results of a rule the driver lists.
+    // With --all, valid URNs are results of a rule the driver lists, and
+    // a valid URN's warning (an ISBN-10, ISBN registration 2017) one of
+    // level "warning" (SARIF 2.1.0 section 3.27.10).
+    let feed = dir.path().join("data/feed.json");
     let out = urnreg(
-        &["scan", "--all", "--format", "sarif", readme.to_str().unwrap()],
+        &[
+            "scan",
+            "--all",
+            "--format",
+            "sarif",
+            readme.to_str().unwrap(),
+            feed.to_str().unwrap(),
+        ],
         b"",
     );
     let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -267,6 +288,15 @@ fn scan_sarif_is_one_result_per_invalid_urn_with_its_region() {
         .collect();
     let results = run["results"].as_array().unwrap();
     assert!(results.iter().any(|r| r["ruleId"] == "valid"), "{results:?}");
+    assert!(
+        results.iter().any(|r| r["ruleId"] == "nss-should"
+            && r["level"] == "warning"
+            && r["message"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("valid URN urn:isbn:0451450523 with a warning: ")),
+        "{results:?}"
+    );
     for result in results {
         let id = result["ruleId"].as_str().unwrap();
         assert!(rules.contains(&id), "{id} is no rule of {rules:?}");
@@ -393,7 +423,7 @@ fn scan_reads_stdin_and_reports_both_readings_of_a_hyphen_break_when_both_are_va
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
-        stdout(&out),
+        without_warnings(&stdout(&out)),
         "<stdin>:1:11: valid urn:isbn:0-395-36341-1\n<stdin>:1:11: valid urn:isbn:0-39536341-1\n"
     );
     // Only one reading valid: that one.
@@ -902,6 +932,7 @@ fn scan_leaves_out_the_nids_it_is_told_to() {
         nids(&["--nid", "isbn,!schemas-upnp-org"]),
         (0, vec!["isbn".to_string()])
     );
+    assert_eq!(nids(&["--nid", "isbn,issn,!issn"]), (0, vec!["isbn".to_string()]));
     // SARIF and the summary: nothing of what was left out.
     let out = urnreg(
         &[
@@ -936,11 +967,62 @@ fn scan_leaves_out_the_nids_it_is_told_to() {
         ("!", "no NID after '!'"),
         ("isbn,! ", "no NID after '!'"),
         ("!is bn", "not a valid NID"),
+        // Every NID scanned for also left out: nothing could be reported.
+        (
+            "isbn,!isbn",
+            "every NID scanned for is also left out (isbn and !isbn)",
+        ),
+        ("ISBN,!isbn", "every NID scanned for is also left out"),
     ] {
         let out = urnreg(&["scan", "--nid", bad, path], b"");
         assert_eq!(code(&out), 2, "--nid {bad:?}");
         assert!(stderr(&out).contains(says), "--nid {bad:?}: {}", stderr(&out));
     }
+}
+
+/// `--all` shows a valid URN's warnings (a namespace's recommendations,
+/// as `check` shows them) in the text output, after the URN; without it,
+/// valid URNs are not reported at all.
+#[test]
+fn scan_all_shows_a_valid_urns_warnings() {
+    let text = b"x urn:nbn:de:tuda-tuda-567890 y\nx urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6 y\nx urn:ietf:rfc:8141\n";
+    let out = urnreg(&["scan", "--all", "--color", "never", "-"], text);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let got = stdout(&out);
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines.len(), 3, "{got}");
+    assert!(
+        lines[0].starts_with("<stdin>:1:3: valid urn:nbn:de:tuda-tuda-567890 (warning: nss-should: wrong urn:nbn:de check digit: expected 5"),
+        "{got}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "<stdin>:2:3: valid urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6 (warning: nss-should: "
+        ),
+        "{got}"
+    );
+    assert_eq!(lines[2], "<stdin>:3:3: valid urn:ietf:rfc:8141");
+    let out = urnreg(&["scan", "--color", "never", "-"], text);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+}
+
+/// A typographic dash written for '-' (smart punctuation's en dash) is
+/// held in the URN, and the message names it rather than what the part
+/// before it lacks (RFC 8141 section 2: a URN is ASCII).
+#[test]
+fn scan_names_a_typographic_dash_in_a_urn() {
+    let out = urnreg(
+        &["scan", "--color", "never", "-"],
+        "e.g. `~I<urn:isbn:978–1–68050–252–7>`\nurn:nbn:de:bvb:19‐82009\n".as_bytes(),
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "<stdin>:1:10: invalid urn:isbn:978–1–68050–252–7: non-ascii: U+2013 EN DASH at byte 12 is not the \
+         ASCII hyphen-minus '-' a URN holds (RFC 8141 section 2: a URN is ASCII)\n\
+         <stdin>:2:1: invalid urn:nbn:de:bvb:19‐82009: non-ascii: U+2010 HYPHEN at byte 17 is not the ASCII \
+         hyphen-minus '-' a URN holds (RFC 8141 section 2: a URN is ASCII)\n"
+    );
 }
 
 /// A URN ending in ':' (a markup attribute's whole value is one) is
@@ -1141,7 +1223,7 @@ fn scan_reads_a_urn_across_an_icalendar_fold() {
             &["scan", "--all", "--color", "never", path.to_str().unwrap()],
             b"",
         );
-        let got = stdout(&out);
+        let got = without_warnings(&stdout(&out));
         let lines = lines(&got);
         assert_eq!(lines.len(), 2, "{name}: {got}");
         if name == "note.log" {

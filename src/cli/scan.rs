@@ -204,6 +204,9 @@ struct Hit {
     urn: String,
     /// The first error: kind and message.
     error: Option<(&'static str, String)>,
+    /// A valid URN's warnings, kind and message (text and SARIF, with
+    /// `--all`).
+    warnings: Vec<(&'static str, String)>,
     /// `check --format jsonl`'s object.
     check: Vec<u8>,
     count: u64,
@@ -225,6 +228,8 @@ impl Hit {
             self.urn.capacity(),
             self.urn.len(),
             self.error.as_ref().map_or(0, |(_, message)| message.capacity()),
+            self.warnings.capacity() * std::mem::size_of::<(&str, String)>(),
+            self.warnings.iter().map(|(_, message)| message.capacity()).sum(),
             self.check.capacity(),
         ];
         2 * std::mem::size_of::<(String, Hit)>() + strings.iter().map(|n| n + ALLOCATION).sum::<usize>()
@@ -310,8 +315,10 @@ impl Drop for Worker<'_, '_> {
 
 impl<'s, 'a> Worker<'s, 'a> {
     fn new(shared: &'s Shared<'a>) -> Worker<'s, 'a> {
+        // Warnings are shown by JSON's `check` objects, and by the text and
+        // SARIF outputs with `--all` (a valid URN's recommendations).
         let mut checker = shared.args.syntax.checker(shared.registry);
-        if !matches!(shared.args.format, Format::Json | Format::Jsonl) {
+        if !matches!(shared.args.format, Format::Json | Format::Jsonl) && !shared.args.all {
             checker = checker.without_warnings();
         }
         Worker {
@@ -632,6 +639,7 @@ fn keep(shared: &Shared<'_>, hits: &mut Vec<Hit>) {
         return;
     }
     let mut added = 0;
+    let held;
     if shared.args.unique {
         let mut unique = shared.unique.lock().unwrap_or_else(|e| e.into_inner());
         for hit in hits.drain(..) {
@@ -649,18 +657,28 @@ fn keep(shared: &Shared<'_>, hits: &mut Vec<Hit>) {
                 }
             }
         }
+        held = unique.len();
     } else {
         added = hits.iter().map(Hit::footprint).sum();
         let mut kept = shared.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.append(hits);
+        held = kept.len();
     }
     let total = shared.kept_bytes.fetch_add(added, Ordering::Relaxed) + added;
     if total > shared.kept_limit && !shared.over_budget.swap(true, Ordering::Relaxed) {
+        // The results are held to be written in order (by path and
+        // offset, whatever the threads' order) and, for SARIF, with the
+        // rules they name ahead of them: say how many reached the limit.
         shared.error(&format!(
             "the results held to the end (for --format json or sarif, or --unique) passed {} MiB \
-             (the limit): stopped; use --format jsonl or text without --unique to stream them, \
-             or narrow the scan (--nid, --glob)",
-            shared.kept_limit >> 20
+             (the limit) at {held} {}: stopped, nothing written; use --format jsonl or text \
+             without --unique to stream them, or narrow the scan (--nid, --glob)",
+            shared.kept_limit >> 20,
+            if shared.args.unique {
+                "distinct URNs"
+            } else {
+                "results"
+            }
         ));
         shared.closed.store(true, Ordering::Relaxed);
     }
@@ -834,10 +852,46 @@ fn hit(
         end,
         text,
         urn: String::from_utf8_lossy(urn).into_owned(),
-        error: report.errors().next().map(|e| (e.code(), e.to_string())),
+        error: report.errors().next().map(|e| {
+            (
+                e.code(),
+                dash_message(urn, e.code(), e.offset()).unwrap_or_else(|| e.to_string()),
+            )
+        }),
+        warnings: if report.is_valid() && !matches!(format, Format::Json | Format::Jsonl) {
+            report.warnings().map(|w| (w.code(), w.to_string())).collect()
+        } else {
+            Vec::new()
+        },
         check,
         count: 1,
     }
+}
+
+/// The message of a `non-ascii` error at a typographic dash, which a word
+/// processor or smart punctuation wrote for `-`: it names the dash
+/// (`urn:isbn:978–1–68050–252–7`: U+2013 EN DASH, not a hyphen-minus).
+fn dash_message(urn: &[u8], code: &str, offset: usize) -> Option<String> {
+    if code != "non-ascii" {
+        return None;
+    }
+    let c = std::str::from_utf8(urn.get(offset..offset + 3)?)
+        .ok()?
+        .chars()
+        .next()?;
+    let name = match c {
+        '\u{2010}' => "HYPHEN",
+        '\u{2011}' => "NON-BREAKING HYPHEN",
+        '\u{2012}' => "FIGURE DASH",
+        '\u{2013}' => "EN DASH",
+        '\u{2014}' => "EM DASH",
+        '\u{2212}' => "MINUS SIGN",
+        _ => return None,
+    };
+    Some(format!(
+        "U+{:04X} {name} at byte {offset} is not the ASCII hyphen-minus '-' a URN holds (RFC 8141 section 2: a URN is ASCII)",
+        c as u32
+    ))
 }
 
 fn write_hit(hit: &Hit, format: Format, out: &mut Vec<u8>) {
@@ -881,13 +935,27 @@ fn write_text_hit(hit: &Hit, out: &mut Vec<u8>) {
             printable_line(&delimited(&hit.urn)),
             printable_line(message)
         ),
-        None => writeln!(
-            out,
-            "{} {} {}{times}",
-            paint(p.dim, printable_line(&place)),
-            paint(p.good, "valid"),
-            printable_line(&delimited(&hit.urn))
-        ),
+        None => {
+            let mut warned = String::new();
+            for (i, (kind, message)) in hit.warnings.iter().enumerate() {
+                warned.push_str(if i == 0 { " (" } else { "; " });
+                warned.push_str(&format!(
+                    "{}: {kind}: {}",
+                    paint(p.warning, "warning"),
+                    printable_line(message)
+                ));
+            }
+            if !warned.is_empty() {
+                warned.push(')');
+            }
+            writeln!(
+                out,
+                "{} {} {}{warned}{times}",
+                paint(p.dim, printable_line(&place)),
+                paint(p.good, "valid"),
+                printable_line(&delimited(&hit.urn))
+            )
+        }
     };
 }
 
@@ -986,9 +1054,26 @@ fn sarif_head(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
             })
         })
         .collect();
+    // A valid URN's warnings (with `--all`): a rule each, of level
+    // "warning" (SARIF 2.1.0 section 3.27.10).
+    let mut warned: Vec<&'static str> = hits
+        .iter()
+        .filter(|h| h.error.is_none())
+        .flat_map(|h| h.warnings.iter().map(|w| w.0))
+        .collect();
+    warned.sort_unstable();
+    warned.dedup();
+    rules.extend(warned.iter().filter(|kind| !kinds.contains(kind)).map(|kind| {
+        json!({
+            "id": kind,
+            "shortDescription": { "text": format!("URN warning: {kind}") },
+            "defaultConfiguration": { "level": "warning" },
+            "helpUri": "https://www.rfc-editor.org/rfc/rfc8141",
+        })
+    }));
     // `--all` reports valid URNs too, as results of their own rule (SARIF
     // 2.1.0 section 3.27.5: a result's ruleId names a rule of the driver).
-    if hits.iter().any(|h| h.error.is_none()) {
+    if hits.iter().any(|h| h.error.is_none() && h.warnings.is_empty()) {
         rules.push(json!({
             "id": "valid",
             "shortDescription": { "text": "A valid URN (reported with --all)" },
@@ -1019,16 +1104,42 @@ fn sarif_head(hits: &[Hit], failed: bool, errors: &[String]) -> Value {
     })
 }
 
-/// One SARIF result: a reported URN with its region.
-fn sarif_result(hit: &Hit) -> Value {
-    let (rule, level, message) = match &hit.error {
-        Some((kind, message)) => (
-            *kind,
+/// The SARIF results of a reported URN, each with its region: one for an
+/// invalid URN (level "error"), one for each warning of a valid one
+/// (level "warning"), or one of rule `valid` (level "none").
+fn sarif_results(hit: &Hit) -> Vec<Value> {
+    match &hit.error {
+        Some((kind, message)) => vec![sarif_result(
+            hit,
+            kind,
             "error",
             format!("invalid URN {}: {message}", delimited(&hit.urn)),
-        ),
-        None => ("valid", "none", format!("valid URN {}", delimited(&hit.urn))),
-    };
+        )],
+        None if hit.warnings.is_empty() => {
+            vec![sarif_result(
+                hit,
+                "valid",
+                "none",
+                format!("valid URN {}", delimited(&hit.urn)),
+            )]
+        }
+        None => hit
+            .warnings
+            .iter()
+            .map(|(kind, message)| {
+                sarif_result(
+                    hit,
+                    kind,
+                    "warning",
+                    format!("valid URN {} with a warning: {message}", delimited(&hit.urn)),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// One SARIF result: a reported URN with its region.
+fn sarif_result(hit: &Hit, rule: &str, level: &str, message: String) -> Value {
     let mut region = json!({
         "startLine": hit.line,
         "startColumn": hit.column,
@@ -1345,6 +1456,22 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
         }
         nids.push(nid.to_owned());
     }
+    // Every NID scanned for also left out (`--nid 'isbn,!isbn'`): nothing
+    // could be reported, and the scan would pass whatever the files hold.
+    let left_out = |nid: &String| skipped.iter().any(|s| s.eq_ignore_ascii_case(nid));
+    if !nids.is_empty() && nids.iter().all(left_out) {
+        let both = nids
+            .iter()
+            .map(|n| format!("{n} and !{n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(super::UsageError(format!(
+            "--nid: every NID scanned for is also left out ({}): nothing could be reported; \
+             drop one of the two",
+            printable(&both)
+        ))
+        .into());
+    }
     Ok((nids, skipped))
 }
 
@@ -1400,9 +1527,13 @@ fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
                 .context("SARIF head without its results")?;
             out.extend_from_slice(&head.as_bytes()[..at]);
             let empty = hits.is_empty();
-            for (i, hit) in hits.into_iter().enumerate() {
-                out.extend_from_slice(if i == 0 { b"\n        " } else { b",\n        " });
-                serde_json::to_writer(&mut out, &sarif_result(&hit))?;
+            let mut first = true;
+            for hit in hits {
+                for result in sarif_results(&hit) {
+                    out.extend_from_slice(if first { b"\n        " } else { b",\n        " });
+                    first = false;
+                    serde_json::to_writer(&mut out, &result)?;
+                }
                 emit(&mut out, false)?;
             }
             if !empty {
@@ -1481,6 +1612,7 @@ mod tests {
             text: urn.into(),
             urn: urn.into(),
             error: None,
+            warnings: Vec::new(),
             check: Vec::new(),
             count: 1,
         }

@@ -97,9 +97,30 @@ fn joined_on(buf: &[u8], after_quote: usize) -> bool {
 /// SQL's and Ruby's joins: `s == 'urn:mpeg:dash:event:2012' || ...`.)
 fn joined_to_a_value(buf: &[u8], after_quote: usize, limit: usize) -> bool {
     let stop = limit.min(after_quote + 64);
+    // A shell word goes on in a parameter's expansion written on to the
+    // quote (POSIX.1 XCU 2.6.2: `"urn:isbn:978"$REST`, `"..."${REST}`).
+    if matches!(buf.get(after_quote..limit.min(after_quote + 2)), Some([b'$', c]) if c.is_ascii_alphabetic() || matches!(c, b'_' | b'{' | b'('))
+    {
+        return true;
+    }
     let i = past_spaces(buf, after_quote, stop);
+    let spaced = i > after_quote;
     let i = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
-        [b'+', b'+' | b'='] => return false,
+        [b'+', b'='] => return false,
+        // Other languages' joins, before a name (a literal after them is
+        // [`continued`]'s): Haskell's, Elm's and Erlang's `++`, Elixir's
+        // `<>`, Lua's `..`, OCaml's `^`, Julia's `*`, Visual Basic's `&`.
+        [b'+', b'+'] | [b'<', b'>'] | [b'.', b'.'] => {
+            let next = past_spaces(buf, i + 2, stop);
+            return spaced && next > i + 2 && starts_name(buf, next, limit);
+        }
+        // (`*` and `&` on the literal's line only: a `*` first on the next
+        // line is a block comment's, `/* ... "urn:x:y"` then ` * or ...`.)
+        [op @ (b'^' | b'*' | b'&'), _] => {
+            let next = past_spaces(buf, i + 1, stop);
+            let same_line = *op == b'^' || !buf[after_quote..i].iter().any(|&b| matches!(b, b'\n' | b'\r'));
+            return spaced && same_line && next > i + 1 && starts_name(buf, next, limit);
+        }
         [b'+' | b'~', ..] => past_spaces(buf, i + 1, stop),
         // Perl's and PHP's `.` before a variable (`'urn:...:fee-'.$v`):
         // no method's name starts with `$`.
@@ -114,6 +135,104 @@ fn joined_to_a_value(buf: &[u8], after_quote: usize, limit: usize) -> bool {
     buf.get(i)
         .filter(|_| i < limit)
         .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'('))
+}
+
+/// A name starts at `i` (a letter or `_`), as a variable's or a call's.
+fn starts_name(buf: &[u8], i: usize, limit: usize) -> bool {
+    buf.get(i)
+        .filter(|_| i < limit)
+        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+}
+
+/// The string literal opening at `open_quote` and closing right before
+/// `after_quote` is a piece a program builds a string of:
+/// - the argument of a builder's `append` (Java's `StringBuilder` and
+///   `StringBuffer`, C#'s `Append`) that more is appended to, in a chain
+///   (`sb.append("urn:isbn:978").append(rest)`) or in the next statement
+///   on the same builder (`d.append("urn:jxta:uuid");` then
+///   `d.append('-');`, a JXTA ID factory), or that ends in a separator
+///   (`sb.append("urn:publicid:IDN+")`, a loop appending the rest);
+/// - the first of the strings a call joins, another argument after it:
+///   Clojure's `(str "urn:lex:br;...:2026;" (random-uuid))`, Scheme's
+///   `(string-append "urn:isbn:978" rest)`, R's `paste0("urn:isbn:978", x)`;
+/// - a string made of it and joined to a value (`std::string("urn:isbn:978") + rest`);
+/// - SQL's `||` before a column (`SELECT 'urn:isbn:978' || rest`), when
+///   no comparison is made of the literal before it (JavaScript's
+///   `s === 'urn:x:y' || ...` is a logical or).
+fn built_piece(buf: &[u8], open_quote: usize, after_quote: usize, limit: usize, last: u8) -> bool {
+    let before = &buf[open_quote.saturating_sub(64)..open_quote];
+    let stop = limit.min(after_quote + 256);
+    if before.ends_with(b".append(") || before.ends_with(b".Append(") {
+        let rest = &buf[after_quote.min(limit)..stop];
+        let Some(rest) = rest.strip_prefix(b")") else {
+            return false;
+        };
+        let k = rest.iter().take_while(|&&b| is_space(b)).count();
+        if rest[k..].starts_with(b".append(") || rest[k..].starts_with(b".Append(") {
+            return true;
+        }
+        if !last.is_ascii_alphanumeric() {
+            return true;
+        }
+        // The same builder appended to by the next statement.
+        let call = before.len() - b".append(".len();
+        let receiver = before[..call]
+            .iter()
+            .rev()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+        let Some(next) = rest[k..].strip_prefix(b";") else {
+            return false;
+        };
+        let next = next.trim_ascii_start();
+        return receiver > 0
+            && next.starts_with(&before[call - receiver..call])
+            && matches!(
+                &next[receiver..],
+                [b'.', b'a' | b'A', b'p', b'p', b'e', b'n', b'd', b'(', ..]
+            );
+    }
+    // A string made of it, then joined to a value: C++'s
+    // `std::string("urn:isbn:978") + rest`, Qt's `QString(`, JavaScript's
+    // `String(`.
+    if (before.ends_with(b"string(") || before.ends_with(b"String("))
+        && buf.get(after_quote) == Some(&b')')
+        && joined_to_a_value(buf, after_quote + 1, limit)
+    {
+        return true;
+    }
+    let next = past_spaces(buf, after_quote, stop);
+    let another = |at: usize| {
+        buf.get(at)
+            .filter(|_| at < limit)
+            .is_some_and(|&b| !matches!(b, b')' | b']' | b'}' | b',' | b';'))
+    };
+    if before.ends_with(b"(str ") || before.ends_with(b"(string-append ") {
+        return next > after_quote && another(next);
+    }
+    if before.ends_with(b"paste0(") || before.ends_with(b"paste(") {
+        return buf.get(next) == Some(&b',') && another(past_spaces(buf, next + 1, stop));
+    }
+    if buf.get(next..limit.min(next + 2)) == Some(b"||") {
+        let head = before.trim_ascii_end();
+        let compared = matches!(
+            head.last(),
+            Some(b'=' | b'!' | b'<' | b'>' | b'&' | b'|' | b'?' | b':')
+        );
+        return !compared && next > after_quote && starts_name(buf, past_spaces(buf, next + 2, stop), limit);
+    }
+    false
+}
+
+/// Ruby's `String#<<` appends a value to the literal that closes right
+/// before `after_quote`, on its line (`u = "urn:isbn:978" << rest`): `<<`,
+/// a space (a heredoc's `<<EOS`, `<<~EOS` has none) and a name. Read so
+/// in code whose line breaks end statements (Ruby's files), not in C++'s,
+/// whose `<<` writes to a stream.
+fn ruby_append(buf: &[u8], after_quote: usize, limit: usize) -> bool {
+    let i = past_blanks(buf, after_quote, limit.min(after_quote + 16));
+    buf.get(i..limit.min(i + 3)) == Some(b"<< ")
+        && starts_name(buf, past_blanks(buf, i + 3, limit.min(i + 16)), limit)
 }
 
 /// The string literal whose closing quote ends right before `i` goes on
@@ -150,8 +269,9 @@ fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: u
     let spaced = i > after_quote;
     let operator = match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
         [b'<', b'<'] if opens_binary_or_heredoc(buf, after_quote, i) => 0,
-        [b'|', b'|'] | [b'<', b'<'] | [b'.', b'.'] => 2,
-        [b'+' | b'~', ..] => 1,
+        [b'|', b'|'] | [b'<', b'<'] | [b'.', b'.'] | [b'+', b'+'] => 2,
+        // (OCaml's `^`: `"urn:example:ns" ^ ":" ^ name`.)
+        [b'+' | b'~' | b'^', ..] => 1,
         [b'.' | b'&', ..] if spaced => 1,
         _ => 0,
     };
@@ -162,6 +282,18 @@ fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usize, limit: u
                 b.is_ascii_alphanumeric()
                     || matches!(b, b':' | b'.' | b'/' | b'#' | b'-' | b'_' | b'~' | b'%')
             });
+    }
+    // Python's f-string next, opening with a replacement field
+    // (`("urn:isbn:978"` then `f"{rest}")`, PEP 498): a value joined on.
+    if let Some(prefix) = buf.get(i..limit.min(i + 4))
+        && let Some(q) = prefix
+            .iter()
+            .position(|&b| b == quote)
+            .filter(|&q| (1..=2).contains(&q))
+        && prefix[..q].iter().any(|&b| b == b'f' || b == b'F')
+        && prefix[..q].iter().all(|b| b"fFrR".contains(b))
+    {
+        return prefix.get(q + 1) == Some(&b'{');
     }
     match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
         [b'"', b'#'] if raw_string_close(buf, i, limit) => false,
@@ -690,6 +822,8 @@ pub(super) struct Scratch {
     /// Whether it is in a line of a MARC record in mnemonic form
     /// ([`marc_line`]; `None`: not yet looked at).
     marc: Option<bool>,
+    /// The text is Markdown ([`super::Scanner::set_markdown`]).
+    pub markdown: bool,
     /// The text is TeX, LaTeX or BibTeX source
     /// ([`super::Scanner::set_tex`]): `~` is a tie and `\` then letters a
     /// control word.
@@ -699,6 +833,17 @@ pub(super) struct Scratch {
     pub rtf: bool,
     /// A `~` ends this URN: TeX's tie, outside a verbatim argument.
     tie: bool,
+    /// The text carries RFC 8792's header, `NOTE: '\' line wrapping per
+    /// RFC 8792` (`Some(false)`) or its `'\\'` form (`Some(true)`): a `\`
+    /// ending a line is a fold; set by the scanner.
+    pub rfc8792: Option<bool>,
+    /// The URN's line is in a Markdown code fence (CommonMark 4.5), where
+    /// a `\` ending a line is no hard line break (6.7); set by the
+    /// scanner.
+    pub in_fence: bool,
+    /// It opens the value of a Go struct tag's key (`` `json:"urn:...` ``),
+    /// whose `,option` list ends the name ([`struct_tag_value`]).
+    struct_tag: bool,
     /// The URN's line is a line of a unified diff, whose first column
     /// holds its marker (`-`, `+`, a space), after at most this many spaces
     /// (a fenced block's indentation in Markdown); set by the scanner for
@@ -769,6 +914,7 @@ impl Scratch {
         // (A CSV file's own delimiter rule stands for it there.)
         self.field = prev == Some(b',') && self.delimiter.is_none();
         self.tie = self.tex && !tex_verbatim_argument(buf, start);
+        self.struct_tag = prev == Some(b'"') && struct_tag_value(buf, start);
         self.path_segment = in_path_segment(buf, start);
         self.url_path = prev == Some(b'/') && in_web_url(buf, start);
         self.properties = false;
@@ -965,6 +1111,9 @@ impl Scratch {
                 && entity(buf, end, limit).is_none()
                 && entity_shaped(buf, end, limit)
             || has_format_conversion(&self.urn)
+            || matches!(open, Some(b'"' | b'\''))
+                && has_tilde_directive(&self.urn)
+                && format_call_before(buf, start - 1)
             || closed && self.urn.last() == Some(&b'%') && macro_after(buf, after_close, limit)
             || has_interpolation(&self.urn, self.literal_dollar)
             || has_build_token(&self.urn)
@@ -999,6 +1148,8 @@ impl Scratch {
             || quoted_literal
                 && (prefix_test(buf, start - 1)
                     || builder_start(buf, start - 1, after_close, limit)
+                    || built_piece(buf, start - 1, after_close, limit, self.urn[self.urn.len() - 1])
+                    || self.line_statements && ruby_append(buf, after_close, limit)
                     || concat_argument(buf, start, Some(start - 1), after_close, limit)
                     || !doubled
                         && !ends_statement(after_close)
@@ -1280,6 +1431,23 @@ impl Scratch {
                 // TeX's tie, a space that breaks no line (The TeXbook,
                 // chapter 14): `urn:...~\cite{...}`, `RFC~8141`.
                 b'~' if self.tie => return i,
+                // An arrow, `->` or `=>` (a SCIM attribute path in a
+                // comment, `...:2.0:User->apiKeys`; a map's `=>`), or a
+                // comment's `-->`: `>` is no URN character, so the `-` or
+                // `=` before it is the arrow's, not the URN's last. (In
+                // `<...>` a `-` before the closing `>` is the URN's.)
+                b'-' | b'='
+                    if open != Some(b'<')
+                        && (buf.get(i + 1) == Some(&b'>')
+                            || b == b'-' && buf[i + 1..limit].starts_with(b"->")) =>
+                {
+                    return i;
+                }
+                // TeX's comment character (The TeXbook, chapter 7: category
+                // 14), written on to a URN at a line's end to drop the
+                // space there (`urn:isbn:0451450523%`), where no
+                // percent-encoding (two hex digits) follows.
+                b'%' if self.tie && hex2(buf, i + 1, limit).is_none() => return i,
                 // An item of a comma-separated list ends at its `,`
                 // (`Create,...,urn:ngsi-ld:entity:E1,f,kg,None`, a row
                 // of a test's expected psql output; an eHealth
@@ -1340,6 +1508,12 @@ impl Scratch {
                 {
                     return i;
                 }
+                // A Go struct tag's value is the name, then `,` and the
+                // options of its encoder (reflect.StructTag; encoding/json's
+                // `omitempty`, `string`; yaml's `inline`, `flow`; xml's
+                // `attr`...): `json:"urn:...:2.0:User,omitempty"`, a SCIM
+                // extension's member.
+                b',' if self.struct_tag && tag_option(buf, i + 1, limit) => return i,
                 // So does `;name=`: the pairs of an `xmpp:` URI's query
                 // (RFC 5122 section 2.2: `pair = ";" key "=" value`,
                 // `?pubsub;node=urn:xmpp:stickers:0;item=...`) and of an
@@ -1495,6 +1669,18 @@ impl Scratch {
                     i += len;
                     continue;
                 }
+                // A typographic dash between the letters or digits of a
+                // URN (a word processor's or smart punctuation's en dash
+                // for `-`, `urn:isbn:978–1–68050–252–7`) is part of what
+                // the writer meant: held, so that the URN is reported
+                // invalid at the dash rather than cut before it.
+                if let Some(len) = typographic_dash(buf, i, limit, self.urn.last().copied()) {
+                    if !self.push_all(buf, i, len) {
+                        return i;
+                    }
+                    i += len;
+                    continue;
+                }
                 // RFC 8141 section 2: a URN is ASCII. A letter or digit
                 // written on to it is part of what the writer meant (and
                 // makes it invalid); other characters (quotes, dashes,
@@ -1508,6 +1694,23 @@ impl Scratch {
                     }
                     None => return i,
                 }
+                continue;
+            }
+            // RFC 8792 folding (an Internet-Draft's artwork): a `\` ending
+            // a line, written on to a URN character, goes on after the
+            // next line's leading whitespace (section 7.2.2), and past the
+            // `\` that opens it in the `'\\'` form (section 8.2.2). In a
+            // text with the header, or in prose without one (a fold whose
+            // header was left out), not in TeX (`\` then a line break is a
+            // control space there) nor in Markdown outside a code fence
+            // (a hard line break there, CommonMark 6.7).
+            if b == b'\\'
+                && (self.rfc8792.is_some() || self.hyphenated && !self.tex && self.in_fence == self.markdown)
+                && is_urn_char(buf[i - 1])
+                && buf[i - 1] != b'\\'
+                && let Some(next) = rfc8792_unfold(buf, i, limit, self.rfc8792 == Some(true))
+            {
+                i = next;
                 continue;
             }
             // A backslash ending a line inside a string literal joins the
@@ -1528,10 +1731,16 @@ impl Scratch {
             // `audio\_channel\_configuration`), and troff's `\-`, a
             // hyphen-minus as a manual page writes one in code and URLs
             // (groff_man_style(7): `URN:S1000D:DMC\-XLINKTEST\-A`).
+            // TeX's `\#`, `\%` and `\&` are the characters (The TeXbook,
+            // chapter 8: the special characters escaped),
+            // `\texttt{urn:isbn:0451450523\#frag}`.
             if b == b'\\'
-                && let Some(&c @ (b'_' | b'-')) = buf.get(i + 1).filter(|_| i + 1 < limit)
+                && let Some(&c) = buf.get(i + 1).filter(|_| i + 1 < limit)
+                && (matches!(c, b'_' | b'-') || self.tex && matches!(c, b'#' | b'%' | b'&'))
                 && !escaped_before(buf, i)
             {
+                self.component |= c == b'#';
+                self.fragment |= c == b'#';
                 self.push(c, i + 2);
                 i += 2;
                 continue;
@@ -1580,7 +1789,14 @@ impl Scratch {
                 Some((Decoded::Ascii(_), _)) => return i,
                 Some((Decoded::Char(c), len)) if is_break_hint(c) => i += len,
                 Some((Decoded::Char(c), len)) => {
-                    if !is_glued(c) {
+                    // A dash for '-' written as a reference (`&ndash;`),
+                    // as [`typographic_dash`] holds one.
+                    let dash = self.urn.last().is_some_and(|&before| {
+                        buf.get(i + len)
+                            .filter(|_| i + len < limit)
+                            .is_some_and(|&after| dash_for_hyphen(c, before, after))
+                    });
+                    if !is_glued(c) && !dash {
                         return i;
                     }
                     let mut utf8 = [0; 4];
@@ -1891,6 +2107,53 @@ fn has_format_conversion(urn: &[u8]) -> bool {
     memchr::memchr_iter(b'%', urn).any(|i| {
         is_conversion(&urn[i + 1..]) || is_positional(&urn[i + 1..]) || is_environment_variable(&urn[i + 1..])
     })
+}
+
+/// Whether `urn` holds a `~` directive of a format string where a part
+/// starts (after a character no letter or digit): Common Lisp's `format`
+/// (CLHS 22.3: `~A`, `~S`, `~D`, `~X`, prefix parameters `~8,'0X`, case
+/// conversion `~(`), Erlang's `io_lib:format` (`~s`, `~p`, `~w`, field
+/// width, precision and padding: `~8.16.0b`, the `t` modifier), SWI-Prolog's
+/// `format/2` and Racket's `format` (`~a`): `"urn:uuid:~A"` given to
+/// one is a template ([`format_call_before`]). The directive's letter ends
+/// its part (`~ab` stays a name's).
+fn has_tilde_directive(urn: &[u8]) -> bool {
+    memchr::memchr_iter(b'~', urn).any(|i| {
+        if i == 0 || urn[i - 1].is_ascii_alphanumeric() {
+            return false;
+        }
+        let mut k = i + 1;
+        // Prefix parameters: numbers, `'c` (a character), `#`, `*`,
+        // separated by `,` (Lisp) or `.` (Erlang); then `:` and `@`.
+        while let Some(&c) = urn.get(k) {
+            match c {
+                b'0'..=b'9' | b',' | b'.' | b'#' | b'*' => k += 1,
+                b'\'' => k += 2,
+                b':' | b'@' if urn.get(k + 1).is_some_and(|&d| d != b':') => k += 1,
+                _ => break,
+            }
+        }
+        match urn.get(k) {
+            Some(b'(') => true,
+            // (Erlang's `t` modifier before its control: `~ts`, `~tp`.)
+            Some(c) if b"asdboxrpcfegwitASDBOXRPCFEGWIT".contains(c) => {
+                !urn.get(k + 1).is_some_and(u8::is_ascii_alphanumeric)
+                    || *c == b't' && urn.get(k + 1).is_some_and(|d| b"spwPW".contains(d))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// A call of a `format` function opens on the line before the literal
+/// whose quote is at `open_quote` (`io_lib:format(`, `(format nil `,
+/// `format(atom(Urn), `, `(cl-format nil `): its `~` directives are
+/// that function's. Elsewhere a `~` then a letter may be a URN's own
+/// (RFC 5141's `urn:iso:std:iso:9999:-1:ed-1:en:~x`).
+fn format_call_before(buf: &[u8], open_quote: usize) -> bool {
+    let head = &buf[open_quote.saturating_sub(160)..open_quote];
+    let line = &head[memchr::memrchr2(b'\n', b'\r', head).map_or(0, |k| k + 1)..];
+    memchr::memmem::find(line, b"format").is_some()
 }
 
 /// An environment variable's expansion right after a `%`: a name (a
@@ -3086,6 +3349,62 @@ fn pair_on_next_line(buf: &[u8], i: usize, limit: usize) -> bool {
     next_pair(buf, past_blanks(buf, k + n, stop), limit)
 }
 
+/// The quoted value the URN at `start` opens is a Go struct tag's
+/// (reflect.StructTag: `` `key:"value" key2:"value2"` ``, each key letters,
+/// digits and `_`): a key and `:` right before the quote, and a backquote
+/// before the key, or a space and an earlier key's value on the line.
+fn struct_tag_value(buf: &[u8], start: usize) -> bool {
+    if start < 4 || buf[start - 2] != b':' {
+        return false;
+    }
+    let colon = start - 2;
+    let floor = colon.saturating_sub(32);
+    let mut k = colon;
+    while k > floor && (buf[k - 1].is_ascii_alphanumeric() || buf[k - 1] == b'_') {
+        k -= 1;
+    }
+    if k == colon || k == 0 {
+        return false;
+    }
+    match buf[k - 1] {
+        b'`' => true,
+        b' ' => {
+            let line = &buf[k.saturating_sub(512)..k];
+            let line = &line[line.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1)..];
+            memchr::memchr(b'`', line).is_some() && line.trim_ascii_end().ends_with(b"\"")
+        }
+        _ => false,
+    }
+}
+
+/// A struct tag's option at `i`, after the name's `,`: one an encoder of
+/// Go's takes (encoding/json's `omitempty`, `omitzero`, `string`;
+/// encoding/xml's `attr`, `chardata`, `cdata`, `innerxml`, `comment`,
+/// `any`; yaml's `flow`, `inline`; bson's `minsize`, `truncate`;
+/// mapstructure's `squash`, `remain`), then `,` or the closing quote.
+fn tag_option(buf: &[u8], i: usize, limit: usize) -> bool {
+    const OPTIONS: [&[u8]; 15] = [
+        b"omitempty",
+        b"omitzero",
+        b"string",
+        b"inline",
+        b"flow",
+        b"attr",
+        b"chardata",
+        b"cdata",
+        b"innerxml",
+        b"comment",
+        b"any",
+        b"minsize",
+        b"truncate",
+        b"squash",
+        b"remain",
+    ];
+    let rest = &buf[i.min(limit)..limit.min(i + 16)];
+    let word = rest.iter().take_while(|b| b.is_ascii_lowercase()).count();
+    matches!(rest.get(word), Some(b',' | b'"')) && OPTIONS.contains(&&rest[..word])
+}
+
 /// A bare option at `i` in a list of them: a name (a letter or `_`, then
 /// letters, digits and `_`) and a `,` after it (`uniqueItems,`).
 fn next_flag(buf: &[u8], i: usize, limit: usize) -> bool {
@@ -3282,6 +3601,20 @@ fn line_continuation(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
     let after = i + 1 + line_break_at(buf, i + 1, limit)?;
     let j = past_blanks(buf, after, limit);
     (j < limit && is_urn_char(buf[j])).then_some(j)
+}
+
+/// Where the URN goes on after the RFC 8792 fold at `i` (a `\` then a
+/// line break): past the next line's spaces and, in the `'\\'` form, a
+/// `\` (RFC 8792 sections 7.2.2 and 8.2.2), at a URN character.
+fn rfc8792_unfold(buf: &[u8], i: usize, limit: usize, double: bool) -> Option<usize> {
+    let after = i + 1 + line_break_at(buf, i + 1, limit)?;
+    let mut j = past_blanks(buf, after, limit);
+    if double {
+        j = (j < limit && buf[j] == b'\\').then_some(j + 1)?;
+    }
+    // A template's expression, unfolded (`urn:ietf:params:scitt:\` then
+    // `{message-type}:\`), is read as one.
+    (j < limit && (is_urn_char(buf[j]) || buf[j] == b'{')).then_some(j)
 }
 
 /// `&name;` at `i` with a name of HTML's shape (a letter, then letters
@@ -3577,6 +3910,27 @@ fn break_hint(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
         .map(|c| c.as_bytes())
         .find(|c| head.starts_with(c))
         .map(<[u8]>::len)
+}
+
+/// The length of a dash at `i` that stands for a hyphen-minus between
+/// `before` and the byte after it ([`dash_for_hyphen`]).
+fn typographic_dash(buf: &[u8], i: usize, limit: usize, before: Option<u8>) -> Option<usize> {
+    let head = buf.get(i..i + 3).filter(|_| i + 3 < limit)?;
+    let c = std::str::from_utf8(head).ok()?.chars().next()?;
+    dash_for_hyphen(c, before?, buf[i + 3]).then_some(3)
+}
+
+/// A dash that stands for a hyphen-minus between `before` and `after`: a
+/// hyphen (U+2010 HYPHEN, U+2011 NON-BREAKING HYPHEN) between ASCII
+/// letters or digits, or a dash (U+2012 FIGURE DASH, U+2013 EN DASH,
+/// U+2014 EM DASH, U+2212 MINUS SIGN) between digits, as in an ISBN's
+/// parts; between words a dash is prose's punctuation (`urn:x:y—see`).
+fn dash_for_hyphen(c: char, before: u8, after: u8) -> bool {
+    match c {
+        '\u{2010}' | '\u{2011}' => before.is_ascii_alphanumeric() && after.is_ascii_alphanumeric(),
+        '\u{2012}'..='\u{2014}' | '\u{2212}' => before.is_ascii_digit() && after.is_ascii_digit(),
+        _ => false,
+    }
 }
 
 fn glued(buf: &[u8], i: usize, limit: usize) -> Option<usize> {

@@ -36,7 +36,10 @@
 //!   `;name=`. In a row of JUnit's `@CsvSource` a `,` ends it (the
 //!   column delimiter).
 //!   In a CSV file ([`Scanner::set_csv`]) the delimiter ends a URN in a
-//!   field that is not quoted (RFC 4180 section 2).
+//!   field that is not quoted (RFC 4180 section 2). In a Go struct tag's
+//!   value a `,` before an encoder's option ends it
+//!   (`json:"urn:...:User,omitempty"`, reflect.StructTag). An arrow,
+//!   `->` or `=>`, ends it (outside `<...>`).
 //! - Outside a closed delimiter pair, trailing sentence punctuation
 //!   (`.` `,` `;` `:` `!` `?`), an apostrophe or a possessive `'s`, an
 //!   unbalanced `)`, Markdown emphasis and strikethrough that opened before
@@ -59,16 +62,20 @@
 //!   in `:` or `.`, a prefix: `"urn:x:" + id`, `PREFIX = "urn:x:"`,
 //!   `"urn:oid:2.5.4."`, a document's own entity after a `:`,
 //!   `urn:x:&version;`, a server page's `<%= id %>` or `<?php`, a shell's
-//!   `` `uuidgen` ``, Swift's `\(id)`, cmd.exe's `%NAME%`; not a markup
+//!   `` `uuidgen` ``, Swift's `\(id)`, cmd.exe's `%NAME%`, a `~`
+//!   directive of Lisp's, Erlang's or Prolog's format in a quoted literal
+//!   given to a `format` call, `(format nil "urn:uuid:~A" id)`; not a markup
 //!   attribute's value, `xmlns:x="urn:x:"`) is a template of URNs, not one: not
 //!   reported, nor one ending in `?name=` or `&name=`, nor one given to a
 //!   prefix test (`startsWith(`, `HasPrefix(s, `...). Nor is a literal the
 //!   next goes on from (`"urn:x:a" ":b"`, but not past a Rust raw
 //!   string's closing `"#` or a YANG statement's `;`,
 //!   `"urn:x:a" + ":b"`, YANG's concatenation) or one joined to a computed
-//!   value (`"urn:isbn:978" + rest`), and an argument of `concat()`; a
-//!   literal a URN runs to the end of goes on in one on the next line (C's
-//!   and Python's adjacent literals). Kotlin, Go and Ruby end a statement
+//!   value (`"urn:isbn:978" + rest`, also `++`, `<>`, `..`, `^`, `*`,
+//!   `&`, SQL's `||`, Ruby's `<<`, a shell's `$NAME`, a builder's
+//!   `append` that more is appended to, Clojure's `(str`, R's `paste0(`),
+//!   and an argument of `concat()`; a literal a URN runs to the end of
+//!   goes on in one on the next line (C's and Python's adjacent literals). Kotlin, Go and Ruby end a statement
 //!   at a line break ([`Scanner::set_line_statements`]). So is a
 //!   regular expression: regex syntax where the run stops
 //!   (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
@@ -76,7 +83,10 @@
 //!   `qr/`, `m/`, `=~ /`, or opened earlier on the line), and SQL's `LIKE`
 //!   pattern (`LIKE 'urn:uuid:%'`).
 //! - A backslash ending a line inside a quoted string joins the next line
-//!   on, past its indentation (C, Python, a Java text block).
+//!   on, past its indentation (C, Python, a Java text block); so does one
+//!   written on to a URN in a text folded as RFC 8792 says (its header,
+//!   `NOTE: '\' line wrapping per RFC 8792`, seen before; or prose, in
+//!   Markdown in a code fence only).
 //! - Inside `<...>` whitespace and line breaks may be inserted and are
 //!   ignored (Appendix E): the parts are joined. A hyphen at a line break
 //!   may be the writer's or the URN's: both readings are offered
@@ -91,7 +101,8 @@
 //! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
 //!   mark of another script written on to it (`urn:example:café`, or
 //!   `\u00e9` in JSON) is part of it, so it is reported invalid rather than
-//!   cut short and passed. An invisible break hint (U+200B, U+00AD,
+//!   cut short and passed; so is a typographic dash between its letters or
+//!   digits (`urn:isbn:978–1–68050–252–7`, an en dash for `-`). An invisible break hint (U+200B, U+00AD,
 //!   U+2060, also as `&#8203;`) is read past. Other characters (`”`, `»`,
 //!   a no-break space, a control character, also written as a reference:
 //!   `\u001e`, `&#0;`) end it. A byte that starts no UTF-8 character is read
@@ -229,6 +240,8 @@ pub struct Scanned {
 #[derive(Clone, Debug)]
 pub struct Scanner {
     starts: AhoCorasick,
+    /// Finds RFC 8792's header ([`RFC8792_HEADER`]).
+    header: memchr::memmem::Finder<'static>,
     binary: bool,
     csv: bool,
     diff: bool,
@@ -258,6 +271,7 @@ impl Scanner {
             .expect("five ASCII patterns");
         Scanner {
             starts,
+            header: memchr::memmem::Finder::new(RFC8792_HEADER),
             binary: false,
             csv: false,
             diff: false,
@@ -335,8 +349,10 @@ impl Scanner {
 
     /// Reads the inputs from now on as TeX, LaTeX or BibTeX source (`.tex`,
     /// `.sty`, `.cls`, `.bib`): a `~` ends a URN, as the tie it is there
-    /// (The TeXbook, chapter 14: `urn:isbn:...~\cite{x}`), but in the
-    /// argument of `\url{`, `\href{`, `\nolinkurl{` or `\path{`; and `\`
+    /// (The TeXbook, chapter 14: `urn:isbn:...~\cite{x}`), and so does a
+    /// comment's `%` where no percent-encoding follows (chapter 7), but in
+    /// the argument of `\url{`, `\href{`, `\nolinkurl{` or `\path{`;
+    /// `\#`, `\%` and `\&` are the characters (chapter 8); and `\`
     /// then letters after a URN is a control word (`\S`, `\par`), not a
     /// regular expression's class escape. Off (the default), `~` is an NSS
     /// character (RFC 8141 section 2).
@@ -379,6 +395,7 @@ impl Scanner {
     /// ([`Scanner::set_diff`]).
     pub fn set_markdown(&mut self, yes: bool) {
         self.markdown = yes;
+        self.cut.markdown = yes;
     }
 
     /// Reads `input` to its end and hands each URN found to `each`, in
@@ -402,6 +419,10 @@ impl Scanner {
         // The input is a unified diff, by its name or its first line.
         let mut diff = self.diff;
         self.cut.delimiter = None;
+        // RFC 8792's header seen so far, and where the search for it goes
+        // on.
+        self.cut.rfc8792 = None;
+        let mut header_from = 0;
         loop {
             while filled < self.buf.len() && !eof {
                 match input.read(&mut self.buf[filled..]) {
@@ -456,6 +477,11 @@ impl Scanner {
                 } else {
                     None
                 };
+                self.cut.in_fence = self.markdown && fences.open.is_some();
+                if self.cut.rfc8792.is_none() && header_from < start {
+                    self.cut.rfc8792 = rfc8792_header(&self.header, &self.buf[header_from..start]);
+                    header_from = start - RFC8792_HEADER.len().min(start);
+                }
                 let colon = match m.pattern().as_usize() {
                     0 => cut::Colon::Plain,
                     1 => cut::Colon::Percent,
@@ -489,6 +515,12 @@ impl Scanner {
             if eof {
                 return Ok(scanned);
             }
+            // RFC 8792's header in what is let go, whether or not a URN
+            // came after it in this window.
+            if self.cut.rfc8792.is_none() && header_from < at {
+                self.cut.rfc8792 = rfc8792_header(&self.header, &self.buf[header_from..at]);
+                header_from = at - RFC8792_HEADER.len().min(at);
+            }
             // Keep some bytes before `at`: the boundary tests look back (an
             // escape, `<!--`, a query parameter's name).
             let mut keep = at.saturating_sub(LOOK_BACK);
@@ -509,6 +541,7 @@ impl Scanner {
             base += keep as u64;
             at -= keep;
             lines.pos -= keep;
+            header_from = header_from.saturating_sub(keep);
         }
     }
 }
@@ -587,6 +620,17 @@ fn starts_as_diff(head: &[u8]) -> bool {
     head.starts_with(b"diff --git ")
         || head.starts_with(b"@@ ")
         || head.starts_with(b"--- ") && second.starts_with(b"+++ ")
+}
+
+/// The words of RFC 8792's header (sections 7.1.1 and 8.1.1: `NOTE: '\'
+/// line wrapping per RFC 8792`, or `'\\'`), centred in a line of `=`.
+const RFC8792_HEADER: &[u8] = b"line wrapping per RFC 8792";
+
+/// RFC 8792's header in `text`: `Some(true)` for the `'\\'` strategy's
+/// (section 8), `Some(false)` for the `'\'` one's (section 7).
+fn rfc8792_header(header: &memchr::memmem::Finder<'_>, text: &[u8]) -> Option<bool> {
+    let at = header.find(text)?;
+    Some(text[..at].trim_ascii_end().ends_with(b"'\\\\'"))
 }
 
 /// The first bytes of a line kept to tell a code fence; a longer line's
@@ -1018,6 +1062,32 @@ mod tests {
                 [(pad as u64 / 2 + 2, "urn:isbn:0451450523".to_string())],
                 "pad {pad}"
             );
+        }
+    }
+
+    /// RFC 8792 sections 7.1.1 and 8.1.1: a header seen however far back
+    /// (windows with no URN in them between) makes a `\` ending a line a
+    /// fold, and its `'\\'` form the strategy; without one, outside prose,
+    /// a `\` there ends the URN.
+    #[test]
+    fn an_rfc8792_header_holds_across_the_window() {
+        for (header, continuation) in [
+            ("NOTE: '\\' line wrapping per RFC 8792", "  ce"),
+            ("NOTE: '\\\\' line wrapping per RFC 8792", "  \\ce"),
+            ("", "ce"),
+        ] {
+            for pad in [10, WINDOW + KEEP, 3 * WINDOW] {
+                let text = format!(
+                    "{header}\n{}urn:ietf:params:xml:ns:yang:ietf-network-instan\\\n{continuation};\n",
+                    "x\n".repeat(pad / 2)
+                );
+                let want = if header.is_empty() {
+                    "urn:ietf:params:xml:ns:yang:ietf-network-instan"
+                } else {
+                    "urn:ietf:params:xml:ns:yang:ietf-network-instance"
+                };
+                assert_eq!(find(&text), [want], "{header:?}, pad {pad}");
+            }
         }
     }
 
