@@ -108,7 +108,8 @@ pub struct Args {
           value_parser = FormatParser(&[Format::Text, Format::Json, Format::Jsonl, Format::Sarif]))]
     format: Format,
 
-    /// Report every URN found, not only the invalid ones.
+    /// Report every URN found, not only the invalid ones (a valid one with
+    /// its warnings).
     #[arg(long)]
     all: bool,
 
