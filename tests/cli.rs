@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::{code, jsonl, stderr, stdout, urnreg, urnreg_command};
+use crate::util::{code, jsonl, stderr, stdout, urnreg, urnreg_command, urnreg_with_env};
 
 #[test]
 fn check_jsonl_has_exactly_the_contract_keys() {
@@ -2031,5 +2031,116 @@ fn a_file_given_as_a_urn_gets_a_note_on_reading_it() {
         let out = urnreg(args, b"");
         assert_eq!(code(&out), 1);
         assert!(!stderr(&out).contains("note:"), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// A `--server` URL is checked before anything is sent: a port over 65535
+/// was taken for none, and the token went to port 80; a query or fragment
+/// swallowed the API path; a user name and password were dropped without a
+/// word. Each is refused (exit 2), naming why.
+#[test]
+fn a_server_url_that_would_not_reach_the_api_is_refused_before_connecting() {
+    for (server, said) in [
+        ("http://127.0.0.1:65616", "names port 65616, above 65535"),
+        (
+            "http://127.0.0.1:99999999999999999999",
+            "names port 99999999999999999999, above 65535",
+        ),
+        ("http://127.0.0.1:0", "names port 0"),
+        ("http://127.0.0.1:", "has no port after its ':'"),
+        ("http://[::1]x", "has 'x' as its port"),
+        ("http://127.0.0.1:9?x#y", "has a query or fragment"),
+        ("http://127.0.0.1:9/#y", "has a query or fragment"),
+        ("http://user:pass@127.0.0.1:9", "holds a user name or password"),
+        ("http://a b", "is not a valid URL"),
+        ("ftp://127.0.0.1", "is not an http:// or https:// URL"),
+    ] {
+        let out = urnreg_with_env(&["--server", server, "queue"], b"", &[("URNREG_TOKEN", "t")]);
+        assert_eq!(code(&out), 2, "{server}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("--server '{server}' {said}")),
+            "{server}: {err}"
+        );
+    }
+}
+
+/// A `--db` path that cannot be looked at (a loop of symbolic links) is
+/// an error, not "no database": the built-in registry answering would
+/// hide the user's own namespaces.
+#[cfg(unix)]
+#[test]
+fn a_database_path_in_a_symlink_loop_is_an_error_not_no_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    for args in [
+        &["ns", "list", "--db"][..],
+        &["check", "urn:isbn:0451450523", "--db"][..],
+    ] {
+        let mut args = args.to_vec();
+        args.push(a.to_str().unwrap());
+        let out = urnreg(&args, b"");
+        assert_ne!(code(&out), 0, "{args:?}: {}", stdout(&out));
+        assert!(stderr(&out).contains("a.db"), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("built-in registry"), "{}", stderr(&out));
+    }
+}
+
+/// A token that is set but not UTF-8 is said to be so, not to be missing.
+#[cfg(unix)]
+#[test]
+fn a_token_that_is_not_utf8_is_named_so() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = urnreg_command()
+        .args(["--server", "http://127.0.0.1:9", "queue"])
+        .env("URNREG_TOKEN", std::ffi::OsStr::from_bytes(b"\xff\xfe"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("URNREG_TOKEN is set but is not valid UTF-8"),
+        "{err}"
+    );
+}
+
+/// A line feed in an argument that a refusal quotes (a NID, a request, a
+/// path, a flag's value) is written `\x0a`, as `check` and `scan` write
+/// it: printed raw, it started a line of its own and could forge an
+/// `error:` line (docs/security.md, "Escaping").
+#[test]
+fn a_line_feed_in_a_quoted_argument_is_escaped_in_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let db = db.to_str().unwrap();
+    let evil = "x\nerror: forged line";
+    let nid_flag = format!("--nid={evil}");
+    let commands: [&[&str]; 13] = [
+        // Refused by the argument parser itself.
+        &["check", "--jobs", evil, "-"],
+        &["status", evil],
+        &["ns", "show", evil, "--db", db],
+        &["ns", "history", evil, "--db", db],
+        &["ns", "diff", evil, "--db", db],
+        &["withdraw", evil, "--db", db],
+        &["expert", "remove", evil, "--db", db],
+        &["review", evil, "--approve", "--note", "n", "--db", db],
+        &["lint", evil],
+        &["template", "import", evil],
+        &["request", evil, "--db", db],
+        &["scan", "--nid", evil, "."],
+        &["scan", &nid_flag, "."],
+    ];
+    for args in commands {
+        let out = urnreg(args, b"");
+        let err = stderr(&out);
+        assert_ne!(code(&out), 0, "{args:?}");
+        assert!(err.contains("x\\x0aerror: forged line"), "{args:?}: {err}");
+        assert!(
+            !err.lines().any(|l| l.starts_with("error: forged")),
+            "{args:?}: {err}"
+        );
     }
 }

@@ -55,7 +55,73 @@ struct Client {
     agent: ureq::Agent,
     base: String,
     token: Option<String>,
+    /// `$URNREG_TOKEN` is set but is not UTF-8 (said when a token is needed).
+    token_not_utf8: bool,
     timeout: u64,
+}
+
+/// The base URL of `--server`, checked before anything is sent: `http://`
+/// or `https://`, a host, a port from 1 to 65535 if one is written (the
+/// HTTP library took a larger one for none and connected to port 80 with
+/// the token), no user name or password (not sent: refused rather than
+/// dropped) and no query or fragment (the API path would land in it, RFC
+/// 3986 section 3). Without its trailing slashes.
+fn base_url(server: &str) -> Result<String, UsageError> {
+    let refuse = |why: String| UsageError(format!("--server '{}' {why}", printable_line(server)));
+    let base = server.trim_end_matches('/');
+    let Some(rest) = base
+        .strip_prefix("http://")
+        .or_else(|| base.strip_prefix("https://"))
+    else {
+        return Err(refuse("is not an http:// or https:// URL".into()));
+    };
+    if rest.contains(['?', '#']) {
+        return Err(refuse(
+            "has a query or fragment ('?' or '#'): give the server's base URL, to which urnreg adds /api/..."
+                .into(),
+        ));
+    }
+    let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+    if authority.contains('@') {
+        return Err(refuse(
+            "holds a user name or password (before '@'), which urnreg does not send: remove it \
+             (the server knows you by the token in $URNREG_TOKEN)"
+                .into(),
+        ));
+    }
+    // Whatever else a URL may not hold (spaces, control characters), as
+    // the HTTP library reads it.
+    base.parse::<ureq::http::Uri>()
+        .map_err(|e| refuse(format!("is not a valid URL: {e}")))?;
+    let (host, port) = if authority.starts_with('[') {
+        match authority.find(']') {
+            Some(end) => authority.split_at(end + 1),
+            None => return Err(refuse("has an unclosed '[' in its host".into())),
+        }
+    } else {
+        authority.split_at(authority.rfind(':').unwrap_or(authority.len()))
+    };
+    if host.is_empty() || host == "[]" {
+        return Err(refuse("names no host".into()));
+    }
+    if !port.is_empty() {
+        let digits = port.strip_prefix(':').unwrap_or(port);
+        if digits.is_empty() {
+            return Err(refuse("has no port after its ':'".into()));
+        }
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(refuse(format!(
+                "has '{}' as its port: a port is a number from 1 to 65535",
+                printable_line(digits)
+            )));
+        }
+        match digits.parse::<u16>() {
+            Ok(1..) => {}
+            Ok(0) => return Err(refuse("names port 0: a port is a number from 1 to 65535".into())),
+            Err(_) => return Err(refuse(format!("names port {digits}, above 65535"))),
+        }
+    }
+    Ok(base.to_string())
 }
 
 /// The time limit of one call: `$URNREG_TIMEOUT` (whole seconds, at least
@@ -76,21 +142,23 @@ fn timeout_secs() -> anyhow::Result<u64> {
 
 impl Client {
     fn new(server: &str) -> anyhow::Result<Client> {
-        let base = server.trim_end_matches('/').to_string();
-        if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(UsageError(format!("--server '{server}' is not an http:// or https:// URL")).into());
-        }
+        let base = base_url(server)?;
         let timeout = timeout_secs()?;
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(timeout)))
             .timeout_connect(Some(Duration::from_secs(CONNECT_TIMEOUT_SECS.min(timeout))))
             .build();
-        let token = std::env::var(TOKEN_VAR).ok().filter(|t| !t.trim().is_empty());
+        let (token, token_not_utf8) = match std::env::var(TOKEN_VAR) {
+            Ok(t) => (Some(t).filter(|t| !t.trim().is_empty()), false),
+            Err(std::env::VarError::NotPresent) => (None, false),
+            Err(std::env::VarError::NotUnicode(_)) => (None, true),
+        };
         Ok(Client {
             agent: config.into(),
             base,
             token,
+            token_not_utf8,
             timeout,
         })
     }
@@ -118,6 +186,12 @@ impl Client {
     }
 
     fn token(&self) -> anyhow::Result<&str> {
+        if self.token_not_utf8 {
+            return Err(UsageError(format!(
+                "{TOKEN_VAR} is set but is not valid UTF-8: set it to your token as the server gave it"
+            ))
+            .into());
+        }
         self.token
             .as_deref()
             .map(str::trim)

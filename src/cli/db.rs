@@ -202,7 +202,7 @@ impl DbArgs {
     /// more).
     pub fn open_for_read_quietly(&self) -> anyhow::Result<Store> {
         let path = self.path()?;
-        if !path.exists() {
+        if !exists(&path)? {
             self.note_if_missing(&path);
             return Ok(Store::open_embedded()?);
         }
@@ -252,7 +252,7 @@ impl DbArgs {
     /// or with no database the embedded registry (nothing is created).
     pub fn registry(&self) -> anyhow::Result<Registry> {
         let path = self.path()?;
-        if path.exists() {
+        if exists(&path)? {
             Ok(Registry::from_store(&self.open_for_read()?)?)
         } else {
             self.note_if_missing(&path);
@@ -280,6 +280,15 @@ impl DbArgs {
     }
 }
 
+/// Whether a database is at `path`: an error that is not "no such file"
+/// (a loop of symbolic links, ELOOP; a directory on the way that may not
+/// be searched) is said, not taken for no database, which would let the
+/// built-in registry answer for the user's own namespaces.
+fn exists(path: &Path) -> anyhow::Result<bool> {
+    path.try_exists()
+        .with_context(|| format!("opening {}", path.display()))
+}
+
 /// Refuses a database path that exists and is no regular file (after
 /// symbolic links): SQLite would wait forever on a FIFO's other end, or
 /// fail on a directory or a device with a bare "disk I/O error".
@@ -294,6 +303,9 @@ fn regular_file(path: &Path) -> anyhow::Result<()> {
                 "a FIFO, socket or device"
             }
         ),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("opening {}", path.display())))
+        }
         _ => Ok(()),
     }
 }

@@ -299,7 +299,8 @@ impl std::error::Error for UsageError {}
 /// Ends the process with clap's refusal `e` of `args`, written as clap
 /// writes it, but with any argument holding control characters escaped.
 fn refuse_arguments(e: clap::Error, args: &[std::ffi::OsString]) -> ! {
-    let escaped = |a: &std::ffi::OsString| output::printable(&a.to_string_lossy()).into_owned();
+    // A line feed too: quoted raw, it would start a line of its own.
+    let escaped = |a: &std::ffi::OsString| output::printable_line(&a.to_string_lossy()).into_owned();
     let shown: Vec<String> = args.iter().map(escaped).collect();
     if args
         .iter()

@@ -315,22 +315,101 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Prints an error and each of its causes, made printable.
+/// The command's arguments that hold a line feed, as an error may quote
+/// them: whole, and the value of `--option=value`.
+fn arguments_with_line_feeds() -> &'static [String] {
+    static ARGS: OnceLock<Vec<String>> = OnceLock::new();
+    ARGS.get_or_init(|| line_feed_pieces(std::env::args_os().skip(1)))
+}
+
+fn line_feed_pieces(args: impl IntoIterator<Item = OsString>) -> Vec<String> {
+    let mut pieces = Vec::new();
+    for arg in args {
+        let arg = arg.to_string_lossy();
+        if !arg.contains('\n') {
+            continue;
+        }
+        let value = arg
+            .strip_prefix('-')
+            .and_then(|a| a.split_once('='))
+            .map(|(_, v)| v);
+        if let Some(value) = value.filter(|v| v.contains('\n')) {
+            pieces.push(value.to_string());
+        }
+        pieces.push(arg.into_owned());
+    }
+    pieces
+}
+
+/// `message` made printable (as [`printable`]), and each line feed that
+/// comes from one of `arguments` written as `\x0a` (as
+/// [`printable_line`]): a NID or path quoted in a refusal must not start a
+/// line of its own (`x\nerror: forged` would forge one), while the line
+/// breaks of our own multi-line messages stay. A line feed comes from an
+/// argument when it lies within the argument quoted whole, or when what
+/// follows it begins as what follows a line feed in the argument (a part
+/// of it quoted: an item of a list, a file within a directory).
+pub fn printable_quoting(message: &str, arguments: &[String]) -> String {
+    let mut from_argument = vec![false; message.len()];
+    let mut starts = std::collections::HashSet::new();
+    for arg in arguments {
+        for (at, _) in message.match_indices(arg.as_str()) {
+            for (i, _) in arg.match_indices('\n') {
+                from_argument[at + i] = true;
+            }
+        }
+        // How each of its lines after a line feed begins (a set: an
+        // argument of many lines is looked up once per line feed of the
+        // message, not searched once per line).
+        starts.extend(
+            arg.split('\n')
+                .skip(1)
+                .map(|line| line.chars().take(4).collect::<String>())
+                .filter(|start| !start.is_empty()),
+        );
+    }
+    for (at, _) in message.match_indices('\n') {
+        let after = &message[at + 1..];
+        let begins = after
+            .char_indices()
+            .take(4)
+            .map(|(i, c)| &after[..i + c.len_utf8()])
+            .any(|start| starts.contains(start));
+        if begins {
+            from_argument[at] = true;
+        }
+    }
+    let mut out = String::with_capacity(message.len() + 8);
+    for (at, c) in message.char_indices() {
+        if (c == '\n' && from_argument[at]) || is_unsafe(c) {
+            out.push_str(&escape(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Prints an error and each of its causes, made printable (the line feeds
+/// of quoted arguments too: [`printable_quoting`]).
 pub fn print_error(err: &anyhow::Error) {
     let p = Palette::stderr();
+    let args = arguments_with_line_feeds();
+    let shown = |text: &str| -> String {
+        if args.is_empty() {
+            printable(text).into_owned()
+        } else {
+            printable_quoting(text, args)
+        }
+    };
     let mut stderr = io::stderr().lock();
-    let _ = writeln!(
-        stderr,
-        "{}: {}",
-        paint(p.error, "error"),
-        printable(&err.to_string())
-    );
+    let _ = writeln!(stderr, "{}: {}", paint(p.error, "error"), shown(&err.to_string()));
     let mut last = err.to_string();
     for cause in err.chain().skip(1) {
         // An io::Error wrapping ours repeats its message: say it once.
         let text = cause.to_string();
         if text != last {
-            let _ = writeln!(stderr, "  caused by: {}", printable(&text));
+            let _ = writeln!(stderr, "  caused by: {}", shown(&text));
         }
         last = text;
     }
@@ -384,6 +463,33 @@ mod tests {
             let bad = String::from_utf8(bad).unwrap();
             assert!(printable(&bad).contains("\\x1b"), "ESC at {at}");
         }
+    }
+
+    /// A line feed of a quoted argument is escaped, whole or in part;
+    /// the line breaks of the message itself stay.
+    #[test]
+    fn line_feeds_of_quoted_arguments_are_escaped() {
+        let args =
+            line_feed_pieces(["ns", "x\nerror: forged", "--nid=a,b\nerror: c", "plain"].map(OsString::from));
+        assert_eq!(args, ["x\nerror: forged", "a,b\nerror: c", "--nid=a,b\nerror: c"]);
+        assert_eq!(
+            printable_quoting(
+                "'x\nerror: forged' is neither registered\n  try: urnreg ns list",
+                &args
+            ),
+            "'x\\x0aerror: forged' is neither registered\n  try: urnreg ns list"
+        );
+        // Part of an argument: an item of a list.
+        assert_eq!(
+            printable_quoting("unknown NID 'b\nerror: c'\nsecond line", &args),
+            "unknown NID 'b\\x0aerror: c'\nsecond line"
+        );
+        assert_eq!(
+            printable_quoting("esc \u{1b} stays escaped", &args),
+            "esc \\x1b stays escaped"
+        );
+        // Nothing quoted: the message as it is.
+        assert_eq!(printable_quoting("one\ntwo", &args), "one\ntwo");
     }
 
     #[test]

@@ -20,8 +20,9 @@ mod subregistries;
 
 pub use directives::{Directive, DirectiveIssue, DirectiveIssueKind, directives, written_directives};
 pub use resolution::{
-    MAX_RESOLUTION_KEYWORDS, MAX_RESOLUTION_RULES, MAX_TEMPLATE, MAX_URL, MAX_URLS, NewKeyword, Resolution,
-    ResolutionExample, ResolutionFile, ResolutionRule, Unresolved, is_single_answer, service_name,
+    MAX_MATCH_NFA_BYTES, MAX_RESOLUTION_KEYWORDS, MAX_RESOLUTION_MATCH_BYTES, MAX_RESOLUTION_RULES,
+    MAX_TEMPLATE, MAX_URL, MAX_URLS, NewKeyword, Resolution, ResolutionExample, ResolutionFile,
+    ResolutionRule, Unresolved, is_single_answer, service_name,
 };
 pub use resolver::{ResolveError, Resolved};
 pub use subregistries::{

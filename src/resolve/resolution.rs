@@ -49,6 +49,22 @@ pub const MAX_RESOLUTION_KEYWORDS: usize = 64;
 pub const MAX_URLS: usize = 8;
 /// The longest URL template, in bytes.
 pub const MAX_TEMPLATE: usize = 512;
+/// The heap one `match` pattern's NFA may use, in bytes: 1 MiB. Each
+/// pattern is compiled as a `regex_automata::meta::Regex`, which holds a
+/// forward and a reverse NFA and more besides: under the NSS syntax's 8 MiB
+/// (`MAX_NFA_BYTES`) a 25-byte pattern, `(?:[a-z0-9]{1000}){100}`, held
+/// about 11 MB, and 64 of them 725 MB. Registered patterns hold a few KiB.
+pub const MAX_MATCH_NFA_BYTES: usize = 1 << 20;
+/// The heap all of a resolution's `match` patterns may hold together once
+/// compiled (as `meta::Regex::memory_usage` counts it), in bytes: 2 MiB.
+/// With [`MAX_MATCH_NFA_BYTES`] this bounds a whole resolution's compile to
+/// a few MB and a few tens of milliseconds, however many rules it has.
+pub const MAX_RESOLUTION_MATCH_BYTES: usize = 2 << 20;
+/// The cache of a pattern's lazy DFA, in bytes (each of its two, per
+/// thread that searches): 128 KiB, not regex-automata's 2 MiB, so that 64
+/// rules searched with long NSSs cannot grow to hundreds of MB. A pattern
+/// whose lazy DFA needs more is searched without one.
+const MATCH_CACHE_BYTES: usize = 128 << 10;
 /// The longest URL a resolution gives, in bytes: what HTTP servers take
 /// in a request line (RFC 9110 section 4.1 recommends at least 8,000
 /// octets) and a `Location` header can carry. A template is short, but may
@@ -323,6 +339,10 @@ impl ResolutionFile {
         }
         let mut rules = Vec::with_capacity(self.rules.len());
         let mut plain_http = false;
+        // What the patterns compiled so far hold: each is compiled under
+        // what is left of MAX_RESOLUTION_MATCH_BYTES, so that refusing
+        // costs no more than accepting.
+        let mut held = 0;
         for (i, r) in self.rules.iter().enumerate() {
             let at = |m: String| format!("rule {}: {m}", i + 1);
             let service = canonical(&r.service).map_err(at)?;
@@ -336,24 +356,14 @@ impl ResolutionFile {
                         "'match' is longer than {MAX_TEMPLATE} bytes (MAX_TEMPLATE)"
                     )));
                 }
-                Some(p) => Some(
-                    Regex::builder()
-                        .syntax(
-                            regex_automata::util::syntax::Config::new()
-                                .unicode(false)
-                                .utf8(false),
-                        )
-                        // The NSS syntax's limit (a short pattern can
-                        // still blow up: `(a{1,99}){1,99}`).
-                        .configure(Regex::config().nfa_size_limit(Some(crate::rules::limits::MAX_NFA_BYTES)))
-                        .build(p)
-                        .map_err(|e| match e.size_limit() {
-                            Some(limit) => at(format!(
-                                "'match' needs an NFA larger than {limit} bytes (limit MAX_NFA_BYTES)"
-                            )),
-                            None => at(format!("'match' does not compile: {e}")),
-                        })?,
-                ),
+                Some(p) => {
+                    let re = compile_match(p, MAX_RESOLUTION_MATCH_BYTES - held).map_err(at)?;
+                    held += re.memory_usage();
+                    if held > MAX_RESOLUTION_MATCH_BYTES {
+                        return Err(at(too_much_match()));
+                    }
+                    Some(re)
+                }
             };
             let groups: Vec<String> = pattern
                 .as_ref()
@@ -409,6 +419,43 @@ impl ResolutionFile {
             plain_http,
         })
     }
+}
+
+/// The refusal of patterns that together pass [`MAX_RESOLUTION_MATCH_BYTES`].
+fn too_much_match() -> String {
+    format!(
+        "the 'match' patterns of the resolution need more than {MAX_RESOLUTION_MATCH_BYTES} bytes together \
+         (limit MAX_RESOLUTION_MATCH_BYTES)"
+    )
+}
+
+/// Compiles a `match` pattern (bytes, no Unicode classes) whose NFAs fit
+/// in [`MAX_MATCH_NFA_BYTES`] and in `left`, what the resolution's budget
+/// has left.
+fn compile_match(pattern: &str, left: usize) -> Result<Regex, String> {
+    let limit = MAX_MATCH_NFA_BYTES.min(left);
+    Regex::builder()
+        .syntax(
+            regex_automata::util::syntax::Config::new()
+                .unicode(false)
+                .utf8(false)
+                .nest_limit(crate::rules::limits::MAX_REGEX_NESTING),
+        )
+        .configure(
+            Regex::config()
+                // A short pattern can still blow up: `(a{1,99}){1,99}`.
+                .nfa_size_limit(Some(limit))
+                .onepass_size_limit(Some(limit))
+                .hybrid_cache_capacity(MATCH_CACHE_BYTES),
+        )
+        .build(pattern)
+        .map_err(|e| match e.size_limit() {
+            Some(_) if limit < MAX_MATCH_NFA_BYTES => too_much_match(),
+            Some(limit) => {
+                format!("'match' needs an NFA larger than {limit} bytes (limit MAX_MATCH_NFA_BYTES)")
+            }
+            None => format!("'match' does not compile: {e}"),
+        })
 }
 
 impl Template {
@@ -1060,13 +1107,47 @@ mod stored {
         assert!(refused.contains("MAX_RESOLUTION_KEYWORDS = 64"), "{refused}");
     }
 
+    /// However many rules a resolution has, its compiled patterns hold at
+    /// most MAX_RESOLUTION_MATCH_BYTES together (64 patterns each under
+    /// the NSS syntax's NFA limit held 725 MB), and one over it is refused.
+    #[test]
+    fn a_resolution_s_patterns_hold_at_most_their_budget() {
+        use super::{MAX_RESOLUTION_MATCH_BYTES, MAX_RESOLUTION_RULES, ResolutionFile, ResolutionRule};
+        let file = |pattern: &str| ResolutionFile {
+            source: "a resolver".into(),
+            default: "I2Ls".into(),
+            services: vec!["I2Ls".into()],
+            rules: (0..MAX_RESOLUTION_RULES)
+                .map(|i| ResolutionRule {
+                    service: "I2Ls".into(),
+                    pattern: Some(pattern.into()),
+                    urls: vec![format!("https://e.example/{i}/{{urn}}")],
+                })
+                .collect(),
+            ..ResolutionFile::default()
+        };
+        let compiled = file("(?:[a-z0-9]{100}){3}").compile().unwrap();
+        let held: usize = compiled
+            .rules
+            .iter()
+            .filter_map(|r| r.pattern.as_ref())
+            .map(|re| re.memory_usage())
+            .sum();
+        assert!(held <= MAX_RESOLUTION_MATCH_BYTES, "{held}");
+        let refused = file("(?:[a-z0-9]{100}){4}").compile().unwrap_err();
+        assert!(
+            refused.contains("(limit MAX_RESOLUTION_MATCH_BYTES)"),
+            "{refused}"
+        );
+    }
+
     /// A `match` too large to compile names the limit it passes.
     #[test]
-    fn a_huge_match_is_refused_naming_max_nfa_bytes() {
+    fn a_huge_match_is_refused_naming_its_limit() {
         let text = BROKEN.replace("'^(?<name>[a-z+$'", "'(?<name>(a|aa)*(a{1000}){1000})'");
         let file: RulesFile = toml::from_str(&text).unwrap();
         let refused = file.compile("xyz").unwrap_err().to_string();
-        assert!(refused.contains("(limit MAX_NFA_BYTES)"), "{refused}");
+        assert!(refused.contains("(limit MAX_MATCH_NFA_BYTES)"), "{refused}");
     }
 
     #[test]
