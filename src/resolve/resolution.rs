@@ -694,8 +694,15 @@ impl Resolution {
     pub fn urls(&self, key: &str, service: &str) -> Result<Vec<String>, Unresolved> {
         let asked = service_name(service).unwrap_or(service);
         let Some(service) = self.services.iter().find(|s| s.eq_ignore_ascii_case(asked)) else {
+            // An RFC 2169 name is said as it was asked, with the RFC 2483
+            // service it names (`N2C (I2C)`).
+            let service = if asked.eq_ignore_ascii_case(service) {
+                asked.to_string()
+            } else {
+                format!("{service} ({asked})")
+            };
             return Err(Unresolved::ServiceNotOffered {
-                service: asked.to_string(),
+                service,
                 offered: self.services.clone(),
             });
         };
@@ -875,6 +882,11 @@ mod tests {
             r.urls("urn:ietf:rfc:1", "I2C"),
             Err(Unresolved::ServiceNotOffered { .. })
         ));
+        // An RFC 2169 name is said as asked, with the service it names.
+        assert_eq!(
+            r.urls("urn:ietf:rfc:1", "N2C").unwrap_err().to_string(),
+            "the namespace offers no N2C (I2C) service (it offers I2L)"
+        );
         // Whether X2Y is registered is the registry's to say (`Registry::resolve`).
         assert!(matches!(
             r.urls("urn:ietf:rfc:1", "X2Y"),
