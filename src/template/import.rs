@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::ops::Range;
 
 use super::RULES_HEADING;
 use super::{FIELDS, TemplateFields};
@@ -369,6 +370,31 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
             _ => None,
         }
     });
+    // An IETF sub-namespace's template (RFC 3553 section 4's, for
+    // `urn:ietf:params:<name>`; the WHIP and WHEP drafts') has RFC 3406's
+    // headings, but what it registers lives under the NID `ietf`.
+    if let Some(named) = ietf_sub_namespace(text, fields, nid.as_deref()) {
+        let rfc = if named.to_ascii_lowercase().starts_with("urn:ietf:params:") {
+            "RFC 3553 section 4"
+        } else {
+            "RFC 2648"
+        };
+        let request = match &nid {
+            Some(nid) => {
+                format!("'{nid}' is no NID, and a formal request for it would ask for a new NID '{nid}'")
+            }
+            None if informal => "an informal request would ask IANA for a new NID".to_string(),
+            None => "a request for it would ask for a new NID".to_string(),
+        };
+        notes.push(Note::new(
+            NoteKind::Guessed,
+            None,
+            format!(
+                "the text registers {named}, a sub-namespace of the NID 'ietf' ({rfc}), not a namespace \
+                 of its own: {request}"
+            ),
+        ));
+    }
     // No Namespace Identifier heading at all (a partial update, RFC 7354's
     // "All other fields ... remain as specified"; a quoted extract): the
     // one thing a registration is not filed without, said.
@@ -422,6 +448,48 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     };
     let file = RegistrationFile::from_fields(kind, nid, version, date, fields);
     (file, notes)
+}
+
+/// The IETF sub-namespace (`urn:ietf:params:whep`, `urn:ietf:mls`) a
+/// registration text speaks of as its own: with a NID read
+/// (not `ietf`), one named after that NID anywhere in the text; without,
+/// one in its fields or on a line that speaks of a registration or a
+/// namespace (the template's title, `## urn:ietf:mls:... URN
+/// registration`). Each line is looked at once.
+fn ietf_sub_namespace(text: &str, fields: &TemplateFields, nid: Option<&str>) -> Option<String> {
+    if nid.is_some_and(|n| n.eq_ignore_ascii_case("ietf")) {
+        return None;
+    }
+    const PREFIX: &str = "urn:ietf:";
+    // The first `urn:ietf:<name>` (or `urn:ietf:params:<name>`) in `line`
+    // whose name fits, as written.
+    let named = |line: &str| -> Option<String> {
+        let lower = line.to_ascii_lowercase();
+        lower.match_indices(PREFIX).find_map(|(at, _)| {
+            let mut from = at + PREFIX.len();
+            if lower[from..].starts_with("params:") {
+                from += "params:".len();
+            }
+            let len = lower[from..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+                .count();
+            let name = lower[from..from + len].trim_end_matches('.');
+            let fits = !name.is_empty() && nid.is_none_or(|n| name.eq_ignore_ascii_case(n));
+            fits.then(|| line[at..from + name.len()].to_string())
+        })
+    };
+    let in_fields = fields.present().find_map(|(_, _, v)| v.lines().find_map(named));
+    in_fields.or_else(|| {
+        text.lines()
+            .filter(|line| {
+                nid.is_some() || {
+                    let lower = line.to_ascii_lowercase();
+                    lower.contains("regist") || lower.contains("namespace")
+                }
+            })
+            .find_map(named)
+    })
 }
 
 /// The version and date a registration text gives, and notes on how
@@ -2449,7 +2517,7 @@ fn is_unlisted_title(lines: &[&str], i: usize, margin: usize) -> bool {
 /// signature's `-- ` line (RFC 3676 section 4.3), or a second Namespace
 /// Identifier heading after other fields (a second template): the line
 /// and what it is.
-fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)> {
+fn template_end(lines: &[&str], headings: &[Heading], tables: &[Range<usize>]) -> Option<(usize, String)> {
     let first = headings.first()?;
     let margin = template_margin(headings);
     let field_lines: std::collections::HashSet<usize> = headings.iter().map(|h| h.line).collect();
@@ -2460,7 +2528,7 @@ fn template_end(lines: &[&str], headings: &[Heading]) -> Option<(usize, String)>
         .collect();
     let second_nid = second_template_start(lines, headings);
     let fences = Fences::of(lines, first.line);
-    let container = container_end(lines, first.line);
+    let container = container_end(lines, first.line).or_else(|| table_end(lines, headings, tables));
     // The last field heading of this template (before a second one; the
     // RFC's own Security Considerations is none, `security_section`'s):
     // found once, not for each line.
@@ -2623,7 +2691,7 @@ const MAX_RUNS: usize = 64;
 /// that ...` (RFC 3044 section 3.1), or numbered sections of an RFC's
 /// prose titled like fields (RFC 8458's `4.1.  Assignment`, `4.2.
 /// Syntax`), are runs of one or two fields before the real template.
-fn best_run(lines: &[&str], headings: &[Heading]) -> usize {
+fn best_run(lines: &[&str], headings: &[Heading], tables: &[Range<usize>]) -> usize {
     let mut best = (0, 0);
     let mut start = 0;
     for _ in 0..MAX_RUNS {
@@ -2631,7 +2699,7 @@ fn best_run(lines: &[&str], headings: &[Heading]) -> usize {
             break;
         }
         let run = &headings[start..];
-        let end = template_end(lines, run).map_or(lines.len(), |(end, _)| end);
+        let end = template_end(lines, run, tables).map_or(lines.len(), |(end, _)| end);
         let len = run.iter().position(|h| h.line >= end).unwrap_or(run.len()).max(1);
         let mut keys: Vec<&str> = run[..len]
             .iter()
@@ -2875,6 +2943,34 @@ fn container_end(lines: &[&str], first: usize) -> Option<(usize, &'static str)> 
     (first..lines.len())
         .find(|&i| lines[i].contains(close))
         .map(|i| (i, what))
+}
+
+/// Where a template that a table of two columns holds whole ends (an
+/// HTML `<table>` or a Markdown pipe table read as `Name: value` lines,
+/// `tables`, `plain.rs`): the first line of text after the table, when
+/// the table has the first field and three fields at least, and no
+/// heading after it names a field it has not. The paragraph after a
+/// table is the document's (HTML's `</table>` ends the element, GFM
+/// section 4.10 ends a table at a blank line), not the last row's value.
+fn table_end(lines: &[&str], headings: &[Heading], tables: &[Range<usize>]) -> Option<(usize, &'static str)> {
+    let first = headings.first()?;
+    let table = tables.iter().find(|t| t.contains(&first.line))?;
+    let named: HashSet<&str> = headings
+        .iter()
+        .filter(|h| h.line < table.end && !h.key.is_empty())
+        .map(|h| h.key)
+        .collect();
+    let whole = named.len() >= 3
+        && headings
+            .iter()
+            .filter(|h| h.line >= table.end)
+            .all(|h| h.key.is_empty() || named.contains(h.key));
+    if !whole {
+        return None;
+    }
+    (table.end..lines.len())
+        .find(|&i| !blank_or_break(lines[i]))
+        .map(|i| (i, "the end of the table the template is in"))
 }
 
 /// The level of the Markdown heading on line `i`, if it is one
@@ -3174,13 +3270,13 @@ fn unfenced(value: String) -> String {
 }
 
 /// Whether `line` closes a code fence opened by the run `open`.
-fn closes(line: &str, open: &str) -> bool {
+pub(super) fn closes(line: &str, open: &str) -> bool {
     fence_run(line).is_some_and(|run| run.starts_with(open) && line.trim() == run)
 }
 
 /// The run of backticks or tildes a code fence line starts with (three
 /// or more).
-fn fence_run(line: &str) -> Option<&str> {
+pub(super) fn fence_run(line: &str) -> Option<&str> {
     let t = line.trim_start();
     let mark = t.chars().next().filter(|c| matches!(c, '`' | '~'))?;
     let run = &t[..t.len() - t.trim_start_matches(mark).len()];
@@ -3321,12 +3417,23 @@ pub fn import_text(text: &str) -> ImportReport {
     let text = unseen.clean(text);
     // HTML, a quoted-printable mail, a Markdown definition list: read as
     // the plain text they show.
-    let (text, unwrapped) = super::plain::plain_text(&text);
-    let text = unseen.clean(&text);
+    let plain = super::plain::plain_text(&text);
+    let unwrapped = plain.said;
+    let text = unseen.clean(&plain.text);
     let text: &str = &text;
+    // The lines the tables were read into, while lines stay where they
+    // were (a line separator made a line end moves them).
+    let mut tables = plain.tables;
+    if text.len() != plain.text.len() && text.split('\n').count() != plain.text.split('\n').count() {
+        tables.clear();
+    }
+    let terms: HashSet<&str> = plain.terms.iter().map(String::as_str).collect();
     // Line ends: LF, CRLF, CRs doubled by a second conversion (CR CR LF),
     // or, in a text with no LF at all, CR alone (old Mac files).
     let split_at = if text.contains('\n') { '\n' } else { '\r' };
+    if split_at == '\r' {
+        tables.clear();
+    }
     let mut report = ImportReport::default();
     let count = text.split(split_at).count();
     if count > MAX_TEXT_LINES {
@@ -3348,6 +3455,7 @@ pub fn import_text(text: &str) -> ImportReport {
         report.notes.push(Note::new(NoteKind::Decoded, None, said));
     }
     if let Some(gaps) = undouble_spacing(&mut lines) {
+        tables.clear();
         report.notes.push(Note::new(
             NoteKind::Decoded,
             None,
@@ -3510,7 +3618,7 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     // The run of headings that names the most fields is the template;
     // headings before it are the text's prose.
-    let passed: Vec<Heading> = headings.drain(..best_run(&lines, &headings)).collect();
+    let passed: Vec<Heading> = headings.drain(..best_run(&lines, &headings, &tables)).collect();
     let first = &headings[0];
     let template_start = first.line;
     let margin = template_margin(&headings);
@@ -3550,7 +3658,7 @@ pub fn import_text(text: &str) -> ImportReport {
     // What follows the template (the RFC's next sections, a signature, a
     // second template) is no part of its last field.
     let mut after_note = None;
-    let end = match template_end(&lines, &headings) {
+    let end = match template_end(&lines, &headings, &tables) {
         Some((end, what)) => {
             let after = dedent(&lines[end..]);
             let last = lines
@@ -3631,6 +3739,15 @@ pub fn import_text(text: &str) -> ImportReport {
                 && field_level
                     .is_some_and(|field| markdown_heading(&lines, at, 3).is_some_and(|l| l <= field))
         };
+        // A definition list's term (`Examples:` / `: <br/>...`, mmark's
+        // and kramdown's `Term` / `: value`) is a heading as written, not
+        // a field's own line of text: one that names no field is said.
+        let unnamed_term = |at: usize| {
+            let line = lines[at];
+            line.len() - line.trim_start().len() <= h.indent
+                && terms.contains(line.trim())
+                && find_heading(&lines, at, nid.as_deref()).is_none()
+        };
         let body_end = headings.get(n + 1).map_or(end, |next| next.line);
         let body = &lines[body_start.min(body_end)..body_end];
         let mut value = unfenced(dedent_under(body, h.indent));
@@ -3708,7 +3825,7 @@ pub fn import_text(text: &str) -> ImportReport {
                         h.written
                     ),
                 ));
-            } else if heading_shaped(&lines, at, h.indent) || misnamed(at) {
+            } else if heading_shaped(&lines, at, h.indent) || misnamed(at) || unnamed_term(at) {
                 report.notes.push(Note::new(
                     NoteKind::Guessed,
                     Some(at + 1),

@@ -8,21 +8,50 @@
 //! a note: line numbers in later notes are those of that text.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::urn::chars::hex_value;
 
 /// What was done to the text, for the note that says so.
+#[derive(Default)]
 pub(crate) struct Unwrapped {
     /// The text to read.
     pub text: String,
     /// What form it was in and how it was read.
     pub how: String,
+    /// The lines of `text` (0-based, end excluded) that each table of two
+    /// columns was read into.
+    pub tables: Vec<Range<usize>>,
+    /// A Markdown definition list's terms, as written.
+    pub terms: Vec<String>,
+    /// The text was Markdown (a definition list, a pipe table).
+    pub markdown: bool,
 }
 
-/// `text` in plain form, with what was done to it, or `text` itself.
-pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
-    let mut text = Cow::Borrowed(text);
-    let mut said = Vec::new();
+/// A text in the plain form the importer reads, and what was learnt of
+/// its layout on the way.
+#[derive(Default)]
+pub(crate) struct Plain<'t> {
+    /// The text to read.
+    pub text: Cow<'t, str>,
+    /// What was done to it, for notes.
+    pub said: Vec<String>,
+    /// The lines of `text` that each table of two columns was read into:
+    /// a template a table holds whole ends with it.
+    pub tables: Vec<Range<usize>>,
+    /// A Markdown definition list's terms: each one is laid out as a
+    /// heading, whether or not it names a field.
+    pub terms: Vec<String>,
+}
+
+/// `text` in plain form, with what was done to it, or `text` itself; a
+/// Markdown source's backslash escapes read last.
+pub(crate) fn plain_text(text: &str) -> Plain<'_> {
+    let mut plain = Plain {
+        text: Cow::Borrowed(text),
+        ..Plain::default()
+    };
+    let mut markdown = false;
     for step in [
         multipart as fn(&str) -> Option<Unwrapped>,
         base64_body,
@@ -36,12 +65,30 @@ pub(crate) fn plain_text(text: &str) -> (Cow<'_, str>, Vec<String>) {
         definition_list,
         two_column_table,
     ] {
-        if let Some(done) = step(&text) {
-            said.push(done.how);
-            text = Cow::Owned(done.text);
+        if let Some(done) = step(&plain.text) {
+            // A later step that moves lines moves the tables found before.
+            if done.text.split('\n').count() != plain.text.split('\n').count() {
+                plain.tables.clear();
+            }
+            plain.tables.extend(done.tables);
+            plain.terms.extend(done.terms);
+            markdown |= done.markdown;
+            plain.said.push(done.how);
+            plain.text = Cow::Owned(done.text);
         }
     }
-    (text, said)
+    if (markdown || is_markdown(&plain.text))
+        && let Some((text, read, chars)) = markdown_escapes(&plain.text)
+    {
+        plain.text = Cow::Owned(text);
+        let shown: Vec<String> = chars.iter().map(|c| format!("\\{c}")).collect();
+        plain.said.push(format!(
+            "{read} Markdown backslash escape(s) ({}) read as the character they escape (CommonMark \
+             section 2.4)",
+            shown.join(" ")
+        ));
+    }
+    plain
 }
 
 // ---------------------------------------------------------------------
@@ -117,6 +164,7 @@ fn multipart(text: &str) -> Option<Unwrapped> {
     Some(Unwrapped {
         text: out.join("\n"),
         how,
+        ..Unwrapped::default()
     })
 }
 
@@ -267,7 +315,11 @@ fn base64_body(text: &str) -> Option<Unwrapped> {
     let mut out = lines[..block.end].join("\n");
     out.push_str("\n\n");
     out.push_str(&body);
-    Some(Unwrapped { text: out, how })
+    Some(Unwrapped {
+        text: out,
+        how,
+        ..Unwrapped::default()
+    })
 }
 
 /// The bytes of a base64 body (`body`, below the header lines `headers`
@@ -410,7 +462,11 @@ fn quoted_printable(text: &str) -> Option<Unwrapped> {
     if not_utf8.is_some() {
         how.push_str(", its bytes read as Windows-1252 (Latin-1) where they are not UTF-8");
     }
-    Some(Unwrapped { text, how })
+    Some(Unwrapped {
+        text,
+        how,
+        ..Unwrapped::default()
+    })
 }
 
 // ---------------------------------------------------------------------
@@ -462,6 +518,7 @@ fn pgp_cleartext(text: &str) -> Option<Unwrapped> {
         how: "the text is PGP cleartext-signed (RFC 4880 section 7): its armor lines and signature block \
               left out, dash-escaped lines read unescaped"
             .to_string(),
+        ..Unwrapped::default()
     })
 }
 
@@ -555,6 +612,7 @@ fn flowed(text: &str) -> Option<Unwrapped> {
                 ""
             }
         ),
+        ..Unwrapped::default()
     })
 }
 
@@ -636,12 +694,14 @@ const PARAGRAPHS: &[&str] = &[
 /// character references are read.
 fn html(text: &str) -> Option<Unwrapped> {
     looks_like_html(text).then(|| {
-        let (text, how) = html_page(text);
+        let (text, tables, how) = html_page(text);
         Unwrapped {
             text,
             how: format!(
                 "the text is an HTML page: read as {how}, without tags and with character references read"
             ),
+            tables,
+            ..Unwrapped::default()
         }
     })
 }
@@ -655,20 +715,28 @@ fn html_mail(text: &str) -> Option<Unwrapped> {
     let block = super::import::mail_header_block(&lines)?;
     header_value(&lines[block.clone()], "content-type")
         .filter(|v| v.to_ascii_lowercase().starts_with("text/html"))?;
-    let (page, how) = html_page(&lines[block.end..].join("\n"));
+    let (page, tables, how) = html_page(&lines[block.end..].join("\n"));
     let mut out = lines[..block.end].join("\n");
     out.push_str("\n\n");
     out.push_str(&page);
+    // The page starts below the header block and a blank line.
+    let below = block.end + 1;
     Some(Unwrapped {
         text: out,
         how: format!(
             "the mail body is HTML (text/html): read as {how}, without tags and with character references read"
         ),
+        tables: tables
+            .into_iter()
+            .map(|t| t.start + below..t.end + below)
+            .collect(),
+        ..Unwrapped::default()
     })
 }
 
-/// An HTML page's text, as [`html`] reads it, and how it was read.
-fn html_page(text: &str) -> (String, &'static str) {
+/// An HTML page's text, as [`html`] reads it, the lines its tables of
+/// two columns were read into, and how it was read.
+fn html_page(text: &str) -> (String, Vec<Range<usize>>, &'static str) {
     let tokens = tokenize(text);
     // The text inside `<pre>` and outside it, in visible characters.
     let (mut inside, mut outside, mut depth) = (0usize, 0usize, 0usize);
@@ -689,10 +757,12 @@ fn html_page(text: &str) -> (String, &'static str) {
         }
     }
     if inside > 0 && inside >= outside * 4 && headings < 2 {
-        (pre_text(&tokens), "the text of its <pre> blocks")
+        (pre_text(&tokens), Vec::new(), "the text of its <pre> blocks")
     } else {
+        let (text, tables) = block_text(&tokens);
         (
-            block_text(&tokens),
+            text,
+            tables,
             "its text, laid out by its headings, paragraphs and lists",
         )
     }
@@ -817,12 +887,15 @@ fn xml2rfc(text: &str) -> Option<Unwrapped> {
     } else {
         return None;
     };
+    let (text, tables) = block_text(&tokenize(&out));
     Some(Unwrapped {
-        text: block_text(&tokenize(&out)),
+        text,
         how: format!(
             "the text is an xml2rfc XML source: read as the text it renders, {how}, without tags and with \
              character references read"
         ),
+        tables,
+        ..Unwrapped::default()
     })
 }
 
@@ -890,6 +963,7 @@ fn xml2rfc_artwork(text: &str) -> Option<Unwrapped> {
              references (RFC 7991 section 2.5, RFC 7749 section 2.5): {read} read, as a CDATA section \
              would have them"
         ),
+        ..Unwrapped::default()
     })
 }
 
@@ -1231,7 +1305,7 @@ fn pre_text(tokens: &[Token]) -> String {
 }
 
 /// The page's text laid out as plain text by its block elements.
-fn block_text(tokens: &[Token]) -> String {
+fn block_text(tokens: &[Token]) -> (String, Vec<Range<usize>>) {
     let mut out = Layout::default();
     // Inside a word processor's line ([`WORD_LINE`]): whether it has text.
     let mut word_line: Option<bool> = None;
@@ -1241,6 +1315,19 @@ fn block_text(tokens: &[Token]) -> String {
     let mut tables: Vec<bool> = Vec::new();
     let mut cells = 0usize;
     let mut value_cell = false;
+    // The lines each table of two columns was written on, and the line
+    // count of the text so far (counted on from `counted`, once).
+    let mut read_tables: Vec<Range<usize>> = Vec::new();
+    let mut opened: Vec<usize> = Vec::new();
+    let (mut counted, mut newlines) = (0usize, 0usize);
+    let mut line_at = |out: &Layout| {
+        newlines += out.out.as_bytes()[counted..]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count();
+        counted = out.out.len();
+        newlines + usize::from(!out.at_line_start())
+    };
     let end_value = |out: &mut Layout, value_cell: &mut bool| {
         if std::mem::take(value_cell) {
             out.indent = out.indent.saturating_sub(1);
@@ -1251,7 +1338,13 @@ fn block_text(tokens: &[Token]) -> String {
         // as the Markdown one is: `Name: value` lines, the value's further
         // lines indented below the name, as in a plain template.
         match token {
-            Token::Open(name) if name == "table" => tables.push(two_column.contains(&at)),
+            Token::Open(name) if name == "table" => {
+                let two = two_column.contains(&at);
+                if two {
+                    opened.push(line_at(&out));
+                }
+                tables.push(two);
+            }
             Token::Open(name) if name == "tr" => {
                 end_value(&mut out, &mut value_cell);
                 cells = 0;
@@ -1277,7 +1370,11 @@ fn block_text(tokens: &[Token]) -> String {
             }
             Token::Close(name) if name == "table" => {
                 end_value(&mut out, &mut value_cell);
-                tables.pop();
+                if tables.pop() == Some(true)
+                    && let Some(start) = opened.pop()
+                {
+                    read_tables.push(start..line_at(&out));
+                }
             }
             _ => {}
         }
@@ -1360,7 +1457,7 @@ fn block_text(tokens: &[Token]) -> String {
     }
     let mut text = out.out.trim_end().to_string();
     text.push('\n');
-    text
+    (text, read_tables)
 }
 
 /// Where the tables of two columns start among `tokens` (the index of
@@ -1584,12 +1681,23 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
     }
     let mut out = String::with_capacity(text.len());
     let mut in_table = false;
-    for (i, line) in lines.iter().enumerate() {
+    // The output's line, and where the table being read started there.
+    let mut line = 0usize;
+    let mut read_tables: Vec<Range<usize>> = Vec::new();
+    let mut start = None;
+    for (i, line_text) in lines.iter().enumerate() {
         let starts = rows.get(i + 1).is_some_and(|next| next.1) && two(i);
+        let was = in_table;
         in_table = (in_table || starts) && two(i);
         let delimiter = in_table && rows[i].1;
         if i > 0 && !delimiter {
             out.push('\n');
+            line += 1;
+        }
+        match (was, in_table) {
+            (false, true) => start = Some(line),
+            (true, false) => read_tables.extend(start.take().map(|s| s..line)),
+            _ => {}
         }
         match &rows[i].0 {
             Some(_) if delimiter => {}
@@ -1599,21 +1707,26 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
                 out.push(':');
                 // The cell's lines, those after the first indented below
                 // the heading as a plain template's are.
-                for (k, line) in cell_lines(&cells[1]).iter().enumerate() {
-                    match (k, line.is_empty()) {
+                for (k, cell_line) in cell_lines(&cells[1]).iter().enumerate() {
+                    match (k, cell_line.is_empty()) {
                         (0, _) => out.push(' '),
                         (_, true) => out.push('\n'),
                         (_, false) => out.push_str("\n   "),
                     }
-                    out.push_str(line);
+                    line += usize::from(k > 0);
+                    out.push_str(cell_line);
                 }
             }
-            _ => out.push_str(line),
+            _ => out.push_str(line_text),
         }
     }
+    read_tables.extend(start.map(|s| s..line + 1));
     Some(Unwrapped {
         text: out,
         how: "its Markdown table of two columns read as 'Name: value' lines".to_string(),
+        tables: read_tables,
+        markdown: true,
+        ..Unwrapped::default()
     })
 }
 
@@ -1695,13 +1808,15 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
     let lines: Vec<&str> = text.split('\n').collect();
     let markup = |l: &str| is_attribute_list(l) || l.trim().trim_end_matches('\r').is_empty();
     let mut definitions = 0;
+    let mut terms = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if definition_marker(line).is_none() {
             continue;
         }
         let term = lines[..i].iter().rev().find(|l| !markup(l));
-        if term.is_some_and(|t| !t.starts_with([' ', '\t']) && definition_marker(t).is_none()) {
+        if let Some(t) = term.filter(|t| !t.starts_with([' ', '\t']) && definition_marker(t).is_none()) {
             definitions += 1;
+            terms.push(t.trim().to_string());
         }
     }
     if definitions < 3 {
@@ -1760,7 +1875,128 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
             "the template is a Markdown definition list ({definitions} 'Term' / ': value' pairs): each value read \
              as indented below its term"
         ),
+        terms,
+        markdown: true,
+        ..Unwrapped::default()
     })
+}
+
+// ---------------------------------------------------------------------
+// Markdown backslash escapes
+
+/// Whether `text` reads as a Markdown source: it has an ATX heading
+/// (`## Title`, CommonMark section 4.2) at the margin, first or after a
+/// blank line, as kramdown-rfc and mmark drafts do.
+fn is_markdown(text: &str) -> bool {
+    let mut blank_before = true;
+    for line in text.split('\n') {
+        let hashes = line.bytes().take_while(|b| *b == b'#').count();
+        if blank_before
+            && (1..=6).contains(&hashes)
+            && line[hashes..].starts_with([' ', '\t'])
+            && line[hashes..].chars().any(char::is_alphanumeric)
+        {
+            return true;
+        }
+        blank_before = line.trim().is_empty();
+    }
+    false
+}
+
+/// A Markdown source's backslash escapes read as the characters they
+/// escape (`\<` as `<`, `\_` as `_`; CommonMark section 2.4: any ASCII
+/// punctuation), except in code fences and code spans, where a backslash
+/// is a backslash. The text, how many were read and which characters,
+/// if any.
+fn markdown_escapes(text: &str) -> Option<(String, usize, std::collections::BTreeSet<char>)> {
+    if !text.contains('\\') {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut read = 0usize;
+    let mut chars = std::collections::BTreeSet::new();
+    let mut fence: Option<&str> = None;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let run = super::import::fence_run(line).filter(|_| indent <= 3);
+        match (fence, run) {
+            (None, Some(run)) => fence = Some(run),
+            (Some(open), Some(_)) if super::import::closes(line, open) => fence = None,
+            _ => {}
+        }
+        if fence.is_some() || run.is_some() || !line.contains('\\') {
+            out.push_str(line);
+            continue;
+        }
+        read += unescape_line(line, &mut out, &mut chars);
+    }
+    (read > 0).then_some((out, read, chars))
+}
+
+/// One line of [`markdown_escapes`], written to `out`: the escapes read
+/// outside its code spans (a run of backticks to the next run of as
+/// many, CommonMark section 6.1). How many were read; the characters
+/// they escaped go into `chars`.
+fn unescape_line(line: &str, out: &mut String, chars: &mut std::collections::BTreeSet<char>) -> usize {
+    let bytes = line.as_bytes();
+    // The runs of backticks, and for each the next run of the same
+    // length (found once, from the end).
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let len = bytes[i..].iter().take_while(|b| **b == b'`').count();
+            runs.push((i, len));
+            i += len;
+        } else {
+            i += 1;
+        }
+    }
+    let mut next_same = vec![None; runs.len()];
+    let mut last: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for k in (0..runs.len()).rev() {
+        next_same[k] = last.insert(runs[k].1, k);
+    }
+    let mut read = 0;
+    let (mut at, mut run) = (0usize, 0usize);
+    while at < bytes.len() {
+        // (A run that began with an escaped backtick is passed.)
+        while run < runs.len() && runs[run].0 < at {
+            run += 1;
+        }
+        if run < runs.len() && runs[run].0 == at {
+            let (_, len) = runs[run];
+            // A code span whole, or an unmatched run as it is.
+            let end = match next_same[run] {
+                Some(close) => {
+                    let end = runs[close].0 + runs[close].1;
+                    run = close + 1;
+                    end
+                }
+                None => {
+                    run += 1;
+                    at + len
+                }
+            };
+            out.push_str(&line[at..end]);
+            at = end;
+            continue;
+        }
+        if bytes[at] == b'\\' && bytes.get(at + 1).is_some_and(u8::is_ascii_punctuation) {
+            out.push(char::from(bytes[at + 1]));
+            chars.insert(char::from(bytes[at + 1]));
+            read += 1;
+            at += 2;
+            continue;
+        }
+        let len = line[at..].chars().next().map_or(1, char::len_utf8);
+        out.push_str(&line[at..at + len]);
+        at += len;
+    }
+    read
 }
 
 /// Whether `line` starts a Markdown list item (`- `, `* `, `+ `, `1. `,
@@ -1816,10 +2052,10 @@ mod tests {
     fn html_two_column_table_rows_read_as_fields() {
         let two =
             "<table><tr><td>Version</td><td>1</td></tr><tr><th>Date:</th><td>2020-01-02</td></tr></table>";
-        assert_eq!(block_text(&tokenize(two)), "Version: 1\nDate: 2020-01-02\n");
+        assert_eq!(block_text(&tokenize(two)).0, "Version: 1\nDate: 2020-01-02\n");
         let three =
             "<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr></table>";
-        assert!(!block_text(&tokenize(three)).contains(':'));
+        assert!(!block_text(&tokenize(three)).0.contains(':'));
     }
 
     /// xml2rfc: character references inside an `<artwork>` read, the text
@@ -2050,6 +2286,45 @@ mod tests {
             "\nNamespace ID:\n  UUID\n\nScope:\n  Global,\n  everywhere.\n\nVersion\n   1\n"
         );
         assert!(definition_list("Namespace ID: x\n: y\n").is_none());
+        assert_eq!(done.terms, ["Namespace ID:", "Scope:", "Version"]);
+    }
+
+    #[test]
+    fn markdown_escapes_read_outside_code() {
+        let text = "# T\n\n\\<A\\> a\\_b `c\\_d` \\`e\\` f\\q\n```\nx\\_y\n```\n";
+        let (out, read, chars) = markdown_escapes(text).unwrap();
+        assert_eq!(out, "# T\n\n<A> a_b `c\\_d` `e` f\\q\n```\nx\\_y\n```\n");
+        assert_eq!(read, 5);
+        assert_eq!(chars.into_iter().collect::<String>(), "<>_`");
+        assert!(is_markdown(text));
+        assert!(!is_markdown("Namespace ID: x\n  # not a heading\n"));
+        assert!(markdown_escapes("no escapes").is_none());
+    }
+
+    #[test]
+    fn tables_read_give_their_lines() {
+        let md = "Title\n\n| A | B |\n|---|---|\n| Version | 1 |\n| Scope | x<br>y |\n\nAfter\n";
+        let done = two_column_table(md).unwrap();
+        assert_eq!(done.text.lines().nth(2), Some("A: B"));
+        assert_eq!(done.tables.len(), 1);
+        assert_eq!((done.tables[0].start, done.tables[0].end), (2, 6));
+        assert_eq!(done.text.lines().nth(6), Some(""));
+        let html = "<p>Before</p><table><tr><td>Version</td><td>1</td></tr>\
+                    <tr><td>Scope</td><td>x</td></tr></table><p>After</p>";
+        let (text, tables) = block_text(&tokenize(html));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(tables.len(), 1);
+        assert_eq!(
+            lines[tables[0].clone()]
+                .iter()
+                .filter(|l| l.contains(':'))
+                .count(),
+            2
+        );
+        assert_eq!(
+            lines[tables[0].end..].iter().find(|l| !l.is_empty()),
+            Some(&"After")
+        );
     }
 
     /// RFC 4648 section 4: padding, a short last group, characters
