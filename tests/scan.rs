@@ -1018,10 +1018,10 @@ fn scan_names_a_typographic_dash_in_a_urn() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "<stdin>:1:10: invalid urn:isbn:978–1–68050–252–7: non-ascii: U+2013 EN DASH at byte 12 is not the \
-         ASCII hyphen-minus '-' a URN holds (RFC 8141 section 2: a URN is ASCII)\n\
-         <stdin>:2:1: invalid urn:nbn:de:bvb:19‐82009: non-ascii: U+2010 HYPHEN at byte 17 is not the ASCII \
-         hyphen-minus '-' a URN holds (RFC 8141 section 2: a URN is ASCII)\n"
+        "<stdin>:1:10: invalid urn:isbn:978–1–68050–252–7: non-ascii: unexpected U+2013 EN DASH at byte 12: \
+         a URN's hyphen is the ASCII hyphen-minus '-' (RFC 8141 section 2)\n\
+         <stdin>:2:1: invalid urn:nbn:de:bvb:19‐82009: non-ascii: unexpected U+2010 HYPHEN at byte 17: \
+         a URN's hyphen is the ASCII hyphen-minus '-' (RFC 8141 section 2)\n"
     );
 }
 

@@ -853,12 +853,7 @@ fn hit(
         end,
         text,
         urn: String::from_utf8_lossy(urn).into_owned(),
-        error: report.errors().next().map(|e| {
-            (
-                e.code(),
-                dash_message(urn, e.code(), e.offset()).unwrap_or_else(|| e.to_string()),
-            )
-        }),
+        error: report.errors().next().map(|e| (e.code(), e.to_string())),
         warnings: if report.is_valid() && !matches!(format, Format::Json | Format::Jsonl) {
             report.warnings().map(|w| (w.code(), w.to_string())).collect()
         } else {
@@ -867,32 +862,6 @@ fn hit(
         check,
         count: 1,
     }
-}
-
-/// The message of a `non-ascii` error at a typographic dash, which a word
-/// processor or smart punctuation wrote for `-`: it names the dash
-/// (`urn:isbn:978–1–68050–252–7`: U+2013 EN DASH, not a hyphen-minus).
-fn dash_message(urn: &[u8], code: &str, offset: usize) -> Option<String> {
-    if code != "non-ascii" {
-        return None;
-    }
-    let c = std::str::from_utf8(urn.get(offset..offset + 3)?)
-        .ok()?
-        .chars()
-        .next()?;
-    let name = match c {
-        '\u{2010}' => "HYPHEN",
-        '\u{2011}' => "NON-BREAKING HYPHEN",
-        '\u{2012}' => "FIGURE DASH",
-        '\u{2013}' => "EN DASH",
-        '\u{2014}' => "EM DASH",
-        '\u{2212}' => "MINUS SIGN",
-        _ => return None,
-    };
-    Some(format!(
-        "U+{:04X} {name} at byte {offset} is not the ASCII hyphen-minus '-' a URN holds (RFC 8141 section 2: a URN is ASCII)",
-        c as u32
-    ))
 }
 
 fn write_hit(hit: &Hit, format: Format, out: &mut Vec<u8>) {

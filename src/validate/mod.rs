@@ -27,7 +27,7 @@ pub use registry::{NamespaceEntry, Registry};
 pub use report::{Finding, FindingKind, Report, Severity};
 
 use crate::rules::{CompiledRules, Practice, ViolationKind};
-use crate::urn::{Offsets, ParseError, Syntax, Urn, WarningKind};
+use crate::urn::{Offsets, ParseError, ParseErrorKind, Syntax, Urn, WarningKind};
 
 /// Checks URNs, one after another, against a registry or the generic
 /// syntax only. Cheap to make; make one per thread.
@@ -211,10 +211,10 @@ impl<'r> Checker<'r> {
     fn unparsed_into<'a>(&self, input: &'a [u8], e: ParseError, report: &mut Report<'a, 'r>) {
         let hint = match self.registry {
             _ if !self.messages => None,
-            Some(registry) => {
-                unparsed_hint(registry, input, &e).or_else(|| wrapper_hint(input, &e, self.syntax))
-            }
-            None => wrapper_hint(input, &e, self.syntax),
+            Some(registry) => unparsed_hint(registry, input, &e)
+                .or_else(|| wrapper_hint(input, &e, self.syntax))
+                .or_else(|| dash_hint(input, &e)),
+            None => wrapper_hint(input, &e, self.syntax).or_else(|| dash_hint(input, &e)),
         };
         match hint {
             Some(message) => report.reset_unparsed_with(input, e, message, self.registry.is_some()),
@@ -503,6 +503,32 @@ fn wrapper_hint(input: &[u8], e: &ParseError, syntax: Syntax) -> Option<String> 
         ));
     }
     None
+}
+
+/// For a non-ASCII byte that starts a typographic hyphen or dash (a word
+/// processor's or smart punctuation's for `-`: `urn:isbn:978–1–...`): the
+/// character named, and the ASCII hyphen-minus a URN holds, rather than
+/// "percent-encode it", which would keep the wrong character (RFC 8141
+/// section 2: a URN is ASCII; its `-` is US-ASCII's 0x2D).
+fn dash_hint(input: &[u8], e: &ParseError) -> Option<String> {
+    if !matches!(e.kind(), ParseErrorKind::NonAscii { .. }) {
+        return None;
+    }
+    let at = e.offset();
+    let c = input.get(at..)?.utf8_chunks().next()?.valid().chars().next()?;
+    let name = match c {
+        '\u{2010}' => "HYPHEN",
+        '\u{2011}' => "NON-BREAKING HYPHEN",
+        '\u{2012}' => "FIGURE DASH",
+        '\u{2013}' => "EN DASH",
+        '\u{2014}' => "EM DASH",
+        '\u{2212}' => "MINUS SIGN",
+        _ => return None,
+    };
+    Some(format!(
+        "unexpected U+{:04X} {name} at byte {at}: a URN's hyphen is the ASCII hyphen-minus '-' (RFC 8141 section 2)",
+        u32::from(c)
+    ))
 }
 
 /// The `registration-deviation` message: whose form it is, and whose it
@@ -865,6 +891,21 @@ mod wrapper_tests {
                 "non-ascii",
                 19,
                 "the '\u{2026}\u{a0}\u{3002}' after it is no part of it",
+            ),
+            // A typographic dash or hyphen written for '-' (smart
+            // punctuation's en dash in an ISBN's parts) is named, not
+            // "percent-encode it" (RFC 8141 section 2: a URN is ASCII).
+            (
+                "urn:isbn:978\u{2013}1\u{2013}68050\u{2013}252\u{2013}7",
+                "non-ascii",
+                12,
+                "unexpected U+2013 EN DASH at byte 12: a URN's hyphen is the ASCII hyphen-minus '-' (RFC 8141 section 2)",
+            ),
+            (
+                "urn:nbn:de:bvb:19\u{2010}82009",
+                "non-ascii",
+                17,
+                "unexpected U+2010 HYPHEN at byte 17",
             ),
         ] {
             for checker in [Checker::new(registry), Checker::syntax_only()] {
