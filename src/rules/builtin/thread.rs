@@ -74,10 +74,8 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         }
         // "<section> is a string of the section number, without trailing
         // dot" (spec:<version>:sec:<section>).
-        if let Some(section) = rest
-            .split(':')
-            .nth(2)
-            .filter(|_| rest.split(':').nth(1) == Some("sec"))
+        if let Some((_, tail)) = rest.split_once(':')
+            && let Some(("sec", section)) = tail.split_once(':')
             && section.ends_with('.')
         {
             return Err(violation(
