@@ -36,9 +36,20 @@ impl Registry {
     /// The registry of a urnreg database (made by `urnreg init`, `urnreg
     /// import` or `urnreg serve`, opened read-only), or of a snapshot
     /// (`urnreg export`): a directory, a `registry.json` or an
-    /// `urn-namespaces.xml`, read with its checksums verified.
+    /// `urn-namespaces.xml`, read with its checksums verified. `path` is a
+    /// `str`, `bytes` or `os.PathLike`, as `open()` takes it.
     #[staticmethod]
-    fn from_path(path: std::path::PathBuf) -> PyResult<Registry> {
+    fn from_path(path: &Bound<'_, PyAny>) -> PyResult<Registry> {
+        // os.fsdecode takes what open() takes (bytes as the file system
+        // encodes names) and says which type it is not.
+        let os = path.py().import("os")?;
+        let path: std::path::PathBuf = os.call_method1("fsdecode", (path,))?.extract()?;
+        if let Some(at) = path.as_os_str().as_encoded_bytes().iter().position(|&b| b == 0) {
+            // No file name holds one (Python's open() refuses it too).
+            return Err(PyValueError::new_err(format!(
+                "{path:?}: a path cannot hold a NUL byte (embedded null byte at byte {at})"
+            )));
+        }
         // The whole chain of causes, as the command line says it.
         let failed = |e: &dyn std::error::Error| {
             let mut message = format!("{}: {e}", path.display());
@@ -71,7 +82,7 @@ impl Registry {
             }
             Ok(meta) if !meta.is_dir() && meta.len() == 0 => {
                 return Err(PyOSError::new_err(format!(
-                    "{}: an empty file, not an urnreg database or snapshot",
+                    "{}: an empty file (or a special file that gives its size as 0, as /proc's do), not an urnreg database or snapshot",
                     path.display()
                 )));
             }

@@ -186,16 +186,17 @@ def _pa():
 
 
 def _chunks(values: Any) -> list:
-    """The chunks of ``values`` as pyarrow string or large_string arrays."""
+    """The chunks of ``values`` as pyarrow string or large_string (or
+    binary, large_binary) arrays."""
     pa = _pa()
     if isinstance(values, pa.ChunkedArray):
-        chunks = list(values.chunks)
+        whole = values
     elif isinstance(values, pa.Array):
-        chunks = [values]
+        whole = pa.chunked_array([values])
     elif hasattr(values, "__arrow_c_stream__"):
-        chunks = list(pa.chunked_array(values).chunks)
+        whole = pa.chunked_array(values)
     elif hasattr(values, "__arrow_c_array__"):
-        chunks = [pa.array(values)]
+        whole = pa.chunked_array([pa.array(values)])
     elif isinstance(values, (str, bytes, bytearray, memoryview, Mapping)) or not hasattr(values, "__iter__"):
         # A string is no column of strings (it would be checked a
         # character at a time), nor a mapping (its keys), nor None.
@@ -204,32 +205,63 @@ def _chunks(values: Any) -> list:
             + (": for one URN, call urnreg.check" if isinstance(values, (str, bytes)) else "")
         )
     else:
-        chunks = [_from_python(pa, list(values))]
-    out = []
-    for chunk in chunks:
-        t = chunk.type
-        if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) or pa.types.is_large_binary(t):
-            out.append(chunk)
-        elif pa.types.is_null(t) or _is_string_like(pa, t):
-            out.append(chunk.cast(pa.large_string()))
-        elif _is_binary_like(pa, t):
-            out.append(chunk.cast(pa.large_binary()))
-        else:
-            raise TypeError(f"urnreg checks arrays of strings, not {t}")
-    return out
+        whole = pa.chunked_array([_from_python(pa, list(values))])
+    # The array's own type, not only its chunks': a ChunkedArray (an empty
+    # Parquet file, a stream with no batch) may have none.
+    cast = _cast_to(pa, whole.type)
+    return [chunk if cast is None else chunk.cast(cast) for chunk in whole.chunks]
+
+
+def _cast_to(pa, t):
+    """None for a type the engine reads as it is, else the type to cast it
+    to; a TypeError for a type that holds no strings."""
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        return None
+    if pa.types.is_null(t) or _is_string_like(pa, t):
+        return pa.large_string()
+    if _is_binary_like(pa, t):
+        return pa.large_binary()
+    raise TypeError(f"urnreg checks arrays of strings, not {t}")
 
 
 def _from_python(pa, items, from_pandas: bool = False):
     """A ``large_string`` array of Python strings (None, and with
     ``from_pandas`` NaN, a null). A ``str`` that UTF-8 cannot encode (a
     lone surrogate, as ``errors="surrogateescape"`` decoding leaves for a
-    byte that was not UTF-8) makes the array ``large_binary``, with such a
-    string as the bytes it stands for, so that it gets a verdict
-    (``non-ascii``), as :func:`check` gives it, not an exception."""
+    byte that was not UTF-8), or ``bytes`` that are not UTF-8, make the
+    array ``large_binary``, with such a string as the bytes it stands for,
+    so that the row gets a verdict (``non-ascii``), as :func:`check` and a
+    ``binary`` array's row give it, not the call an exception."""
     try:
         return pa.array(items, type=pa.large_string(), from_pandas=from_pandas)
-    except UnicodeEncodeError:
+    except (UnicodeEncodeError, pa.ArrowInvalid):
+        pass  # a lone surrogate, or bytes that are not UTF-8
+    except pa.ArrowTypeError as e:
+        raise TypeError(f"urnreg checks strings (str or bytes): {e}") from None
+    try:
         return pa.array([_encoded(x) for x in items], type=pa.large_binary(), from_pandas=from_pandas)
+    except (pa.ArrowTypeError, pa.ArrowInvalid) as e:
+        raise TypeError(f"urnreg checks strings (str or bytes): {e}") from None
+
+
+def _from_series(series):
+    """The Arrow array of a pandas Series: its own buffers where pandas
+    keeps it in Arrow (``ArrowDtype``, the pyarrow-backed string dtypes, so
+    pandas 3's default ``str``), a dictionary array for a ``category`` one,
+    else made of its Python objects (:func:`_from_python`)."""
+    pa = _pa()
+    dtype = series.dtype
+    if type(dtype).__name__ == "ArrowDtype" or str(getattr(dtype, "storage", "")).startswith("pyarrow"):
+        # pandas' __arrow_array__: an Array or a ChunkedArray, not copied.
+        return pa.array(series.array)
+    if getattr(dtype, "name", None) == "category":
+        # Its categories once each; categories pyarrow cannot make an array
+        # of (str and bytes mixed, a lone surrogate) row by row below.
+        try:
+            return pa.array(series.array)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+            pass
+    return _from_python(pa, series.astype(object), from_pandas=True)
 
 
 def _encoded(x):
@@ -419,7 +451,19 @@ def error_arrow(
     registry: Optional[Registry] = None,
     jobs: int = 0,
 ):
-    """The first error's kind of each URN (null when valid)."""
+    """The first error's kind of each URN (null when valid), e.g.
+    ``nss-check``: what ``urn_error`` (DuckDB, Spark SQL) and ``.urn.error()``
+    (Polars, pandas) give; the message is ``error_message`` in
+    :func:`check_arrow`."""
     return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ("kind",))["error_kind"]
 
 
+def _error_message_arrow(
+    values: Any,
+    *,
+    strict: bool = False,
+    registry: Optional[Registry] = None,
+):
+    """The first error's message of each URN (null when valid): the
+    engines' ``error_message``."""
+    return _checked(values, registry, strict, False, False, 0, ("message",))["error_message"]

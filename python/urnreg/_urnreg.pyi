@@ -16,9 +16,12 @@ class Registry:
     def embedded() -> "Registry":
         """The registry shipped in the package (the IANA registry with urnreg's rules)."""
     @staticmethod
-    def from_path(path: Union[str, "os.PathLike[str]"]) -> "Registry":
+    def from_path(path: Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]) -> "Registry":
         """The registry of a urnreg database, or of a snapshot (a directory,
-        a ``registry.json`` or an ``urn-namespaces.xml``); raises ``OSError``."""
+        a ``registry.json`` or an ``urn-namespaces.xml``); ``path`` as
+        ``open()`` takes it. Raises ``OSError`` (``FileNotFoundError`` for
+        a missing path), ``ValueError`` for a path with a NUL byte,
+        ``TypeError`` for another type."""
     def nids(self) -> List[str]:
         """The registered NIDs, in the registry's order."""
     def namespace(self, nid: str) -> Optional[Dict[str, Optional[str]]]:

@@ -7,26 +7,27 @@
     [(True, 'urn:isbn:9780451450524')]
 
 ``urn_valid(s)``, ``urn_key(s)`` (the equivalence key, NULL when
-invalid), ``urn_nid(s)`` and ``urn_error(s)`` (``kind: message`` of the
-first error, NULL when valid) each take a whole vector at a time as an Arrow
-array and check it on every core.
+invalid), ``urn_nid(s)``, ``urn_error(s)`` (the first error's kind, e.g.
+``nss-check``, NULL when valid: as in Spark SQL, Polars and pandas) and
+``urn_error_message(s)`` (its message) each take a whole vector at a time
+as an Arrow array and check it on every core.
 """
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import Registry, _checked, nid_arrow, normalize_arrow, valid_arrow
+from . import Registry, _error_message_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["register"]
 
 
 def register(con: Any, *, registry: Optional[Registry] = None, strict: bool = False, prefix: str = "urn_") -> None:
-    """Adds ``urn_valid``, ``urn_key``, ``urn_nid`` and ``urn_error`` to the
-    DuckDB connection ``con`` (``prefix`` renames them)."""
+    """Adds ``urn_valid``, ``urn_key``, ``urn_nid``, ``urn_error`` and
+    ``urn_error_message`` to the DuckDB connection ``con`` (``prefix``
+    renames them)."""
     import duckdb
     import pyarrow as pa
-    import pyarrow.compute as pc
     # Type objects moved from duckdb.typing (before 1.4) to duckdb.sqltypes.
     try:
         from duckdb.sqltypes import BOOLEAN, VARCHAR
@@ -45,15 +46,17 @@ def register(con: Any, *, registry: Optional[Registry] = None, strict: bool = Fa
         return nid_arrow(values, **opts).cast(pa.string())
 
     def urn_error(values):
-        cols = _checked(values, registry, strict, False, False, 0, ("kind", "message"))
-        kind = cols["error_kind"].cast(pa.string())
-        return pc.binary_join_element_wise(kind, cols["error_message"].cast(pa.string()), ": ")
+        return error_arrow(values, **opts).cast(pa.string())
+
+    def urn_error_message(values):
+        return _error_message_arrow(values, **opts).cast(pa.string())
 
     for name, fn, returns in (
         ("valid", urn_valid, BOOLEAN),
         ("key", urn_key, VARCHAR),
         ("nid", urn_nid, VARCHAR),
         ("error", urn_error, VARCHAR),
+        ("error_message", urn_error_message, VARCHAR),
     ):
         con.create_function(
             prefix + name,

@@ -4,9 +4,18 @@
     >>> pd.Series(["urn:isbn:0451450523", "urn:isnb:1"]).urn.valid().tolist()
     [True, False]
 
-``.urn.valid()``, ``.urn.key()``, ``.urn.nid()``, ``.urn.error()`` and
-``.urn.check()`` (a DataFrame of every field of
-:func:`urnreg.check_arrow`), computed over Arrow on every core.
+``.urn.valid()``, ``.urn.key()``, ``.urn.nid()``, ``.urn.error()`` (the
+first error's kind), ``.urn.error_message()`` and ``.urn.check()`` (a
+DataFrame of every field of :func:`urnreg.check_arrow`), computed over
+Arrow on every core: a Series pandas keeps in Arrow (``ArrowDtype``, the
+pyarrow-backed string dtypes such as pandas 3's default ``str``) is read
+in place, a ``category`` one as a dictionary, an ``object`` one made into
+Arrow from its Python objects (``str`` or ``bytes``).
+
+``valid`` is pandas' nullable ``boolean`` and ``error_offset`` ``Int64``
+(``<NA>`` for a missing value); a text column is what pyarrow makes of a
+``string`` array, so its missing values are ``NaN`` in pandas 3 (its
+``str`` dtype) and ``None`` in pandas 2 (an ``object`` column).
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from typing import Optional
 
 import pandas as pd
 
-from . import Registry, _from_python, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
+from . import Registry, _error_message_arrow, _from_series, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["UrnAccessor"]
 
@@ -42,12 +51,7 @@ class UrnAccessor:
         self._series = series
 
     def _values(self):
-        import pyarrow as pa
-
-        try:
-            return _from_python(pa, self._series.astype(object), from_pandas=True)
-        except (pa.ArrowTypeError, pa.ArrowInvalid) as e:
-            raise TypeError(f"urnreg checks Series of strings: {e}") from e
+        return _from_series(self._series)
 
     def _checked(self, registry, strict):
         return check_arrow(self._values(), registry=registry, strict=strict)
@@ -65,19 +69,28 @@ class UrnAccessor:
         return self._field(valid_arrow, registry, strict)
 
     def key(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
-        """The namespace's equivalence key (None when invalid)."""
+        """The namespace's equivalence key (missing when invalid or
+        missing: ``NaN`` in pandas 3, ``None`` in pandas 2)."""
         return self._field(normalize_arrow, registry, strict)
 
     def nid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
-        """The NID as written."""
+        """The NID as written (missing when it does not parse)."""
         return self._field(nid_arrow, registry, strict)
 
     def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
-        """The first error's kind (None when valid)."""
+        """The first error's kind, e.g. ``nss-check`` (missing when valid:
+        ``NaN`` in pandas 3, ``None`` in pandas 2), as ``urn_error`` in
+        DuckDB and Spark SQL."""
         return self._field(error_arrow, registry, strict)
 
+    def error_message(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
+        """The first error's message (missing when valid)."""
+        return self._field(_error_message_arrow, registry, strict)
+
     def check(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.DataFrame:
-        """Every field, one column each."""
+        """Every field, one column each: ``valid`` (``boolean``), ``nid``,
+        ``key``, ``error_kind``, ``error_message`` and ``error_offset``
+        (``Int64``)."""
         import pyarrow as pa
 
         result = self._checked(registry, strict)

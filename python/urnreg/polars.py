@@ -5,8 +5,9 @@
     >>> df.select(pl.col("id").urn.valid()).to_series().to_list()
     [True, False, None]
 
-``.urn.valid()``, ``.urn.key()``, ``.urn.nid()``, ``.urn.error()`` and
-``.urn.check()`` (a struct of all the fields of
+``.urn.valid()``, ``.urn.key()``, ``.urn.nid()``, ``.urn.error()`` (the
+first error's kind), ``.urn.error_message()`` and ``.urn.check()`` (a
+struct of all the fields of
 :func:`urnreg.check_arrow`). Batches go to the Rust engine as Arrow arrays,
 so they work in lazy queries and stream.
 """
@@ -17,7 +18,7 @@ from typing import Optional
 
 import polars as pl
 
-from . import Registry, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
+from . import Registry, _error_message_arrow, check_arrow, error_arrow, nid_arrow, normalize_arrow, valid_arrow
 
 __all__ = ["UrnNamespace"]
 
@@ -51,8 +52,13 @@ class UrnNamespace:
         return self._map(nid_arrow, pl.String, registry, strict)
 
     def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
-        """The first error's kind (null when valid)."""
+        """The first error's kind, e.g. ``nss-check`` (null when valid), as
+        ``urn_error`` in DuckDB and Spark SQL."""
         return self._map(error_arrow, pl.String, registry, strict)
+
+    def error_message(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
+        """The first error's message (null when valid)."""
+        return self._map(_error_message_arrow, pl.String, registry, strict)
 
     def check(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pl.Expr:
         """Every field: valid, nid, key, error_kind, error_message, error_offset."""
