@@ -279,7 +279,7 @@ fn write_detail(out: &mut impl Write, d: &NamespaceDetail) -> anyhow::Result<()>
             for should in &rules.should {
                 writeln!(
                     out,
-                    "should:     {} (the registration's recommendation: an nss-should warning; from {})",
+                    "should:     {} (recommended, not required: an nss-should warning; whose rule it is: {})",
                     printable_line(&should.note),
                     printable_line(&should.source)
                 )?;

@@ -187,7 +187,16 @@ const CHECKER_PROSE: &[(&str, &str)] = &[
         "nbn-de",
         "urn:nbn:de, at and ch check digit (German National Library, whose URN service covers the \
          three countries): an NBN under urn:nbn:de, urn:nbn:at or urn:nbn:ch ends in a check digit \
-         computed over the whole URN before it; NBNs of other countries are not checked.",
+         computed over the whole URN before it (a page URN '<URN>/fragment/page=N', over the URN \
+         before '/fragment/'); the DNB's own timestamp NBNs (urn:nbn:de:101:1- and 13 or more \
+         digits), which carry none, and NBNs of other countries are not checked.",
+    ),
+    (
+        "nbn-at-prefix",
+        "urn:nbn:at sub-namespace codes (OBVSG URN-Policy 2017 and RFC 8458 section 4.3): an NBN \
+         under urn:nbn:at:at- followed by letters (at-ubl, AT-WBR) uses a code the OBVSG publishes \
+         with a hyphen, which RFC 8458 allows in no sub-namespace; the message gives both readings \
+         (the key stays RFC 8458's).",
     ),
 ];
 
@@ -435,7 +444,7 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
         });
         let text = match check {
             Some(check) => format!(
-                "{}. {}. Recommended by {}; check warns (nss-should) about a URN that does not pass it.",
+                "{}. {}. Whose rule it is, and where: {}; check warns (nss-should) about a URN that does not pass it.",
                 should.note.trim_end_matches('.'),
                 check.trim_end_matches('.'),
                 should.source.trim_end_matches('.')

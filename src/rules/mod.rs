@@ -352,7 +352,8 @@ pub struct CompiledRules {
     components: Option<ComponentsRule>,
     /// The owner's practice beyond the registration, in order.
     practice: Vec<Practice>,
-    /// The registration's recommendations, in order.
+    /// The recommendations (the registration's SHOULDs, or a check an
+    /// assigner publishes, each with its own source), in order.
     should: Vec<Should>,
     /// Known wrong forms and what to say of them, in order.
     hints: Vec<Hint>,
@@ -416,9 +417,15 @@ pub struct Should {
 }
 
 impl Should {
-    /// Where the registration says it.
+    /// Where it is said: the registration's section, or the assigner's
+    /// document for a check it publishes.
     pub fn source(&self) -> &str {
         &self.rules.source
+    }
+
+    /// [`Should::source`] as a JSON string.
+    pub(crate) fn source_json(&self) -> &str {
+        self.rules.source_json()
     }
 
     /// What a user is told.
@@ -458,7 +465,7 @@ impl Should {
             return None;
         }
         let (&last, rest) = urn.nss().as_bytes().split_last()?;
-        if rest.is_empty() || !b".,;)]}>'\"!".contains(&last) {
+        if rest.is_empty() || !TEXT_PUNCTUATION.contains(&last) {
             return None;
         }
         let shorter = Urn::parse(&text[..end - 1]).ok()?;
@@ -1121,7 +1128,8 @@ impl CompiledRules {
         &self.practice
     }
 
-    /// The registration's recommendations (its SHOULDs).
+    /// The recommendations: the registration's SHOULDs, or checks an
+    /// assigner publishes ([`Should::source`] says whose).
     pub fn should(&self) -> &[Should] {
         &self.should
     }
@@ -1177,6 +1185,12 @@ impl CompiledRules {
         if let Some(m) = &self.matcher
             && let Err(mismatch) = m.check(nss.as_bytes())
         {
+            if let Some(v) = self.trailing_punctuation(urn.nid(), nss.as_bytes(), base, messages) {
+                return Some(RuleViolation {
+                    kind: ViolationKind::Syntax,
+                    ..v
+                });
+            }
             // A mismatch inside a complete `%HH` is the escape's, said
             // whole where it starts (RFC 8141 section 2: `pct-encoded` is
             // one unit; publicid takes %2B but not %20).
@@ -1260,6 +1274,9 @@ impl CompiledRules {
         if let Some(check) = self.builtin
             && let Err(v) = builtin::with_messages(messages, || check(nss))
         {
+            if let Some(v) = self.trailing_punctuation(urn.nid(), nss.as_bytes(), base, messages) {
+                return Some(v);
+            }
             return Some(RuleViolation {
                 kind: ViolationKind::Check,
                 offset: base + v.offset,
@@ -1330,7 +1347,7 @@ impl CompiledRules {
         // NSS ending in one is a prefix waiting for a name, which the
         // syntax's own "ends too early" says better.)
         if let Some((&last, rest)) = nss.split_last()
-            && b".,;)]}>'\"!".contains(&last)
+            && TEXT_PUNCTUATION.contains(&last)
             && !rest.is_empty()
             && self.valid_with_nss(nid, rest)
         {
@@ -1343,16 +1360,58 @@ impl CompiledRules {
         None
     }
 
+    /// For an NSS these rules refuse that ends in punctuation of the
+    /// text it was taken from (`.` `,` `;` `)` ...) and is valid without
+    /// it: the finding at that last byte, where the fault is, whatever
+    /// byte the syntax or check stopped at (an ISBN-10's `X.`, a form
+    /// valid only by the owner's practice). Found whether or not messages
+    /// are made, so the offset is the same either way; tried only on an
+    /// NSS that has failed and ends in such a character.
+    #[cold]
+    #[inline(never)]
+    fn trailing_punctuation(
+        &self,
+        nid: &str,
+        nss: &[u8],
+        base: usize,
+        messages: bool,
+    ) -> Option<RuleViolation> {
+        let (&last, rest) = nss.split_last()?;
+        if !self.generic_hints || rest.is_empty() || !TEXT_PUNCTUATION.contains(&last) {
+            return None;
+        }
+        if !self.valid_with_nss(nid, rest) {
+            return None;
+        }
+        let at = rest.len();
+        Some(RuleViolation {
+            kind: ViolationKind::Check,
+            offset: base + at,
+            message: if messages {
+                self.generic_hint(nid, nss, at, base).unwrap_or_default()
+            } else {
+                String::new()
+            },
+        })
+    }
+
     /// Whether `urn:` `nid` `:` `nss` is a valid URN of these rules: it
     /// parses (RFC 8141 section 2) and its NSS passes the syntax and the
-    /// built-in check (for a hint: is the URN valid once a mistake is taken
-    /// away? Not only its NSS's characters: `10.1/a?b` is no DOI URN's).
+    /// built-in check, or a form of the owner's practice (for a hint: is
+    /// the URN valid once a mistake is taken away? Not only its NSS's
+    /// characters: `10.1/a?b` is no DOI URN's).
     fn valid_with_nss(&self, nid: &str, nss: &[u8]) -> bool {
         let Ok(nss) = std::str::from_utf8(nss) else {
             return false;
         };
         let text = format!("urn:{nid}:{nss}");
-        Urn::parse(&text).is_ok_and(|urn| self.check_with(&urn, false).is_none())
+        Urn::parse(&text).is_ok_and(|urn| {
+            self.check_with(&urn, false).is_none()
+                || self
+                    .practice
+                    .iter()
+                    .any(|p| p.rules.check_with(&urn, false).is_none())
+        })
     }
 
     /// For an input of this namespace that the generic parser refuses at
@@ -1398,6 +1457,11 @@ impl CompiledRules {
         out
     }
 }
+
+/// Punctuation of running text that may follow a URN there (not ':', with
+/// which an NSS waits for a name): tried off an NSS's end by the hints
+/// (RFC 3986 Appendix C).
+const TEXT_PUNCTUATION: &[u8] = b".,;)]}>'\"!";
 
 /// The most characters of a citation derived from a source.
 const MAX_CITE: usize = 40;
@@ -2621,6 +2685,41 @@ mod key_fixed_point_tests {
             assert!(Urn::parse(&key).is_ok(), "{urn} keys to {key}");
             let again = registry.check(&key);
             assert_eq!(again.key().map(|k| k.to_string()), Some(key.clone()), "{urn}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod should_source_tests {
+    /// An `nss-should` finding's whole source is its own recommendation's
+    /// (`[[rules.should]]`'s `source`), not the namespace's general one:
+    /// the DNB's check digit is the DNB's, the ISSN hyphen the ISSN
+    /// registration's; in the report and in its JSON.
+    #[test]
+    fn a_should_finding_cites_its_own_source() {
+        let registry = crate::Registry::embedded();
+        for (urn, own) in [
+            (
+                "urn:nbn:de:gbv:089-3321752946",
+                "Deutsche Nationalbibliothek, the urn:nbn:de check digit",
+            ),
+            ("urn:issn:03178471", "ISSN registration"),
+        ] {
+            let report = registry.check(urn);
+            let finding = report
+                .findings()
+                .iter()
+                .find(|f| f.code() == "nss-should")
+                .unwrap_or_else(|| panic!("{urn}: no nss-should"));
+            let source = report.source_of(finding).unwrap();
+            let general = report.rules().unwrap().source();
+            assert!(source.starts_with(own), "{urn}: {source}");
+            assert_ne!(source, general, "{urn}");
+            let mut json = Vec::new();
+            report.write_json(&mut json, None);
+            let json = String::from_utf8(json).unwrap();
+            let cited = format!("\"source\":{}", crate::json_text::json_string(source));
+            assert!(json.contains(&cited), "{urn}: {json}");
         }
     }
 }

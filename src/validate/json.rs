@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use super::report::{Finding, Report};
+use super::report::{Finding, FindingKind, Report};
 use crate::json_text::{
     JsonText, Plain, push_base64, push_escaped, push_plain, push_plain_opt, push_text, push_u64,
 };
@@ -62,8 +62,17 @@ fn push_findings<'f>(
         out.extend_from_slice(b",\"message\":");
         push_message(out, f);
         if let Some(rules) = rules.filter(|_| f.kind().is_from_rules()) {
-            out.extend_from_slice(b",\"source\":");
-            out.extend_from_slice(rules.source_json().as_bytes());
+            // An nss-should's source is its recommendation's own.
+            let source = match f.kind() {
+                FindingKind::NssShould { rule } => {
+                    rules.should().get(usize::from(rule)).map(|s| s.source_json())
+                }
+                _ => Some(rules.source_json()),
+            };
+            if let Some(source) = source {
+                out.extend_from_slice(b",\"source\":");
+                out.extend_from_slice(source.as_bytes());
+            }
         }
         out.push(b'}');
     }

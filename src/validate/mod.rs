@@ -334,9 +334,10 @@ impl<'r> Checker<'r> {
                 if valid && !by_practice {
                     // The registration's SHOULDs (RFC 2119): warnings only,
                     // about the forms the registration defines.
-                    for should in rules.should() {
+                    for (rule, should) in (0..=u8::MAX).zip(rules.should()) {
                         if let Some(offset) = should.departure(urn) {
-                            report.push(Finding::new(FindingKind::NssShould, offset, should.message(urn)));
+                            let kind = FindingKind::NssShould { rule };
+                            report.push(Finding::new(kind, offset, should.message(urn)));
                         }
                     }
                 }

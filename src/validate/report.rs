@@ -56,8 +56,13 @@ pub enum FindingKind {
         strict: bool,
     },
     /// A valid NSS that does not follow a recommendation (SHOULD) of the
-    /// registration (the rules' `should`): a warning only.
-    NssShould,
+    /// registration, or a check its assigner publishes (the rules'
+    /// `should`): a warning only.
+    NssShould {
+        /// Which recommendation: its place in the rules' `should`, whose
+        /// own source is the finding's ([`Report::source_of`]).
+        rule: u8,
+    },
     /// A finding on the directives of the r-component (the 2012 URN
     /// draft, section 2.3): never an error.
     Directive(crate::resolve::DirectiveIssueKind),
@@ -79,7 +84,7 @@ impl FindingKind {
             FindingKind::ComponentUnused => "component-unused",
             FindingKind::GenericRules => "generic-rules",
             FindingKind::RegistrationDeviation { .. } => "registration-deviation",
-            FindingKind::NssShould => "nss-should",
+            FindingKind::NssShould { .. } => "nss-should",
             FindingKind::Directive(k) => {
                 use crate::resolve::DirectiveIssueKind as D;
                 match k {
@@ -102,7 +107,7 @@ impl FindingKind {
                 | FindingKind::NssCheck
                 | FindingKind::ComponentUnused
                 | FindingKind::RegistrationDeviation { .. }
-                | FindingKind::NssShould
+                | FindingKind::NssShould { .. }
         )
     }
 
@@ -122,7 +127,7 @@ impl FindingKind {
             | FindingKind::ComponentUnused
             | FindingKind::GenericRules
             | FindingKind::RegistrationDeviation { strict: false }
-            | FindingKind::NssShould
+            | FindingKind::NssShould { .. }
             | FindingKind::Directive(_) => Severity::Warning,
         }
     }
@@ -527,13 +532,16 @@ impl<'a, 'r> Report<'a, 'r> {
     }
 
     /// The whole source of the rules a finding of this report comes from
-    /// (the registration's, or the owner's document for a
-    /// `registration-deviation`); `None` for other findings. Messages end
-    /// with a short citation only.
+    /// (the registration's, the owner's document for a
+    /// `registration-deviation`, the recommendation's own for an
+    /// `nss-should`); `None` for other findings. Messages end with a short
+    /// citation only.
     pub fn source_of(&self, finding: &Finding) -> Option<&'r str> {
-        self.rules
-            .filter(|_| finding.kind().is_from_rules())
-            .map(CompiledRules::source)
+        let rules = self.rules.filter(|_| finding.kind().is_from_rules())?;
+        Some(match finding.kind() {
+            FindingKind::NssShould { rule } => rules.should().get(usize::from(rule))?.source(),
+            _ => rules.source(),
+        })
     }
 
     /// Returns true if and only if the URN was checked against a registry

@@ -19,6 +19,19 @@ pub(super) fn digits_with_hyphens(
         match b {
             b'0'..=b'9' => out.push((u32::from(b - b'0'), i)),
             b'X' | b'x' if last_may_be_x && i + 1 == bytes.len() => out.push((10, i)),
+            // An ISBN-10 complete with its check character X, and more
+            // after it (a text's '.', a stray '-'): the fault is what
+            // follows, not the X the registration allows there.
+            b'X' | b'x' if last_may_be_x && out.count() == 9 && isbn10_sum_with_x(out) => {
+                return Err(violation(
+                    i + 1,
+                    format_args!(
+                        "unexpected '{}' after the ISBN-10's check character '{}': an ISBN ends with its check character",
+                        nss[i + 1..].chars().next().unwrap_or('?'),
+                        b as char
+                    ),
+                ));
+            }
             b'-' if i > 0 && i + 1 < bytes.len() && bytes[i - 1] != b'-' => {}
             _ => {
                 return Err(violation(
@@ -29,6 +42,18 @@ pub(super) fn digits_with_hyphens(
         }
     }
     Ok(())
+}
+
+/// Whether nine digits read so far and a check character X (10) make an
+/// ISBN-10 (mod 11, weights 10 to 1).
+fn isbn10_sum_with_x(read: &IsbnDigits) -> bool {
+    let sum: u32 = read
+        .kept()
+        .iter()
+        .zip((2..=10).rev())
+        .map(|((d, _), w)| d * w)
+        .sum();
+    (sum + 10).is_multiple_of(11)
 }
 
 /// ISBN (ISO 2108; URN form RFC 3187 / RFC 8254 and the 2017 registration):

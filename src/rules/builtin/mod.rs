@@ -21,6 +21,7 @@ mod isbn;
 mod isni;
 mod issn;
 mod lei;
+mod nbn_at;
 mod nbn_de;
 mod newsml;
 mod percent;
@@ -48,6 +49,7 @@ use isbn::{check_isbn, normalize_isbn};
 use isni::check_isni;
 use issn::{check_issn, normalize_issn};
 use lei::{check_lei, normalize_lei};
+use nbn_at::check_nbn_at_prefix;
 use nbn_de::check_nbn_de;
 pub use nbn_de::nbn_de_check_digit;
 use newsml::normalize_newsml;
@@ -147,6 +149,7 @@ pub const CHECKERS: &[&str] = &[
     "isni",
     "issn",
     "lei",
+    "nbn-at-prefix",
     "nbn-de",
     "newsml",
     "pwid",
@@ -193,6 +196,7 @@ pub fn checker(name: &str) -> Option<CheckFn> {
         "issn" => check_issn,
         "isni" => check_isni,
         "lei" => check_lei,
+        "nbn-at-prefix" => check_nbn_at_prefix,
         "nbn-de" => check_nbn_de,
         "ddi" => check_ddi,
         "isan" => check_isan,

@@ -86,6 +86,16 @@ pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
     else {
         return Ok(());
     };
+    if is_dnb_timestamp_form(nss) {
+        return Ok(());
+    }
+    // A page of a digitised work as ULB Sachsen-Anhalt (Halle) writes it,
+    // `<URN>/fragment/page=N`: "composed of a valid URN (with check
+    // digit) and following fragment extension" (its digiflow library's
+    // URN tests), so the digit is the one before `/fragment/`.
+    if let Some(at) = nss.find("/fragment/") {
+        return check_nbn_de(&nss[..at]);
+    }
     let Some(last) = nss.bytes().last().filter(u8::is_ascii_digit) else {
         return Err(violation(
             nss.len().saturating_sub(1),
@@ -101,12 +111,31 @@ pub(super) fn check_nbn_de(nss: &str) -> Result<(), Violation> {
         )),
         None => {
             let at = nss.bytes().position(|b| nbn_de_value(b).is_none()).unwrap_or(0);
+            let c = nss.get(at..).and_then(|s| s.chars().next()).unwrap_or('?');
             Err(violation(
                 at,
-                format_args!("a character the urn:nbn:{country} check digit cannot be computed over"),
+                format_args!("'{c}' is not in the urn:nbn:{country} check digit's table"),
             ))
         }
     }
+}
+
+/// The DNB's own URNs of the form it has minted since 2019:
+/// `de:101:1-` (101: the DNB's sub-namespace) and a timestamp of 13 or
+/// more digits (`urn:nbn:de:101:1-2022072702462487314192`). None of the
+/// seven found (2019 to 2023: DNB catalogue records and a MARC 024 field,
+/// as its clients cite them) ends in the digit of the DNB's published
+/// algorithm, over any part of the URN, while its older URNs of this
+/// sub-namespace (`1-` and twelve digits, the last the check digit:
+/// `urn:nbn:de:101:1-201102033592`) all do; the DNB publishes no rule for
+/// the new form. So the form is read as the owner writes it, without the
+/// digit, rather than told a digit is wrong.
+fn is_dnb_timestamp_form(nss: &str) -> bool {
+    let Some(head) = nss.get(..9) else {
+        return false;
+    };
+    let stamp = &nss[9..];
+    head.eq_ignore_ascii_case("de:101:1-") && stamp.len() >= 13 && stamp.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -154,6 +183,32 @@ mod tests {
         ] {
             assert_eq!(check("nbn-de", nss), Ok(()), "{nss}");
         }
+        // The DNB's own timestamp form carries no check digit (its
+        // seven URNs found, 2019 to 2023); its older twelve-digit form
+        // does, and a wrong digit there is still said.
+        for nss in [
+            "de:101:1-2022072702462487314192",
+            "de:101:1-2019072802401757702913",
+            "de:101:1-2022102122032",
+        ] {
+            assert_eq!(check("nbn-de", nss), Ok(()), "{nss}");
+        }
+        assert_eq!(check("nbn-de", "de:101:1-201102033592"), Ok(()));
+        // ULB Halle's page URNs: the digit of the URN before
+        // `/fragment/` (digiflow's vectors), said there when wrong.
+        for nss in [
+            "de:gbv:3:1-694468/fragment/page=9293732",
+            "de:gbv:3:1-847518-19010418018/fragment/page=0001",
+            "de:gbv:3:1-1192015415-147638674-17/fragment/page=1",
+        ] {
+            assert_eq!(check("nbn-de", nss), Ok(()), "{nss}");
+        }
+        let wrong = check("nbn-de", "de:gbv:3:1-1192015415-147638674-18/fragment/page=1").unwrap_err();
+        assert_eq!(
+            (wrong.offset, wrong.message.as_str()),
+            (33, "wrong urn:nbn:de check digit: expected 7")
+        );
+        assert_eq!(check("nbn-de", "de:101:1-201102033593").unwrap_err().offset, 20);
         let v = check("nbn-de", "ch:gbv:089-3321752945").unwrap_err();
         assert_eq!(v.offset, 20);
         assert_eq!(v.message, "wrong urn:nbn:ch check digit: expected 1");
