@@ -35,8 +35,9 @@ pub enum DirectiveIssueKind {
     /// An `s=` value the Resolution Service Designators sub-registry does
     /// not hold.
     UnknownService,
-    /// A keyword of other namespaces only, or one whose "Supported by"
-    /// list names namespaces but not this one.
+    /// A keyword (but `s`) whose "Supported by" list does not name this
+    /// namespace: another namespace's, or one its registration does not
+    /// adopt (section 2.3.2), an empty list naming no one.
     KeywordNotSupported,
 }
 
@@ -158,19 +159,29 @@ pub fn directives<'a>(
             }
             continue;
         }
-        let listed = !entry.supported_by.is_empty();
-        let supports = entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid));
+        // A namespace supports a keyword when its registration adopts it
+        // (section 2.3.2: namespaces "MAY adopt the use of this query
+        // instruction ... and need to specify that fact in the URN
+        // Namespace registration"), which puts it on the keyword's
+        // "Supported by" list (section 9.2.1): an empty list names no
+        // one, so whether others adopted it changes nothing here.
         // `s` is for every namespace (section 2.3.1: "expected to be
         // supported by new URN resolution systems for any URN namespaces"),
         // and urnreg's resolver honours it for each: a namespace that
         // declares it (and so joins its "Supported by" list) takes it
         // from no other.
-        if d.keyword != "s" && (entry.scope == Scope::Specific || listed) && !supports {
+        let supports = entry.supported_by.iter().any(|s| s.nid.eq_ignore_ascii_case(nid));
+        if d.keyword != "s" && !supports {
+            let whose = match entry.scope {
+                Scope::Specific => "it is another namespace's",
+                Scope::Global => "its registration does not adopt it",
+            };
             issues.push(DirectiveIssue {
                 kind: DirectiveIssueKind::KeywordNotSupported,
                 offset: d.offset,
                 message: format!(
-                    "keyword '{}' is not supported by the '{}' namespace (URN draft 2012 §9.2.1)",
+                    "keyword '{}' is not supported by the '{}' namespace: {whose} (URN draft 2012 \
+                     §§2.3.2 and 9.2.1)",
                     shortened(d.keyword),
                     nid.to_ascii_lowercase()
                 ),
@@ -268,7 +279,8 @@ mod tests {
     #[test]
     fn directives_are_read_in_order() {
         let (found, issues) = directives("s=I2L&c=ToC", "isbn", QueryRegistry::shipped());
-        assert!(issues.is_empty(), "{issues:?}");
+        // Section 2.3.2: the isbn registration does not adopt `c`.
+        assert_eq!(kinds_of(&issues), [(DirectiveIssueKind::KeywordNotSupported, 6)]);
         let pairs: Vec<(&str, &str, usize)> = found.iter().map(|d| (d.keyword, d.value, d.offset)).collect();
         assert_eq!(pairs, [("s", "I2L", 0), ("c", "ToC", 6)]);
         let (found, _) = directives("s=", "isbn", QueryRegistry::shipped());
@@ -290,7 +302,7 @@ mod tests {
             [(DuplicateKeyword, 6)]
         );
         assert_eq!(kinds("lang=en", "isbn", shipped), [(UnknownKeyword, 0)]);
-        assert_eq!(kinds("c=1&s=I2U", "isbn", shipped), [(UnknownService, 6)]);
+        assert_eq!(kinds("s=I2U", "isbn", shipped), [(UnknownService, 2)]);
         assert!(
             kinds("s=N2L", "isbn", shipped).is_empty(),
             "RFC 2169 names are aliases"
@@ -324,12 +336,25 @@ mod tests {
             reference: "test".into(),
         });
         assert!(kinds("s=I2L", "issn", &r).is_empty());
-        // `c` adopted by one namespace is not supported by the others.
+        // Section 2.3.2: a namespace supports `c` when its registration
+        // adopts it. Adopted by none (an empty "Supported by" list, as
+        // shipped), it is supported by none; adopted by isbn, by isbn
+        // alone: another namespace's registration changes no verdict.
+        assert!(r.keywords[1].supported_by.is_empty());
+        assert_eq!(kinds("c=ToC", "issn", &r), [(KeywordNotSupported, 0)]);
+        assert_eq!(kinds("c=ToC", "isbn", &r), [(KeywordNotSupported, 0)]);
+        let (_, issues) = directives("c=ToC", "issn", &r);
+        assert!(
+            issues[0].message.contains("its registration does not adopt it"),
+            "{}",
+            issues[0].message
+        );
         r.keywords[1].supported_by.push(SupportedBy {
             nid: "isbn".into(),
             reference: "test".into(),
         });
         assert_eq!(kinds("c=ToC", "issn", &r), [(KeywordNotSupported, 0)]);
+        assert!(kinds("c=ToC", "ISBN", &r).is_empty());
         assert!(is_keyword("a-b1") && !is_keyword("a--b") && !is_keyword("-a") && !is_keyword(""));
     }
 }

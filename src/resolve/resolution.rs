@@ -32,6 +32,11 @@
 //! `http` is allowed for resolvers that speak nothing else and lint warns),
 //! so no URN can send a resolver elsewhere, and no expansion can hold a
 //! line break, `?`, `#` or a path that climbs.
+//!
+//! A rule may also say, citing where, that its URLs' query is the
+//! resolver's own (`resolver_query`: the q-component is not added), and
+//! how the registration or owner writes its URL over the URN as written
+//! (`as_written`: a note when that is not the key).
 
 use regex_automata::meta::Regex;
 use serde::{Deserialize, Serialize};
@@ -122,6 +127,32 @@ pub struct ResolutionRule {
     pub pattern: Option<String>,
     /// URL templates.
     pub urls: Vec<String>,
+    /// Where the resolver documents these URLs' query as its own (its
+    /// commands, like the DOI proxy's `noredirect` or `index=`), not the
+    /// resource's: the URN's q-component is then not added to them (RFC
+    /// 8141 section 2.3.2 has it copied to a locator's query, and lets no
+    /// resolution system require it). Absent: the URLs are the resource's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolver_query: Option<String>,
+    /// How the registration or the resolver's owner writes these URLs
+    /// when it differs from the key's form (a URN as written, hyphens
+    /// kept): said in a note when a URN's NSS as written is not its key's,
+    /// while the URL given stays the key's (equivalent URNs resolve
+    /// identically).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_written: Option<AsWritten>,
+}
+
+/// The form in which a registration or a resolver's owner writes a rule's
+/// URL: a template over the URN as written (`{urn}`, `{nid}`, `{nss}`:
+/// its parts as written, not the key's), and where that form is written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AsWritten {
+    /// The URL template (`http` allowed: it is quoted, not given).
+    pub url: String,
+    /// The registration's section or the owner's document giving it.
+    pub source: String,
 }
 
 /// An example: a URN, the service (default: the default service) and the
@@ -155,6 +186,36 @@ struct Rule {
     pattern_text: Option<String>,
     pattern: Option<Regex>,
     urls: Vec<Template>,
+    resolver_query: Option<String>,
+    as_written: Option<(Template, String)>,
+}
+
+/// What a rule gives for a key: its URLs, and what the rule says of them.
+pub(crate) struct Located<'r> {
+    /// The URLs.
+    pub(crate) urls: Vec<String>,
+    /// Where the resolver documents the URLs' query as its own, if it does.
+    pub(crate) resolver_query: Option<&'r str>,
+    rule: &'r Rule,
+}
+
+impl Located<'_> {
+    /// The URL the registration or owner writes for `urn` as written, and
+    /// where, when the rule says how and the NSS as written is not the
+    /// key's (`key_nss`); `None` too when that URL would pass [`MAX_URL`].
+    pub(crate) fn as_written(&self, urn: &crate::Urn<'_>, key_nss: &str) -> Option<(String, &str)> {
+        let (template, source) = self.rule.as_written.as_ref()?;
+        if urn.nss() == key_nss {
+            return None;
+        }
+        let vars = |name: &str| match name {
+            "urn" => Some(urn.assigned_name().to_string()),
+            "nid" => Some(urn.nid().to_string()),
+            "nss" => Some(urn.nss().to_string()),
+            _ => None,
+        };
+        Some((template.expand(&vars)?, source.as_str()))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -206,8 +267,9 @@ pub enum Unresolved {
         /// The service asked for.
         service: String,
     },
-    /// A URL built would be longer than [`MAX_URL`] bytes (a long NSS, or
-    /// a template naming it many times). None is given.
+    /// A URL built would be longer than [`MAX_URL`] bytes (a long NSS, a
+    /// template naming it many times, or a long q-component copied to its
+    /// query). None is given.
     TooLong {
         /// The service asked for.
         service: String,
@@ -237,7 +299,7 @@ impl std::fmt::Display for Unresolved {
             Unresolved::TooLong { service } => write!(
                 f,
                 "the namespace's {service} resolver would make a URL longer than {MAX_URL} bytes for this \
-                 NSS (MAX_URL): refused"
+                 URN, its q-component included (MAX_URL): refused"
             ),
         }
     }
@@ -398,11 +460,28 @@ impl ResolutionFile {
                 plain_http |= http;
                 urls.push(template);
             }
+            if r.resolver_query.as_ref().is_some_and(|s| s.trim().is_empty()) {
+                return Err(at(
+                    "'resolver_query' must say where the resolver documents its query".into(),
+                ));
+            }
+            let as_written = match &r.as_written {
+                None => None,
+                Some(w) if w.source.trim().is_empty() => {
+                    return Err(at(
+                        "'as_written' needs a 'source': where that form is written".into()
+                    ));
+                }
+                // Over the URN as written: no group of `match` (which reads the key).
+                Some(w) => Some((Template::parse(&w.url, &[]).map_err(at)?.0, w.source.clone())),
+            };
             rules.push(Rule {
                 service,
                 pattern_text: r.pattern.clone(),
                 pattern,
                 urls,
+                resolver_query: r.resolver_query.clone(),
+                as_written,
             });
         }
         for s in &services {
@@ -692,6 +771,11 @@ impl Resolution {
     /// An unknown service, one the namespace does not offer, or an NSS no
     /// rule covers.
     pub fn urls(&self, key: &str, service: &str) -> Result<Vec<String>, Unresolved> {
+        self.locate(key, service).map(|found| found.urls)
+    }
+
+    /// As [`Resolution::urls`], with what the rule that gave them says.
+    pub(crate) fn locate(&self, key: &str, service: &str) -> Result<Located<'_>, Unresolved> {
         let asked = service_name(service).unwrap_or(service);
         let Some(service) = self.services.iter().find(|s| s.eq_ignore_ascii_case(asked)) else {
             // An RFC 2169 name is said as it was asked, with the RFC 2483
@@ -746,7 +830,11 @@ impl Resolution {
                     service: service.to_string(),
                 });
             }
-            return Ok(urls);
+            return Ok(Located {
+                urls,
+                resolver_query: rule.resolver_query.as_deref(),
+                rule,
+            });
         }
         Err(Unresolved::NotCovered {
             service: service.to_string(),
@@ -1026,6 +1114,51 @@ mod tests {
         assert!(err.contains("not a keyword"), "{err}");
     }
 
+    /// A rule's `resolver_query` and `as_written` must each say where they
+    /// come from; `as_written` is a template over the URN as written, so
+    /// the groups of `match` (which reads the key) are not its variables.
+    #[test]
+    fn resolver_query_and_as_written_cite_their_source() {
+        let rule = |extra: &str| {
+            format!(
+                "source = \"x\"\ndefault = \"I2L\"\nservices = [\"I2L\"]\n[[rules]]\nservice = \"I2L\"\n\
+                 match = '^(?<n>[0-9]+)$'\nurls = [\"https://r.example/{{n}}\"]\n{extra}"
+            )
+        };
+        let r = compile(&rule(
+            "resolver_query = \"r.example's manual\"\n[rules.as_written]\nurl = \"http://r.example/{urn}\"\nsource = \"its registration\"\n",
+        ))
+        .unwrap();
+        assert!(!r.uses_plain_http(), "an as_written form is quoted, never given");
+        let found = r.locate("urn:xy:0012", "I2L").unwrap();
+        assert_eq!(found.resolver_query, Some("r.example's manual"));
+        let urn = crate::Urn::parse("URN:XY:0012").unwrap();
+        assert_eq!(
+            found.as_written(&urn, "0012"),
+            None,
+            "written as the key: nothing to say"
+        );
+        let urn = crate::Urn::parse("URN:XY:00-12").unwrap();
+        assert_eq!(
+            found.as_written(&urn, "0012"),
+            Some(("http://r.example/URN:XY:00-12".to_string(), "its registration"))
+        );
+        for (extra, says) in [
+            ("resolver_query = \" \"\n", "'resolver_query' must say where"),
+            (
+                "[rules.as_written]\nurl = \"http://r.example/{urn}\"\nsource = \"\"\n",
+                "needs a 'source'",
+            ),
+            (
+                "[rules.as_written]\nurl = \"http://r.example/{n}\"\nsource = \"s\"\n",
+                "unknown variable 'n'",
+            ),
+        ] {
+            let err = compile(&rule(extra)).unwrap_err();
+            assert!(err.contains(says), "{extra}: {err}");
+        }
+    }
+
     /// `{name:upper}` and `{name:lower}` put a value in one case before it
     /// is encoded; any other modifier is refused.
     #[test]
@@ -1134,6 +1267,7 @@ mod stored {
                     service: "I2Ls".into(),
                     pattern: Some(pattern.into()),
                     urls: vec![format!("https://e.example/{i}/{{urn}}")],
+                    ..ResolutionRule::default()
                 })
                 .collect(),
             ..ResolutionFile::default()

@@ -17,9 +17,13 @@ pub struct Resolved {
     pub chosen_by: &'static str,
     /// The URLs, in the order the namespace gives them.
     pub urls: Vec<String>,
-    /// When the `s=` directive named a service the namespace does not
-    /// offer, or an unknown one: the 2012 draft's fallback to the default
-    /// (section 2.3), said in words.
+    /// What a user should know, in words, notes joined by `; `: an `s=`
+    /// directive that named a service the namespace does not offer, or an
+    /// unknown one (the 2012 draft's fallback to the default, section 2.3);
+    /// a q-component not added to a URL (a lookup's query, or one the
+    /// resolver reads as its own commands); the URL the registration or
+    /// the resolver's owner writes for the URN as written, when that is not
+    /// the key.
     pub note: Option<String>,
 }
 
@@ -239,19 +243,51 @@ impl Registry {
                 }
             },
         };
-        let mut urls = resolution.urls(&key, service).map_err(ResolveError::Unresolved)?;
+        let mut found = resolution
+            .locate(&key, service)
+            .map_err(ResolveError::Unresolved)?;
+        let mut notes: Vec<String> = note.into_iter().collect();
+        let mut urls = std::mem::take(&mut found.urls);
         if let Some(q) = urn.q_component().filter(|_| LOCATOR_SERVICES.contains(&service)) {
-            let withheld = with_query(&mut urls, q);
-            if withheld {
-                let said = "the q-component is not added to a URL with a query of its own: that query \
-                            is a resolver's lookup, whose parameters a URN must not change (RFC 8141 \
-                            section 2.3.2 leaves this case to the resolver)";
-                note = Some(match note {
-                    Some(n) => format!("{n}; {said}"),
-                    None => said.to_string(),
-                });
+            match found.resolver_query {
+                // The resolver reads these URLs' query as its own commands.
+                Some(source) => notes.push(format!(
+                    "the q-component is not added: the resolver reads the query of its URLs as its own \
+                     commands, not the resource's ({}); RFC 8141 section 2.3.2 lets no resolver require it",
+                    source.trim_end_matches('.')
+                )),
+                None => {
+                    if with_query(&mut urls, q).map_err(|()| {
+                        ResolveError::Unresolved(Unresolved::TooLong {
+                            service: service.to_string(),
+                        })
+                    })? {
+                        notes.push(
+                            "the q-component is not added to a URL with a query of its own: that query \
+                             is a resolver's lookup, whose parameters a URN must not change (RFC 8141 \
+                             section 2.3.2 leaves this case to the resolver)"
+                                .to_string(),
+                        );
+                    }
+                }
             }
         }
+        // The registration's or owner's form, when the URN as written is
+        // not the key: said, while the URL stays the key's (equivalent
+        // URNs resolve identically, RFC 2169 section 3).
+        let (_, key_nss) = key
+            .split_once(':')
+            .and_then(|(_, rest)| rest.split_once(':'))
+            .unwrap_or(("", ""));
+        if let Some((written, source)) = found.as_written(urn, key_nss) {
+            notes.push(format!(
+                "with the URN as written, the form the registration or the resolver's owner writes is \
+                 {written} ({}); the URL given is made from the equivalence key, so that equivalent \
+                 URNs resolve identically (RFC 2169 section 3)",
+                source.trim_end_matches('.')
+            ));
+        }
+        let note = (!notes.is_empty()).then(|| notes.join("; "));
         Ok(Resolved {
             key: key.into_owned(),
             service: service.to_string(),
@@ -275,7 +311,12 @@ const LOCATOR_SERVICES: &[&str] = &["I2L", "I2Ls", "I2R", "I2Rs"];
 /// it is left as it is (the section leaves this case to the resolver,
 /// which SHOULD document it: docs/resolution.md). Returns true if some URL
 /// was left without the q-component.
-fn with_query(urls: &mut [String], q: &str) -> bool {
+///
+/// # Errors
+///
+/// A URL that would pass [`super::MAX_URL`] bytes with the q-component
+/// (none is made).
+fn with_query(urls: &mut [String], q: &str) -> Result<bool, ()> {
     let mut withheld = false;
     for url in urls {
         let (base, fragment) = match url.find('#') {
@@ -286,9 +327,12 @@ fn with_query(urls: &mut [String], q: &str) -> bool {
             withheld = true;
             continue;
         }
+        if base.len() + 1 + q.len() + fragment.len() > super::MAX_URL {
+            return Err(());
+        }
         *url = format!("{base}?{q}{fragment}");
     }
-    withheld
+    Ok(withheld)
 }
 
 /// The value of the one `s=` directive of r-component `r`, if there is

@@ -481,9 +481,25 @@ pub fn describe(rules: &RulesFile, nid: &str) -> Vec<Statement> {
                     .as_deref()
                     .map(|m| format!(" when the NSS matches {m}"))
                     .unwrap_or_default();
+                // What the rule says of its URLs: a query that is the
+                // resolver's, and the form written for the URN as written.
+                let mut said = String::new();
+                if let Some(source) = &rule.resolver_query {
+                    said.push_str(&format!(
+                        " (the query is the resolver's own, so no q-component is added: {})",
+                        source.trim_end_matches('.')
+                    ));
+                }
+                if let Some(w) = &rule.as_written {
+                    said.push_str(&format!(
+                        " (written {} over the URN as written, not its key: {})",
+                        w.url,
+                        w.source.trim_end_matches('.')
+                    ));
+                }
                 rule.urls
                     .iter()
-                    .map(move |u| format!("{}{when}: {u}", rule.service))
+                    .map(move |u| format!("{}{when}: {u}{said}", rule.service))
             })
             .collect();
         s.links = r

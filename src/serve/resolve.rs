@@ -192,6 +192,23 @@ fn error(e: ResolveError) -> ApiError {
 mod tests {
     use super::*;
 
+    /// MAX_URL holds for the whole URL over HTTP too, q-component
+    /// included: a long one gets 404 naming the limit, never a `Location`
+    /// of any length (a 60 KB q-component made a 60 KB header).
+    #[test]
+    fn a_long_q_component_gets_no_location() {
+        let registry = crate::Registry::embedded();
+        let urn = format!("urn:ietf:rfc:8141?={}", "q".repeat(60_000));
+        let e = error(registry.resolve(&urn, Some("N2L")).unwrap_err());
+        assert_eq!(e.status, StatusCode::NOT_FOUND);
+        assert!(e.message.contains("(MAX_URL)"), "{}", e.message);
+        let fits = format!("urn:ietf:rfc:8141?={}", "q".repeat(8_000));
+        let resolved = registry.resolve(&fits, Some("N2L")).unwrap();
+        let response = answer(&resolved, &fits, Version::HTTP_11);
+        assert_eq!(response.status(), StatusCode::SEE_OTHER);
+        assert_eq!(response.headers()[header::LOCATION].len(), 39 + 8_000);
+    }
+
     /// RFC 9110 section 5.5: the note's header is US-ASCII, whatever the
     /// note quotes.
     #[test]
