@@ -24,6 +24,10 @@ struct Case {
     places: Vec<[u64; 2]>,
     #[serde(default)]
     alternatives: Vec<String>,
+    /// For each URN found, whether it is a segment of a web URL's path
+    /// (`Found::in_web_url`), when given.
+    #[serde(default)]
+    web_url: Vec<bool>,
     /// Scanned as text whose strings take `$name` as written (XML, Java).
     #[serde(default)]
     literal_dollar: bool,
@@ -60,6 +64,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
     let mut scanner = Scanner::new();
     for case in &vectors.case {
         let (mut found, mut places, mut alternatives) = (Vec::new(), Vec::new(), Vec::new());
+        let mut web_url = Vec::new();
         scanner.set_literal_dollar(case.literal_dollar);
         scanner.set_line_statements(case.line_statements);
         scanner.set_properties(case.properties);
@@ -73,6 +78,7 @@ fn cut_vectors_appendix_e_and_real_shapes() {
             .scan(case.text.as_bytes(), |f| {
                 found.push(f.urn_str().into_owned());
                 places.push([f.line, f.column]);
+                web_url.push(f.in_web_url);
                 if let Some(alt) = f.alternative {
                     alternatives.push(String::from_utf8_lossy(alt).into_owned());
                 }
@@ -100,6 +106,9 @@ fn cut_vectors_appendix_e_and_real_shapes() {
             assert_eq!(places, case.places, "{}", case.why);
         }
         assert_eq!(alternatives, case.alternatives, "{}", case.why);
+        if !case.web_url.is_empty() {
+            assert_eq!(web_url, case.web_url, "{}", case.why);
+        }
     }
 }
 
@@ -1379,6 +1388,82 @@ fn scan_joins_a_urn_prose_broke_at_a_hyphen() {
             &Value::from(63),
             &Value::from(2),
             &Value::from(6)
+        )
+    );
+}
+
+/// A URN behind an escaping or embedding layer is reported as the same
+/// URN written plainly (h5 findings 1 and 2): in a web URL's path whose
+/// '/'s are JSON's `\/` inside an HTML-escaped attribute, `&#x2F;`, or
+/// percent-encoded in another URL's query (the DFG-Viewer link of
+/// find_string id 24709006608), it ends at the URL's next '/' (RFC 3986
+/// section 3.3), its text with it; in quoted-printable mail (RFC 2045
+/// section 6.7) `=3D` before `urn` and a soft line break inside `urn` hide
+/// nothing (a Gmail HTML part's `xmlns:o=3Durn:=`, find_string id
+/// 57946200420).
+#[test]
+fn scan_reads_escaped_and_embedded_urns_as_written_plainly() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scan-files");
+    let run = |name: &str| {
+        let path = dir.join(name);
+        let out = urnreg(
+            &["scan", "--all", "--format", "jsonl", path.to_str().unwrap()],
+            b"",
+        );
+        let rows: Vec<(u64, u64, String, String, bool)> = jsonl(&out)
+            .iter()
+            .map(|r| {
+                (
+                    r["line"].as_u64().unwrap(),
+                    r["column"].as_u64().unwrap(),
+                    r["urn"].as_str().unwrap().to_string(),
+                    r["text"].as_str().unwrap().to_string(),
+                    r["check"]["valid"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        (code(&out), rows)
+    };
+    let row =
+        |line, column, urn: &str, text: &str, valid| (line, column, urn.to_string(), text.to_string(), valid);
+    let iiif = "urn:nbn:de:gbv:46:1-162417";
+    let nbn = "urn:nbn:de:bvb:12-bsb00034304-6";
+    assert_eq!(
+        run("escaped-url-paths.html"),
+        (
+            0,
+            vec![
+                row(1, 75, "urn:isbn:9780451450524", "urn:isbn:9780451450524", true),
+                row(2, 61, iiif, iiif, true),
+                row(3, 90, iiif, "urn%3Anbn%3Ade%3Agbv%3A46%3A1-162417", true),
+                row(4, 149, nbn, "urn%3Anbn%3Ade%3Abvb%3A12-bsb00034304-6", true),
+                row(5, 41, iiif, iiif, true),
+            ]
+        )
+    );
+    let office = "urn:schemas-microsoft-com:office:office";
+    assert_eq!(
+        run("quoted-printable.eml"),
+        (
+            1,
+            vec![
+                row(
+                    4,
+                    32,
+                    "urn:schemas-microsoft-com:vml",
+                    "urn:schemas-microsoft-com:vml",
+                    false
+                ),
+                row(
+                    4,
+                    72,
+                    office,
+                    "urn:=\r\nschemas-microsoft-com:office:office",
+                    false
+                ),
+                row(6, 39, "urn:isbn:0451450524", "urn:isbn:0451450524", false),
+                row(6, 70, "urn:isbn:0451450523", "u=\r\nrn:isbn:0451450523", true),
+            ]
         )
     );
 }

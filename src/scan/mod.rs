@@ -75,7 +75,10 @@
 //!   `&`, SQL's `||`, Ruby's `<<`, a shell's `$NAME`, a builder's
 //!   `append` that more is appended to, Clojure's `(str`, R's `paste0(`),
 //!   and an argument of `concat()`; a literal a URN runs to the end of
-//!   goes on in one on the next line (C's and Python's adjacent literals). Kotlin, Go and Ruby end a statement
+//!   goes on in one on the next line (C's and Python's adjacent literals),
+//!   unless that one is a key (YAML's `"k": v`, TOML's and INI's
+//!   `"k" = v`), a shell command's word (`"$BIN" --flag`) or a Python
+//!   triple-quoted literal, which start something new. Kotlin, Go and Ruby end a statement
 //!   at a line break ([`Scanner::set_line_statements`]). So is a
 //!   regular expression: regex syntax where the run stops
 //!   (`urn:uuid:([0-9a-f]...`, `urn:ietf:rfc:\d+`, `[0-9a-f]{8}`,
@@ -94,9 +97,17 @@
 //! - Text is read as its text: the entity references of XML and HTML
 //!   (`&amp;`, `&#58;`, HTML's named references of whitespace,
 //!   punctuation, quotes and Latin-1 letters: `&nbsp;`, `&mdash;`), JSON's
-//!   escapes (`\/`, `\u003a`), Java `.properties` escapes (`urn\:isbn\:`),
-//!   the colon after `urn` included, and a URN percent-encoded inside a URL
-//!   (`?id=urn%3Aisbn%3A...`, decoded once). An unknown `&name;` ends it, and
+//!   escapes (`\/`, `\u003a`), string literals' hex escapes (`\x3a`, and
+//!   `\u{3a}` of JavaScript, Rust and Swift), Java `.properties` escapes
+//!   (`urn\:isbn\:`), the colon after `urn` included, a URN
+//!   percent-encoded inside a URL (`?id=urn%3Aisbn%3A...`, decoded once),
+//!   and in mail quoted-printable's `=3D` and `=3A` and its soft line
+//!   breaks, inside `urn` too ([`Scanner::set_quoted_printable`]). A
+//!   terminal's colour (SGR `ESC[...m`, and `ESC[K`) inside a URN is read
+//!   past (saved `grep --color=always` output). Whether a URN is a segment
+//!   of a web URL's path ([`Found::in_web_url`]) is read on the URL as its
+//!   text too: its `/` written `\/`, `&#x2F;` or `%2F` (a URL in another's
+//!   query). An unknown `&name;` ends it, and
 //!   so does markup escaped twice (`&amp;quot;`, `&amp;lt;`).
 //! - A URN is ASCII (RFC 8141 section 2): a letter, digit or combining
 //!   mark of another script written on to it (`urn:example:café`, or
@@ -154,6 +165,19 @@ const LOOK_BACK: usize = 72;
 /// The bytes looked at to tell a binary file (a NUL among them).
 const BINARY_PROBE: usize = 8192;
 
+/// What starts a URN, as [`Scanner::new`] finds it: `urn:` (first), its
+/// colon percent-encoded (second), written as a reference or an escape,
+/// then from [`QUOTED_PRINTABLE_STARTS`] on as quoted-printable writes it
+/// (RFC 2045 section 6.7: `urn=3A`, a soft line break `=` CRLF or LF after
+/// `u`, `ur` or `urn`).
+const STARTS: [&str; 13] = [
+    "urn:", "urn%3a", "urn&", "urn\\u", "urn\\:", "urn\\x", "urn=3a", "u=\n", "u=\r\n", "ur=\n", "ur=\r\n",
+    "urn=\n", "urn=\r\n",
+];
+
+/// The first of [`STARTS`] that quoted-printable writes.
+const QUOTED_PRINTABLE_STARTS: usize = 6;
+
 /// A URN found in text.
 #[derive(Clone, Copy, Debug)]
 pub struct Found<'a> {
@@ -181,8 +205,10 @@ pub struct Found<'a> {
     /// The run goes on past [`MAX_URN`] bytes: `urn` is its start only.
     pub too_long: bool,
     /// It is a segment of an `http://` or `https://` URL's path
-    /// (`http://host/collections/urn:wmo:md:...:obs/items`): a `/` in it
-    /// may be the URL's next segment (RFC 3986 section 3.3).
+    /// (`http://host/collections/urn:wmo:md:...:obs/items`, also written
+    /// `https:\/\/host\/a\/urn:...`, with `&#x2F;`, or percent-encoded in
+    /// another URL's query): a `/` in it may be the URL's next segment (RFC
+    /// 3986 section 3.3).
     pub in_web_url: bool,
     /// It is in a segment of a path, a `/` before it, which a `/` after it
     /// may go on (C2PA's JUMBF URIs,
@@ -260,15 +286,18 @@ impl Scanner {
     /// A scanner that skips binary inputs.
     pub fn new() -> Scanner {
         // `urn` and its colon as written: plain, percent-encoded in a URL,
-        // or an entity reference, a JSON escape or a Java `.properties`
-        // escape (`urn\:`; read by the cut). The patterns are ASCII and
-        // the builder's limits are far off: building cannot fail.
+        // or an entity reference, a string literal's escape (`\u003a`,
+        // `\u{3a}`, `\x3a`) or a Java `.properties` escape (`urn\:`; read
+        // by the cut); in quoted-printable mail, `=3A` or a soft line break
+        // inside `urn` or before its colon (the cut reads these only in
+        // text read as mail). The patterns are ASCII and the builder's
+        // limits are far off: building cannot fail.
         let starts = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostFirst)
             .kind(Some(AhoCorasickKind::DFA))
-            .build(["urn:", "urn%3a", "urn&", "urn\\u", "urn\\:"])
-            .expect("five ASCII patterns");
+            .build(STARTS)
+            .expect("ASCII patterns");
         Scanner {
             starts,
             header: memchr::memmem::Finder::new(RFC8792_HEADER),
@@ -319,9 +348,13 @@ impl Scanner {
     /// Reads the inputs from now on as MIME mail (RFC 2045), whose bodies
     /// may be quoted-printable: an `=` ending a line is a soft line break,
     /// no character, so a URN broken by one (`urn:isbn:04514=` CRLF
-    /// `50524`) is read whole, and one ending at it (`urn:isbn:0451450523=`
-    /// CRLF) ends before the `=`. Off (the default), an `=` is an NSS
-    /// character and a line break ends a URN.
+    /// `50524`, also `u=` CRLF `rn:isbn:...`) is read whole, and one ending
+    /// at it (`urn:isbn:0451450523=` CRLF) ends before the `=`; an `=` and
+    /// two hex digits is the byte they write (`xmlns:o=3Durn:...`,
+    /// `urn=3Aisbn=3A...`), and a header's encoded word that a URN opens
+    /// (RFC 2047, `=?utf-8?Q?urn=3Aisbn=3A...?=`) ends at its `?=`. Off
+    /// (the default), an `=` is an NSS character and a line break ends a
+    /// URN.
     pub fn set_quoted_printable(&mut self, yes: bool) {
         self.cut.quoted_printable = yes;
     }
@@ -485,6 +518,7 @@ impl Scanner {
                 let colon = match m.pattern().as_usize() {
                     0 => cut::Colon::Plain,
                     1 => cut::Colon::Percent,
+                    k if k >= QUOTED_PRINTABLE_STARTS => cut::Colon::QuotedPrintable,
                     _ => cut::Colon::Reference,
                 };
                 match self.cut.cut(&self.buf[..filled], start, colon) {

@@ -319,21 +319,46 @@ pub(super) fn in_path_segment(buf: &[u8], start: usize) -> bool {
 }
 
 /// Whether the URN at `start` is in the path of an `http://` or
-/// `https://` URL, below its first segment: the text before it, back to a
-/// space, quote or angle bracket (at most 512 bytes), holds one and a
-/// segment before the URN's (`http://host/collections/urn:...`). A URN
-/// right after the host is a resolver's (`https://nbn-resolving.org/urn:nbn:...`,
-/// which takes the rest of the path as the URN). So is one in a reference
-/// to a path on the same host (RFC 3986 section 4.2), below its first
-/// segment: `href="/library/urn:cts:...:perseus-eng1/json/"`, or after
-/// `//host/`.
+/// `https://` URL, below its first segment: right after a `/`, and the
+/// text before it, back to a space, quote or angle bracket (at most 512
+/// bytes), holds one and a segment before the URN's
+/// (`http://host/collections/urn:...`). A URN right after the host is a
+/// resolver's (`https://nbn-resolving.org/urn:nbn:...`, which takes the
+/// rest of the path as the URN). So is one in a reference to a path on
+/// the same host (RFC 3986 section 4.2), below its first segment:
+/// `href="/library/urn:cts:...:perseus-eng1/json/"`, or after `//host/`.
+///
+/// The URL is read as its text, as the URN is: its `/` and `:` may be
+/// written as JSON's or a string literal's escapes (`https:\/\/host\/b\/urn:...`,
+/// PHP's `json_encode`), XML/HTML references (`&#x2F;`, `&#47;`, `&sol;`,
+/// `&quot;` around it) or percent-encoded, a whole URL carried in another's
+/// query (`?tx_dlf%5Bid%5D=https%3A%2F%2Fhost%2Fdata%2Furn%3Anbn%3A...`).
+/// The URL the URN is in is the last one before it.
 pub(super) fn in_web_url(buf: &[u8], start: usize) -> bool {
     let floor = start.saturating_sub(512);
-    let from = buf[floor..start]
+    let before = &buf[floor..start];
+    // Only after a slash, or what may be one written otherwise (`&#x2F;`,
+    // `%2F`, `\x2f`, `\u002f`).
+    if !matches!(before.last(), Some(b'/' | b';' | b'F' | b'f')) {
+        return false;
+    }
+    if !before.iter().any(|&b| matches!(b, b'\\' | b'&' | b'%')) {
+        return web_url_path(before);
+    }
+    web_url_path(&decoded_text(before))
+}
+
+/// The text before a URN that [`in_web_url`] reads: ends in the `/`
+/// before the URN, and the URL's scheme and segments before it.
+fn web_url_path(before: &[u8]) -> bool {
+    if before.last() != Some(&b'/') {
+        return false;
+    }
+    let from = before
         .iter()
         .rposition(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'<' | b'>' | b'(' | b'`'))
-        .map_or(floor, |i| floor + i + 1);
-    let token = &buf[from..start];
+        .map_or(0, |i| i + 1);
+    let token = &before[from..];
     if token.starts_with(b"/") {
         // A segment before the URN's: `/a/` (two '/'s), `//host/a/` (two
         // after the host).
@@ -343,8 +368,9 @@ pub(super) fn in_web_url(buf: &[u8], start: usize) -> bool {
         };
         return memchr::memchr_iter(b'/', path).count() >= slashes;
     }
-    // The URL may follow a `name=` or `name:` in the same token.
-    memchr::memmem::find(token, b"://").is_some_and(|at| {
+    // The URL may follow a `name=` or `name:` in the same token, or be
+    // a value in another URL's query.
+    memchr::memmem::rfind(token, b"://").is_some_and(|at| {
         let head = &token[..at];
         let name_start = head
             .iter()
@@ -354,6 +380,44 @@ pub(super) fn in_web_url(buf: &[u8], start: usize) -> bool {
         (name.eq_ignore_ascii_case(b"http") || name.eq_ignore_ascii_case(b"https"))
             && memchr::memchr_iter(b'/', &token[at + 3..]).count() >= 2
     })
+}
+
+/// `text` with its escapes and references read as the ASCII characters
+/// they stand for (string literal escapes, XML/HTML references, and
+/// percent-encoding), for [`web_url_path`]; any other character so written
+/// is read as a letter, which neither delimits nor separates.
+fn decoded_text(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        let decoded = match b {
+            b'\\' if text.get(i + 1) == Some(&b'\\') => None,
+            b'\\' | b'&' => decode(text, i, text.len()),
+            b'%' => hex2(text, i + 1, text.len()).map(|c| (Decoded::Ascii(c), 3)),
+            _ => None,
+        };
+        match decoded {
+            Some((Decoded::Ascii(c), len)) => {
+                out.push(c);
+                i += len;
+            }
+            Some((Decoded::Char(_), len)) => {
+                out.push(b'x');
+                i += len;
+            }
+            // An escaped backslash is two characters of no escape.
+            None if b == b'\\' && text.get(i + 1) == Some(&b'\\') => {
+                out.extend_from_slice(b"\\\\");
+                i += 2;
+            }
+            None => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// The URN at `start` is a value in a URL's query: `?name=` or `&name=`
@@ -432,6 +496,9 @@ pub(super) fn value_start(buf: &[u8], start: usize) -> Option<usize> {
     let before = start.checked_sub(1)?;
     match buf[before] {
         b'=' => Some(before),
+        // Quoted-printable's `=3D` (RFC 2045 section 6.7, rule 1), which
+        // the cut takes for a boundary only in mail.
+        b'D' | b'd' if start >= 3 && &buf[start - 3..start - 1] == b"=3" => Some(start - 3),
         b',' => {
             let floor = before.saturating_sub(MAX_LIST);
             let mut k = before;

@@ -11,9 +11,88 @@ pub(in crate::scan) enum Colon {
     Plain,
     /// `%3A`, in a URL: the rest is percent-decoded once.
     Percent,
-    /// An entity reference (`&#58;`, `&colon;`) or a JSON escape
-    /// (`\u003a`).
+    /// An entity reference (`&#58;`, `&colon;`) or a string literal's
+    /// escape (`\u003a`, `\x3a`).
     Reference,
+    /// In quoted-printable mail, `=3A`, or a soft line break inside `urn`
+    /// or before its colon ([`quoted_printable_head`]).
+    QuotedPrintable,
+}
+
+/// `urn` and its colon as quoted-printable writes them (RFC 2045 section
+/// 6.7): soft line breaks, an `=` ending a line (rule 5), anywhere among
+/// them, as an encoder breaks a 76-character line (`u=` CRLF `rn:isbn:...`,
+/// `urn=` LF `:isbn:...`), and the colon written `:` or `=3A` (rule 1).
+/// Where each of the four ends, or `None`.
+pub(super) fn quoted_printable_head(buf: &[u8], start: usize, limit: usize) -> Option<[usize; 4]> {
+    let mut ends = [0; 4];
+    let mut i = start;
+    for (k, &want) in b"urn:".iter().enumerate() {
+        while i < limit
+            && buf[i] == b'='
+            && let Some(n) = line_break_at(buf, i + 1, limit)
+        {
+            i += 1 + n;
+        }
+        match *buf.get(i).filter(|_| i < limit)? {
+            b'=' if k == 3 && hex2(buf, i + 1, limit) == Some(b':') => i += 3,
+            c if c.eq_ignore_ascii_case(&want) => i += 1,
+            _ => return None,
+        }
+        ends[k] = i;
+    }
+    Some(ends)
+}
+
+/// The URN at `start` is in an RFC 2047 encoded word of the Q encoding
+/// (section 2: `=?charset?Q?encoded-text?=`, on one line, no space in it;
+/// section 4.2: quoted-printable's `=3A`), as a mail's `Subject:` holds
+/// one, the URN opening its encoded text: right before it `=?`, a charset
+/// and `?Q?` or `?q?`, with no space (at most 75 bytes).
+pub(super) fn in_encoded_word(buf: &[u8], start: usize) -> bool {
+    let floor = start.saturating_sub(75);
+    let from = buf[floor..start]
+        .iter()
+        .rposition(|&b| b.is_ascii_whitespace())
+        .map_or(floor, |k| floor + k + 1);
+    let word = &buf[from..start];
+    word.starts_with(b"=?")
+        && memchr::memmem::find(&word[2..], b"?").is_some_and(|q| {
+            matches!(word.get(2 + q..2 + q + 3), Some(b"?Q?" | b"?q?")) && 2 + q + 3 == word.len()
+        })
+}
+
+/// In quoted-printable text, the `urn` at `start` comes right after a byte
+/// written as `=` and two hex digits that is no word's (RFC 2045 section
+/// 6.7, rule 1: `=3D`, the `=` of an attribute or a query,
+/// `<html xmlns:o=3Durn:schemas-microsoft-com:office:office>`; `=20` a
+/// space).
+pub(super) fn quoted_printable_before(buf: &[u8], start: usize) -> bool {
+    start >= 3 && buf[start - 3] == b'=' && hex2(buf, start - 2, start).is_some_and(|c| !is_word(c))
+}
+
+/// The length of the terminal renditions at `i`: one or more control
+/// sequences (ECMA-48 section 5.4: `ESC [`, parameter bytes 0x30 to 0x3F,
+/// intermediate bytes 0x20 to 0x2F) that select a graphic rendition (final
+/// `m`, 8.3.117) or erase in line (final `K`, 8.3.41, which grep writes
+/// after each colour), each at most 32 bytes.
+pub(super) fn renditions(buf: &[u8], i: usize, limit: usize) -> Option<usize> {
+    let mut j = i;
+    while j + 2 < limit && buf[j] == 0x1B && buf[j + 1] == b'[' {
+        let stop = limit.min(j + 32);
+        let mut k = j + 2;
+        while k < stop && (0x30..=0x3F).contains(&buf[k]) {
+            k += 1;
+        }
+        while k < stop && (0x20..=0x2F).contains(&buf[k]) {
+            k += 1;
+        }
+        if k >= stop || !matches!(buf[k], b'm' | b'K') {
+            break;
+        }
+        j = k + 1;
+    }
+    (j > i).then_some(j - i)
 }
 
 /// A character written as a reference.
@@ -226,11 +305,22 @@ pub(super) fn number(digits: &[u8], radix: u32) -> Option<u32> {
     (value <= 0x10FFFF).then_some(value)
 }
 
-/// A JSON escape at `i`: `\/`, `\uXXXX`, or a surrogate pair of them; its
+/// A string literal's escape at `i`: JSON's `\/`, `\uXXXX` or a surrogate
+/// pair of them; the hex escape `\xHH` (C11 6.4.4.4, Python 2.4.1,
+/// ECMAScript's HexEscapeSequence, PHP's double-quoted strings, the Rust
+/// Reference, YAML 1.2 section 5.7, Go, gettext PO) and `\u{H...}` of one
+/// to six hex digits (ECMAScript's CodePoint escape, Rust, Swift). Its
 /// code point (a lone surrogate is none: `decode` refuses it) and length.
 pub(super) fn escape(buf: &[u8], i: usize, limit: usize) -> Option<(u32, usize)> {
     match buf.get(i + 1).filter(|_| i + 1 < limit)? {
         b'/' => Some((u32::from(b'/'), 2)),
+        b'x' => Some((u32::from(hex2(buf, i + 2, limit)?), 4)),
+        b'u' if buf.get(i + 2) == Some(&b'{') => {
+            let digits = &buf[(i + 3).min(limit)..limit.min(i + 10)];
+            let n = digits.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+            (digits.get(n) == Some(&b'}')).then_some(())?;
+            Some((number(&digits[..n], 16)?, n + 4))
+        }
         b'u' if i + 6 <= limit => {
             let unit = |at: usize| {
                 Some(u32::from(hex2(buf, at, limit)?) << 8 | u32::from(hex2(buf, at + 2, limit)?))

@@ -118,6 +118,9 @@ pub(super) struct Scratch {
     /// quoted-printable: an `=` ending a line is a soft line break
     /// ([`super::Scanner::set_quoted_printable`]).
     pub quoted_printable: bool,
+    /// It is in an RFC 2047 encoded word of a mail header
+    /// (`=?utf-8?Q?urn=3Aisbn=3A...?=`), which `?=` closes.
+    encoded_word: bool,
     /// The text is a Java `.properties` file
     /// ([`super::Scanner::set_properties`]): `\:`, `\=`, `\#` and `\!`
     /// are the character, and a `\` ending a line goes on after the next
@@ -253,7 +256,8 @@ impl Scratch {
         self.tie = self.tex && !tex_verbatim_argument(buf, start);
         self.struct_tag = prev == Some(b'"') && struct_tag_value(buf, start);
         self.path_segment = in_path_segment(buf, start);
-        self.url_path = prev == Some(b'/') && in_web_url(buf, start);
+        self.url_path = in_web_url(buf, start);
+        self.encoded_word = self.quoted_printable && in_encoded_word(buf, start);
         self.properties = false;
         self.component = false;
         self.fragment = false;
@@ -267,25 +271,34 @@ impl Scratch {
             && buf[start - 3] == b'%'
             && hex2(buf, start - 2, start).is_some_and(|c| c < 0x80 && (!is_urn_char(c) || c == b'\''));
         let limit = buf.len().min(start + KEEP - 64);
-        // `urn` as written, then its colon: `:`, or read as one.
-        let colon_len = match colon {
-            Colon::Plain => 1,
-            Colon::Percent => 3,
-            // Java's `Properties.store()` writes `:` in a value as `\:`.
-            Colon::Reference if buf.get(start + 3..start + 5) == Some(b"\\:") => {
-                self.properties = true;
-                2
+        // `urn` as written, then its colon: `:`, or read as one; where
+        // each of the four ends.
+        let head = match colon {
+            Colon::QuotedPrintable if self.quoted_printable => quoted_printable_head(buf, start, limit)?,
+            Colon::QuotedPrintable => return None,
+            _ => {
+                let colon_len = match colon {
+                    Colon::Percent => 3,
+                    // Java's `Properties.store()` writes `:` in a value as `\:`.
+                    Colon::Reference if buf.get(start + 3..start + 5) == Some(b"\\:") => {
+                        self.properties = true;
+                        2
+                    }
+                    Colon::Reference => match decode(buf, start + 3, limit) {
+                        Some((Decoded::Ascii(b':'), len)) => len,
+                        _ => return None,
+                    },
+                    _ => 1,
+                };
+                [start + 1, start + 2, start + 3, start + 3 + colon_len]
             }
-            Colon::Reference => match decode(buf, start + 3, limit) {
-                Some((Decoded::Ascii(b':'), len)) => len,
-                _ => return None,
-            },
         };
         let percent = colon == Colon::Percent;
-        for (i, &b) in buf[start..start + 3].iter().enumerate() {
-            self.push(b, start + i + 1);
+        // (Each letter of `urn` is the byte before where it ends.)
+        for &end in &head[..3] {
+            self.push(buf[end - 1], end);
         }
-        let body = start + 3 + colon_len;
+        let body = head[3];
         self.push(b':', body);
         let end = self.run(buf, body, limit, open, percent);
         if self.too_long || end == limit && limit < buf.len() {
@@ -560,12 +573,14 @@ impl Scratch {
 
     /// The word byte right before `start` ends syntax that glues nothing
     /// on to `urn`: a unified diff's line marker, a shell parameter
-    /// expansion's operator, or a terminal's escape sequence.
+    /// expansion's operator, a terminal's escape sequence, or in
+    /// quoted-printable mail a byte so written (`xmlns:o=3Durn:...`).
     fn syntax_before(&self, buf: &[u8], start: usize) -> bool {
         self.diff_line
             .is_some_and(|indent| diff_marker_before(buf, start, indent))
             || shell_default_before(buf, start)
             || csi_before(buf, start)
+            || self.quoted_printable && quoted_printable_before(buf, start)
     }
 
     /// Whether the URN read so far is of a namespace whose NSS takes
@@ -639,6 +654,11 @@ impl Scratch {
                 i += len;
                 continue;
             }
+            // RFC 2047 section 2: `?=` closes an encoded word; in its Q
+            // encoding `_` is a space (section 4.2).
+            if self.encoded_word && (b == b'?' && buf.get(i + 1) == Some(&b'=') || b == b'_') {
+                return i;
+            }
             // A quoted-printable soft line break (RFC 2045 section 6.7,
             // rule 5): an `=` ending an encoded line is no character of the
             // text; the URN goes on on the next line (`urn:isbn:04514=`
@@ -651,6 +671,35 @@ impl Scratch {
                 let after = i + 1 + line_end;
                 if after < limit && is_urn_char(buf[after]) {
                     i = after;
+                    continue;
+                }
+                return i;
+            }
+            // Any other `=` in quoted-printable text writes a byte as two
+            // hex digits (RFC 2045 section 6.7, rule 1: `=3D` is `=`, and
+            // an encoder may write `:` as `=3A`): read as that byte.
+            if self.quoted_printable
+                && b == b'='
+                && let Some(c) = hex2(buf, i + 1, limit)
+            {
+                if !is_urn_char(c) || self.query && matches!(c, b'&' | b'#') {
+                    return i;
+                }
+                self.nss |= c == b':';
+                self.push(c, i + 3);
+                i += 3;
+                continue;
+            }
+            // A terminal's rendition (ECMA-48 8.3.117, SGR: `ESC[01;31m`,
+            // and the `ESC[K` grep writes after it) changes the colour, not
+            // the text: a URN that `grep --color=always` highlighted part
+            // of reads on past it (`urn:isbn` ESC[m ESC[K `:0451450524`), or
+            // ends before it.
+            if b == 0x1B
+                && let Some(len) = renditions(buf, i, limit)
+            {
+                if i + len < limit && is_urn_char(buf[i + len]) {
+                    i += len;
                     continue;
                 }
                 return i;

@@ -249,6 +249,9 @@ pub(super) fn continued(buf: &[u8], quote: u8, open_end: bool, after_quote: usiz
     {
         return prefix.get(q + 1) == Some(&b'{');
     }
+    if buf.get(i) == Some(&quote) && i < limit && starts_statement(buf, quote, i, limit) {
+        return false;
+    }
     match buf.get(i..limit.min(i + 2)).unwrap_or_default() {
         [b'"', b'#'] if raw_string_close(buf, i, limit) => false,
         // A YANG module written as adjacent C literals, one statement
@@ -407,6 +410,48 @@ pub(super) fn adjacent_on_next_line(buf: &[u8], quote: u8, after_quote: usize, l
         && gap[k] == quote
         && !gap.get(k + 1).is_some_and(|&b| b == b' ' || b == b'\t')
         && !(terminated && yang_statement(buf, after_quote + k + 1, limit))
+        && !starts_statement(buf, quote, after_quote + k, limit)
+}
+
+/// The literal opening at `q` with `quote`, after one a URN runs to the
+/// end of, starts something of its own rather than going on from it, as
+/// adjacent literals join only in C, C++, Objective-C and Python inside
+/// brackets (C11 6.4.5; the Python Language Reference 2.4.2); a line break
+/// ends a value or a command in a shell (POSIX.1 XCU 2.3), YAML 1.2
+/// (section 7.3), TOML and INI, and a statement in Python outside
+/// brackets:
+///
+/// - a key and its value, the literal closed on its line and a `:` or
+///   `=` after it (YAML's `"x-key": value`, TOML's `"b" = 1`, an INI or
+///   `.env` line, a hash's `=>`);
+/// - a command's word, the literal closed on its line, then a space and a
+///   word (a shell's `"$BIN" --flag`), where adjacent literals take an
+///   operator, a `,`, `)` or `;`, or another literal;
+/// - a triple quote opening a literal of its own (a Python docstring).
+pub(super) fn starts_statement(buf: &[u8], quote: u8, q: usize, limit: usize) -> bool {
+    if buf.get(q..limit.min(q + 3)) == Some(&[quote; 3][..]) {
+        return true;
+    }
+    let stop = limit.min(q + 512);
+    let mut k = q + 1;
+    while k < stop && buf[k] != quote {
+        match buf[k] {
+            b'\n' | b'\r' => return false,
+            b'\\' => k += 2,
+            _ => k += 1,
+        }
+    }
+    if k >= stop {
+        return false;
+    }
+    let after = k + 1;
+    let j = past_blanks(buf, after, stop);
+    match buf.get(j).filter(|_| j < stop) {
+        Some(b':') => buf.get(j + 1) != Some(&b':'),
+        Some(b'=') => buf.get(j + 1) != Some(&b'='),
+        Some(&c) => j > after && (c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$')),
+        None => false,
+    }
 }
 
 /// At `i`, right after an `&amp;` that decoded to `&`, the name of a
