@@ -3,6 +3,7 @@
 //! and without taking the process down. Run with `--nocapture` to see the
 //! time of each case.
 
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use urnreg::lint::{LintContext, lint};
@@ -380,4 +381,97 @@ fn a_review_naming_a_count_the_request_never_had_says_so() {
     let status = crate::util::urnreg(&["status", &id, "--db", db], b"");
     let shown = crate::util::stdout(&status);
     assert!(shown.contains("submitted"), "nothing decided: {shown}");
+}
+
+/// Arguments quoted in a refusal never start a line of their own, however
+/// many other control characters they hold and whichever command refuses
+/// them (finding: `resolve -s` wrote the line feed raw, and `scan --nid`
+/// did when the value held an ESC too, escaped before the line feed).
+#[test]
+fn arguments_quoted_in_refusals_keep_their_line_feeds_escaped() {
+    use crate::util::{code, stderr, urnreg};
+    let forged = "x\n\u{1b}[0merror: forged\u{7}";
+    let runs: [&[&str]; 5] = [
+        &["resolve", "-s", forged, "urn:ietf:rfc:2141"],
+        &["resolve", "--service", forged, "urn:ietf:rfc:2141"],
+        &["scan", "--nid", forged, "."],
+        &["scan", "--nid", &format!("isbn,!{forged}"), "."],
+        &["template", "new", "--nid", forged],
+    ];
+    for args in runs {
+        let out = urnreg(args, b"");
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{args:?}: {err}");
+        assert!(
+            err.lines()
+                .all(|l| !l.contains("error: forged") || l.contains("x\\x0a\\x1b[0merror: forged\\x07")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{7}'),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// When the reader of `scan`'s output leaves, the scan stops quietly with
+/// status 0 in every format, as its help says (SARIF and JSON, written at
+/// the end, exited 1).
+#[test]
+fn scan_ends_quietly_with_0_in_every_format_when_its_reader_leaves() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urns.txt");
+    std::fs::write(&file, "urn:isbn:12\n".repeat(20_000)).unwrap();
+    for format in ["text", "jsonl", "json", "sarif"] {
+        let mut child = crate::util::urnreg_command()
+            .args(["scan", "-j", "2", "--format", format, file.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 1];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe dropped: its reader is gone.
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// A template text may be up to `MAX_TEXT_BYTES`, a registration file only
+/// `MAX_REGISTRATION_BYTES`: an import that would make a larger file is
+/// refused naming both, writing nothing (it wrote a file `lint` refused).
+#[test]
+fn a_template_import_larger_than_a_registration_file_is_refused() {
+    use crate::util::{code, stderr, stdout, urnreg};
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("big.txt");
+    let mut big = std::fs::read_to_string("tests/data/import/double-spaced.txt").unwrap();
+    big.push_str(&format!("      {}\n", "y".repeat(1_200_000)));
+    std::fs::write(&text, big).unwrap();
+    let out = urnreg(&["template", "import", text.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.contains("over the 1048576 bytes a registration file may hold (MAX_REGISTRATION_BYTES")
+            && err.contains("MAX_TEXT_BYTES"),
+        "{err}"
+    );
+    // The text as it was imports.
+    let out = urnreg(
+        &["template", "import", "tests/data/import/double-spaced.txt"],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
 }

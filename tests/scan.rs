@@ -565,7 +565,7 @@ fn scan_escapes_a_line_feed_in_a_file_name() {
 fn scan_writes_a_name_byte_that_is_no_utf8_as_an_escape() {
     use std::os::unix::ffi::OsStrExt as _;
     let dir = tempfile::tempdir().unwrap();
-    for name in [&b"bad\xffname.txt"[..], b"bad\xfename.txt"] {
+    for name in [&b"bad\xffname.txt"[..], b"bad\xfename.txt", br"bad\xffname.txt"] {
         fs::write(
             dir.path().join(std::ffi::OsStr::from_bytes(name)),
             "urn:isbn:0451450524\n",
@@ -584,11 +584,99 @@ fn scan_writes_a_name_byte_that_is_no_utf8_as_an_escape() {
         })
         .collect();
     paths.sort();
-    assert_eq!(paths, ["ROOT/bad\\xfename.txt", "ROOT/bad\\xffname.txt"]);
+    // A backslash of the name itself is written `\\`: the file literally
+    // named `bad\xffname.txt` is not the one whose byte is 0xFF.
+    assert_eq!(
+        paths,
+        [
+            r"ROOT/bad\\xffname.txt",
+            r"ROOT/bad\xfename.txt",
+            r"ROOT/bad\xffname.txt"
+        ]
+    );
     let text = stdout(&urnreg(&["scan", root], b"")).replace(root, "ROOT");
     assert!(text.contains("ROOT/bad\\xffname.txt:1:1: invalid"), "{text}");
+    assert!(text.contains(r"ROOT/bad\\xffname.txt:1:1: invalid"), "{text}");
     let sarif = stdout(&urnreg(&["scan", "--format", "sarif", root], b""));
     assert!(sarif.contains("bad%FFname.txt"), "{sarif}");
+}
+
+/// The ignore files the walk reads are held to what a scanned file is
+/// (finding: a `.gitignore` linked to /dev/zero took all memory, a FIFO
+/// hung the scan): a device, a FIFO or one over `MAX_IGNORE_FILE_BYTES`
+/// leaves its directory out with an error naming the file and the limit
+/// (exit 2), one above a root stops the scan before it starts, and
+/// `--no-ignore` reads none of them.
+#[cfg(unix)]
+#[test]
+fn scan_refuses_ignore_files_that_are_devices_fifos_or_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("tree");
+    for sub in ["device", "fifo", "large", "fine"] {
+        fs::create_dir_all(root.join(sub)).unwrap();
+        fs::write(root.join(sub).join("a.txt"), "urn:isbn:0451450523\n").unwrap();
+    }
+    fs::write(root.join("a.txt"), "urn:isbn:0451450523\n").unwrap();
+    std::os::unix::fs::symlink("/dev/zero", root.join("device/.gitignore")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(root.join("fifo/.ignore"))
+        .status()
+        .is_ok_and(|s| s.success());
+    fs::write(root.join("large/.gitignore"), "x\n".repeat(40 * 1024)).unwrap();
+    fs::write(root.join("fine/.gitignore"), "*.log\n").unwrap();
+    let tree = root.to_str().unwrap();
+    for jobs in ["1", "2"] {
+        let out = urnreg(&["scan", "--all", "-j", jobs, tree], b"");
+        let (text, err) = (stdout(&out), stderr(&out));
+        assert_eq!(code(&out), 2, "{err}");
+        assert!(text.contains("tree/a.txt:1:1: valid"), "{text}");
+        assert!(text.contains("tree/fine/a.txt:1:1: valid"), "{text}");
+        for left_out in ["device", "large"].into_iter().chain(fifo.then_some("fifo")) {
+            assert!(!text.contains(&format!("{left_out}/a.txt")), "{text}");
+        }
+        assert!(
+            err.contains("device/.gitignore: an ignore file must be a regular file of at most 65536 bytes (MAX_IGNORE_FILE_BYTES), this is a device"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "large/.gitignore: an ignore file of 81920 bytes, over 65536 (MAX_IGNORE_FILE_BYTES)"
+            ),
+            "{err}"
+        );
+        assert!(
+            !fifo || err.contains("fifo/.ignore: an ignore file must be a regular file"),
+            "{err}"
+        );
+        assert!(
+            err.contains("is not scanned; --no-ignore reads no ignore file"),
+            "{err}"
+        );
+    }
+    let out = urnreg(&["scan", "--all", "--no-ignore", tree], b"");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 5, "{}", stdout(&out));
+    // SARIF: the run says it was not complete.
+    let out = urnreg(&["scan", "--format", "sarif", tree], b"");
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).contains("MAX_IGNORE_FILE_BYTES"), "{}", stdout(&out));
+    // One above the path scanned: refused before anything is read.
+    let out = urnreg(
+        &["scan", "--all", root.join("device").join(".").to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    let below = root.join("device/below");
+    fs::create_dir(&below).unwrap();
+    let out = urnreg(&["scan", below.to_str().unwrap()], b"");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("device/.gitignore: an ignore file must be a regular file")
+            && stderr(&out).contains("below lies below it: nothing is scanned"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `urnreg scan --all . > out.jsonl` inside the tree: the output file is

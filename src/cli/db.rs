@@ -238,7 +238,7 @@ impl DbArgs {
             .map(|p| {
                 format!(
                     " --db {}",
-                    shell_word(&super::output::printable(&p.display().to_string()))
+                    shell_word(&super::output::printable_line(&p.display().to_string()))
                 )
             })
             .unwrap_or_default();
@@ -271,7 +271,7 @@ impl DbArgs {
             return;
         }
         let path = path.display().to_string();
-        let shown = super::output::printable(&path);
+        let shown = super::output::printable_line(&path);
         eprintln!(
             "note: no database at {shown}: the built-in registry answers (a writing command or `urnreg init --db {}` \
              creates one there)",

@@ -30,7 +30,9 @@ pub fn read_registration_text(path: &Path) -> anyhow::Result<(String, String)> {
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {source}"))?;
     if bytes.len() as u64 > MAX_REGISTRATION_BYTES {
-        anyhow::bail!("{source}: a registration file is at most {MAX_REGISTRATION_BYTES} bytes");
+        anyhow::bail!(
+            "{source}: a registration file is at most {MAX_REGISTRATION_BYTES} bytes (MAX_REGISTRATION_BYTES)"
+        );
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(

@@ -26,7 +26,7 @@ pub fn file_argument_note(arg: &OsStr, read_it: &str) -> Option<String> {
     if urn_like || !Path::new(arg).is_file() {
         return None;
     }
-    let shown = super::output::printable(&arg.to_string_lossy()).into_owned();
+    let shown = super::output::printable_line(&arg.to_string_lossy()).into_owned();
     // As a shell reads it back: quoted unless plain.
     let plain = shown
         .bytes()

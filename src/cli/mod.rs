@@ -18,6 +18,7 @@ mod eq;
 #[cfg(feature = "serve")]
 mod expert;
 mod files;
+mod ignore_files;
 mod input;
 mod lifecycle;
 mod lint;
@@ -140,7 +141,10 @@ enum Command {
     /// namespace; only the invalid ones are reported unless --all.
     ///
     /// Exit status: 0 every URN found is valid, 1 some are not, 2 an
-    /// error (an unreadable path is reported and the scan goes on).
+    /// error (an unreadable path is reported and the scan goes on). When
+    /// the reader of the output leaves (`| head -1`), the scan stops
+    /// quietly with 0, whatever it had found, as `check -` does: to
+    /// fail a pipeline on an invalid URN, read the whole output.
     Scan(scan::Args),
     /// Where each URN leads: the URL(s) of its namespace's resolution
     /// service (RFC 2483); with `-` (or no URN and a pipe on stdin) one URN

@@ -180,7 +180,8 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` safe to print within one line: as [`printable`], and a line
-/// feed written as `\x0a` too. For what a line of a report is built of (a
+/// feed written as `\x0a` too, all in one pass. The escaping of every
+/// argument a message quotes (a NID, a path, a service name). For what a line of a report is built of (a
 /// file name in `FILE:LINE:COL:`), which must not start a line of its own:
 /// a file named `a\nfake.txt:9:9: invalid ...` would forge a finding.
 pub fn printable_line(text: &str) -> Cow<'_, str> {
@@ -338,6 +339,16 @@ fn line_feed_pieces(args: impl IntoIterator<Item = OsString>) -> Vec<String> {
         }
         pieces.push(arg.into_owned());
     }
+    // As a message quotes one already escaped by `printable` (its other
+    // control characters written `\x1b`, its line feeds left): found so too.
+    let escaped: Vec<String> = pieces
+        .iter()
+        .filter_map(|piece| match printable(piece) {
+            Cow::Owned(escaped) => Some(escaped),
+            Cow::Borrowed(_) => None,
+        })
+        .collect();
+    pieces.extend(escaped);
     pieces
 }
 

@@ -12,7 +12,7 @@ use urnreg::resolve::{ResolveError, Resolved};
 
 use super::db::DbArgs;
 use super::input::{self, wants_stdin};
-use super::output::{self, Palette, paint, printable};
+use super::output::{self, Palette, paint, printable_line};
 use super::report::Shown;
 use super::{Format, FormatParser, UsageError};
 
@@ -99,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "{}: {}: {}",
                 paint(p.error, "error"),
                 shown,
-                printable(&e.to_string())
+                printable_line(&e.to_string())
             )?;
         }
         if let Ok(Resolved { note: Some(note), .. }) = &result {
@@ -109,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "{}: {}: {}",
                 paint(p.warning, "note"),
                 shown,
-                note
+                printable_line(note)
             )?;
         }
         match args.format {

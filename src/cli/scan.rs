@@ -14,8 +14,8 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use ignore::{DirEntry, WalkBuilder, WalkState, overrides::OverrideBuilder};
@@ -26,7 +26,8 @@ use urnreg::{Checker, Registry, Report};
 
 use super::check::{cores, parse_jobs};
 use super::db::DbArgs;
-use super::output::{Palette, paint, printable, printable_line};
+use super::ignore_files::IgnoreGuard;
+use super::output::{Palette, paint, printable_line};
 use super::{Format, FormatParser, SyntaxArgs};
 
 /// The file extensions of languages whose string literals take `$name`
@@ -265,6 +266,9 @@ struct Shared<'a> {
     /// (a run whose files could not all be read must not read as clean).
     errors: Mutex<Vec<String>>,
     closed: AtomicBool,
+    /// The reader of standard output left (a closed pipe): the scan ends
+    /// quietly with status 0, as a stream does (`scan`'s help).
+    reader_left: AtomicBool,
     /// The results held passed [`MAX_KEPT_BYTES`]: nothing more is kept
     /// and nothing is written.
     over_budget: AtomicBool,
@@ -288,9 +292,14 @@ impl Shared<'_> {
                 errors.push(text.to_string());
             }
         }
-        let p = Palette::stderr();
-        eprintln!("{}: {}", paint(p.error, "error"), printable_line(text));
+        print_error(text);
     }
+}
+
+/// An error of the walk on standard error, its control characters escaped.
+fn print_error(text: &str) {
+    let p = Palette::stderr();
+    eprintln!("{}: {}", paint(p.error, "error"), printable_line(text));
 }
 
 /// One thread's scanner and buffers.
@@ -624,7 +633,9 @@ fn write_out(shared: &Shared<'_>, out: &mut Vec<u8>) {
     }
     let mut stream = shared.stream.lock().unwrap_or_else(|e| e.into_inner());
     if let Err(e) = stream.write_all(out) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            shared.reader_left.store(true, Ordering::Relaxed);
+        } else {
             shared.error(&format!("standard output: {e}"));
         }
         shared.closed.store(true, Ordering::Relaxed);
@@ -1155,7 +1166,9 @@ fn shown(path: &Path, defaulted: bool) -> &Path {
 /// text, each byte of it that is no part of a UTF-8 character written
 /// `\xHH`, as the text output writes a control character (`bad\xffname.txt`),
 /// so that names that differ in such a byte stay apart (U+FFFD would make
-/// them one). SARIF's URI percent-encodes the byte instead ([`uri_of`]).
+/// them one), and each backslash written `\\`, so that a file literally
+/// named `bad\xffname.txt` reads `bad\\xffname.txt`, not as the other.
+/// SARIF's URI percent-encodes the bytes instead ([`uri_of`]).
 fn name_of(path: &Path) -> String {
     #[cfg(unix)]
     {
@@ -1164,7 +1177,12 @@ fn name_of(path: &Path) -> String {
         let bytes = path.as_os_str().as_bytes();
         let mut name = String::with_capacity(bytes.len());
         for chunk in bytes.utf8_chunks() {
-            name.push_str(chunk.valid());
+            for piece in chunk.valid().split_inclusive('\\') {
+                name.push_str(piece);
+                if piece.ends_with('\\') {
+                    name.push('\\');
+                }
+            }
             for b in chunk.invalid() {
                 // Writing to a String cannot fail.
                 let _ = write!(name, "\\x{b:02x}");
@@ -1292,6 +1310,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         walk.overrides(globs.build().context("--glob")?);
     }
     let (nids, skipped_nids) = checked_nids(&args.nid, registry.as_ref())?;
+    // The ignore files are checked before the walk reads them: those of each
+    // root and the directories above it now, each other directory's before
+    // the walk enters it; one refused leaves its directory out.
+    let refused = Arc::new(Mutex::new(Vec::new()));
+    if ignore {
+        let guard = Arc::new(IgnoreGuard::default());
+        for path in paths.iter().filter(|p| p.as_os_str() != "-") {
+            guard.admit_root(path).map_err(anyhow::Error::msg)?;
+        }
+        let refused = Arc::clone(&refused);
+        walk.filter_entry(move |entry| {
+            if !entry.file_type().is_some_and(|kind| kind.is_dir()) {
+                return true;
+            }
+            match guard.admit(entry.path()) {
+                Ok(()) => true,
+                Err(text) => {
+                    print_error(&text);
+                    refused.lock().unwrap_or_else(|e| e.into_inner()).push(text);
+                    false
+                }
+            }
+        });
+    }
     let jobs = args.jobs.unwrap_or_else(cores);
     // Stdin may stay open and silent: its reader gone, the scan ends.
     let watch = paths
@@ -1314,6 +1356,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         failed: AtomicBool::new(false),
         errors: Mutex::new(Vec::new()),
         closed: AtomicBool::new(false),
+        reader_left: AtomicBool::new(false),
         over_budget: AtomicBool::new(false),
     };
     if jobs <= 1 {
@@ -1330,10 +1373,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     drop(watch);
+    for text in std::mem::take(&mut *refused.lock().unwrap_or_else(|e| e.into_inner())) {
+        shared.failed.store(true, Ordering::Relaxed);
+        let mut errors = shared.errors.lock().unwrap_or_else(|e| e.into_inner());
+        if matches!(args.format, Format::Sarif) && errors.len() < MAX_NOTIFICATIONS {
+            errors.push(text);
+        }
+    }
     finish(&shared)?;
     let failed = shared.failed.load(Ordering::Relaxed);
     Ok(ExitCode::from(if failed {
         2
+    } else if shared.reader_left.load(Ordering::Relaxed) {
+        0
     } else if shared.invalid.load(Ordering::Relaxed) {
         1
     } else {
@@ -1402,7 +1454,7 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
             let (what, section) = kind.nid_rule();
             return Err(super::UsageError(format!(
                 "--nid {}: not a valid NID ({}): {what} ({section})",
-                printable(entry),
+                printable_line(entry),
                 kind.code()
             ))
             .into());
@@ -1438,7 +1490,7 @@ fn checked_nids(given: &[String], registry: Option<&Registry>) -> anyhow::Result
         return Err(super::UsageError(format!(
             "--nid: every NID scanned for is also left out ({}): nothing could be reported; \
              drop one of the two",
-            printable(&both)
+            printable_line(&both)
         ))
         .into());
     }
@@ -1477,7 +1529,10 @@ fn finish(shared: &Shared<'_>) -> anyhow::Result<()> {
                 .and_then(|()| if last { stream.flush() } else { Ok(()) });
             match written {
                 // The reader is gone: nothing more is written.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => closed = true,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    shared.reader_left.store(true, Ordering::Relaxed);
+                    closed = true
+                }
                 Err(e) => return Err(anyhow::Error::new(e).context("standard output")),
                 Ok(()) => {}
             }
@@ -1654,6 +1709,7 @@ mod tests {
             failed: AtomicBool::new(false),
             errors: Mutex::new(Vec::new()),
             closed: AtomicBool::new(false),
+            reader_left: AtomicBool::new(false),
             over_budget: AtomicBool::new(false),
         };
         // The same URN a hundred times takes one entry.

@@ -117,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "warning: {} may not be written here (its file or directory is read-only for this \
                  process): pages and checks are served, but filings, amendments and reviews are refused (503)",
-                super::output::printable(&db_path.display().to_string())
+                super::output::printable_line(&db_path.display().to_string())
             );
         }
         let listener = tokio::net::TcpListener::bind(args.bind)

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use urnreg::registry::{Kind, MAX_PROBLEMS_SHOWN, Problem};
+use urnreg::registry::{Kind, MAX_PROBLEMS_SHOWN, MAX_REGISTRATION_BYTES, Problem};
 use urnreg::template::{
     Form, MAX_TEXT_BYTES, Note, NoteKind, import_registration_bytes, render, render_as_written, skeleton,
 };
 
 use super::UsageError;
 use super::db::{DbArgs, near_nid, suggest_nid};
-use super::output::{self, Palette, paint, printable};
+use super::output::{self, Palette, paint, printable, printable_line};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum TemplateCommand {
@@ -171,7 +171,7 @@ fn first_request_nid(nid: &str, near: Option<&str>) -> anyhow::Result<()> {
     if let Some(near) = near.filter(|_| !informal) {
         message.push_str(&format!(" (did you mean '{near}'?)"));
     }
-    Err(UsageError(format!("--nid: {}", printable(&message))).into())
+    Err(UsageError(format!("--nid: {}", printable_line(&message))).into())
 }
 
 fn render_cmd(args: RenderArgs) -> anyhow::Result<ExitCode> {
@@ -273,6 +273,18 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let toml = toml::to_string(&file).context("writing the registration")?;
+    // A text may be larger than a registration file may be: the file
+    // written would be refused by `lint` and `request`.
+    if toml.len() > MAX_REGISTRATION_BYTES {
+        write_notes(&mut err, &notes.iter().collect::<Vec<_>>())?;
+        anyhow::bail!(
+            "{}: the registration made from it would be {} bytes, over the {MAX_REGISTRATION_BYTES} bytes a \
+             registration file may hold (MAX_REGISTRATION_BYTES; a text read may hold {MAX_TEXT_BYTES}, \
+             MAX_TEXT_BYTES): nothing written; shorten its longest fields",
+            args.file.display(),
+            toml.len()
+        );
+    }
     let mut out = output::stdout();
     out.write_all(toml.as_bytes())?;
     out.finish()?;

@@ -559,6 +559,20 @@ impl Grammar {
                 }
                 rule.node = Node::Alt(alts);
             } else {
+                // RFC 5234 section 3.3: alternatives are added with `=/`; a
+                // second `=` of a rule of the same text would silently
+                // replace the first (a predefined rule may be redefined).
+                if let Some(&i) = self.index.get(&name).filter(|i| self.rules[**i].source == sid) {
+                    let first = source.line_starts.partition_point(|s| *s <= self.rules[i].at);
+                    let again = source.line_starts.partition_point(|s| *s <= start);
+                    return Err(source.error(
+                        start,
+                        format!(
+                            "'{name}' is defined twice with '=' (lines {first} and {again}): a second '=' \
+                             would replace the first; add alternatives with '=/' (RFC 5234 section 3.3)"
+                        ),
+                    ));
+                }
                 if source.user && self.first.is_none() {
                     self.first = Some(name.clone());
                 }
@@ -1098,6 +1112,25 @@ mod tests {
     fn incremental_alternatives_stay_one_alternation() {
         let c = compile("a = \"a\"\na =/ \"b\"\na =/ \"c\" / \"d\"", None).unwrap();
         assert_eq!(c.pattern, "(?:(?:[aA])|(?:[bB])|(?:[cC])|(?:[dD]))");
+    }
+
+    /// RFC 5234 section 3.3: a rule defined twice with `=` is refused,
+    /// naming both lines (it kept the last, silently).
+    #[test]
+    fn a_rule_defined_twice_with_equals_is_refused_naming_both_lines() {
+        let err = compile("nss = part\npart = \"a\"\n; more\npart = \"b\"", None).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 1), "{err}");
+        assert!(
+            err.message
+                .contains("'part' is defined twice with '=' (lines 2 and 4)")
+                && err.message.contains("'=/' (RFC 5234 section 3.3)"),
+            "{err}"
+        );
+        // Names are case-insensitive (RFC 5234 section 2.1).
+        assert!(compile("nss = \"a\"\nNSS = \"b\"", None).is_err());
+        // A predefined rule may still be redefined, once.
+        let c = compile("nss = DIGIT\nDIGIT = \"x\"", None).unwrap();
+        assert_eq!(c.pattern, "(?:[xX])");
     }
 
     #[test]
