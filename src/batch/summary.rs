@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use crate::{Registry, Report};
 
-/// The summary's line for inputs that are not URNs.
+/// The summary's line for inputs that are not URNs: without `urn:` and a
+/// well-formed NID (an input refused after its NID counts under it).
 pub const NOT_A_URN: &str = "(not a URN)";
 
 /// How many distinct unregistered NIDs the summary counts one by one...
@@ -86,7 +87,9 @@ impl Summary {
     /// only the totals, on every line).
     #[inline(never)]
     fn add_detail(&mut self, report: &Report<'_, '_>) {
-        match (report.namespace(), report.urn()) {
+        // By the NID even of an input refused after it (`urn:uuid:{...}`):
+        // only an input with none is "not a URN".
+        match (report.namespace(), report.nid()) {
             (Some(ns), _) => {
                 let i = ns.index();
                 if i >= self.by_namespace.len() {
@@ -95,10 +98,10 @@ impl Summary {
                 self.by_namespace[i] += 1;
             }
             // Counted lower-cased (NIDs are case-insensitive).
-            (None, Some(urn)) if urn.nid().bytes().any(|b| b.is_ascii_uppercase()) => {
-                self.count_other(&urn.nid().to_ascii_lowercase(), 1);
+            (None, Some(nid)) if nid.bytes().any(|b| b.is_ascii_uppercase()) => {
+                self.count_other(&nid.to_ascii_lowercase(), 1);
             }
-            (None, Some(urn)) => self.count_other(urn.nid(), 1),
+            (None, Some(nid)) => self.count_other(nid, 1),
             (None, None) => self.not_a_urn += 1,
         }
         for e in report.errors() {
@@ -192,5 +195,38 @@ impl Summary {
         let mut kinds = self.by_error.clone();
         kinds.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         kinds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Checker;
+
+    /// An input refused after a well-formed NID is counted under that NID
+    /// (its namespace's, or lower-cased when unregistered); only an input
+    /// with no NID is "not a URN".
+    #[test]
+    fn an_input_refused_after_its_nid_counts_under_it() {
+        let registry = Registry::embedded();
+        let mut checker = Checker::new(registry).without_messages();
+        let mut summary = Summary::default();
+        for input in [
+            "urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+            "urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6",
+            "urn:ietf:params:netconf:capability:url:1.0?scheme=http",
+            "urn:IETF:rfc:8141",
+            "URN:Not-Registered:a b",
+            "urn:not-registered:x",
+            "urn:a'b:c",
+            "not a urn",
+        ] {
+            summary.add(&checker.check_str(input), true);
+        }
+        assert_eq!(
+            summary.by_nid(Some(registry)),
+            [(NOT_A_URN, 2), ("ietf", 2), ("not-registered", 2), ("uuid", 2)]
+        );
+        assert_eq!((summary.total(), summary.invalid()), (8, 7));
     }
 }

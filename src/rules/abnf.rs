@@ -1026,8 +1026,13 @@ impl<'g, 't> Expander<'g, 't> {
     }
 }
 
+/// A byte in quotes, the apostrophe in double quotes as every message
+/// has it (`crate::urn::quoted_char`, out of reach of `build.rs`, which
+/// compiles this file alone), or `byte 0x1f`.
 fn describe(b: u8) -> String {
-    if b.is_ascii_graphic() {
+    if b == b'\'' {
+        "\"'\"".to_string()
+    } else if b.is_ascii_graphic() {
         format!("'{}'", b as char)
     } else {
         format!("byte 0x{b:02x}")

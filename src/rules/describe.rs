@@ -275,7 +275,7 @@ fn prose<'a>(table: &'a [(&str, &'a str)], name: &str) -> Option<&'a str> {
 
 /// `'-'`, `'-' and '.'`, `'-', '.' and ' '`.
 fn quoted_list(chars: &str) -> String {
-    let quoted: Vec<String> = chars.chars().map(|c| format!("'{c}'")).collect();
+    let quoted: Vec<String> = chars.chars().map(crate::urn::quoted_char).collect();
     match quoted.as_slice() {
         [] => "no characters".to_string(),
         [one] => one.clone(),

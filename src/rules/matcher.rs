@@ -124,6 +124,34 @@ fn expected_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: 
     expected
 }
 
+/// The state most of the bytes `next` lists lead to: where more of the
+/// same characters go (`None` when none leads anywhere).
+fn most_lead_to(next: &[Option<StateID>; 256]) -> Option<StateID> {
+    let mut counts: Vec<(StateID, usize)> = Vec::new();
+    for s in next.iter().flatten() {
+        match counts.iter_mut().find(|(t, _)| t == s) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((*s, 1)),
+        }
+    }
+    counts.iter().max_by_key(|&&(_, n)| n).map(|&(s, _)| s)
+}
+
+/// Whether some `%HH` escape (upper-case hex, as the rules see an NSS)
+/// leads from `state` to `target`: a syntax that takes only a few escapes
+/// (RFC 3151's `%2F`, `%3A`, ...) takes them as more of the same.
+fn an_escape_leads_to<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, state: StateID, target: StateID) -> bool {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let after_percent = dfa.next_state(state, b'%');
+    if dfa.is_dead_state(after_percent) {
+        return false;
+    }
+    HEX.iter().any(|&h| {
+        let s = dfa.next_state(after_percent, h);
+        !dfa.is_dead_state(s) && HEX.iter().any(|&l| dfa.next_state(s, l) == target)
+    })
+}
+
 /// [`Matcher::onward_after`]: the expected bytes that lead elsewhere
 /// than most of them do (more of the same characters lead to one state;
 /// a `%HH` escape that gets there too is one of them).
@@ -134,25 +162,48 @@ fn onward_after<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, start: StateID, prefix: &[
         return onward;
     }
     let next = next_states(dfa, state);
-    // The state most bytes lead to: more of the same.
-    let mut counts: Vec<(StateID, usize)> = Vec::new();
-    for s in next.iter().flatten() {
-        match counts.iter_mut().find(|(t, _)| t == s) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((*s, 1)),
-        }
-    }
-    let Some(&(same, _)) = counts.iter().max_by_key(|&&(_, n)| n) else {
+    let Some(same) = most_lead_to(&next) else {
         return onward;
     };
-    let escape_is_same = next[usize::from(b'%')].is_some_and(|s| {
-        let s = dfa.next_state(dfa.next_state(s, b'4'), b'1');
-        s == same
-    });
+    let escape_is_same = an_escape_leads_to(dfa, state, same);
     for (b, slot) in (0..=255u8).zip(onward.iter_mut()) {
         *slot = next[usize::from(b)].is_some_and(|s| s != same) && !(b == b'%' && escape_is_same);
     }
     onward
+}
+
+/// [`Matcher::after_same_characters`]: the character before `offset` (a
+/// byte, or a `%HH` escape ending there) is one of the characters that
+/// most bytes continue with: written again, it leads where they lead.
+/// Not after a separator, whichever byte the syntax separates with (':'
+/// in most NSSs, '+' in RFC 3151's), nor at the start.
+fn after_same_characters<T: AsRef<[u32]>>(
+    dfa: &dense::DFA<T>,
+    start: StateID,
+    input: &[u8],
+    offset: usize,
+) -> bool {
+    let offset = offset.min(input.len());
+    if offset == 0 {
+        return false;
+    }
+    let state = state_after(dfa, start, &input[..offset]);
+    if dfa.is_dead_state(state) {
+        return false;
+    }
+    let Some(same) = most_lead_to(&next_states(dfa, state)) else {
+        return false;
+    };
+    let escape = offset >= 3
+        && input[offset - 3] == b'%'
+        && input[offset - 2].is_ascii_hexdigit()
+        && input[offset - 1].is_ascii_hexdigit();
+    let last = if escape {
+        &input[offset - 3..offset]
+    } else {
+        &input[offset - 1..offset]
+    };
+    state_after(dfa, state, last) == same
 }
 
 /// The state `dfa` is in after `prefix`, from `start`.
@@ -677,6 +728,17 @@ impl Matcher {
         match &self.dfa {
             Table::Built(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
             Table::Shipped(d) => onward_after(d, self.start, &input[..offset.min(input.len())]),
+        }
+    }
+
+    /// Whether `input[..offset]` ends in a character like those that
+    /// most bytes continue it with (so a message may speak of "more of
+    /// the same characters"): not at the start, nor right after a
+    /// separator, whatever byte the syntax separates its parts with.
+    pub fn after_same_characters(&self, input: &[u8], offset: usize) -> bool {
+        match &self.dfa {
+            Table::Built(d) => after_same_characters(d, self.start, input, offset),
+            Table::Shipped(d) => after_same_characters(d, self.start, input, offset),
         }
     }
 

@@ -473,10 +473,10 @@ impl Should {
             return None;
         }
         Some(format!(
-            "unexpected {} in NSS at byte {}: the NSS is as recommended without its last '{}': punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
+            "unexpected {} in NSS at byte {}: the NSS is as recommended without its last {}: punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
             described(last),
             end - 1,
-            last as char
+            describe(last)
         ))
     }
 }
@@ -1227,7 +1227,7 @@ impl CompiledRules {
                 // leads on past more of the same characters (a ':').
                 let next = match expected_list(&m.expected_after(nss.as_bytes(), mismatch.offset)) {
                     Some(list) => format!("more: {list} next"),
-                    None if !in_a_part(nss.as_bytes(), mismatch.offset) => "more".to_string(),
+                    None if !m.after_same_characters(nss.as_bytes(), mismatch.offset) => "more".to_string(),
                     None => match expected_list(&m.onward_after(nss.as_bytes(), mismatch.offset)) {
                         Some(list) => format!("more: {list} next, or more of the same characters first"),
                         None => "more".to_string(),
@@ -1244,14 +1244,15 @@ impl CompiledRules {
                 let forced = m.forced_after(nss.as_bytes(), mismatch.offset);
                 let expected = if forced.len() > 1 && forced.iter().all(u8::is_ascii_graphic) {
                     format!(
-                        "the namespace's syntax expects '{}' here",
-                        String::from_utf8_lossy(&forced)
+                        "the namespace's syntax expects {} here",
+                        crate::urn::quoted(&String::from_utf8_lossy(&forced))
                     )
                 } else if let Some(words) = literal_choices(m, nss.as_bytes(), mismatch.offset) {
                     format!("the namespace's syntax expects {words} here")
                 } else {
-                    // "Like those before it" needs some before it, in its part.
-                    let onward = if in_a_part(nss.as_bytes(), mismatch.offset) {
+                    // "Like those before it" needs some before it, in its
+                    // part: not at the start nor after a separator.
+                    let onward = if m.after_same_characters(nss.as_bytes(), mismatch.offset) {
                         m.onward_after(nss.as_bytes(), mismatch.offset)
                     } else {
                         [false; 256]
@@ -1288,8 +1289,11 @@ impl CompiledRules {
                     // Appended to the checker's own message: one string,
                     // the citation last (pushed in pieces, not through
                     // `write!`: an invalid line of `normalize` makes one).
+                    // The checker's own section, when it names one, in
+                    // place of the rules' citation: one citation, last.
+                    let cite = v.cite.unwrap_or(&self.cite);
                     let mut message = v.message;
-                    message.reserve(24 + self.cite.len() + note.map_or(0, |n| n.len() + 2));
+                    message.reserve(24 + cite.len() + note.map_or(0, |n| n.len() + 2));
                     message.push_str(" at byte ");
                     message.push_str(itoa::Buffer::new().format(base + v.offset));
                     if let Some(note) = note {
@@ -1297,7 +1301,7 @@ impl CompiledRules {
                         message.push_str(note);
                     }
                     message.push_str(" (");
-                    message.push_str(&self.cite);
+                    message.push_str(cite);
                     message.push(')');
                     message
                 },
@@ -1352,9 +1356,9 @@ impl CompiledRules {
             && self.valid_with_nss(nid, rest)
         {
             return Some(format!(
-                "{}: the NSS is valid without its last '{}': punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
+                "{}: the NSS is valid without its last {}: punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
                 head(),
-                last as char
+                describe(last)
             ));
         }
         None
@@ -1533,16 +1537,9 @@ fn escape_around(nss: &[u8], at: usize) -> Option<usize> {
 fn escaped_char(escape: &str) -> String {
     match u8::from_str_radix(&escape[1..], 16) {
         Ok(b' ') => " (a space)".to_string(),
-        Ok(b) if b.is_ascii_graphic() => format!(" ('{}')", b as char),
+        Ok(b) if b.is_ascii_graphic() => format!(" ({})", describe(b)),
         _ => String::new(),
     }
-}
-
-/// Whether `offset` follows some characters of a ':'-delimited part of
-/// `nss` (not its start, nor right after a ':'): only then can a message
-/// speak of "more of the same characters".
-fn in_a_part(nss: &[u8], offset: usize) -> bool {
-    offset > 0 && nss.get(offset - 1).is_some_and(|&b| b != b':')
 }
 
 /// What a namespace's syntax takes at a byte, for a message: "expected
@@ -1581,7 +1578,11 @@ fn literal_choices(m: &Matcher, nss: &[u8], offset: usize) -> Option<String> {
         if rest.is_empty() || !rest.iter().all(u8::is_ascii_graphic) {
             return None;
         }
-        words.push(format!("'{}{}'", char::from(b), String::from_utf8_lossy(&rest)));
+        words.push(crate::urn::quoted(&format!(
+            "{}{}",
+            char::from(b),
+            String::from_utf8_lossy(&rest)
+        )));
     }
     // Long literals would make too long a message: the first bytes then.
     if words.iter().map(String::len).sum::<usize>() > 60 {
@@ -1647,9 +1648,11 @@ fn described(b: u8) -> String {
     }
 }
 
+/// A byte in quotes (`'a'`, the apostrophe as the parser quotes it), or
+/// `byte 0x1f`.
 fn describe(b: u8) -> String {
     if b.is_ascii_graphic() {
-        format!("'{}'", b as char)
+        crate::urn::quoted_char(char::from(b))
     } else {
         format!("byte 0x{b:02x}")
     }
@@ -2326,6 +2329,54 @@ mod expected_tests {
             let report = Checker::new(registry).check_str(urn);
             let message = report.errors().next().unwrap().to_string();
             assert!(message.starts_with(said), "{urn}: {message}");
+        }
+    }
+
+    /// The same holds after any separator, not only ':' (RFC 3151's words
+    /// are joined by '+'): after a '+' nothing is "like those before it";
+    /// a character that may repeat (':' inside a word) is. A syntax that
+    /// takes only some escapes takes them as more of the same.
+    #[test]
+    fn nothing_is_like_the_characters_before_a_separator_of_any_kind() {
+        let rules = super::compiled(
+            r#"
+source = "RFC 3151 section 2"
+[syntax]
+abnf = '''
+nss = word *( "+" word )
+word = 1*( ALPHA / DIGIT / "-" / "." / ":" / "%2F" )
+'''
+"#,
+        )
+        .unwrap();
+        for (nss, said) in [
+            (
+                "a+",
+                "NSS ends too early at byte 9: the namespace's syntax expects more (",
+            ),
+            (
+                "a++b",
+                "unexpected '+' in NSS at byte 9: not allowed by the namespace's syntax (",
+            ),
+            (
+                "+a",
+                "unexpected '+' in NSS at byte 7: not allowed by the namespace's syntax (",
+            ),
+            (
+                "a:/b",
+                "unexpected '/' in NSS at byte 9: the namespace's syntax expects '+' here, or a character like those before it (",
+            ),
+            (
+                "a%2F/b",
+                "unexpected '/' in NSS at byte 11: the namespace's syntax expects '+' here, or a character like those before it (",
+            ),
+        ] {
+            let text = format!("urn:xy:{nss}");
+            let message = rules
+                .check(&crate::urn::Urn::parse(&text).unwrap())
+                .unwrap()
+                .message;
+            assert!(message.starts_with(said), "{nss}: {message}");
         }
     }
 

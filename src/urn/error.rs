@@ -235,11 +235,31 @@ impl fmt::Display for Shortened<'_> {
     }
 }
 
-/// Describes a byte for a message: `'x'`, `' ' (space)`, or `byte 0x1f`
-/// for the other invisible ones. Written where it goes (no `String`: a
-/// stream of invalid lines formats one per line).
+/// Describes a byte for a message: `'x'` ([`quoted_char`]), `' ' (space)`,
+/// or `byte 0x1f` for the other invisible ones. Written where it goes (no
+/// `String`: a stream of invalid lines formats one per line).
 pub(crate) fn describe_byte(byte: u8) -> DescribedByte {
     DescribedByte(byte)
+}
+
+/// The apostrophe as every message quotes it: `'''` reads as a typo.
+pub(crate) const QUOTED_APOSTROPHE: &str = "\"'\"";
+
+/// A printable character in quotes, as every message quotes one (the
+/// parser's and the namespace rules' alike): `'x'`, and the apostrophe as
+/// [`QUOTED_APOSTROPHE`].
+pub(crate) fn quoted_char(c: char) -> String {
+    quoted(c.encode_utf8(&mut [0; 4]))
+}
+
+/// Text in quotes for a message: `'std:'`, or in double quotes when it
+/// holds an apostrophe (`"'"`, `"O'Reilly"`).
+pub(crate) fn quoted(text: &str) -> String {
+    if text.contains('\'') {
+        format!("\"{text}\"")
+    } else {
+        format!("'{text}'")
+    }
 }
 
 /// A byte as a message shows it ([`describe_byte`]).
@@ -281,7 +301,10 @@ pub(crate) trait MessageOut {
     /// Appends `byte` as [`describe_byte`] shows it.
     fn byte(&mut self, byte: u8) {
         const HEX: &[u8; 16] = b"0123456789abcdef";
-        if byte.is_ascii_graphic() {
+        if byte == b'\'' {
+            // As [`quoted_char`] has it.
+            self.text(QUOTED_APOSTROPHE);
+        } else if byte.is_ascii_graphic() {
             let quoted = [b'\'', byte, b'\''];
             // Three ASCII bytes: always UTF-8.
             self.text(std::str::from_utf8(&quoted).unwrap_or("'?'"));
@@ -625,6 +648,23 @@ impl fmt::Display for Warning {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A byte is quoted the same way by the parser's messages and by
+    /// [`quoted_char`]: an apostrophe in double quotes, never `'''`.
+    #[test]
+    fn an_apostrophe_is_quoted_readably() {
+        assert_eq!(describe_byte(b'\'').to_string(), "\"'\"");
+        assert_eq!(quoted_char('\''), "\"'\"");
+        for b in (0x21..0x7f_u8).filter(|&b| b != b'\'') {
+            assert_eq!(describe_byte(b).to_string(), quoted_char(char::from(b)));
+        }
+        assert_eq!(describe_byte(b' ').to_string(), "' ' (space)");
+        let e = crate::urn::Urn::parse("urn:a'b:c").unwrap_err();
+        assert!(
+            e.to_string().starts_with("unexpected \"'\" in NID at byte 5"),
+            "{e}"
+        );
+    }
 
     /// Quoted input is cut at `MAX_QUOTED` characters (not bytes), with
     /// `…`; shorter text is quoted whole.

@@ -15,7 +15,7 @@ pub use equiv::{GenericEquivalence, KeyRefiner};
 pub use error::{Component, ParseError, ParseErrorKind, Warning, WarningKind};
 
 pub(crate) use equiv::upper_case_hex_in_place;
-pub(crate) use error::{MessageOut, describe_byte, shortened};
+pub(crate) use error::{MessageOut, describe_byte, quoted, quoted_char, shortened};
 use parse::{Components, NID_START, NSS_LOWER_HEX, PCT_AFTER_NID, RQ_COMPONENTS};
 pub(crate) use parse::{Offsets, written_nid_end};
 

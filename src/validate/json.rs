@@ -6,9 +6,11 @@
 //! `r`, `q`, `f`, `key`, `errors`, `warnings` (lists of `{kind, offset,
 //! message}`, with the rules' whole `source` on findings of a namespace's
 //! rules), and `namespace` when checked against a registry (`null` for
-//! an unregistered NID). Written by hand: a stream writes millions of them,
-//! and the parts of a parsed URN need no escaping (RFC 8141 section 2
-//! allows neither `"`, `\` nor control characters in them).
+//! an unregistered NID). An input the generic syntax refuses after its
+//! NID keeps `nid` and `namespace` ([`Report::nid`]). Written by hand: a
+//! stream writes millions of them, and the parts of a parsed URN need no
+//! escaping (RFC 8141 section 2 allows neither `"`, `\` nor control
+//! characters in them).
 
 use std::fmt::Write as _;
 
@@ -167,9 +169,11 @@ impl Report<'_, '_> {
                     out.extend_from_slice(b",\"input_base64\":");
                     push_base64(out, input);
                 }
-                out.extend_from_slice(
-                    b",\"valid\":false,\"nid\":null,\"nss\":null,\"r\":null,\"q\":null,\"f\":null,\"key\":null",
-                );
+                // The NID even so when the input was refused only after
+                // it (letters, digits and '-': no escaping).
+                out.extend_from_slice(b",\"valid\":false,\"nid\":");
+                push_plain_opt(out, self.nid());
+                out.extend_from_slice(b",\"nss\":null,\"r\":null,\"q\":null,\"f\":null,\"key\":null");
             }
         }
         if self.findings().is_empty() {
@@ -203,7 +207,10 @@ mod tests {
     /// The hand-written JSON parses, and says what the report says.
     #[test]
     fn json_is_valid_and_complete() {
-        let inputs: [&[u8]; 9] = [
+        let inputs: [&[u8]; 12] = [
+            b"urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+            b"urn:Ex-1:a b",
+            b"urn:a'b:c",
             b"urn:isbn:951-0-18435-7#x",
             b"urn:ex:\"q\\",
             b"bad\x00\x1f\xff\x7f",
@@ -233,6 +240,12 @@ mod tests {
                     Err(_) => assert_eq!(v["input_base64"], "YmFkAB//fw==", "{raw:?}"),
                 }
                 assert_eq!(v["valid"], report.is_valid());
+                assert_eq!(v["nid"].as_str(), report.nid(), "{raw:?}");
+                assert_eq!(
+                    v.get("namespace").and_then(|n| n["nid"].as_str()),
+                    report.namespace().map(|ns| ns.nid()),
+                    "{raw:?}"
+                );
                 assert_eq!(v["key"].as_str(), report.key().as_deref());
                 assert_eq!(v["errors"].as_array().unwrap().len(), report.errors().count());
                 for (json, f) in v["errors"].as_array().unwrap().iter().zip(report.errors()) {
@@ -248,5 +261,59 @@ mod tests {
                 assert_eq!(v.get("namespace").is_some(), registry.is_some());
             }
         }
+    }
+
+    /// An input the generic syntax refuses after a well-formed NID keeps
+    /// its NID, as written, and its namespace (RFC 8141 section 2: `urn:`
+    /// NID `:`), its NSS and key stay null; one refused in its scheme or
+    /// NID has none.
+    #[test]
+    fn a_urn_refused_after_its_nid_keeps_it() {
+        let mut checker = Checker::new(Registry::embedded());
+        let mut syntax_only = Checker::syntax_only();
+        for (raw, nid, namespace) in [
+            (
+                "urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+                Some("uuid"),
+                Some("uuid"),
+            ),
+            (
+                "URN:IETF:params:netconf:capability:url:1.0?scheme=http,ftp",
+                Some("IETF"),
+                Some("ietf"),
+            ),
+            ("urn:publicid:IDN novipl:a", Some("publicid"), Some("publicid")),
+            ("urn:isbn:", Some("isbn"), Some("isbn")),
+            ("urn:issn:0378-5955?=", Some("issn"), Some("issn")),
+            ("urn:no-such-nid:a%zz", Some("no-such-nid"), None),
+            ("urn:a'b:c", None, None),
+            ("urn:-ab:c", None, None),
+            ("urn:isbn", None, None),
+            ("urm:isbn:0451450523", None, None),
+            ("", None, None),
+        ] {
+            let report = checker.check(raw.as_bytes());
+            assert!(!report.is_valid(), "{raw}");
+            assert_eq!(report.nid(), nid, "{raw}");
+            assert_eq!(report.namespace().map(|ns| ns.nid()), namespace, "{raw}");
+            let mut out = Vec::new();
+            report.write_json(&mut out, None);
+            let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(v["nid"].as_str(), nid, "{raw}");
+            assert_eq!(v["namespace"]["nid"].as_str(), namespace, "{raw}");
+            assert!(v["nss"].is_null() && v["key"].is_null(), "{raw}");
+            // Without a registry: the NID, and no namespace key at all.
+            let report = syntax_only.check(raw.as_bytes());
+            assert_eq!(report.nid(), nid, "{raw}");
+            let mut out = Vec::new();
+            report.write_json(&mut out, None);
+            let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(v["nid"].as_str(), nid, "{raw}");
+            assert!(v.get("namespace").is_none(), "{raw}");
+        }
+        // Reused in place, a report forgets the NID of the input before.
+        let mut report = checker.check_str("urn:uuid:{x}");
+        checker.check_str_into("not a urn", &mut report);
+        assert_eq!((report.nid(), report.namespace().is_none()), (None, true));
     }
 }

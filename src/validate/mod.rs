@@ -27,7 +27,7 @@ pub use registry::{NamespaceEntry, Registry};
 pub use report::{Finding, FindingKind, Report, Severity};
 
 use crate::rules::{CompiledRules, Practice, ViolationKind};
-use crate::urn::{Offsets, ParseError, ParseErrorKind, Syntax, Urn, WarningKind};
+use crate::urn::{Component, Offsets, ParseError, ParseErrorKind, Syntax, Urn, WarningKind};
 
 /// Checks URNs, one after another, against a registry or the generic
 /// syntax only. Cheap to make; make one per thread.
@@ -216,9 +216,27 @@ impl<'r> Checker<'r> {
                 .or_else(|| dash_hint(input, &e)),
             None => wrapper_hint(input, &e, self.syntax).or_else(|| dash_hint(input, &e)),
         };
+        let after_nid = !matches!(e.component(), Component::Scheme | Component::Nid);
         match hint {
             Some(message) => report.reset_unparsed_with(input, e, message, self.registry.is_some()),
             None => report.reset_unparsed(input, e, self.registry.is_some()),
+        }
+        // Refused only after `urn:` NID `:` (in the NSS or a component):
+        // the NID the grammar took, and its namespace, are still the
+        // input's (the JSON's `nid` and `namespace`, the summary's count).
+        if !after_nid {
+            return;
+        }
+        const NID_START: usize = "urn:".len();
+        if let Some(colon) = input
+            .get(NID_START..)
+            .and_then(|rest| memchr::memchr(b':', rest))
+            .map(|at| NID_START + at)
+        {
+            let ns = self
+                .registry
+                .and_then(|r| r.namespace(std::str::from_utf8(&input[NID_START..colon]).ok()?));
+            report.set_unparsed_nid(colon, ns);
         }
     }
 
@@ -482,12 +500,13 @@ fn wrapper_hint(input: &[u8], e: &ParseError, syntax: Syntax) -> Option<String> 
         let open = text.chars().next()?;
         let close = closer_of(open)?;
         let rest = &text[open.len_utf8()..];
+        let (q_open, q_close) = (crate::urn::quoted_char(open), crate::urn::quoted_char(close));
         return match rest.strip_suffix(close) {
             Some(inner) if parses(inner.as_bytes()) => Some(format!(
-                "unexpected '{open}' at byte 0: the URN is wrapped in '{open}' and '{close}', which are no part of it {CITE}"
+                "unexpected {q_open} at byte 0: the URN is wrapped in {q_open} and {q_close}, which are no part of it {CITE}"
             )),
             _ if parses(rest.as_bytes()) => Some(format!(
-                "unexpected '{open}' at byte 0: the '{open}' before the URN is no part of it {CITE}"
+                "unexpected {q_open} at byte 0: the {q_open} before the URN is no part of it {CITE}"
             )),
             _ => None,
         };
@@ -497,7 +516,10 @@ fn wrapper_hint(input: &[u8], e: &ParseError, syntax: Syntax) -> Option<String> 
         let what = if after.chars().all(char::is_whitespace) {
             "the white space after it".to_string()
         } else {
-            format!("the '{}' after it", crate::urn::shortened(after.trim()))
+            format!(
+                "the {} after it",
+                crate::urn::quoted(&crate::urn::shortened(after.trim()).to_string())
+            )
         };
         return Some(format!(
             "the URN ends at byte {at}: {what} is no part of it {CITE}"

@@ -361,6 +361,11 @@ pub struct Report<'a, 'r> {
     namespace: Option<&'r Namespace>,
     rules: Option<&'r CompiledRules>,
     registry_checked: bool,
+    /// For an input the generic parser refuses after its NID: the offset
+    /// of the `:` that ends the NID (0: none). A NID has at most 32
+    /// characters (RFC 8141 section 2), so a byte holds it, in the
+    /// report's padding.
+    unparsed_nid_end: u8,
 }
 
 impl<'a, 'r> Report<'a, 'r> {
@@ -374,6 +379,7 @@ impl<'a, 'r> Report<'a, 'r> {
             namespace: None,
             rules: None,
             registry_checked: false,
+            unparsed_nid_end: 0,
         }
     }
 
@@ -387,6 +393,7 @@ impl<'a, 'r> Report<'a, 'r> {
         self.namespace = None;
         self.rules = None;
         self.registry_checked = registry_checked;
+        self.unparsed_nid_end = 0;
     }
 
     /// Makes this the report on a URN that parsed, before any registry
@@ -476,6 +483,17 @@ impl<'a, 'r> Report<'a, 'r> {
         self.rules = rules;
     }
 
+    /// Of an input the generic parser refused after a well-formed NID
+    /// (its `:` at `nid_end`): the NID as written, and its namespace when
+    /// it is registered.
+    pub(crate) fn set_unparsed_nid(&mut self, nid_end: usize, ns: Option<&'r Namespace>) {
+        debug_assert!(self.urn.is_none() && self.input.get(nid_end) == Some(&b':'));
+        if let Ok(end) = u8::try_from(nid_end) {
+            self.unparsed_nid_end = end;
+            self.namespace = ns;
+        }
+    }
+
     pub(crate) fn set_registry_checked(&mut self) {
         self.registry_checked = true;
     }
@@ -496,6 +514,22 @@ impl<'a, 'r> Report<'a, 'r> {
     /// The parsed URN, if the generic syntax holds.
     pub fn urn(&self) -> Option<&Urn<'a>> {
         self.urn.as_ref()
+    }
+
+    /// The NID as written: the parsed URN's, or, for an input the generic
+    /// syntax refuses only after `urn:` NID `:` (a UUID in braces, a
+    /// NETCONF capability's `?module=`), the NID it starts with (RFC 8141
+    /// section 2). `None` when there is none.
+    pub fn nid(&self) -> Option<&'a str> {
+        match self.urn {
+            Some(urn) => Some(urn.nid()),
+            None if self.unparsed_nid_end > 0 => {
+                let nid = self.input.get("urn:".len()..usize::from(self.unparsed_nid_end))?;
+                // Letters, digits and '-' (the parser's NID check).
+                std::str::from_utf8(nid).ok()
+            }
+            None => None,
+        }
     }
 
     /// Returns true if and only if there is no error: the generic syntax
@@ -521,7 +555,8 @@ impl<'a, 'r> Report<'a, 'r> {
     }
 
     /// The registered namespace of the URN (`None` for an unregistered
-    /// NID, or when checked for syntax only).
+    /// NID, or when checked for syntax only), also of an input the generic
+    /// syntax refuses after a registered NID ([`Report::nid`]).
     pub fn namespace(&self) -> Option<&'r Namespace> {
         self.namespace
     }

@@ -191,27 +191,29 @@ fn check_pattern_key(category: &str, scheme: &str, body: &str, body_at: usize) -
         return Ok(());
     };
     if !(6..=12).contains(&prefix.len()) {
-        return Err(violation(
+        return Err(cited_violation(
             at,
             format_args!(
-                "a GS1 Company Prefix has 6 to 12 digits, not {} ({category}:{scheme}, TDS section 6.3)",
+                "{category}:{scheme}: a GS1 Company Prefix has 6 to 12 digits, not {}",
                 prefix.len()
             ),
+            TDS_ID,
         ));
     }
     let Some(rest) = fields.next().filter(|f| digits(f)) else {
         return Ok(());
     };
     if prefix.len() + rest.len() != total {
-        return Err(violation(
+        return Err(cited_violation(
             at + prefix.len() + 1,
             format_args!(
                 "the {reference} of {category}:{scheme} has {} digits after a {}-digit company prefix, \
-                 not {} (TDS section 6.3)",
+                 not {}",
                 total - prefix.len(),
                 prefix.len(),
                 rest.len()
             ),
+            TDS_ID,
         ));
     }
     Ok(())
@@ -248,18 +250,16 @@ fn check_scheme_case(category: &str, scheme: &str, at: usize) -> Result<(), Viol
         .chain(&["lgtin"])
         .find(|s| s.eq_ignore_ascii_case(scheme));
     match known {
-        Some(name) => Err(violation(
+        Some(name) => Err(cited_violation(
             at,
-            format_args!(
-                "EPC scheme names are lower case: '{name}' (RFC 5134 section 2, TDS section {})",
-                match category {
-                    "class" => "6.4",
-                    "idpat" => "8",
-                    "tag" => "12",
-                    "pat" => "13",
-                    _ => "6.3",
-                }
-            ),
+            format_args!("EPC scheme names are lower case: '{name}'"),
+            match category {
+                "class" => "RFC 5134 §2 and EPC TDS §6.4",
+                "idpat" => "RFC 5134 §2 and EPC TDS §8",
+                "tag" => "RFC 5134 §2 and EPC TDS §12",
+                "pat" => "RFC 5134 §2 and EPC TDS §13",
+                _ => "RFC 5134 §2 and EPC TDS §6.3",
+            },
         )),
         None => Ok(()),
     }
@@ -302,10 +302,18 @@ fn leading_digits(s: &str) -> usize {
     s.bytes().take_while(u8::is_ascii_digit).count()
 }
 
-/// The TDS section of a URI `what` names: 6.4 for the class URIs, 6.3 for
-/// the pure identity URIs.
+/// The citation of TDS section 6.3, the pure identity URIs (each scheme's
+/// EPC URI), whose keys the pattern and class URIs share.
+const TDS_ID: &str = "EPC TDS §6.3";
+
+/// The TDS section of a URI `what` names, cited: 6.4 for the class URIs,
+/// 6.3 for the pure identity URIs.
 fn tds_section(what: &str) -> &'static str {
-    if what.starts_with("class:") { "6.4" } else { "6.3" }
+    if what.starts_with("class:") {
+        "EPC TDS §6.4"
+    } else {
+        TDS_ID
+    }
 }
 
 /// A GS1 key's company prefix (6 to 12 digits), `.` and the reference
@@ -315,22 +323,21 @@ fn company_key(body: &str, at: usize, what: &str, total: usize, reference: &str)
     let section = tds_section(what);
     let n = leading_digits(body);
     if !(6..=12).contains(&n) || body.as_bytes().get(n) != Some(&b'.') {
-        return Err(violation(
+        return Err(cited_violation(
             at + n.min(12),
-            format_args!(
-                "{what}: a GS1 Company Prefix of 6 to 12 digits, '.' and the {reference} (TDS section {section})"
-            ),
+            format_args!("{what}: a GS1 Company Prefix of 6 to 12 digits, '.' and the {reference}"),
+            section,
         ));
     }
     let r = leading_digits(&body[n + 1..]);
     if n + r != total {
-        return Err(violation(
+        return Err(cited_violation(
             at + n + 1,
             format_args!(
-                "the {reference} of {what} has {} digits after a {n}-digit company prefix, not {r} \
-                 (TDS section {section})",
+                "the {reference} of {what} has {} digits after a {n}-digit company prefix, not {r}",
                 total - n
             ),
+            section,
         ));
     }
     Ok(n + 1 + r)
@@ -347,24 +354,22 @@ fn gs3a3_field(
     max: usize,
 ) -> Result<(), Violation> {
     let section = tds_section(what);
-    let said =
-        || format!("{what}: '.' and the {field}, 1 to {max} characters, come next (TDS section {section})");
+    let said = || format!("{what}: '.' and the {field}, 1 to {max} characters, come next");
     if body.as_bytes().get(end) != Some(&b'.') {
-        return Err(violation(at + end, said()));
+        return Err(cited_violation(at + end, said(), section));
     }
     match gs3a3_scan(&body[end + 1..], max) {
-        Ok(0) => Err(violation(at + end + 1, said())),
+        Ok(0) => Err(cited_violation(at + end + 1, said(), section)),
         Ok(_) => Ok(()),
-        Err((i, true)) => Err(violation(
+        Err((i, true)) => Err(cited_violation(
             at + end + 1 + i,
-            format_args!("the {field} of {what} has at most {max} characters (TDS section {section})"),
+            format_args!("the {field} of {what} has at most {max} characters"),
+            section,
         )),
-        Err((i, false)) => Err(violation(
+        Err((i, false)) => Err(cited_violation(
             at + end + 1 + i,
-            format_args!(
-                "the {field} of {what} is A-Z a-z 0-9 !'()*+,-.:;=_ or %22 %26 %2F %3C %3E %3F %25 \
-                 (TDS section {section})"
-            ),
+            format_args!("the {field} of {what} is A-Z a-z 0-9 !'()*+,-.:;=_ or %22 %26 %2F %3C %3E %3F %25"),
+            section,
         )),
     }
 }
@@ -412,11 +417,12 @@ fn check_body(category: &str, scheme: &str, body: &str, at: usize) -> Result<(),
             };
             let end = company_key(body, at, what, total, reference)?;
             if end < body.len() {
-                return Err(violation(
+                return Err(cited_violation(
                     at + end,
                     format_args!(
-                        "{what} ends after the {reference} (the key's {total} digits; TDS section 6.3)"
+                        "{what} ends after the {reference} ({total} digits with the company prefix)"
                     ),
+                    TDS_ID,
                 ));
             }
             Ok(())
@@ -424,10 +430,10 @@ fn check_body(category: &str, scheme: &str, body: &str, at: usize) -> Result<(),
         ("id", "ginc") => {
             let n = leading_digits(body);
             if !(6..=12).contains(&n) || body.as_bytes().get(n) != Some(&b'.') {
-                return Err(violation(
+                return Err(cited_violation(
                     at + n.min(12),
-                    "id:ginc: a GS1 Company Prefix of 6 to 12 digits, '.' and the consignment reference \
-                     (TDS section 6.3)",
+                    "id:ginc: a GS1 Company Prefix of 6 to 12 digits, '.' and the consignment reference",
+                    TDS_ID,
                 ));
             }
             gs3a3_field(body, n, at, "id:ginc", "consignment reference", 30 - n)
@@ -451,16 +457,18 @@ fn check_body(category: &str, scheme: &str, body: &str, at: usize) -> Result<(),
                 .find(|&i| i >= b.len() || !ok(i))
                 .or((b.len() > 11).then_some(11))
             {
-                Some(i) => Err(violation(
+                Some(i) => Err(cited_violation(
                     at + i,
-                    "a BIC is 3 capital letters, U, J or Z, 6 digits and a check digit (ISO 6346; TDS section 6.3)",
+                    "a BIC is 3 capital letters, U, J or Z, 6 digits and a check digit (ISO 6346)",
+                    TDS_ID,
                 )),
                 None => {
                     let check = iso6346_check_digit(&b[..10]);
                     if b[10] - b'0' != check {
-                        return Err(violation(
+                        return Err(cited_violation(
                             at + 10,
-                            format_args!("the ISO 6346 check digit of this BIC is {check} (TDS section 6.3)"),
+                            format_args!("the ISO 6346 check digit of this BIC is {check}"),
+                            TDS_ID,
                         ));
                     }
                     Ok(())
@@ -470,9 +478,10 @@ fn check_body(category: &str, scheme: &str, body: &str, at: usize) -> Result<(),
         ("id", "imovn") => {
             let n = leading_digits(body);
             if n != 7 || body.len() != 7 {
-                return Err(violation(
+                return Err(cited_violation(
                     at + n.min(7),
-                    "an IMO vessel number is 7 digits, without the 'IMO' it is printed with (TDS section 6.3)",
+                    "an IMO vessel number is 7 digits, without the 'IMO' it is printed with",
+                    TDS_ID,
                 ));
             }
             Ok(())
@@ -522,12 +531,13 @@ pub(super) fn check_epc(nss: &str) -> Result<(), Violation> {
         };
         let at = body_at + starts[f.index];
         if value.len() > 1 && value.starts_with('0') {
-            return Err(violation(
+            return Err(cited_violation(
                 at,
                 format_args!(
-                    "the {} of {scheme} is a decimal integer without leading zeros (TDS section 14.3.1)",
+                    "the {} of {scheme} is a decimal integer without leading zeros",
                     f.name
                 ),
+                "EPC TDS §14.3.1",
             ));
         }
         let max = match f.max {
@@ -545,9 +555,10 @@ pub(super) fn check_epc(nss: &str) -> Result<(), Violation> {
                 })
                 .is_some_and(|n| n <= max);
         if !fits && value.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(violation(
+            return Err(cited_violation(
                 at,
-                format_args!("the {} of {scheme} is at most {max} (TDS section 14.5)", f.name),
+                format_args!("the {} of {scheme} is at most {max}", f.name),
+                "EPC TDS §14.5",
             ));
         }
     }
@@ -567,10 +578,8 @@ mod tests {
         assert_eq!(check_epc("id:sgtin:0614141.812345.0400"), Ok(()), "GS3A3 serial");
         let v = check_epc("tag:sgtin-96:3.0614141.812345.274877906944").unwrap_err();
         assert_eq!(v.offset, 30);
-        assert_eq!(
-            v.message,
-            "the serial of sgtin-96 is at most 274877906943 (TDS section 14.5)"
-        );
+        assert_eq!(v.message, "the serial of sgtin-96 is at most 274877906943");
+        assert_eq!(v.cite, Some("EPC TDS §14.5"));
         let v = check_epc("tag:sgtin-96:3.0614141.812345.0400").unwrap_err();
         assert_eq!(v.offset, 30);
         assert!(v.message.contains("without leading zeros"), "{}", v.message);
@@ -638,9 +647,9 @@ mod tests {
         assert_eq!(v.offset, 20);
         assert_eq!(
             v.message,
-            "the item reference of class:lgtin has 6 digits after a 7-digit company prefix, not 4 \
-             (TDS section 6.3)"
+            "the item reference of class:lgtin has 6 digits after a 7-digit company prefix, not 4"
         );
+        assert_eq!(v.cite, Some("EPC TDS §6.3"));
         assert_eq!(check_epc("idpat:sgtin:9506000.1233.*").unwrap_err().offset, 20);
         assert_eq!(check_epc("pat:sgtin-96:3.9506000.1233.*").unwrap_err().offset, 23);
         assert_eq!(check_epc("pat:sscc-96:3.0614141.123.*").unwrap_err().offset, 22);
@@ -730,6 +739,47 @@ mod tests {
             let v = check_epc(nss).err().unwrap_or_else(|| panic!("{nss} passed"));
             assert_eq!(v.offset, offset, "{nss}: {}", v.message);
             assert!(v.message.contains(said), "{nss}: {}", v.message);
+        }
+    }
+
+    /// Each message names the TDS section it applies once, as its
+    /// citation (which goes last, after the offset), never in its text.
+    #[test]
+    fn every_message_cites_its_section_once() {
+        for nss in [
+            "id:SGTIN:0614141.12345.400",
+            "tag:SGTIN-96:9.0614141.12345.400",
+            "idpat:Sgtin:0614141.*",
+            "pat:Sgtin-96:3.0614141.*",
+            "class:LGTIN:4012345.012345.1",
+            "idpat:sgtin:06141.12345678.*",
+            "idpat:gsin:0614141.12",
+            "id:pgln:4000001.00000.0",
+            "id:pgln:abc.def",
+            "id:ginc:06.x",
+            "id:ginc:0614141.",
+            "id:upui:1234567.089456.a/b",
+            "id:upui:1234567.089456.12345678901234567890123456789",
+            "class:lgtin:4012345.012345",
+            "id:bic:CSQX3054383",
+            "id:bic:CSQU3054384",
+            "id:imovn:IMO9176187",
+            "tag:sgtin-96:3.0614141.812345.0400",
+            "tag:sgtin-96:3.0614141.812345.274877906944",
+        ] {
+            let v = check_epc(nss).err().unwrap_or_else(|| panic!("{nss} passed"));
+            let cite = v
+                .cite
+                .unwrap_or_else(|| panic!("{nss}: no citation: {}", v.message));
+            assert!(
+                cite.starts_with("EPC TDS §") || cite.starts_with("RFC 5134 §2 and EPC TDS §"),
+                "{cite}"
+            );
+            assert!(
+                !v.message.contains("TDS") && !v.message.contains("section"),
+                "{nss}: {}",
+                v.message
+            );
         }
     }
 }

@@ -36,7 +36,10 @@ pub(super) fn digits_with_hyphens(
             _ => {
                 return Err(violation(
                     i,
-                    format_args!("expected a digit or a single inner hyphen, found '{}'", b as char),
+                    format_args!(
+                        "expected a digit or a single inner hyphen, found {}",
+                        crate::urn::describe_byte(b)
+                    ),
                 ));
             }
         }

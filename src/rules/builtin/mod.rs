@@ -66,8 +66,13 @@ use urn_6::{check_urn_6, normalize_urn_6};
 pub struct Violation {
     /// Byte offset in the NSS.
     pub offset: usize,
-    /// What was expected there.
+    /// What was expected there, without a citation: the message made of
+    /// it adds the offset, then the citation.
     pub message: String,
+    /// The section of the standard the checker applies that this rule
+    /// comes from, when it names one ("EPC TDS §6.3"): cited in place of
+    /// the rules' short citation.
+    pub cite: Option<&'static str>,
 }
 
 /// A violation at `offset` saying `message`: made into text only where
@@ -81,6 +86,16 @@ fn violation(offset: usize, message: impl Said) -> Violation {
         } else {
             String::new()
         },
+        cite: None,
+    }
+}
+
+/// A [`violation`] whose rule is `cite`, a section of the standard the
+/// checker applies.
+fn cited_violation(offset: usize, message: impl Said, cite: &'static str) -> Violation {
+    Violation {
+        cite: Some(cite),
+        ..violation(offset, message)
     }
 }
 
