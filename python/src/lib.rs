@@ -740,7 +740,7 @@ impl Sink for Columns {
     fn record(&self, report: &Report<'_, '_>, _line: Option<u64>, out: &mut Cols) {
         out.state.push(if report.is_valid() { VALID } else { INVALID });
         if self.nid {
-            out.nid.push(report.urn().map(|u| u.nid().as_bytes()));
+            out.nid.push(report.nid().map(str::as_bytes));
         }
         if self.key {
             let start = out.key.data.len();

@@ -74,7 +74,7 @@ class UrnAccessor:
         return self._field(normalize_arrow, registry, strict)
 
     def nid(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
-        """The NID as written (missing when it does not parse)."""
+        """The NID as written (missing when the input has no well-formed ``urn:NID:``)."""
         return self._field(nid_arrow, registry, strict)
 
     def error(self, *, registry: Optional[Registry] = None, strict: bool = False) -> pd.Series:
