@@ -438,7 +438,7 @@ def nid_arrow(
     registry: Optional[Registry] = None,
     jobs: int = 0,
 ):
-    """The NID of each URN as written (null when the input has no well-formed `urn:NID:`; an invalid NSS keeps its NID)."""
+    """The NID of each URN as written (null when the input has no well-formed ``urn:NID:``; an invalid NSS keeps its NID)."""
     return _checked(values, registry, strict, syntax_only, rfc2141, jobs, ("nid",))["nid"]
 
 
