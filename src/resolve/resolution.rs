@@ -533,7 +533,15 @@ fn compile_match(pattern: &str, left: usize) -> Result<Regex, String> {
             Some(limit) => {
                 format!("'match' needs an NFA larger than {limit} bytes (limit MAX_MATCH_NFA_BYTES)")
             }
-            None => format!("'match' does not compile: {e}"),
+            // The syntax error itself (where, and what), not the
+            // builder's "error parsing pattern 0".
+            None => match e.syntax_error() {
+                Some(syntax) => format!(
+                    "'match' does not compile: {}",
+                    crate::rules::regex_syntax_error(syntax)
+                ),
+                None => format!("'match' does not compile: {e}"),
+            },
         })
 }
 
@@ -1302,6 +1310,12 @@ mod stored {
         let refused = file.compile("xyz").unwrap_err().to_string();
         assert!(
             refused.contains("rules for 'xyz': resolution: rule 1: 'match' does not compile"),
+            "{refused}"
+        );
+        // Where and what (the unclosed class at byte 9), not the regex
+        // builder's "error parsing pattern 0".
+        assert!(
+            refused.contains("regular expression error at byte 9: unclosed character class"),
             "{refused}"
         );
         let registry = Registry::from_entries([NamespaceEntry {

@@ -568,7 +568,7 @@ impl hir::Visitor for RepetitionLimit {
 }
 
 /// A regex-syntax error in one line: where, and what.
-fn syntax_error(err: &regex_syntax::Error) -> String {
+pub(crate) fn syntax_error(err: &regex_syntax::Error) -> String {
     use regex_syntax::ast::ErrorKind;
     let (offset, what) = match err {
         regex_syntax::Error::Parse(e) => {

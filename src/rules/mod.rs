@@ -23,6 +23,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use matcher::syntax_error as regex_syntax_error;
 pub use matcher::{Matcher, Mismatch};
 
 use crate::urn::{KeyRefiner, Urn};
