@@ -596,6 +596,23 @@ fn import_vectors_give_their_registration_and_notes() {
         let name = path.file_stem().unwrap().to_str().unwrap().to_string();
         let bytes = std::fs::read(&path).unwrap();
         let (file, notes) = import_registration_bytes(&bytes).unwrap();
+        // A text with no template: `NAME.refused` is what the command line
+        // says (the path written `NAME.txt`), exit 2, nothing on stdout.
+        let refused = dir.join(format!("{name}.refused"));
+        if refused.exists() {
+            assert!(
+                file.template_fields().present().next().is_none()
+                    || notes.iter().any(|n| n.kind == NoteKind::Misread),
+                "{name}"
+            );
+            let out = urnreg(&["template", "import", path.to_str().unwrap()], b"");
+            assert_eq!(code(&out), 2, "{name}: {}", stdout(&out));
+            assert!(stdout(&out).is_empty(), "{name}");
+            let said = stderr(&out).replace(path.to_str().unwrap(), &format!("{name}.txt"));
+            assert_eq!(said, std::fs::read_to_string(&refused).unwrap(), "{name}");
+            seen += 1;
+            continue;
+        }
         let expected = std::fs::read_to_string(dir.join(format!("{name}.toml"))).unwrap();
         assert_eq!(toml::to_string(&file).unwrap(), expected, "{name}");
         let shown: String = notes

@@ -267,6 +267,10 @@ fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if file.template_fields().present().next().is_none() {
+        // What was read (an HTML page's text, a mail's part) tells why
+        // nothing was found in it.
+        let read: Vec<&Note> = notes.iter().filter(|n| n.kind == NoteKind::Decoded).collect();
+        write_notes(&mut err, &read)?;
         anyhow::bail!(
             "{}: no template field found (expected headings such as 'Namespace Identifier:' or 'Namespace ID:')",
             args.file.display()

@@ -652,10 +652,12 @@ fn is_quoted_printable(headers: &[&str]) -> bool {
 // ---------------------------------------------------------------------
 // HTML
 
-/// Elements whose content is never text of the page.
-const SKIPPED: &[&str] = &[
-    "head", "script", "style", "nav", "noscript", "svg", "template", "title",
-];
+/// Elements whose content is never text of the page. `head` is none of
+/// them: its end tag and the `body` start tag may be left out (HTML
+/// Living Standard section 13.1.2.4, as rfcmarkup's RFC pages do), so
+/// the head ends at the first element or text that cannot be in it; what
+/// can (`title`, `style`, `script`, `meta`, `link`) holds no text.
+const SKIPPED: &[&str] = &["script", "style", "nav", "noscript", "svg", "template", "title"];
 
 /// Elements that start and end a paragraph.
 const PARAGRAPHS: &[&str] = &[
@@ -1654,6 +1656,10 @@ fn is_delimiter(cells: &[String]) -> bool {
     })
 }
 
+/// How many rows of a Markdown table of two columns must name template
+/// fields for the table to be the template's ([`two_column_table`]).
+const MIN_TABLE_FIELDS: usize = 2;
+
 /// Fields written as a Markdown table of two columns (`| Namespace
 /// Identifier | `lamp` |`, as urnreg's own Markdown form writes the
 /// NID, version and date): each row a `Name: value` line, the value
@@ -1673,10 +1679,26 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
         })
         .collect();
     let two = |i: usize| rows[i].0.is_some();
-    let tables = (1..lines.len())
-        .filter(|&i| rows[i].1 && two(i) && two(i - 1))
-        .count();
-    if tables == 0 {
+    // The tables whose rows name fields (at least [`MIN_TABLE_FIELDS`]):
+    // the template's. Another table of two columns (examples inside a
+    // field's text, `| Deprecated identifier | Registered URN |`) is that
+    // text, kept as written.
+    let mut field_table = vec![false; lines.len()];
+    let mut i = 0;
+    while i + 1 < lines.len() {
+        if !(two(i) && rows[i + 1].1 && two(i + 1)) {
+            i += 1;
+            continue;
+        }
+        let end = (i..lines.len()).find(|&j| !two(j)).unwrap_or(lines.len());
+        let named = (i..end)
+            .filter_map(|j| rows[j].0.as_ref().filter(|_| !rows[j].1))
+            .filter(|cells| super::import::titles_a_field(cells[0].trim_matches(['*', '_', '`', ' '])))
+            .count();
+        field_table[i] = named >= MIN_TABLE_FIELDS;
+        i = end;
+    }
+    if !field_table.contains(&true) {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -1686,7 +1708,7 @@ fn two_column_table(text: &str) -> Option<Unwrapped> {
     let mut read_tables: Vec<Range<usize>> = Vec::new();
     let mut start = None;
     for (i, line_text) in lines.iter().enumerate() {
-        let starts = rows.get(i + 1).is_some_and(|next| next.1) && two(i);
+        let starts = field_table[i];
         let was = in_table;
         in_table = (in_table || starts) && two(i);
         let delimiter = in_table && rows[i].1;
@@ -1832,11 +1854,26 @@ fn definition_list(text: &str) -> Option<Unwrapped> {
     // continuation, not an indented block; they stand at the value's
     // column so that they are not read as indented below it.
     let mut paragraph: Option<usize> = None;
+    let is_markup = |l: &str| is_attribute_list(l) || is_line_break(l);
+    let mut first = true;
     for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
+        if is_markup(line) {
+            // Markup among blank lines (mmark's `<br/>`, `{style="empty"}`,
+            // `<br/>` between two paragraphs) goes with its line: the
+            // blank lines around it are the paragraph break, which a run
+            // of blank lines as long as a page's padding would not keep.
+            let blank_or_markup = |l: &&str| l.trim().trim_end_matches('\r').is_empty() || is_markup(l);
+            let among_blanks = i.checked_sub(1).map(|j| &lines[j]).is_some_and(blank_or_markup)
+                || lines.get(i + 1).is_some_and(blank_or_markup);
+            if among_blanks {
+                continue;
+            }
+        }
+        if !first {
             out.push('\n');
         }
-        if is_attribute_list(line) || is_line_break(line) {
+        first = false;
+        if is_markup(line) {
             continue;
         }
         match definition_marker(line) {

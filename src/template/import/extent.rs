@@ -225,12 +225,18 @@ pub(super) fn template_end(
         .find(|h| h.key == "security_and_privacy")
         .map(|h| h.line);
     // The level of the fields' own Markdown headings (`## Purpose`), if
-    // they are written so.
-    let field_level = headings
-        .iter()
-        .filter(|h| !h.key.is_empty())
-        .filter_map(|h| markdown_heading(lines, h.line, usize::MAX))
-        .min();
+    // they are written so: the template's first field is. A template of
+    // `Term:` lines or definitions has none, and a document's later
+    // sections titled like fields (kramdown-rfc's RFC 4122bis: `###
+    // Version` about the UUID's version bits, `# Security
+    // Considerations`) do not make its `# Specification` a field's.
+    let field_level = markdown_heading(lines, first.line, usize::MAX).and_then(|_| {
+        headings
+            .iter()
+            .filter(|h| !h.key.is_empty())
+            .filter_map(|h| markdown_heading(lines, h.line, usize::MAX))
+            .min()
+    });
     for i in first.line + 1..lines.len() {
         if let Some((start, key)) = second_nid
             && start == i
@@ -752,11 +758,23 @@ pub(super) fn security_section(
     margin: usize,
 ) -> Option<(usize, String)> {
     let at = (0..start).chain(end..lines.len()).find(|&i| {
-        normalize(strip_numbering(lines[i].trim()).0.trim()) == "security considerations"
+        normalize(
+            strip_numbering(without_anchor(strip_markup(lines[i].trim())))
+                .0
+                .trim(),
+        ) == "security considerations"
             && (is_section_title(lines, i, margin) || security_title(lines, i, margin))
     })?;
+    // A Markdown section (`# Security Considerations`) ends at the next
+    // heading of its level or above (CommonMark section 4.2), a
+    // kramdown-rfc `--- back` marker having been made a blank line.
+    let level = markdown_heading(lines, at, 3);
     let stop = (at + 1..lines.len())
-        .find(|&i| i == start || is_section_title(lines, i, margin))
+        .find(|&i| {
+            i == start
+                || is_section_title(lines, i, margin)
+                || level.is_some_and(|level| markdown_heading(lines, i, 3).is_some_and(|l| l <= level))
+        })
         .unwrap_or(lines.len());
     let value = dedent(&lines[at + 1..stop]);
     (!value.is_empty()).then_some((at, value))
@@ -771,8 +789,25 @@ pub(super) fn security_title(lines: &[&str], i: usize, margin: usize) -> bool {
     let line = lines[i];
     line.len() - line.trim_start().len() <= margin
         && !line.contains(':')
-        && normalize(strip_numbering(strip_markup(line.trim())).0.trim()) == "security considerations"
+        && normalize(
+            strip_numbering(without_anchor(strip_markup(line.trim())))
+                .0
+                .trim(),
+        ) == "security considerations"
         && stands_apart(lines, i)
+}
+
+/// A Markdown heading's title without the anchor kramdown gives it
+/// (`Security Considerations {#security}`).
+pub(super) fn without_anchor(title: &str) -> &str {
+    match title
+        .trim_end()
+        .strip_suffix('}')
+        .and_then(|t| t.rsplit_once("{#"))
+    {
+        Some((before, _)) => before.trim_end(),
+        None => title,
+    }
 }
 
 /// Whether `line` has no text, or is a page break's.

@@ -340,6 +340,23 @@ pub(super) fn continues_sentence(lines: &[&str], i: usize, text: &str) -> bool {
         && !above.trim_end().ends_with(['.', ':', '!', '?', ';'])
 }
 
+/// A line at least this long (without its indentation), ending in a
+/// word, was filled by a paragraph's wrapping: the sentence goes on in
+/// the next line.
+pub(super) const WRAPPED_LINE_MIN: usize = 40;
+
+/// Line `i` (whose text, without markup, is `text`) is the rest of a
+/// sentence wrapped from the line above: [`continues_sentence`], the line
+/// above filled to [`WRAPPED_LINE_MIN`] columns or more and ending in a
+/// word (a short `Version: 1` above a lower-case `date: ...` is a heading
+/// of its own).
+pub(super) fn wrapped_into(lines: &[&str], i: usize, text: &str) -> bool {
+    let above = i.checked_sub(1).map_or("", |j| lines[j].trim());
+    continues_sentence(lines, i, text)
+        && above.chars().count() >= WRAPPED_LINE_MIN
+        && above.ends_with(|c: char| c.is_alphanumeric())
+}
+
 /// Markdown's other emphasis around a heading (`*Namespace ID:*`,
 /// `_Scope:_`, `__Syntax:__`; CommonMark 6.2): the opening marker, right
 /// before a letter, is no part of it. [`find_heading`] takes the closing
@@ -547,6 +564,13 @@ pub(super) fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Optio
     if norm.is_empty() {
         return None;
     }
+    // A field's word and a colon that go on with the sentence the line
+    // above left unfinished (draft-ietf-uuidrev-rfc4122bis-01's
+    // `Documentation: This document and RFC4122.  Relevant ancillary` /
+    // `documentation: [NCA][C309]`): the sentence's text, no heading.
+    if colon && !numbered && wrapped_into(lines, i, text) {
+        return None;
+    }
     let heading = |key: &'static str, how: HowFound| Heading {
         line: i,
         indent,
@@ -620,6 +644,14 @@ pub(super) fn find_heading(lines: &[&str], i: usize, nid: Option<&str>) -> Optio
     Some(heading(key, HowFound::Fuzzy { label, distance }))
 }
 
+/// How many numbered section titles (with a colon or not), under one parent
+/// section (`3.1.  Namespace ID`, `3.2.  Registration Information`, ...),
+/// must name fields for the template to be written as numbered sections
+/// ([`field_headings`]); every RFC's own titles ([`RFC_SECTION_TITLES`])
+/// not counted. An RFC 3406 template has a dozen fields; a document's
+/// prose sections titled like two or three of them are none.
+pub(super) const MIN_NUMBERED_FIELDS: usize = 3;
+
 /// Section titles every RFC has (RFC 7322 section 4.8.5) that are also
 /// wordings of a template heading.
 pub(super) const RFC_SECTION_TITLES: &[&str] = &["security considerations"];
@@ -631,8 +663,9 @@ pub(super) const RFC_SECTION_TITLES: &[&str] = &["security considerations"];
 /// A numbered title without a colon that every RFC has (`5.  Security
 /// Considerations`) is a section of the RFC around a template, not one of
 /// its fields, unless the template itself is written as numbered
-/// sections: at least two sections with the same parent number (`3.1.
-/// Namespace ID`, `3.2.  Registration Information`) name fields.
+/// sections: at least [`MIN_NUMBERED_FIELDS`] sections with the same
+/// parent number (`3.1.  Namespace ID`, `3.2.  Registration Information`,
+/// ...) name fields.
 pub(super) fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>, Vec<Heading>) {
     let contents = table_of_contents(lines).unwrap_or(0..0);
     let mut candidates: Vec<Heading> = (0..lines.len())
@@ -641,11 +674,13 @@ pub(super) fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>
         .collect();
     // Field titles per parent number, counted once (a text of many
     // headings must not be walked again for each).
+    // Every RFC's own titles (`8.  Security considerations`) count for
+    // none: RFC 2141's `5.  Lexical Equivalence in URNs` beside it is no
+    // template.
     let mut titles: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for h in candidates
-        .iter()
-        .filter(|h| h.numbered && !h.colon && !h.key.is_empty())
-    {
+    for h in candidates.iter().filter(|h| {
+        h.numbered && !h.key.is_empty() && !RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str())
+    }) {
         *titles.entry(parent_number(&h.number)).or_default() += 1;
     }
     let siblings: Vec<usize> = candidates
@@ -655,13 +690,23 @@ pub(super) fn field_headings(lines: &[&str], nid: Option<&str>) -> (Vec<Heading>
     // A template of `Field:` lines: a numbered title without a colon
     // outside a numbered template is the RFC's own section (RFC 4122's
     // `4.1.3.  Version`, after its template in section 3), never a field.
+    //
+    // Nor is one in a text with no other template: two or three numbered
+    // sections of a document about URNs titled like fields (`4.  Scope`,
+    // `5.  Validation Mechanism`) are its prose, not a registration.
+    // A numbered title that names the Namespace Identifier (`3.1.
+    // Namespace ID`) makes the text's other numbered field titles its
+    // template's, as before, in a text with no template of `Field:` lines.
+    let names_nid = candidates
+        .iter()
+        .any(|h| h.numbered && !h.colon && h.key == "namespace_identifier");
     let colon_template = candidates.iter().filter(|h| h.colon && !h.key.is_empty()).count() >= 2;
-    let mut keep = siblings.iter().map(|n| *n >= 2);
+    let mut keep = siblings.iter().map(|n| *n >= MIN_NUMBERED_FIELDS);
     candidates.retain(|h| {
         let numbered_template = keep.next().unwrap_or(false);
         // RFC 3406 section 4.3's sections (no field) are RFC sections too.
         let every_rfcs = h.key.is_empty() || RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str());
-        !h.numbered || h.colon || numbered_template || !(every_rfcs || colon_template)
+        !h.numbered || h.colon || numbered_template || names_nid && !(every_rfcs || colon_template)
     });
     let Some(level) = template_level(&candidates) else {
         return (Vec::new(), Vec::new());

@@ -320,7 +320,11 @@ pub fn import_registration(text: &str) -> (RegistrationFile, Vec<Note>) {
     // No Namespace Identifier heading at all (a partial update, RFC 7354's
     // "All other fields ... remain as specified"; a quoted extract): the
     // one thing a registration is not filed without, said.
-    if fields.namespace_identifier.is_none() && fields.present().next().is_some() {
+    // (A text refused as no template is not told to add one.)
+    if fields.namespace_identifier.is_none()
+        && fields.present().next().is_some()
+        && !notes.iter().any(|n| n.kind == NoteKind::Misread)
+    {
         notes.push(Note::new(
             NoteKind::Unplaced,
             None,
@@ -571,14 +575,16 @@ pub fn import_text(text: &str) -> ImportReport {
         for line in &mut lines[block] {
             *line = "";
         }
-        // kramdown-rfc's section markers (`--- middle`, `--- back`) part
-        // the document's parts: no text of a field.
-        for line in lines.iter_mut() {
-            if line.strip_prefix("--- ").is_some_and(|part| {
-                matches!(part.trim_end(), "abstract" | "middle" | "back") || part.starts_with("note_")
-            }) {
-                *line = "";
-            }
+    }
+    // kramdown-rfc's section markers (`--- abstract`, `--- middle`,
+    // `--- back`, at the margin) part the document's parts, with or
+    // without front matter above (an excerpt of a source): no text of a
+    // field.
+    for line in lines.iter_mut() {
+        if line.strip_prefix("--- ").is_some_and(|part| {
+            matches!(part.trim_end(), "abstract" | "middle" | "back") || part.starts_with("note_")
+        }) {
+            *line = "";
         }
     }
     let (mut headings, mut set_aside) = field_headings(&lines, None);
@@ -600,7 +606,10 @@ pub fn import_text(text: &str) -> ImportReport {
     // is when that mail was sent): no heading of the template.
     let forwarded = inner_header_blocks(&lines);
     headings.retain(|h| !forwarded.iter().any(|block| block.contains(&h.line)));
-    if headings.is_empty() {
+    // A `Date:` or `Version:` line with no other field heading (a list
+    // archive's `- Date:` item of a message, a document's revision line)
+    // is no template: a registration says what it registers.
+    if headings.iter().all(|h| matches!(h.key, "" | "version" | "date")) {
         if !text.trim().is_empty() {
             report.notes.push(Note::new(
                 NoteKind::Unplaced,
@@ -677,6 +686,15 @@ pub fn import_text(text: &str) -> ImportReport {
                 .filter(|h| h.line > end && !h.key.is_empty())
                 // The RFC's own Security Considerations, read below.
                 .filter(|h| !security_title(&lines, h.line, margin))
+                // A Markdown heading after a template whose fields are no
+                // Markdown headings (or the other way round) is the
+                // document's own section (kramdown-rfc's RFC 4122bis:
+                // `### Version` about the UUID's version bits), no
+                // second template's field.
+                .filter(|h| {
+                    markdown_heading(&lines, h.line, 3).is_some()
+                        == markdown_heading(&lines, template_start, 3).is_some()
+                })
                 .map(|h| format!("'{}' at line {}", h.written, h.line + 1))
                 .collect();
             let mut message = format!(
@@ -704,6 +722,43 @@ pub fn import_text(text: &str) -> ImportReport {
         let at = headings.partition_point(|other| other.line < h.line);
         headings.insert(at, h);
     }
+    // One field's heading, and no Namespace Identifier, after a
+    // document's worth of prose ([`PROSE_LINES`]), or one that is every
+    // RFC's section title, is no template: a document about URNs names a
+    // field in its prose (RFC 2141bis's requirements list, `o
+    // Resolution: URNs will not impede resolution.`; a URL draft's
+    // `Security considerations`). A text that is that one field, with a
+    // title or a section after it, is read as it.
+    let named: HashSet<&str> = headings
+        .iter()
+        .map(|h| h.key)
+        .filter(|k| !matches!(*k, "" | "version" | "date"))
+        .collect();
+    let lone = headings
+        .iter()
+        .find(|h| !matches!(h.key, "" | "version" | "date"));
+    let in_prose = lines[..template_start]
+        .iter()
+        .filter(|l| !blank_or_break(l))
+        .count()
+        >= PROSE_LINES
+        || lone.is_some_and(|h| !h.colon && RFC_SECTION_TITLES.contains(&normalize(&h.written).as_str()));
+    let lone_field = (in_prose && named.len() <= 1 && !named.contains("namespace_identifier")).then(|| {
+        let h = lone;
+        Note::new(
+            NoteKind::Misread,
+            h.map(|h| h.line + 1),
+            format!(
+                "the text holds no registration template: {} and no Namespace Identifier; a field \
+                 named in a document's prose is no registration",
+                h.map_or("no field heading".to_string(), |h| format!(
+                    "one field heading ('{}' at line {})",
+                    h.written,
+                    h.line + 1
+                ))
+            ),
+        )
+    });
     // A field written as a Markdown heading with its text in a code fence
     // (urnreg's Markdown rendering, `templates/markdown.md`): the fence's
     // lines are its text verbatim, and a heading-like line inside it
@@ -1023,7 +1078,13 @@ pub fn import_text(text: &str) -> ImportReport {
         ));
         report.fields.namespace_identifier = Some(title.to_string());
     }
-    report.notes.extend(misread(&report.fields, &set_aside));
+    if let Some(note) = lone_field {
+        // What was said of its text as a template is beside the point.
+        report.notes.retain(|n| n.kind == NoteKind::Decoded);
+        report.notes.push(note);
+    } else {
+        report.notes.extend(misread(&report.fields, &set_aside));
+    }
     if !extra.is_empty() {
         let extra = extra.join("\n\n");
         let slot = &mut report.fields.additional_information;
@@ -1034,6 +1095,12 @@ pub fn import_text(text: &str) -> ImportReport {
     }
     report
 }
+
+/// A text with this many lines or more before its only field heading
+/// (and no Namespace Identifier) is a document that names a field in
+/// its prose, not a template (RFC 2141bis's `o  Resolution:` item comes
+/// after 347 lines).
+const PROSE_LINES: usize = 20;
 
 /// At most this many fields read, while at least [`MISREAD_UNREAD`]
 /// other fields' headings were taken as text: the template was not read.
