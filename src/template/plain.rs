@@ -902,16 +902,50 @@ fn xml2rfc(text: &str) -> Option<Unwrapped> {
 }
 
 /// `text` from its first tag when it is an xml2rfc XML source (RFC 7749,
-/// RFC 7991): an `<rfc>` root near its start, and no HTML page's.
+/// RFC 7991): its root element is `<rfc>`, after the prolog (XML 1.0
+/// section 2.8: the XML declaration, processing instructions such as
+/// `<?rfc toc="yes"?>`, comments, and a document type declaration whose
+/// internal subset may declare the draft's many reference entities).
 fn xml2rfc_source(text: &str) -> Option<&str> {
     let head = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
-    let mut cut = head.len().min(4096);
-    while !head.is_char_boundary(cut) {
-        cut -= 1;
+    let mut rest = head;
+    loop {
+        rest = rest.trim_start_matches([' ', '\t', '\r', '\n']);
+        let end = if rest.starts_with("<?") {
+            rest.find("?>")? + 2
+        } else if rest.starts_with("<!--") {
+            rest.find("-->")? + 3
+        } else if rest.starts_with("<!DOCTYPE") {
+            doctype_end(rest)?
+        } else {
+            break;
+        };
+        rest = &rest[end..];
     }
-    let window = &head[..cut];
-    let root = window.contains("<rfc ") || window.contains("<rfc>") || window.contains("<rfc\n");
-    (head.starts_with('<') && root && !window.contains("<html")).then_some(head)
+    let after = rest.strip_prefix("<rfc")?;
+    after
+        .starts_with([' ', '\t', '\r', '\n', '>', '/'])
+        .then_some(head)
+}
+
+/// The length of the document type declaration `text` starts with: to
+/// its `>`, or past its internal subset `[...]` (whose entity
+/// declarations hold `>`s of their own, and quoted values `]`s).
+fn doctype_end(text: &str) -> Option<usize> {
+    let mut quote = None;
+    let mut in_subset = false;
+    for (i, b) in text.bytes().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') if in_subset => quote = Some(b),
+            (None, b'[') => in_subset = true,
+            (None, b']') => in_subset = false,
+            (None, b'>') if !in_subset => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// An xml2rfc source whose template is verbatim in an `<artwork>` or
@@ -2107,6 +2141,20 @@ mod tests {
         );
         assert!(xml2rfc_artwork("<rfc>\n<artwork><![CDATA[\n&lt;\n]]></artwork>\n</rfc>\n").is_none());
         assert!(xml2rfc_artwork("<html><rfc>\n<artwork>&lt;</artwork>").is_none());
+        // The root after a long prolog: the declaration, PIs, a comment and
+        // a DOCTYPE whose internal subset declares reference entities (a
+        // draft's: thousands of bytes before `<rfc`).
+        let entities =
+            "<!ENTITY RFC2141 SYSTEM \"http://xml.resource.org/public/rfc/bibxml/reference.RFC.2141.xml\">\n"
+                .repeat(60);
+        let source = format!(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE rfc SYSTEM \"rfc2629.dtd\" [\n{entities}<!ENTITY q \"a ] > b\">\n]>\n<?rfc toc=\"yes\"?>\n<!-- x -->\n<rfc ipr=\"trust200902\">\n<artwork>&lt;NSS&gt;</artwork>\n</rfc>\n"
+        );
+        assert!(source.find("<rfc ").unwrap() > 4096);
+        assert!(xml2rfc_source(&source).is_some());
+        assert!(xml2rfc_source("<!DOCTYPE html>\n<html><rfc></html>").is_none());
+        assert!(xml2rfc_source("<?xml version=\"1.0\"?>\n<rfcx/>").is_none());
+        assert!(xml2rfc_source("<!DOCTYPE rfc [ <!ENTITY a \"b\">").is_none());
     }
 
     /// RFC 3676: soft breaks joined at one quote depth (without their
