@@ -16,6 +16,7 @@ use fill_ins::*;
 use quoted::*;
 
 pub(super) use decode::Colon;
+#[cfg(feature = "store")]
 pub(crate) use decode::named;
 
 /// The most bytes a run takes: a URN of [`MAX_URN`] bytes, and room for

@@ -45,6 +45,7 @@ pub(super) use extent::{closes, fence_run, fields_named};
 pub(super) use headings::titles_a_field;
 pub(super) use mail::mail_header_block;
 pub use values::version_and_date;
+#[cfg(feature = "templates")]
 pub(crate) use values::{date_after, number_after};
 
 /// The largest text [`import_bytes`] reads. The longest real registration
