@@ -930,20 +930,29 @@ fn xml2rfc_source(text: &str) -> Option<&str> {
 
 /// The length of the document type declaration `text` starts with: to
 /// its `>`, or past its internal subset `[...]` (whose entity
-/// declarations hold `>`s of their own, and quoted values `]`s).
+/// declarations hold `>`s of their own, quoted values `]`s, and comments
+/// apostrophes: `<!-- don't -->`).
 fn doctype_end(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut quote = None;
     let mut in_subset = false;
-    for (i, b) in text.bytes().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
         match (quote, b) {
             (Some(q), _) if b == q => quote = None,
             (Some(_), _) => {}
+            (None, b'<') if in_subset && bytes[i..].starts_with(b"<!--") => {
+                i += text[i..].find("-->")? + 3;
+                continue;
+            }
             (None, b'"' | b'\'') if in_subset => quote = Some(b),
             (None, b'[') => in_subset = true,
             (None, b']') => in_subset = false,
             (None, b'>') if !in_subset => return Some(i + 1),
             _ => {}
         }
+        i += 1;
     }
     None
 }
@@ -2148,7 +2157,7 @@ mod tests {
             "<!ENTITY RFC2141 SYSTEM \"http://xml.resource.org/public/rfc/bibxml/reference.RFC.2141.xml\">\n"
                 .repeat(60);
         let source = format!(
-            "<?xml version=\"1.0\"?>\n<!DOCTYPE rfc SYSTEM \"rfc2629.dtd\" [\n{entities}<!ENTITY q \"a ] > b\">\n]>\n<?rfc toc=\"yes\"?>\n<!-- x -->\n<rfc ipr=\"trust200902\">\n<artwork>&lt;NSS&gt;</artwork>\n</rfc>\n"
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE rfc SYSTEM \"rfc2629.dtd\" [\n{entities}<!ENTITY q \"a ] > b\">\n<!-- don't ] > -->\n]>\n<?rfc toc=\"yes\"?>\n<!-- x -->\n<rfc ipr=\"trust200902\">\n<artwork>&lt;NSS&gt;</artwork>\n</rfc>\n"
         );
         assert!(source.find("<rfc ").unwrap() > 4096);
         assert!(xml2rfc_source(&source).is_some());
