@@ -7,8 +7,8 @@
 #[allow(unused_imports)]
 use super::*;
 
-/// Where each rule comes from, as the messages cite it.
-const REGISTRY: &str = "Thread URN registry 1.4.0";
+// Each rule is cited as the section of the Thread URN registry 1.4.0
+// it comes from (in place of the registration's citation).
 
 /// The sub-namespaces of an Operational Dataset as hex (registry section
 /// 3, dataset:act:hex and dataset:pen:hex).
@@ -23,15 +23,17 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         // "<code-string> MUST match the regexp: [0-9]+".
         let at = "pc:".len();
         if code.is_empty() {
-            return Err(violation(
+            return Err(cited_violation(
                 at,
-                format_args!("expected the passcode's digits after 'pc:' ({REGISTRY}, pc)"),
+                "expected the passcode's digits after 'pc:'",
+                "Thread URN registry 1.4.0, pc",
             ));
         }
         if let Some(i) = code.bytes().position(|b| !b.is_ascii_digit()) {
-            return Err(violation(
+            return Err(cited_violation(
                 at + i,
-                format_args!("expected a digit: a passcode is digits only ({REGISTRY}, pc: [0-9]+)"),
+                "expected a digit: a passcode is digits only",
+                "Thread URN registry 1.4.0, pc: [0-9]+",
             ));
         }
         return Ok(());
@@ -41,20 +43,17 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         // characters" (zero: an empty dataset).
         let at = nss.len() - hex.len();
         if let Some(i) = hex.bytes().position(|b| !b.is_ascii_hexdigit()) {
-            return Err(violation(
+            return Err(cited_violation(
                 at + i,
-                format_args!(
-                    "expected a hex digit: a dataset is written in hex ({REGISTRY}, dataset: [a-fA-F0-9]*)"
-                ),
+                "expected a hex digit: a dataset is written in hex",
+                "Thread URN registry 1.4.0, dataset: [a-fA-F0-9]*",
             ));
         }
         if hex.len() % 2 != 0 {
-            return Err(violation(
+            return Err(cited_violation(
                 nss.len(),
-                format_args!(
-                    "expected an even number of hex digits, found {} ({REGISTRY}, dataset: whole bytes)",
-                    hex.len()
-                ),
+                format_args!("expected an even number of hex digits, found {}", hex.len()),
+                "Thread URN registry 1.4.0, dataset: whole bytes",
             ));
         }
         return Ok(());
@@ -64,12 +63,10 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
         // spec:<version>:<string>:<string> (no ':' in a string).
         let parts = rest.split(':').count();
         if rest.split(':').any(str::is_empty) || !matches!(parts, 1 | 3) {
-            return Err(violation(
+            return Err(cited_violation(
                 "spec:".len(),
-                format_args!(
-                    "expected spec:<version> or spec:<version>:<string>:<string>, each part non-empty \
-                     ({REGISTRY}, spec)"
-                ),
+                "expected spec:<version> or spec:<version>:<string>:<string>, each part non-empty",
+                "Thread URN registry 1.4.0, spec",
             ));
         }
         // "<section> is a string of the section number, without trailing
@@ -78,12 +75,13 @@ pub(super) fn check_thread(nss: &str) -> Result<(), Violation> {
             && let Some(("sec", section)) = tail.split_once(':')
             && section.ends_with('.')
         {
-            return Err(violation(
+            return Err(cited_violation(
                 nss.len() - 1,
                 format_args!(
-                    "a section number is written without a trailing dot: '{}' ({REGISTRY}, spec:<version>:sec:<section>)",
+                    "a section number is written without a trailing dot: '{}'",
                     section.trim_end_matches('.')
                 ),
+                "Thread URN registry 1.4.0, spec:<version>:sec:<section>",
             ));
         }
     }
