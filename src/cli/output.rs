@@ -180,9 +180,10 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` safe to print within one line: as [`printable`], and a line
-/// feed written as `\x0a` too, all in one pass. The escaping of every
-/// argument a message quotes (a NID, a path, a service name). For what a line of a report is built of (a
-/// file name in `FILE:LINE:COL:`), which must not start a line of its own:
+/// feed written as `\x0a` too, all in one pass: the escaping of every
+/// argument a message quotes (a NID, a path, a service name), and of what
+/// a line of a report is built of (a file name in `FILE:LINE:COL:`),
+/// which must not start a line of its own:
 /// a file named `a\nfake.txt:9:9: invalid ...` would forge a finding.
 pub fn printable_line(text: &str) -> Cow<'_, str> {
     // Printable ASCII (nearly every message): one pass, eight bytes at a

@@ -1356,11 +1356,7 @@ impl CompiledRules {
             && !rest.is_empty()
             && self.valid_with_nss(nid, rest)
         {
-            return Some(format!(
-                "{}: the NSS is valid without its last {}: punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
-                head(),
-                describe(last)
-            ));
+            return Some(punctuation_message(head(), last));
         }
         None
     }
@@ -1392,8 +1388,13 @@ impl CompiledRules {
         Some(RuleViolation {
             kind: ViolationKind::Check,
             offset: base + at,
+            // Found valid without it just above: said at once, not
+            // checked again through the generic hints.
             message: if messages {
-                self.generic_hint(nid, nss, at, base).unwrap_or_default()
+                punctuation_message(
+                    format!("unexpected {} in NSS at byte {}", described(last), base + at),
+                    last,
+                )
             } else {
                 String::new()
             },
@@ -1461,6 +1462,15 @@ impl CompiledRules {
         note(found.f, c.f, "#", "f-component");
         out
     }
+}
+
+/// The hint for an NSS valid without its last byte `last`, punctuation
+/// of the text it was taken from, after `head` (where, and what).
+fn punctuation_message(head: String, last: u8) -> String {
+    format!(
+        "{head}: the NSS is valid without its last {}: punctuation after a URN in text is no part of it (RFC 3986 Appendix C)",
+        describe(last)
+    )
 }
 
 /// Punctuation of running text that may follow a URN there (not ':', with
